@@ -1,0 +1,138 @@
+/// A device token, as the simulation names it: a small integer instead of the
+/// 32-byte hex string, so the hot path compares integers, not strings.
+public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
+    /// The token's number; equal numbers are the same token.
+    public var rawValue: Int32
+
+    /// Wraps a token number.
+    /// - Complexity: O(1).
+    public init(_ rawValue: Int32) { self.rawValue = rawValue }
+
+    public var description: String { "token#\(rawValue)" }
+}
+
+/// The `apns-push-type` header. PushSim's mail pushes are `alert`; the other
+/// documented values exist so that validation can be tested.
+public enum PushType: UInt8, Sendable, CaseIterable {
+    case alert, background, voip, complication, fileprovider, mdm, location, liveactivity, pushtotalk, widgets
+    /// A header that was left out; APNs requires it on watchOS 6 and later and
+    /// PushSim, like APNs for modern clients, answers 400 `MissingPushType`.
+    case missing
+
+    /// The largest payload APNs accepts for this push type, in bytes.
+    /// - Complexity: O(1).
+    public var maximumPayloadBytes: Int32 { self == .voip ? 5120 : 4096 }
+}
+
+/// The `apns-expiration` header.
+public enum Expiration: Equatable, Sendable {
+    /// No header: APNs stores the notification for its maximum, 30 days.
+    case absent
+    /// `apns-expiration: 0`: one delivery attempt, no storage.
+    case immediately
+    /// Stored at most until this instant (the header's UNIX time, in virtual time).
+    case at(SimTime)
+}
+
+/// The `apns-collapse-id` header, reduced to what APNs and iOS use: identity and
+/// length in UTF-8 bytes (APNs rejects more than 64 with 400 `BadCollapseId`).
+public struct CollapseID: Hashable, Sendable {
+    /// Identity of the string: two collapse ids are equal when these are equal.
+    public var key: UInt64
+    /// Length of the string in UTF-8 bytes.
+    public var byteCount: Int32
+
+    /// A collapse id with a known identity and length.
+    /// - Complexity: O(1).
+    public init(key: UInt64, byteCount: Int32) {
+        self.key = key
+        self.byteCount = byteCount
+    }
+
+    /// The collapse id for a literal string, for tests and one-off requests.
+    /// - Complexity: O(n) in the string's UTF-8 length.
+    public init(_ string: String) {
+        // FNV-1a: stable across runs and platforms, unlike `Hasher`.
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in string.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        self.init(key: hash, byteCount: Int32(string.utf8.count))
+    }
+}
+
+/// The provider's numbering inside a payload (the talk's "xiva info").
+public struct XivaInfo: Equatable, Sendable {
+    /// Position of the push in its device + app queue: 1, 2, 3 …
+    public var position: Int32
+    /// Hash of the device id the provider numbered for; the extension checks it.
+    public var deviceIDHash: UInt32
+
+    /// Numbering for one push.
+    /// - Complexity: O(1).
+    public init(position: Int32, deviceIDHash: UInt32) {
+        self.position = position
+        self.deviceIDHash = deviceIDHash
+    }
+}
+
+/// What the payload says, as far as APNs and the extension care; its JSON is
+/// rendered once per scenario to know `byteCount`, never per push.
+public struct PushPayload: Equatable, Sendable {
+    /// Which mail this push tells about (the message id inside the payload).
+    /// The simulator's ledger uses it; APNs never reads it.
+    public var messageIndex: Int32
+    /// `aps.mutable-content: 1`: the Notification Service Extension may run.
+    public var mutableContent: Bool
+    /// `aps.alert` present: a visible notification.
+    public var hasAlert: Bool
+    /// The payload parses as the provider's format (the extension's step 1).
+    public var fromProvider: Bool
+    /// Numbering, when the strategy numbers pushes.
+    public var xiva: XivaInfo?
+    /// Size of the encoded JSON payload in bytes.
+    public var byteCount: Int32
+
+    /// A payload description.
+    /// - Complexity: O(1).
+    public init(messageIndex: Int32, mutableContent: Bool = true, hasAlert: Bool = true,
+                fromProvider: Bool = true, xiva: XivaInfo? = nil, byteCount: Int32) {
+        self.messageIndex = messageIndex
+        self.mutableContent = mutableContent
+        self.hasAlert = hasAlert
+        self.fromProvider = fromProvider
+        self.xiva = xiva
+        self.byteCount = byteCount
+    }
+}
+
+/// One notification request to APNs, and the same notification as APNs hands
+/// it to the device (headers travel with it; iOS uses the collapse id).
+public struct PushNotification: Equatable, Sendable {
+    /// The device token it is addressed to.
+    public var token: DeviceToken
+    /// `apns-push-type`.
+    public var pushType: PushType
+    /// `apns-priority`: 10 (immediately), 5 (power considerations) or 1 (lowest).
+    public var priority: UInt8
+    /// `apns-expiration`.
+    public var expiration: Expiration
+    /// `apns-collapse-id`, when sent.
+    public var collapseID: CollapseID?
+    /// The payload.
+    public var payload: PushPayload
+    /// True for a push the provider re-sent after a re-request.
+    public var isResend: Bool
+
+    /// A request.
+    /// - Complexity: O(1).
+    public init(token: DeviceToken, pushType: PushType = .alert, priority: UInt8 = 10,
+                expiration: Expiration = .absent, collapseID: CollapseID? = nil,
+                payload: PushPayload, isResend: Bool = false) {
+        self.token = token
+        self.pushType = pushType
+        self.priority = priority
+        self.expiration = expiration
+        self.collapseID = collapseID
+        self.payload = payload
+        self.isResend = isResend
+    }
+}

@@ -1,0 +1,118 @@
+import FakeAPNs
+
+/// The JSON the provider sends, rendered for real once so its size is exact,
+/// then sized per push by arithmetic: the hot path never encodes JSON.
+///
+/// Only the position and the message id vary between pushes, and both are
+/// decimal integers, so `byteCount` is the template's fixed bytes plus their digits.
+public struct PushTemplate: Sendable, Equatable {
+    /// The app's bundle id (the `apns-topic`, and part of the queue key).
+    public var app: String
+    /// The device id the provider knows (part of the queue key).
+    public var deviceID: String
+    /// The alert's title.
+    public var alertTitle: String
+    /// The alert's body; its length is what a team tunes against the 4 KB limit.
+    public var alertBody: String
+    /// Whether pushes are numbered (queue strategies) and carry xiva info.
+    public var numbered: Bool
+
+    private let fixedBytes: Int32
+    private let collapsePrefixBytes: Int32
+
+    /// A template; measures itself once.
+    /// - Complexity: O(n) in the size of the rendered payload.
+    public init(app: String, deviceID: String, alertTitle: String = "New mail",
+                alertBody: String, numbered: Bool) {
+        self.app = app
+        self.deviceID = deviceID
+        self.alertTitle = alertTitle
+        self.alertBody = alertBody
+        self.numbered = numbered
+        collapsePrefixBytes = Int32((deviceID + "+" + app + "/").utf8.count)
+        let probe = Self.render(app: app, deviceID: deviceID, title: alertTitle, body: alertBody,
+                                numbered: numbered, position: 0, messageIndex: 0, deviceIDHash: 0)
+        // The probe has one digit for the position, one for the message id.
+        fixedBytes = Int32(probe.utf8.count) - (numbered ? 2 : 1)
+    }
+
+    /// The queue key the talk describes: `<apns_queue, device_id + app_name>`.
+    public var queueKey: String { deviceID + "+" + app }
+
+    /// The payload's JSON for one push, exactly as sent.
+    /// - Complexity: O(n) in the payload's size.
+    public func render(position: Int32, messageIndex: Int32, deviceIDHash: UInt32) -> String {
+        Self.render(app: app, deviceID: deviceID, title: alertTitle, body: alertBody, numbered: numbered,
+                    position: position, messageIndex: messageIndex, deviceIDHash: deviceIDHash)
+    }
+
+    /// The size of `render(position:messageIndex:deviceIDHash:)` in bytes, by arithmetic.
+    /// - Complexity: O(1).
+    public func byteCount(position: Int32, messageIndex: Int32) -> Int32 {
+        fixedBytes + (numbered ? decimalDigits(position) : 0) + decimalDigits(messageIndex)
+    }
+
+    /// The `apns-collapse-id` string for a position: the queue key and the position,
+    /// so a re-sent push collapses with its original on the device.
+    /// - Complexity: O(1) plus the string's length.
+    public func collapseIDString(position: Int32) -> String { queueKey + "/" + String(position) }
+
+    /// The collapse id for a position without building its string.
+    /// - Complexity: O(1).
+    public func collapseID(position: Int32) -> CollapseID {
+        CollapseID(key: UInt64(position), byteCount: collapsePrefixBytes + decimalDigits(position))
+    }
+
+    private static func render(app: String, deviceID: String, title: String, body: String, numbered: Bool,
+                               position: Int32, messageIndex: Int32, deviceIDHash: UInt32) -> String {
+        let hash = String(deviceIDHash, radix: 16)
+        let hashField = String(repeating: "0", count: 8 - hash.count) + hash
+        var json = #"{"aps":{"alert":{"title":"# + quoted(title) + #","body":"# + quoted(body)
+        json += #"},"mutable-content":1,"thread-id":"# + quoted(app) + "}"
+        if numbered {
+            json += #","xiva":{"pos":"# + String(position) + #","device_id_hash":""# + hashField + #""}"#
+        }
+        json += #","mid":"# + String(messageIndex) + "}"
+        return json
+    }
+
+    private static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}
+
+/// Number of decimal digits of a non-negative integer (1 for 0), with the sign for negatives.
+/// - Complexity: O(1).
+@inlinable
+public func decimalDigits(_ value: Int32) -> Int32 {
+    var v = value < 0 ? -Int64(value) : Int64(value)
+    var digits: Int32 = value < 0 ? 2 : 1
+    while v >= 10 { v /= 10; digits += 1 }
+    return digits
+}
+
+/// The 32-bit FNV-1a hash of a device id: what the provider puts in the payload and
+/// the extension recomputes. Stable across runs and platforms.
+/// - Complexity: O(n) in the id's UTF-8 length.
+public func deviceIDHash(_ deviceID: String) -> UInt32 {
+    var hash: UInt32 = 0x811c_9dc5
+    for byte in deviceID.utf8 { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
+    return hash
+}

@@ -1,0 +1,146 @@
+import Foundation
+
+/// Where a command writes: results to `out`, messages to `err`. Injected so tests
+/// can run the CLI in-process.
+public struct Console: Sendable {
+    /// Standard output.
+    public var out: @Sendable (String) -> Void
+    /// Standard error.
+    public var err: @Sendable (String) -> Void
+    /// Whether standard error is a terminal (progress is shown only then).
+    public var errIsTerminal: Bool
+
+    /// A console.
+    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
+                errIsTerminal: Bool = false) {
+        self.out = out
+        self.err = err
+        self.errIsTerminal = errIsTerminal
+    }
+
+    /// The process's standard streams.
+    public static var standard: Console {
+        Console(out: { FileHandle.standardOutput.write(Data($0.utf8)) },
+                err: { FileHandle.standardError.write(Data($0.utf8)) },
+                errIsTerminal: isatty(2) == 1)
+    }
+}
+
+/// Exit codes, as BSD's sysexits.h names them.
+public enum ExitCode: Int32, Sendable {
+    case success = 0
+    case failure = 1
+    case usage = 64
+    case dataError = 65
+}
+
+/// `pushsim`: the command-line entry point. Commands are values with an abstract
+/// and examples, like swift-argument-parser's, but parsed by hand (no packages).
+public enum PushSimCommand {
+    static let abstract = "Simulate end-to-end iOS push delivery and compare strategies."
+
+    static let help = """
+    OVERVIEW: \(abstract)
+
+    USAGE: pushsim <command> [options]
+
+    COMMANDS:
+      run        Run a scenario and write summary.csv and daily.csv
+      validate   Check a scenario file without running it
+      merge      Combine partial results of sharded runs into reports
+      help       Show help for a command
+
+    EXAMPLES:
+      pushsim run scenarios/mail-january-february.json
+      pushsim validate scenarios/two-states.json
+      pushsim help run
+
+    EXIT CODES: 0 ok, 1 failure, 64 bad arguments, 65 bad scenario.
+
+    """
+
+    /// Runs the command line `arguments` (without the program name) and returns the exit code.
+    public static func main(_ arguments: [String], console: Console = .standard) -> ExitCode {
+        guard let name = arguments.first else {
+            console.err(help)
+            return .usage
+        }
+        let rest = arguments.dropFirst()
+        switch name {
+        case "-h", "--help", "help":
+            if let topic = rest.first, let text = commandHelp(topic) {
+                console.out(text)
+            } else if let topic = rest.first {
+                return usage(.unknownCommand(topic), help: help, console: console)
+            } else {
+                console.out(help)
+            }
+            return .success
+        case "run":
+            return RunCommand.main(rest, console: console)
+        case "validate":
+            return ValidateCommand.main(rest, console: console)
+        case "merge":
+            return MergeCommand.main(rest, console: console)
+        default:
+            return usage(.unknownCommand(name), help: help, console: console)
+        }
+    }
+
+    static func commandHelp(_ name: String) -> String? {
+        switch name {
+        case "run": RunCommand.help
+        case "validate": ValidateCommand.help
+        case "merge": MergeCommand.help
+        default: nil
+        }
+    }
+
+    /// Prints a usage error with a pointer to help; exit 64.
+    static func usage(_ error: UsageError, help: String, console: Console) -> ExitCode {
+        console.err("error: \(error)\n")
+        console.err("(see 'pushsim help' or '--help')\n")
+        return .usage
+    }
+}
+
+/// `pushsim validate SCENARIO`.
+enum ValidateCommand {
+    static let help = """
+    OVERVIEW: Check a scenario file without running it.
+
+    USAGE: pushsim validate <scenario.json>
+
+    Prints "ok" and a one-line description on success; on a bad file prints one
+    message naming the file, the field path and the line:column, and exits 65.
+
+    EXAMPLES:
+      pushsim validate scenarios/two-states.json
+
+    """
+
+    static func main(_ arguments: ArraySlice<String>, console: Console) -> ExitCode {
+        if arguments.contains("--help") || arguments.contains("-h") { console.out(help); return .success }
+        let scanner: ArgumentScanner
+        do {
+            scanner = try ArgumentScanner(arguments, command: "validate", valued: [], flags: [])
+        } catch {
+            return PushSimCommand.usage(error, help: help, console: console)
+        }
+        guard let path = scanner.positional.first else {
+            return PushSimCommand.usage(.missingArgument("the scenario file"), help: help, console: console)
+        }
+        if scanner.positional.count > 1 {
+            return PushSimCommand.usage(.unexpectedArgument(scanner.positional[1]), help: help, console: console)
+        }
+        do {
+            let scenario = try ScenarioDecoder.load(path: path)
+            console.out("ok: \(scenario.name): \(scenario.devices) devices, \(scenario.dayCount) days, "
+                        + "\(scenario.strategies.count) strategies (" + scenario.strategies.map(\.label).joined(separator: ", ") + ")\n")
+            return .success
+        } catch {
+            console.err("error: \(error)\n")
+            return .dataError
+        }
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import Synchronization
+
+/// `pushsim run SCENARIO [--out DIR] [--seed N] [--strategy LABEL]... [--threads N] [--shard K/N]`.
+enum RunCommand {
+    static let help = """
+    OVERVIEW: Run a scenario and compare its strategies.
+
+    USAGE: pushsim run <scenario.json> [--out <dir>] [--seed <n>] [--strategy <label>]...
+                       [--threads <n>] [--shard <k>/<n>]
+
+    Prints a side-by-side table on stdout and writes <dir>/summary.csv and
+    <dir>/daily.csv, whole or not at all.
+
+    OPTIONS:
+      --out <dir>          Report folder (default: reports/<scenario name>/)
+      --seed <n>           Override the scenario's seed (0 … 2^63-1)
+      --strategy <label>   Run only this strategy; repeat for several (default: all)
+      --threads <n>        Worker threads (default: all cores); the output does not depend on it
+      --shard <k>/<n>      Simulate only the k-th of n equal slices of the devices and write
+                           <dir>/partial.json instead of reports; 'pushsim merge' combines them
+      -h, --help           Show this help
+
+    EXAMPLES:
+      pushsim run scenarios/mail-january-february.json
+      pushsim run scenarios/two-states.json --seed 42 --strategy queue --out /tmp/q
+      pushsim run scenarios/scale-1m.json --shard 3/8 --out parts/3
+
+    """
+
+    static func main(_ arguments: ArraySlice<String>, console: Console) -> ExitCode {
+        if arguments.contains("--help") || arguments.contains("-h") { console.out(help); return .success }
+        let options: Options
+        do {
+            options = try Options(arguments)
+        } catch {
+            return PushSimCommand.usage(error, help: help, console: console)
+        }
+        var scenario: Scenario
+        do {
+            scenario = try ScenarioDecoder.load(path: options.scenarioPath)
+        } catch {
+            console.err("error: \(error)\n")
+            return .dataError
+        }
+        if let seed = options.seed { scenario.seed = seed }
+        if !options.strategies.isEmpty {
+            var chosen: [Strategy] = []
+            for label in options.strategies {
+                guard let strategy = scenario.strategies.first(where: { $0.label == label }) else {
+                    return PushSimCommand.usage(.unknownStrategy(label, known: scenario.strategies.map(\.label)),
+                                                help: help, console: console)
+                }
+                if !chosen.contains(strategy) { chosen.append(strategy) }
+            }
+            scenario.strategies = chosen
+        }
+        let users = options.shard.map { shardRange(index: $0.index, count: $0.count, devices: scenario.devices) }
+            ?? 0..<scenario.devices
+        let progress = ProgressReporter(total: users.count, console: console)
+        let result: SimulationResult
+        do {
+            var onProgress: (@Sendable (Int) -> Void)?
+            if let progress { onProgress = { progress.update(done: $0) } }
+            result = try Simulation.run(scenario, users: users, threads: options.threads, progress: onProgress)
+        } catch {
+            progress?.finish()
+            console.err("error: the accounting identity broke, no report written: \(error)\n")
+            return .failure
+        }
+        progress?.finish()
+        let directory = options.out ?? "reports/\(scenario.name)"
+        do {
+            if let shard = options.shard {
+                let source = try String(contentsOfFile: options.scenarioPath, encoding: .utf8)
+                let partial = PartialResult(scenarioText: source, seed: scenario.seed,
+                                            shard: shard, result: result)
+                try ReportWriter.write([("partial.json", partial.encoded())], to: directory)
+                console.err("wrote \(directory)/partial.json (shard \(shard.index)/\(shard.count), \(users.count) devices)\n")
+            } else {
+                let reports = Reports(scenario: scenario, result: result)
+                try ReportWriter.write(reports.files, to: directory)
+                console.out(reports.table)
+                console.err("wrote \(directory)/summary.csv and \(directory)/daily.csv\n")
+            }
+        } catch {
+            console.err("error: \(error)\n")
+            return .failure
+        }
+        return .success
+    }
+
+    /// Devices of shard `index` (1-based) of `count`: contiguous, sizes differ by at most one.
+    static func shardRange(index: Int, count: Int, devices: Int) -> Range<Int> {
+        let lower = devices * (index - 1) / count
+        let upper = devices * index / count
+        return lower..<upper
+    }
+
+    struct Options {
+        var scenarioPath: String
+        var out: String?
+        var seed: UInt64?
+        var strategies: [String]
+        var threads: Int
+        var shard: (index: Int, count: Int)?
+
+        init(_ arguments: ArraySlice<String>) throws(UsageError) {
+            let scanner = try ArgumentScanner(arguments, command: "run",
+                                              valued: ["--out", "--seed", "--strategy", "--threads", "--shard"], flags: [])
+            guard let path = scanner.positional.first else { throw .missingArgument("the scenario file") }
+            if scanner.positional.count > 1 { throw .unexpectedArgument(scanner.positional[1]) }
+            scenarioPath = path
+            out = scanner.value("--out")
+            if out?.isEmpty == true { throw .invalidValue(option: "--out", value: "", expected: "a folder") }
+            if let text = scanner.value("--seed") {
+                guard let value = UInt64(text), value <= UInt64(Int64.max) else {
+                    throw .invalidValue(option: "--seed", value: text, expected: "an integer from 0 to 2^63-1")
+                }
+                seed = value
+            }
+            strategies = scanner.values("--strategy")
+            threads = ProcessInfo.processInfo.activeProcessorCount
+            if let text = scanner.value("--threads") {
+                guard let value = Int(text), (1...1024).contains(value) else {
+                    throw .invalidValue(option: "--threads", value: text, expected: "an integer from 1 to 1024")
+                }
+                threads = value
+            }
+            if let text = scanner.value("--shard") {
+                let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+                guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]),
+                      count >= 1, count <= 100_000, (1...count).contains(index) else {
+                    throw .invalidValue(option: "--shard", value: text, expected: "K/N with 1 ≤ K ≤ N, e.g. 3/8")
+                }
+                shard = (index, count)
+            }
+        }
+    }
+}
+
+/// Devices done, rate and ETA on stderr, only when stderr is a terminal and the run
+/// lasts more than a couple of seconds. Wall-clock time is used here only, never
+/// in the simulation.
+final class ProgressReporter: Sendable {
+    private let total: Int
+    private let console: Console
+    private let started = ContinuousClock.now
+    private let lastShown = Mutex<ContinuousClock.Instant?>(nil)
+
+    init?(total: Int, console: Console) {
+        guard console.errIsTerminal else { return nil }
+        self.total = total
+        self.console = console
+    }
+
+    func update(done: Int) {
+        let now = ContinuousClock.now
+        let elapsed = now - started
+        guard elapsed > .seconds(2) else { return }
+        let show = lastShown.withLock { last -> Bool in
+            if let last, now - last < .milliseconds(500) { return false }
+            last = now
+            return true
+        }
+        guard show else { return }
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        let rate = Double(done) / max(seconds, 1e-9)
+        let remaining = rate > 0 ? Int(Double(total - done) / rate) : 0
+        console.err("\r\(done)/\(total) devices  \(Int(rate)) devices/s  ETA \(remaining / 60)m\(remaining % 60)s   ")
+    }
+
+    func finish() {
+        if lastShown.withLock({ $0 != nil }) { console.err("\r\u{1B}[K") }
+    }
+}

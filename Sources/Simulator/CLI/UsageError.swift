@@ -1,0 +1,77 @@
+/// A command line that cannot be run (exit 64). Structured cases first; `description`
+/// renders them, quoting what the user typed.
+public enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
+    case unknownCommand(String)
+    case missingCommand
+    case unknownOption(String, command: String)
+    case missingValue(option: String)
+    case invalidValue(option: String, value: String, expected: String)
+    case missingArgument(String)
+    case unexpectedArgument(String)
+    case unknownStrategy(String, known: [String])
+
+    public var description: String {
+        switch self {
+        case .unknownCommand(let name): "unknown command '\(name)'; expected run, validate, merge or help"
+        case .missingCommand: "no command given"
+        case .unknownOption(let option, let command): "unknown option '\(option)' for '\(command)'"
+        case .missingValue(let option): "option '\(option)' needs a value"
+        case .invalidValue(let option, let value, let expected): "invalid value '\(value)' for '\(option)': expected \(expected)"
+        case .missingArgument(let name): "missing \(name)"
+        case .unexpectedArgument(let argument): "unexpected argument '\(argument)'"
+        case .unknownStrategy(let name, let known):
+            "no strategy '\(name)' in the scenario; it has: " + known.joined(separator: ", ")
+        }
+    }
+}
+
+/// Splits `argv` into options and positional arguments for one command.
+/// Accepts `--name value` and `--name=value`; `--` ends options.
+struct ArgumentScanner {
+    private(set) var positional: [String] = []
+    private var values: [(name: String, value: String)] = []
+    private var flags: Set<String> = []
+
+    /// Scans `arguments` against the options a command knows.
+    init(_ arguments: ArraySlice<String>, command: String, valued: Set<String>, flags known: Set<String>) throws(UsageError) {
+        var index = arguments.startIndex
+        var optionsEnded = false
+        while index < arguments.endIndex {
+            let argument = arguments[index]
+            index += 1
+            if optionsEnded || !argument.hasPrefix("-") || argument == "-" {
+                positional.append(argument)
+                continue
+            }
+            if argument == "--" { optionsEnded = true; continue }
+            var name = argument
+            var inlineValue: String?
+            if let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            if valued.contains(name) {
+                if let inlineValue {
+                    values.append((name, inlineValue))
+                } else {
+                    guard index < arguments.endIndex else { throw .missingValue(option: name) }
+                    values.append((name, arguments[index]))
+                    index += 1
+                }
+            } else if known.contains(name), inlineValue == nil {
+                flags.insert(name)
+            } else {
+                throw .unknownOption(argument, command: command)
+            }
+        }
+    }
+
+    /// The last value given for an option.
+    func value(_ name: String) -> String? { values.last(where: { $0.name == name })?.value }
+
+    /// Every value given for a repeatable option, in order.
+    func values(_ name: String) -> [String] { values.filter { $0.name == name }.map(\.value) }
+
+    /// Whether a flag was given.
+    func flag(_ name: String) -> Bool { flags.contains(name) }
+}

@@ -1,0 +1,113 @@
+import FakeAPNs
+
+/// The discrete-event kernel's agenda: a binary min-heap of events ordered by
+/// (time, sequence). The sequence number is the insertion order, so two events
+/// at the same instant run in the order they were scheduled: runs are
+/// deterministic without any tie-breaking rule in the events themselves.
+///
+/// Like swift-nio's `EmbeddedEventLoop`, time never goes back: scheduling
+/// before `now` is a programming error.
+public struct EventQueue<Event> {
+    struct Entry {
+        var time: SimTime
+        var sequence: UInt64
+        var event: Event
+
+        func precedes(_ other: Entry) -> Bool {
+            time < other.time || (time == other.time && sequence < other.sequence)
+        }
+    }
+
+    var storage: ContiguousArray<Entry> = []
+    var nextSequence: UInt64 = 0
+
+    /// The instant of the event handed out last (0 before the first).
+    public private(set) var now: SimTime = 0
+
+    /// An empty agenda at time 0.
+    /// - Complexity: O(1).
+    public init() {}
+
+    /// Number of events waiting.
+    public var count: Int { storage.count }
+
+    /// True when nothing is waiting.
+    public var isEmpty: Bool { storage.isEmpty }
+
+    /// Back to time 0 with nothing scheduled; keeps the capacity so a reused
+    /// queue allocates nothing.
+    /// - Complexity: O(n).
+    public mutating func reset() {
+        storage.removeAll(keepingCapacity: true)
+        nextSequence = 0
+        now = 0
+    }
+
+    /// Schedules `event` at `time` (not before `now`).
+    /// - Complexity: O(log n).
+
+    public mutating func schedule(_ event: Event, at time: SimTime) {
+        precondition(time >= now, "an event was scheduled in the past")
+        storage.append(Entry(time: time, sequence: nextSequence, event: event))
+        nextSequence &+= 1
+        siftUp(storage.count - 1)
+    }
+
+    /// Removes and returns the earliest event, advancing `now` to its time, unless
+    /// it lies after `limit`.
+    /// - Complexity: O(log n).
+
+    public mutating func popNext(notAfter limit: SimTime) -> (time: SimTime, event: Event)? {
+        guard let first = storage.first, first.time <= limit else { return nil }
+        let last = storage.removeLast()
+        if !storage.isEmpty {
+            storage[0] = last
+            siftDown(0)
+        }
+        now = first.time
+        return (first.time, first.event)
+    }
+
+    /// The events still waiting, in no particular order (end-of-run accounting).
+    /// - Complexity: O(1) to get, O(n) to walk.
+    public var pendingEvents: some Sequence<Event> { storage.lazy.map(\.event) }
+
+    mutating func siftUp(_ start: Int) {
+        var child = start
+        let entry = storage[child]
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard entry.precedes(storage[parent]) else { break }
+            storage[child] = storage[parent]
+            child = parent
+        }
+        storage[child] = entry
+    }
+
+    mutating func siftDown(_ start: Int) {
+        var parent = start
+        let entry = storage[parent]
+        let count = storage.count
+        while true {
+            var child = 2 * parent + 1
+            guard child < count else { break }
+            if child + 1 < count && storage[child + 1].precedes(storage[child]) { child += 1 }
+            guard storage[child].precedes(entry) else { break }
+            storage[parent] = storage[child]
+            parent = child
+        }
+        storage[parent] = entry
+    }
+}
+
+#if PUSHSIM_INVARIANTS
+extension EventQueue {
+    /// Checks the heap property; compiled in only with `-DPUSHSIM_INVARIANTS`.
+    /// - Complexity: O(n).
+    public func checkInvariants() {
+        for index in 1..<max(1, storage.count) {
+            precondition(!storage[index].precedes(storage[(index - 1) / 2]), "heap order broken at \(index)")
+        }
+    }
+}
+#endif

@@ -1,0 +1,55 @@
+/// Why a scenario could not be used. Structured first (this type), rendered
+/// second (`rendered`), like swift-argument-parser's errors: tests check the
+/// structure, users read the text.
+public struct ScenarioError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What went wrong.
+    public enum Kind: Equatable, Sendable {
+        /// The file could not be read.
+        case unreadable(String)
+        /// The JSON itself is broken.
+        case syntax(String)
+        /// A required field is absent.
+        case missingField
+        /// A field the format does not have (typo?), with the known ones.
+        case unknownField(known: [String])
+        /// A value of the wrong JSON type.
+        case wrongType(expected: String, found: String)
+        /// A value of the right type that is not allowed.
+        case invalidValue(String)
+    }
+
+    /// What went wrong.
+    public var kind: Kind
+    /// The scenario file, as named on the command line.
+    public var file: String
+    /// The field's path, e.g. `connectivity.online.mean` or `strategies[1].name`; empty for the whole file.
+    public var path: String
+    /// Where in the file, when known.
+    public var location: SourceLocation?
+
+    /// An error.
+    public init(_ kind: Kind, file: String, path: String, location: SourceLocation?) {
+        self.kind = kind
+        self.file = file
+        self.path = path
+        self.location = location
+    }
+
+    /// One line: `FILE:LINE:COL: PATH: MESSAGE`.
+    public var description: String {
+        var text = file
+        if let location { text += ":\(location.line):\(location.column)" }
+        text += ": "
+        if !path.isEmpty { text += path + ": " }
+        switch kind {
+        case .unreadable(let why): text += "cannot read the scenario: \(why)"
+        case .syntax(let message): text += "syntax error: \(message)"
+        case .missingField: text += "required field is missing"
+        case .unknownField(let known):
+            text += "unknown field; expected one of: " + known.joined(separator: ", ")
+        case .wrongType(let expected, let found): text += "expected \(expected), found \(found)"
+        case .invalidValue(let message): text += message
+        }
+        return text
+    }
+}

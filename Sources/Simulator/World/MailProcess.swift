@@ -1,0 +1,43 @@
+import FakeAPNs
+import Foundation
+
+/// Mail arrivals of one user: a non-homogeneous Poisson process whose rate
+/// follows the hour of day and the weekday, drawn by thinning (Lewis & Shedler):
+/// candidates at the peak rate, each kept with probability rate(t) / peak.
+struct MailProcess {
+    /// Rate per microsecond for each hour of the week (7 × 24), Monday 00:00 first.
+    private let hourlyRate: ContiguousArray<Double>
+    private let peakRate: Double
+    private let firstWeekday: Int
+    private var time: SimTime = 0
+
+    init(model: MailModel, firstWeekday: Int) {
+        var rates = ContiguousArray<Double>(repeating: 0, count: 7 * 24)
+        for weekday in 0..<7 {
+            let dayFactor = weekday >= 5 ? model.weekendFactor : 1
+            for hour in 0..<24 {
+                rates[weekday * 24 + hour] = model.perDay * model.diurnal[hour] * dayFactor / Double(TimeUnit.day)
+            }
+        }
+        hourlyRate = rates
+        peakRate = rates.max() ?? 0
+        self.firstWeekday = firstWeekday
+    }
+
+    /// Starts over at time 0.
+    mutating func reset() { time = 0 }
+
+    /// The next arrival after the previous one, or nil when no mail ever comes.
+    mutating func next(_ rng: inout SplitMix64) -> SimTime? {
+        guard peakRate > 0 else { return nil }
+        while true {
+            let gap = -Foundation.log(rng.nextUnitInterval()) / peakRate
+            // Past the horizon of any run: stop rather than overflow.
+            guard gap < 1e15 else { return nil }
+            time += max(1, SimTime(gap.rounded(.up)))
+            let hourOfWeek = (Int(time / TimeUnit.hour) + firstWeekday * 24) % (7 * 24)
+            let rate = hourlyRate[hourOfWeek]
+            if rate == peakRate || rng.nextUnitInterval() * peakRate <= rate { return time }
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Dispatch
+import FakeAPNs
+import Synchronization
+
+/// What a run produced: one aggregate per strategy, in the scenario's order.
+public struct SimulationResult: Sendable, Equatable {
+    /// The strategies, in report order.
+    public var strategies: [Strategy]
+    /// Their aggregates, same order.
+    public var aggregates: [StrategyAggregate]
+    /// Users simulated.
+    public var users: Int64
+    /// Kernel events processed over all users and strategies (for the benchmark).
+    public var events: Int64
+
+    /// Adds another partial result over other users of the same scenario.
+    /// - Complexity: O(strategies × (days + buckets)).
+    public mutating func merge(_ other: SimulationResult) {
+        precondition(strategies == other.strategies, "merging results of different strategies")
+        for index in aggregates.indices { aggregates[index].merge(other.aggregates[index]) }
+        users += other.users
+        events += other.events
+    }
+
+    /// The accounting identity for every strategy; nil when everything adds up.
+    public func checkIdentity() -> AccountingError? {
+        for (strategy, aggregate) in zip(strategies, aggregates) {
+            if let broken = aggregate.checkIdentity() {
+                return AccountingError(description: "strategy \(strategy.label): \(broken)")
+            }
+        }
+        return nil
+    }
+}
+
+/// Runs a scenario: users are independent, so each is simulated on its own clock,
+/// in blocks handed to threads as they free up, and folded into per-thread
+/// aggregates that are summed at the end. Integer sums do not care about order:
+/// the result is the same bytes for any number of threads.
+public enum Simulation {
+    /// Users handed to a thread at a time.
+    static let blockSize = 64
+
+    /// Simulates `users` (a range of user indices, for shards) of `scenario` with
+    /// the strategies in `strategies` (default: all of the scenario's).
+    /// - Complexity: O(users × strategies × events per user).
+    public static func run(_ scenario: Scenario, strategies: [Strategy]? = nil, users: Range<Int>? = nil,
+                           threads: Int = 1, progress: (@Sendable (Int) -> Void)? = nil) throws(AccountingError) -> SimulationResult {
+        let strategies = strategies ?? scenario.strategies
+        let users = users ?? 0..<scenario.devices
+        let plans = strategies.map { StrategyPlan(strategy: $0, scenario: scenario) }
+        let empty = SimulationResult(strategies: strategies,
+                                     aggregates: strategies.map { _ in StrategyAggregate(days: scenario.dayCount) },
+                                     users: 0, events: 0)
+        let threadCount = max(1, min(threads, (users.count + blockSize - 1) / blockSize))
+        let nextBlock = Atomic<Int>(0)
+        let done = Atomic<Int>(0)
+        let partials = Mutex<[SimulationResult]>([])
+        let failure = Mutex<AccountingError?>(nil)
+
+        DispatchQueue.concurrentPerform(iterations: threadCount) { _ in
+            var world = World(scenario: scenario)
+            var partial = empty
+            while failure.withLock({ $0 == nil }) {
+                let block = nextBlock.add(1, ordering: .relaxed).oldValue
+                let first = users.lowerBound + block * blockSize
+                guard first < users.upperBound else { break }
+                let last = min(first + blockSize, users.upperBound)
+                do throws(AccountingError) {
+                    for user in first..<last {
+                        for (index, plan) in plans.enumerated() {
+                            try world.run(user: user, plan: plan, seed: scenario.seed, into: &partial.aggregates[index])
+                        }
+                    }
+                } catch {
+                    failure.withLock { if $0 == nil { $0 = error } }
+                    break
+                }
+                partial.users += Int64(last - first)
+                let finished = done.add(last - first, ordering: .relaxed).newValue
+                progress?(finished)
+            }
+            partial.events = world.eventsProcessed
+            partials.withLock { $0.append(partial) }
+        }
+        if let error = failure.withLock({ $0 }) { throw error }
+        var result = empty
+        for partial in partials.withLock({ $0 }) { result.merge(partial) }
+        if let broken = result.checkIdentity() { throw broken }
+        return result
+    }
+}

@@ -137,10 +137,24 @@ public struct APNsServer: Sendable {
             effects.append(.discard(push, .expired))
             return
         }
-        if tokens[Int(push.token.rawValue)].connected {
+        let index = Int(push.token.rawValue)
+        if tokens[index].connected {
             effects.append(.deliver(push))
+        } else if tokens[index].stored != nil, now < tokens[index].storedUntil, !hasExpired(push, at: now) {
+            // The stored one reached APNs after the device went away, so after this
+            // one was handed out: it is the latest, and APNs keeps the latest.
+            effects.append(.discard(push, .replaced))
         } else {
             store(push, at: now, into: &effects)
+        }
+    }
+
+    /// Whether `push` may no longer be stored at `now` by its own `apns-expiration`.
+    private func hasExpired(_ push: PushNotification, at now: SimTime) -> Bool {
+        switch push.expiration {
+        case .absent: false
+        case .immediately: true
+        case .at(let instant): instant <= now
         }
     }
 

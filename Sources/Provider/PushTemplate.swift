@@ -19,6 +19,8 @@ public struct PushTemplate: Sendable, Equatable {
 
     private let fixedBytes: Int32
     private let collapsePrefixBytes: Int32
+    /// FNV-1a state after the collapse id's fixed prefix `queueKey + "/"`.
+    private let collapsePrefixHash: UInt64
 
     /// A template; measures itself once.
     /// - Complexity: O(n) in the size of the rendered payload.
@@ -29,7 +31,9 @@ public struct PushTemplate: Sendable, Equatable {
         self.alertTitle = alertTitle
         self.alertBody = alertBody
         self.numbered = numbered
-        collapsePrefixBytes = Int32((deviceID + "+" + app + "/").utf8.count)
+        let collapsePrefix = deviceID + "+" + app + "/"
+        collapsePrefixBytes = Int32(collapsePrefix.utf8.count)
+        collapsePrefixHash = CollapseID(collapsePrefix).key
         let probe = Self.render(app: app, deviceID: deviceID, title: alertTitle, body: alertBody,
                                 numbered: numbered, position: 0, messageIndex: 0, deviceIDHash: 0)
         // The probe has one digit for the position, one for the message id.
@@ -57,10 +61,14 @@ public struct PushTemplate: Sendable, Equatable {
     /// - Complexity: O(1) plus the string's length.
     public func collapseIDString(position: Int32) -> String { queueKey + "/" + String(position) }
 
-    /// The collapse id for a position without building its string.
+    /// The collapse id for a position without building its string: equal to
+    /// `CollapseID(collapseIDString(position:))`, so it differs between queue keys.
     /// - Complexity: O(1).
     public func collapseID(position: Int32) -> CollapseID {
-        CollapseID(key: UInt64(position), byteCount: collapsePrefixBytes + decimalDigits(position))
+        // Continue `CollapseID.init(_:)`'s FNV-1a over the position's digits.
+        var hash = collapsePrefixHash
+        for byte in String(position).utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        return CollapseID(key: hash, byteCount: collapsePrefixBytes + decimalDigits(position))
     }
 
     private static func render(app: String, deviceID: String, title: String, body: String, numbered: Bool,

@@ -7,6 +7,11 @@ import FakeAPNs
 ///
 /// Like swift-nio's `EmbeddedEventLoop`, time never goes back: scheduling
 /// before `now` is a programming error.
+///
+/// Events scheduled for `now` itself (zero-delay messages) skip the heap: they go
+/// to a FIFO that is served after the heap's events at `now`. Those were scheduled
+/// before the clock reached `now`, so they have smaller sequence numbers: the
+/// order is exactly (time, sequence), for less work.
 public struct EventQueue<Event> {
     struct Entry {
         var time: SimTime
@@ -20,6 +25,9 @@ public struct EventQueue<Event> {
 
     var storage: ContiguousArray<Entry> = []
     var nextSequence: UInt64 = 0
+    /// Events due at `now`, in scheduling order; `immediateHead` is the next one.
+    var immediate: ContiguousArray<Event> = []
+    var immediateHead = 0
 
     /// The instant of the event handed out last (0 before the first).
     public private(set) var now: SimTime = 0
@@ -29,16 +37,18 @@ public struct EventQueue<Event> {
     public init() {}
 
     /// Number of events waiting.
-    public var count: Int { storage.count }
+    public var count: Int { storage.count + immediate.count - immediateHead }
 
     /// True when nothing is waiting.
-    public var isEmpty: Bool { storage.isEmpty }
+    public var isEmpty: Bool { count == 0 }
 
     /// Back to time 0 with nothing scheduled; keeps the capacity so a reused
     /// queue allocates nothing.
     /// - Complexity: O(n).
     public mutating func reset() {
         storage.removeAll(keepingCapacity: true)
+        immediate.removeAll(keepingCapacity: true)
+        immediateHead = 0
         nextSequence = 0
         now = 0
     }
@@ -48,6 +58,10 @@ public struct EventQueue<Event> {
 
     public mutating func schedule(_ event: Event, at time: SimTime) {
         precondition(time >= now, "an event was scheduled in the past")
+        if time == now {
+            immediate.append(event)
+            return
+        }
         storage.append(Entry(time: time, sequence: nextSequence, event: event))
         nextSequence &+= 1
         siftUp(storage.count - 1)
@@ -58,6 +72,15 @@ public struct EventQueue<Event> {
     /// - Complexity: O(log n).
 
     public mutating func popNext(notAfter limit: SimTime) -> (time: SimTime, event: Event)? {
+        if immediateHead < immediate.count, storage.first?.time != now, now <= limit {
+            let event = immediate[immediateHead]
+            immediateHead += 1
+            if immediateHead == immediate.count {
+                immediate.removeAll(keepingCapacity: true)
+                immediateHead = 0
+            }
+            return (now, event)
+        }
         guard let first = storage.first, first.time <= limit else { return nil }
         let last = storage.removeLast()
         if !storage.isEmpty {
@@ -70,7 +93,7 @@ public struct EventQueue<Event> {
 
     /// The events still waiting, in no particular order (end-of-run accounting).
     /// - Complexity: O(1) to get, O(n) to walk.
-    public var pendingEvents: some Sequence<Event> { storage.lazy.map(\.event) }
+    public var pendingEvents: [Event] { storage.map(\.event) + immediate[immediateHead...] }
 
     mutating func siftUp(_ start: Int) {
         var child = start

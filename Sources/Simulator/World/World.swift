@@ -2,6 +2,10 @@ import Device
 import FakeAPNs
 import Provider
 
+/// Where a push waits while it travels: an index into the world's push pool. Events
+/// carry this 4-byte handle instead of the whole request, so queue entries stay small.
+typealias PushSlot = Int32
+
 /// The messages the kernel carries between the actors of one user's world.
 /// Plain values, not closures: the queue stores them inline.
 enum WorldEvent {
@@ -10,15 +14,15 @@ enum WorldEvent {
     /// The device's connectivity changes (the state is the process's).
     case connectivityChanges
     /// A request reaches APNs.
-    case pushReachesAPNs(PushNotification)
+    case pushReachesAPNs(PushSlot)
     /// APNs answered a request with an error; the answer reaches the provider.
-    case apnsErrorReachesProvider(PushNotification, APNsResponse)
+    case apnsErrorReachesProvider(PushSlot, APNsReason, timestamp: SimTime)
     /// APNs learns the device connected (true) or disconnected.
     case connectionReachesAPNs(DeviceToken, Bool)
     /// A delivery bounced off a device that had gone offline.
-    case bounceReachesAPNs(PushNotification)
+    case bounceReachesAPNs(PushSlot)
     /// A notification reaches the device.
-    case pushReachesDevice(PushNotification)
+    case pushReachesDevice(PushSlot)
     /// A re-request reaches the provider; its answer takes `returnDelay` back.
     case rerequestReachesProvider(position: Int32, gap: Int32, invocation: Int32, returnDelay: SimDuration)
     /// The provider's answer reaches the extension.
@@ -70,6 +74,9 @@ struct World {
     private var apnsEffects = ContiguousArray<APNsEffect>()
     private var providerEffects = ContiguousArray<ProviderEffect>()
     private var deviceEffects = ContiguousArray<DeviceEffect>()
+    /// Pushes in transit, addressed by `PushSlot`; freed slots are reused.
+    private var pushPool = ContiguousArray<PushNotification>()
+    private var freeSlots = ContiguousArray<PushSlot>()
     private var mailRandom = SplitMix64(seed: 0)
     private var connectivityRandom = SplitMix64(seed: 0)
     private var providerLatencyRandom = SplitMix64(seed: 0)
@@ -107,6 +114,8 @@ struct World {
         let deviceID = traits.next()
 
         queue.reset()
+        pushPool.removeAll(keepingCapacity: true)
+        freeSlots.removeAll(keepingCapacity: true)
         apns.reset()
         ledger.reset()
         mail.reset()
@@ -152,12 +161,16 @@ struct World {
             if let next = connectivity!.nextChange(&connectivityRandom), next < scenario.duration {
                 queue.schedule(.connectivityChanges, at: next)
             }
-        case .pushReachesAPNs(let push):
-            let response = apns.receive(push, at: now, into: &apnsEffects)
-            if !response.isSuccess { queue.schedule(.apnsErrorReachesProvider(push, response), at: now) }
+        case .pushReachesAPNs(let slot):
+            let response = apns.receive(pushPool[Int(slot)], at: now, into: &apnsEffects)
+            if let reason = response.reason {
+                queue.schedule(.apnsErrorReachesProvider(slot, reason, timestamp: response.timestamp ?? now), at: now)
+            } else {
+                freeSlots.append(slot)
+            }
             routeAPNsEffects(at: now)
-        case .apnsErrorReachesProvider(let push, let response):
-            provider.receiveResponse(response, for: push, into: &providerEffects)
+        case .apnsErrorReachesProvider(let slot, let reason, let timestamp):
+            provider.receiveResponse(.failure(reason, timestamp: timestamp), for: take(slot), into: &providerEffects)
             routeProviderEffects(at: now, returnDelay: 0)
         case .connectionReachesAPNs(let token, let connected):
             if connected {
@@ -166,11 +179,11 @@ struct World {
             } else {
                 apns.deviceDisconnected(token)
             }
-        case .bounceReachesAPNs(let push):
-            apns.deliveryFailed(push, at: now, into: &apnsEffects)
+        case .bounceReachesAPNs(let slot):
+            apns.deliveryFailed(take(slot), at: now, into: &apnsEffects)
             routeAPNsEffects(at: now)
-        case .pushReachesDevice(let push):
-            phone.receive(push, into: &deviceEffects)
+        case .pushReachesDevice(let slot):
+            phone.receive(take(slot), into: &deviceEffects)
             routeDeviceEffects(at: now)
         case .rerequestReachesProvider(let position, let gap, let invocation, let returnDelay):
             provider.receiveRerequest(lastPosition: position, gap: gap, invocation: invocation, at: now,
@@ -186,12 +199,16 @@ struct World {
     }
 
     private mutating func routeProviderEffects(at now: SimTime, returnDelay: SimDuration) {
-        for effect in providerEffects {
+        // By index: iterating the array itself would retain it on every call.
+        var index = 0
+        while index < providerEffects.count {
+            let effect = providerEffects[index]
+            index += 1
             switch effect {
             case .send(let push):
                 ledger.pushSent(push)
                 let delay = scenario.latency.providerToAPNs.sample(&providerLatencyRandom)
-                queue.schedule(.pushReachesAPNs(push), at: now + delay)
+                queue.schedule(.pushReachesAPNs(park(push)), at: now + delay)
             case .answer(let invocation, let ok):
                 queue.schedule(.answerReachesDevice(invocation: invocation, ok: ok), at: now + returnDelay)
             case .failed(let push, let response):
@@ -204,11 +221,14 @@ struct World {
     }
 
     private mutating func routeAPNsEffects(at now: SimTime) {
-        for effect in apnsEffects {
+        var index = 0
+        while index < apnsEffects.count {
+            let effect = apnsEffects[index]
+            index += 1
             switch effect {
             case .deliver(let push):
                 let delay = scenario.latency.apnsToDevice.sample(&apnsLatencyRandom)
-                queue.schedule(.pushReachesDevice(push), at: now + delay)
+                queue.schedule(.pushReachesDevice(park(push)), at: now + delay)
             case .discard(let push, .replaced):
                 ledger.lost(push, .apnsCoalesced)
             case .discard(let push, .expired):
@@ -219,14 +239,17 @@ struct World {
     }
 
     private mutating func routeDeviceEffects(at now: SimTime) {
-        for effect in deviceEffects {
+        var index = 0
+        while index < deviceEffects.count {
+            let effect = deviceEffects[index]
+            index += 1
             switch effect {
             case .connected(let token):
                 queue.schedule(.connectionReachesAPNs(token, true), at: now)
             case .disconnected(let token):
                 queue.schedule(.connectionReachesAPNs(token, false), at: now)
             case .deliveryFailed(let push):
-                queue.schedule(.bounceReachesAPNs(push), at: now)
+                queue.schedule(.bounceReachesAPNs(park(push)), at: now)
             case .rerequest(let position, let gap, let invocation):
                 ledger.rerequested()
                 let roundTrip = scenario.latency.rerequestRoundTrip.sample(&rerequestRandom)
@@ -242,6 +265,22 @@ struct World {
             }
         }
         deviceEffects.removeAll(keepingCapacity: true)
+    }
+
+    /// Puts a push in the pool for its trip; returns its slot.
+    private mutating func park(_ push: PushNotification) -> PushSlot {
+        if let slot = freeSlots.popLast() {
+            pushPool[Int(slot)] = push
+            return slot
+        }
+        pushPool.append(push)
+        return PushSlot(pushPool.count - 1)
+    }
+
+    /// Takes a push out of the pool at the end of its trip.
+    private mutating func take(_ slot: PushSlot) -> PushNotification {
+        freeSlots.append(slot)
+        return pushPool[Int(slot)]
     }
 
     /// Every copy the ledger thinks is in flight must be somewhere: in a queued

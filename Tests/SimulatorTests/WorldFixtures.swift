@@ -1,0 +1,49 @@
+import Foundation
+@testable import Simulator
+
+/// Scenarios for whole-world tests, written as scenario files are.
+enum WorldFixtures {
+    /// Decodes a scenario from JSON text; a broken fixture is a test bug, so it traps.
+    static func scenario(_ json: String) -> Scenario {
+        do {
+            return try ScenarioDecoder.decode(Array(json.utf8), file: "fixture.json")
+        } catch {
+            fatalError("fixture does not decode: \(error)")
+        }
+    }
+
+    /// Loads a shipped scenario from `scenarios/`.
+    static func shipped(_ name: String) -> Scenario {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        do {
+            return try ScenarioDecoder.load(path: root.appendingPathComponent("scenarios/\(name)").path)
+        } catch {
+            fatalError("shipped scenario does not load: \(error)")
+        }
+    }
+
+    /// Poisson mail at `perDay` with exponential on/off periods and nothing else.
+    static func twoStates(perDay: Double, onMean: String, offMean: String, devices: Int, days: Int,
+                          seed: Int = 1, extra: String = "", strategies: String) -> Scenario {
+        scenario("""
+        {
+          "name": "theory", "seed": \(seed), "start": "2026-01-05", "duration": "\(days)d", "devices": \(devices),
+          "mail": { "perDay": \(perDay) },
+          "connectivity": {
+            "online": { "distribution": "exponential", "mean": "\(onMean)" },
+            "offline": { "distribution": "exponential", "mean": "\(offMean)" }
+          },
+          \(extra)
+          "strategies": [\(strategies)]
+        }
+        """)
+    }
+}
+
+extension SimulationResult {
+    /// The aggregate of the strategy labelled `label`.
+    subscript(label: String) -> StrategyAggregate {
+        aggregates[strategies.firstIndex { $0.label == label }!]
+    }
+}

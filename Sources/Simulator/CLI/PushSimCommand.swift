@@ -48,6 +48,7 @@ public enum PushSimCommand {
       run        Run a scenario and write summary.csv and daily.csv
       validate   Check a scenario file without running it
       merge      Combine partial results of sharded runs into reports
+      bench      Measure speed and peak memory on a scenario
       help       Show help for a command
 
     EXAMPLES:
@@ -82,6 +83,8 @@ public enum PushSimCommand {
             return ValidateCommand.main(rest, console: console)
         case "merge":
             return MergeCommand.main(rest, console: console)
+        case "bench":
+            return BenchCommand.main(rest, console: console)
         default:
             return usage(.unknownCommand(name), help: help, console: console)
         }
@@ -92,6 +95,7 @@ public enum PushSimCommand {
         case "run": RunCommand.help
         case "validate": ValidateCommand.help
         case "merge": MergeCommand.help
+        case "bench": BenchCommand.help
         default: nil
         }
     }

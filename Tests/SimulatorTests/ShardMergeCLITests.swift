@@ -1,0 +1,83 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import Simulator
+
+/// `pushsim run --shard` then `pushsim merge`, through the command line, against one run.
+@Suite("Shard and merge through the CLI")
+struct ShardMergeCLITests {
+    final class Captured: Sendable {
+        let out = Mutex(""), err = Mutex("")
+        var console: Console {
+            Console(out: { text in self.out.withLock { $0 += text } }, err: { text in self.err.withLock { $0 += text } })
+        }
+    }
+
+    static let scenarioJSON = """
+    { "name": "sharded", "seed": 11, "start": "2026-03-02", "duration": "4d", "devices": 37,
+      "mail": { "perDay": 30 },
+      "connectivity": { "online": { "distribution": "exponential", "mean": "2h" },
+                        "offline": { "distribution": "exponential", "mean": "40m" } },
+      "latency": { "apnsToDevice": { "distribution": "lognormal", "median": "1s", "sigma": 1 } },
+      "strategies": [{ "name": "no-queue" }, { "name": "queue", "repeatMaxCount": 4 }] }
+    """
+
+    func temporaryFolder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("pushsim-shards-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test("three shards merged give the same summary.csv and daily.csv bytes as one run")
+    func shardsMergeToTheSameBytes() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let scenario = root.appendingPathComponent("s.json").path
+        try Self.scenarioJSON.write(toFile: scenario, atomically: true, encoding: .utf8)
+        let whole = root.appendingPathComponent("whole").path
+        #expect(PushSimCommand.main(["run", scenario, "--out", whole, "--threads", "2"], console: Captured().console) == .success)
+        var parts: [String] = []
+        for index in 1...3 {
+            let part = root.appendingPathComponent("part\(index)").path
+            #expect(PushSimCommand.main(["run", scenario, "--shard", "\(index)/3", "--out", part, "--threads", "1"],
+                                        console: Captured().console) == .success)
+            #expect(FileManager.default.fileExists(atPath: part + "/partial.json"))
+            #expect(!FileManager.default.fileExists(atPath: part + "/summary.csv"))
+            parts.append(part)
+        }
+        let merged = root.appendingPathComponent("merged").path
+        let captured = Captured()
+        // Order of the parts does not matter.
+        #expect(PushSimCommand.main(["merge", parts[2], parts[0], parts[1], "--out", merged], console: captured.console) == .success)
+        for file in ["summary.csv", "daily.csv"] {
+            let a = try Data(contentsOf: URL(fileURLWithPath: whole + "/" + file))
+            let b = try Data(contentsOf: URL(fileURLWithPath: merged + "/" + file))
+            #expect(a == b, "\(file) differs")
+        }
+        #expect(captured.out.withLock { $0 }.contains("sharded"))
+    }
+
+    @Test("merge refuses a missing shard, a shard given twice, and parts of another seed, with exit 65")
+    func mergeRefusesIncompleteOrMixedParts() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let scenario = root.appendingPathComponent("s.json").path
+        try Self.scenarioJSON.write(toFile: scenario, atomically: true, encoding: .utf8)
+        func part(_ index: Int, seed: Int = 11) -> String {
+            let path = root.appendingPathComponent("p\(index)-\(seed)").path
+            _ = PushSimCommand.main(["run", scenario, "--shard", "\(index)/2", "--seed", "\(seed)", "--out", path],
+                                    console: Captured().console)
+            return path
+        }
+        let one = part(1), two = part(2), otherSeed = part(2, seed: 12)
+        let out = root.appendingPathComponent("out").path
+        for (parts, message) in [([one], "shards missing: 2/2"), ([one, one], "given twice"),
+                                 ([one, otherSeed], "another scenario, seed")] {
+            let captured = Captured()
+            #expect(PushSimCommand.main(["merge"] + parts + ["--out", out], console: captured.console) == .dataError)
+            #expect(captured.err.withLock { $0 }.contains(message), "\(captured.err.withLock { $0 })")
+            #expect(!FileManager.default.fileExists(atPath: out))
+        }
+        #expect(PushSimCommand.main(["merge", one, two, "--out", out], console: Captured().console) == .success)
+    }
+}

@@ -3,7 +3,8 @@
 enum CSV {
     /// One field, quoted when it holds a comma, a quote or a line break.
     static func field(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        // By scalar: "\r\n" is one Character, equal to neither "\r" nor "\n".
+        guard text.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
@@ -22,7 +23,8 @@ enum Decimal {
         // Multiply in 128 bits: numerator × 10^places overflows Int64 above ~9e12.
         let (high, low) = numerator.multipliedFullWidth(by: scale)
         let (quotient, remainder) = denominator.dividingFullWidth((high, low))
-        let rounded = quotient + (remainder * 2 >= denominator ? 1 : 0)
+        // `remainder * 2` could overflow when the denominator is above Int64.max / 2.
+        let rounded = quotient + (remainder > 0 && remainder >= denominator - remainder ? 1 : 0)
         return fixed(rounded, places: places)
     }
 

@@ -1,0 +1,170 @@
+import FakeAPNs
+import Testing
+@testable import Simulator
+
+@Suite("Event queue")
+struct EventQueueTests {
+    /// Pops everything up to `limit`, returning (time, event) pairs in pop order.
+    private func drain<E>(_ queue: inout EventQueue<E>, notAfter limit: SimTime = .max) -> [(SimTime, E)] {
+        var popped: [(SimTime, E)] = []
+        while let next = queue.popNext(notAfter: limit) { popped.append((next.time, next.event)) }
+        return popped
+    }
+
+    @Test("a new queue is empty at time 0 and pops nothing")
+    func newQueueIsEmpty() {
+        var queue = EventQueue<Int>()
+        #expect(queue.isEmpty)
+        #expect(queue.count == 0)
+        #expect(queue.now == 0)
+        #expect(queue.popNext(notAfter: .max) == nil)
+        #expect(queue.now == 0)
+    }
+
+    @Test("events scheduled for the same instant come out in insertion order")
+    func tiesKeepInsertionOrder() {
+        var queue = EventQueue<Int>()
+        for event in 0..<200 { queue.schedule(event, at: 7) }
+        #expect(queue.count == 200)
+        let popped = drain(&queue)
+        #expect(popped.map(\.1) == Array(0..<200))
+        #expect(popped.allSatisfy { $0.0 == 7 })
+        #expect(queue.isEmpty)
+    }
+
+    @Test("earlier times come out first whatever the insertion order")
+    func earlierTimesFirst() {
+        var queue = EventQueue<String>()
+        queue.schedule("c", at: 30)
+        queue.schedule("a", at: 10)
+        queue.schedule("d", at: 40)
+        queue.schedule("b", at: 20)
+        queue.schedule("a2", at: 10)
+        let popped = drain(&queue)
+        #expect(popped.map(\.1) == ["a", "a2", "b", "c", "d"])
+        #expect(popped.map(\.0) == [10, 10, 20, 30, 40])
+    }
+
+    @Test("a random schedule pops in the order of a stable sort by (time, insertion)")
+    func randomScheduleMatchesStableSort() {
+        var rng = SplitMix64(seed: 0x5EED)
+        var queue = EventQueue<Int>()
+        // Few distinct times, so most events tie with others.
+        var times: [SimTime] = []
+        for event in 0..<2_000 {
+            let time = SimTime(rng.next() % 64)
+            times.append(time)
+            queue.schedule(event, at: time)
+        }
+        let expected = times.indices.sorted { (times[$0], $0) < (times[$1], $1) }
+        let popped = drain(&queue)
+        #expect(popped.map(\.1) == expected)
+        #expect(popped.map(\.0) == expected.map { times[$0] })
+    }
+
+    @Test("interleaved schedules and pops match a reference model ordered by (time, insertion)")
+    func interleavedScheduleMatchesModel() {
+        var rng = SplitMix64(seed: 2026)
+        var queue = EventQueue<Int>()
+        // The model: every waiting (time, insertion number), popped by linear search.
+        var model: [(time: SimTime, sequence: Int)] = []
+        var nextEvent = 0
+        var got: [(SimTime, Int)] = [], want: [(SimTime, Int)] = []
+        var nowAfterPop: [SimTime] = []
+        var countsAgree = true
+        for _ in 0..<3_000 {
+            if rng.next() % 3 != 0 || model.isEmpty {
+                // Never before `now`; ties with `now` and with each other are common.
+                let time = queue.now + SimTime(rng.next() % 16)
+                queue.schedule(nextEvent, at: time)
+                model.append((time, nextEvent))
+                nextEvent += 1
+            } else {
+                let index = model.indices.min { (model[$0].time, model[$0].sequence) < (model[$1].time, model[$1].sequence) }!
+                let expected = model.remove(at: index)
+                want.append((expected.time, expected.sequence))
+                guard let popped = queue.popNext(notAfter: .max) else { break }
+                got.append(popped)
+                nowAfterPop.append(queue.now)
+            }
+            countsAgree = countsAgree && queue.count == model.count
+        }
+        #expect(countsAgree)
+        #expect(want.count > 500, "the schedule should exercise both operations")
+        #expect(got.map(\.1) == want.map(\.1))
+        #expect(got.map(\.0) == want.map(\.0))
+        #expect(nowAfterPop == want.map(\.0))
+        let rest = drain(&queue)
+        let wantRest = model.sorted { ($0.time, $0.sequence) < ($1.time, $1.sequence) }
+        #expect(rest.map(\.1) == wantRest.map(\.sequence))
+        #expect(rest.map(\.0) == wantRest.map(\.time))
+    }
+
+    @Test("now advances to each popped time, and popNext(notAfter:) stops at the limit inclusively")
+    func nowAdvancesAndLimitStops() {
+        var queue = EventQueue<String>()
+        queue.schedule("ten", at: 10)
+        queue.schedule("twenty", at: 20)
+        queue.schedule("thirty", at: 30)
+
+        #expect(queue.popNext(notAfter: 9) == nil)
+        #expect(queue.now == 0)
+        #expect(queue.count == 3)
+
+        let first = queue.popNext(notAfter: 15)
+        #expect(first?.time == 10 && first?.event == "ten")
+        #expect(queue.now == 10)
+
+        // The next event lies after the limit: nothing is removed, time does not move.
+        #expect(queue.popNext(notAfter: 19) == nil)
+        #expect(queue.now == 10)
+        #expect(queue.count == 2)
+
+        // The limit is inclusive.
+        let second = queue.popNext(notAfter: 20)
+        #expect(second?.time == 20 && second?.event == "twenty")
+        #expect(queue.now == 20)
+
+        // Scheduling at `now` is allowed and runs before later events.
+        queue.schedule("again at twenty", at: 20)
+        let third = queue.popNext(notAfter: .max)
+        #expect(third?.time == 20 && third?.event == "again at twenty")
+        let fourth = queue.popNext(notAfter: .max)
+        #expect(fourth?.time == 30 && fourth?.event == "thirty")
+        #expect(queue.now == 30)
+        #expect(queue.popNext(notAfter: .max) == nil)
+        #expect(queue.now == 30)
+    }
+
+    @Test("pendingEvents lists exactly the events still waiting")
+    func pendingEventsAreTheWaitingOnes() {
+        var queue = EventQueue<Int>()
+        for event in 0..<10 { queue.schedule(event, at: SimTime(100 - event)) }
+        _ = queue.popNext(notAfter: .max)   // 9 at time 91
+        _ = queue.popNext(notAfter: .max)   // 8 at time 92
+        #expect(Set(queue.pendingEvents) == Set(0..<8))
+        #expect(Array(queue.pendingEvents).count == 8)
+    }
+
+    @Test("reset keeps nothing: no events, time 0, and tie order starts afresh")
+    func resetKeepsNothing() {
+        var queue = EventQueue<Int>()
+        for event in 0..<50 { queue.schedule(event, at: SimTime(event % 5) * 100) }
+        for _ in 0..<20 { _ = queue.popNext(notAfter: .max) }
+        #expect(queue.now > 0)
+
+        queue.reset()
+        #expect(queue.isEmpty)
+        #expect(queue.count == 0)
+        #expect(queue.now == 0)
+        #expect(Array(queue.pendingEvents).isEmpty)
+        #expect(queue.popNext(notAfter: .max) == nil)
+
+        // Time 0 is schedulable again, and ties still follow insertion order.
+        for event in [7, 3, 5] { queue.schedule(event, at: 0) }
+        queue.schedule(1, at: 1)
+        let popped = drain(&queue)
+        #expect(popped.map(\.1) == [7, 3, 5, 1])
+        #expect(popped.map(\.0) == [0, 0, 0, 1])
+    }
+}

@@ -66,8 +66,19 @@ public struct PushTemplate: Sendable, Equatable {
     /// - Complexity: O(1).
     public func collapseID(position: Int32) -> CollapseID {
         // Continue `CollapseID.init(_:)`'s FNV-1a over the position's digits.
+        // Digits most significant first, by arithmetic: no string on the hot path.
         var hash = collapsePrefixHash
-        for byte in String(position).utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        let value = Int64(position)
+        if value < 0 { hash = (hash ^ UInt64(UInt8(ascii: "-"))) &* 0x0000_0100_0000_01b3 }
+        var magnitude = value.magnitude
+        var divisor: UInt64 = 1
+        while divisor <= magnitude / 10 { divisor *= 10 }
+        while divisor > 0 {
+            let digit = magnitude / divisor
+            magnitude %= divisor
+            divisor /= 10
+            hash = (hash ^ (UInt64(UInt8(ascii: "0")) + digit)) &* 0x0000_0100_0000_01b3
+        }
         return CollapseID(key: hash, byteCount: collapsePrefixBytes + decimalDigits(position))
     }
 

@@ -35,7 +35,7 @@ enum MergeCommand {
         var seen: Set<Int> = []
         for argument in scanner.positional {
             var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory)
+            _ = FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory)
             let path = isDirectory.boolValue ? (argument as NSString).appendingPathComponent("partial.json") : argument
             guard let data = FileManager.default.contents(atPath: path) else {
                 console.err("error: \(path): cannot read\n")

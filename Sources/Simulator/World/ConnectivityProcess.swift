@@ -6,6 +6,8 @@ import FakeAPNs
 /// change at a time, so it costs no memory per day.
 struct ConnectivityProcess {
     private let model: ConnectivityModel
+    private let online: Sampler?
+    private let offline: Sampler?
     private let firstWeekday: Int
     private let lastDay: Int
 
@@ -23,6 +25,8 @@ struct ConnectivityProcess {
 
     init(model: ConnectivityModel, firstWeekday: Int, horizon: SimDuration) {
         self.model = model
+        online = model.online.map(Sampler.init)
+        offline = model.offline.map(Sampler.init)
         self.firstWeekday = firstWeekday
         lastDay = Int(horizon / TimeUnit.day) + 1
     }
@@ -35,8 +39,9 @@ struct ConnectivityProcess {
         forcedUntil = .min
         cursorDay = -1
         cursorIndex = 0
-        if let online = model.online, let offline = model.offline {
-            baseOnline = rng.nextUnitInterval() * (online.mean + offline.mean) <= online.mean
+        if let online, let offline {
+            let onMean = online.distribution.mean, offMean = offline.distribution.mean
+            baseOnline = rng.nextUnitInterval() * (onMean + offMean) <= onMean
             baseFlipAt = (baseOnline ? online : offline).sample(&rng)
         } else {
             baseOnline = true
@@ -59,7 +64,7 @@ struct ConnectivityProcess {
             let next = min(baseFlipAt, nextWindowStart, forcedEnd)
             guard next != .max else { return nil }
             time = next
-            if next == baseFlipAt, let online = model.online, let offline = model.offline {
+            if next == baseFlipAt, let online, let offline {
                 baseOnline.toggle()
                 baseFlipAt = next + (baseOnline ? online : offline).sample(&rng)
             } else if next == nextWindowStart {

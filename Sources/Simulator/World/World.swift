@@ -83,6 +83,9 @@ struct World {
     private var apnsLatencyRandom = SplitMix64(seed: 0)
     private var rerequestRandom = SplitMix64(seed: 0)
     private let token = DeviceToken(0)
+    private let providerToAPNs: Sampler
+    private let apnsToDevice: Sampler
+    private let rerequestRoundTrip: Sampler
     /// Events processed, for the benchmark's events/s.
     private(set) var eventsProcessed: Int64 = 0
 
@@ -92,6 +95,9 @@ struct World {
         provider = XivaProvider(configuration: placeholder.provider)
         phone = Phone(token: token, deviceID: 0, deviceIDHash: 0, serviceExtension: placeholder.serviceExtension,
                       extensionTimeLimit: scenario.extensionTimeLimit)
+        providerToAPNs = Sampler(scenario.latency.providerToAPNs)
+        apnsToDevice = Sampler(scenario.latency.apnsToDevice)
+        rerequestRoundTrip = Sampler(scenario.latency.rerequestRoundTrip)
         let weekday = scenario.start.weekday
         mail = MailProcess(model: scenario.mail, firstWeekday: weekday)
         connectivity = scenario.connectivity.map {
@@ -207,7 +213,7 @@ struct World {
             switch effect {
             case .send(let push):
                 ledger.pushSent(push)
-                let delay = scenario.latency.providerToAPNs.sample(&providerLatencyRandom)
+                let delay = providerToAPNs.sample(&providerLatencyRandom)
                 queue.schedule(.pushReachesAPNs(park(push)), at: now + delay)
             case .answer(let invocation, let ok):
                 queue.schedule(.answerReachesDevice(invocation: invocation, ok: ok), at: now + returnDelay)
@@ -227,7 +233,7 @@ struct World {
             index += 1
             switch effect {
             case .deliver(let push):
-                let delay = scenario.latency.apnsToDevice.sample(&apnsLatencyRandom)
+                let delay = apnsToDevice.sample(&apnsLatencyRandom)
                 queue.schedule(.pushReachesDevice(park(push)), at: now + delay)
             case .discard(let push, .replaced):
                 ledger.lost(push, .apnsCoalesced)
@@ -252,7 +258,7 @@ struct World {
                 queue.schedule(.bounceReachesAPNs(park(push)), at: now)
             case .rerequest(let position, let gap, let invocation):
                 ledger.rerequested()
-                let roundTrip = scenario.latency.rerequestRoundTrip.sample(&rerequestRandom)
+                let roundTrip = rerequestRoundTrip.sample(&rerequestRandom)
                 queue.schedule(.rerequestReachesProvider(position: position, gap: gap, invocation: invocation,
                                                          returnDelay: roundTrip - roundTrip / 2),
                                at: now + roundTrip / 2)

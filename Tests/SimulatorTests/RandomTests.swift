@@ -155,9 +155,6 @@ struct RandomTests {
         #expect(Distribution.exponential(mean: 1_000).mean == 1_000)
         #expect(Distribution.uniform(min: 1_000, max: 3_000).mean == 2_000)
         #expect(abs(Distribution.lognormal(median: 1_000_000, sigma: 0.5).mean - 1_133_148.453) < 0.001)
-        #expect(Distribution.constant(0).isZero)
-        #expect(!Distribution.constant(1).isZero)
-        #expect(!Distribution.exponential(mean: 1).isZero)
     }
 
     @Test("constant draws its value every time and consumes no randomness")

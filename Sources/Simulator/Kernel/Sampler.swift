@@ -3,12 +3,14 @@ import Foundation
 
 /// A distribution prepared for the hot path. Log-normal draws are the costly ones
 /// (a quantile function and an `exp` per push hop), so they read a 4096-point table
-/// of the inverse CDF instead, interpolating linearly between points; the outermost
-/// bin at each end (probability 1/4096 each) is computed exactly, so tails keep their
-/// shape. The same single uniform is consumed either way, so streams stay aligned.
+/// of the inverse CDF instead, interpolating linearly between points. The outer
+/// 1/64 of probability at each end, where the quantile curve bends too fast for
+/// linear interpolation, is computed exactly, so tails keep their shape. The same single uniform is consumed either way, so streams stay aligned.
 /// Other distributions are drawn directly.
 struct Sampler {
     static let points = 4096
+    /// Bins at each end drawn exactly (64 of 4096: probability 1/64 per tail).
+    static let exactBins = 64
 
     let distribution: Distribution
     private let table: ContiguousArray<Double>
@@ -36,7 +38,7 @@ struct Sampler {
         let u = rng.nextUnitInterval()
         let x = u * Double(Self.points)
         let index = Int(x)
-        guard index >= 1, index < Self.points - 1 else {
+        guard index >= Self.exactBins, index < Self.points - Self.exactBins else {
             return SimDuration(Double(median) * Foundation.exp(sigma * standardNormalQuantile(u)) + 0.5)
         }
         let low = table[index]

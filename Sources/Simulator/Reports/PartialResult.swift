@@ -1,4 +1,5 @@
 import FakeAPNs
+import Provider
 
 /// The result of one shard, written by `pushsim run --shard K/N` and read by
 /// `pushsim merge`. It carries the scenario's own text, so merging needs no other
@@ -14,32 +15,12 @@ struct PartialResult {
 
     /// JSON, one aggregate per strategy; counts as integers, latency as non-empty buckets.
     func encoded() -> String {
-        func quoted(_ text: String) -> String {
-            var out = "\""
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\r": out += "\\r"
-                case "\t": out += "\\t"
-                default:
-                    if scalar.value < 0x20 {
-                        let hex = String(scalar.value, radix: 16)
-                        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                    } else {
-                        out.unicodeScalars.append(scalar)
-                    }
-                }
-            }
-            return out + "\""
-        }
         func list<T>(_ items: some Sequence<T>, _ render: (T) -> String) -> String {
             "[" + items.map(render).joined(separator: ",") + "]"
         }
-        var text = "{\"format\":\(quoted(Self.format)),\"version\":\(Self.version),"
+        var text = "{\"format\":\(jsonStringLiteral(Self.format)),\"version\":\(Self.version),"
         text += "\"shard\":[\(shard.index),\(shard.count)],\"seed\":\(seed),"
-        text += "\"strategies\":" + list(result.strategies) { quoted($0.label) } + ","
+        text += "\"strategies\":" + list(result.strategies) { jsonStringLiteral($0.label) } + ","
         text += "\"users\":\(result.users),\"events\":\(result.events),\n"
         text += "\"aggregates\":[\n"
         text += result.aggregates.map { aggregate in
@@ -53,7 +34,7 @@ struct PartialResult {
             }
             return item + "}"
         }.joined(separator: ",\n")
-        text += "\n],\n\"scenario\":" + quoted(scenarioText) + "}\n"
+        text += "\n],\n\"scenario\":" + jsonStringLiteral(scenarioText) + "}\n"
         return text
     }
 

@@ -24,9 +24,6 @@ public enum Distribution: Sendable, Equatable {
         }
     }
 
-    /// True for `constant(0)`: draws nothing, so a hop with it costs no random numbers.
-    public var isZero: Bool { self == .constant(0) }
-
     /// One draw, rounded to a whole microsecond.
     /// - Complexity: O(1).
     public func sample(_ rng: inout SplitMix64) -> SimDuration {

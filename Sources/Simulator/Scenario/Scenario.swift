@@ -1,5 +1,6 @@
 import FakeAPNs
 import Foundation
+import Device
 import Provider
 
 /// A random length of time, as scenario files describe one.
@@ -156,6 +157,10 @@ public struct Strategy: Sendable, Equatable {
     public var repeatMaxCount: Int32
     /// Send `apns-collapse-id` (queue strategies).
     public var collapseID: Bool
+    /// When the app registers for remote notifications.
+    public var registration: RegistrationPolicy = .everyLaunch
+    /// `apns-priority` of mail pushes: 10 (immediately) or 5 (power considerations).
+    public var priority: UInt8 = 10
 }
 
 /// A whole scenario file, validated.
@@ -190,6 +195,8 @@ public struct Scenario: Sendable, Equatable {
     public var extensionTimeLimit: SimDuration
     /// The strategies to compare, in report order.
     public var strategies: [Strategy]
+    /// The losses along the chain and the measurement (issue 3); empty by default.
+    public var chain = ChainModel()
 
     /// Number of calendar days the run touches.
     public var dayCount: Int { Int((duration + TimeUnit.day - 1) / TimeUnit.day) }

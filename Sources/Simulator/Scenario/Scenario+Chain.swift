@@ -1,0 +1,163 @@
+import Device
+import FakeAPNs
+import Provider
+
+/// A count that differs between devices: the share of devices with 1, 2, 3 … of it
+/// (accounts in the app, mail apps on the phone). Written as an integer (every
+/// device the same) or as `{"1": 0.7, "2": 0.3}`.
+public struct CountShares: Sendable, Equatable {
+    /// `shares[k]` is the share of devices with `k + 1`; they sum to 1.
+    public var shares: [Double]
+
+    /// Every device has exactly one.
+    public static let one = CountShares(shares: [1])
+
+    /// Shares of 1, 2, 3 …
+    /// - Complexity: O(1).
+    public init(shares: [Double]) { self.shares = shares }
+
+    /// Every device has `count`.
+    /// - Complexity: O(count).
+    public init(exactly count: Int) {
+        shares = Array(repeating: 0, count: count - 1) + [1]
+    }
+
+    /// The count for a device whose uniform draw is `u` in (0, 1].
+    /// - Complexity: O(k) in the largest count.
+    public func count(for u: Double) -> Int {
+        var cumulative = 0.0
+        for (index, share) in shares.enumerated() {
+            cumulative += share
+            if u <= cumulative { return index + 1 }
+        }
+        return shares.count
+    }
+
+    /// The mean count.
+    public var mean: Double { shares.enumerated().reduce(0) { $0 + Double($1.offset + 1) * $1.element } }
+}
+
+/// Folder subscriptions the user changes in the app. A change made offline reaches
+/// the provider only when it syncs; until then the provider drops the mail of the
+/// newly subscribed folder (`lost_stale_subscription`).
+public struct SubscriptionModel: Sendable, Equatable {
+    /// Mean changes a day per device app (a Poisson process).
+    public var changesPerDay: Double
+    /// Share of the user's mail that goes to the folder subscribed last.
+    public var mailShare: Double
+    /// When an offline change reaches the provider.
+    public var syncOn: SubscriptionSync
+}
+
+/// Provider → APNs network failures: each request is lost on the way with this
+/// probability; the provider notices after `timeout` and retries per `retry`.
+public struct ProviderNetworkModel: Sendable, Equatable {
+    /// Chance that one request gets no answer.
+    public var failureProbability: Double
+    /// How long the provider waits for an answer before calling it failed.
+    public var timeout: SimDuration
+}
+
+/// One provider outage, from the run's start.
+public struct OutageWindow: Sendable, Equatable {
+    /// When it begins, from the scenario's start.
+    public var start: SimTime
+    /// How long it lasts.
+    public var duration: SimDuration
+}
+
+/// Provider outages: scheduled windows plus random ones drawn once per run from
+/// the seed (a global schedule every user and shard shares).
+public struct OutageModel: Sendable, Equatable {
+    /// Windows at fixed times.
+    public var scheduled: [OutageWindow]
+    /// Time from the end of one random outage to the start of the next; nil: no random outages.
+    public var between: Distribution?
+    /// Length of a random outage.
+    public var duration: Distribution?
+}
+
+/// The extension's memory: footprint per invocation against the limit of the device's iOS.
+public struct ExtensionMemoryModel: Sendable, Equatable {
+    /// Footprint of one invocation, in kilobytes (the distribution's values are KB).
+    public var footprintKB: Distribution
+    /// Share of devices on older iOS with the lower limit.
+    public var olderIOSShare: Double
+    /// Limit on older iOS, KB (12 MB by default).
+    public var olderLimitKB: Int64
+    /// Limit on newer iOS, KB (24 MB by default).
+    public var newerLimitKB: Int64
+}
+
+/// APNs token rotation (restore from backup, reinstall, OS reinstall).
+public struct TokenRotationModel: Sendable, Equatable {
+    /// Mean rotations a day per device app (a Poisson process).
+    public var perDay: Double
+    /// Share of rotations that are reinstalls, which show the permission prompt again.
+    public var withPromptShare: Double
+}
+
+/// When the user opens the app: a Poisson process with a daily rhythm.
+public struct LaunchModel: Sendable, Equatable {
+    /// Mean launches a weekday, with the hourly shape and weekend factor of `MailModel`.
+    public var rhythm: MailModel
+}
+
+/// Whether and when the user taps a notification it saw (each tap launches the app).
+public struct TapModel: Sendable, Equatable {
+    /// Chance that a shown notification is tapped.
+    public var probability: Double
+    /// Time from showing to the tap.
+    public var delay: Distribution
+}
+
+/// Everything of issue 3's chain that a scenario may name; each part nil (or its
+/// neutral value) when the file does not name it, so the core model is unchanged.
+public struct ChainModel: Sendable, Equatable {
+    // Provider
+    /// Stale subscriptions (`provider.subscriptions`).
+    public var subscriptions: SubscriptionModel?
+    /// Provider → APNs failures (`provider.network`).
+    public var network: ProviderNetworkModel?
+    /// Retries for network failures, 429 and 503 (`provider.network.retries` / `backoff`).
+    public var retry = RetryPolicy()
+    /// Provider outages (`provider.outages`).
+    public var outages: OutageModel?
+    /// Re-request answer when positions are past the TTL (`provider.expiredPositions`).
+    public var expiredPositions = ExpiredPositionsAnswer.resendRest
+
+    // APNs
+    /// Which stored push survives (`apns.storage`, `apns.closeTogether`).
+    public var storage = APNsStoragePolicy.latest
+    /// Per-device throttle (`apns.rateLimit`).
+    public var rateLimit: APNsRateLimit?
+    /// How long APNs holds priority 5 pushes for a connected device (`apns.priority5Deferral`).
+    public var lowPriorityDeferral: Distribution?
+
+    // Device
+    /// Share of device apps with notifications disabled: APNs discards (`device.notificationsDisabled`).
+    public var notificationsDisabledShare = 0.0
+    /// Share of device apps whose user does not allow alerts (`device.alertsNotAllowed`).
+    public var alertsNotAllowedShare = 0.0
+    /// Share of device apps with notification display switched off (`device.displayOff`).
+    public var displayOffShare = 0.0
+    /// Share of devices on iOS < 10: no extension (`device.legacyIOS`).
+    public var legacyIOSShare = 0.0
+    /// The extension's memory (`device.extensionMemory`).
+    public var memory: ExtensionMemoryModel?
+    /// Token rotation (`device.tokenRotation`).
+    public var tokenRotation: TokenRotationModel?
+    /// Mean device id changes a day (`device.deviceIDChangesPerDay`); 0: never.
+    public var deviceIDChangesPerDay = 0.0
+    /// Accounts in the app (`device.accounts`): each its own mail stream into the one queue.
+    public var accounts = CountShares.one
+    /// Apps on the device (`device.apps`): each its own token, APNs slot and queue.
+    public var apps = CountShares.one
+    /// App launches (`device.launches`).
+    public var launches: LaunchModel?
+    /// Taps on notifications (`device.taps`).
+    public var taps: TapModel?
+
+    /// Nothing of the chain: the core model.
+    public init() {}
+}

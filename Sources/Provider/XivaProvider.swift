@@ -24,17 +24,24 @@ public struct ProviderConfiguration: Sendable, Equatable {
     public var expiration: ExpirationPolicy
     /// `apns-priority` for mail pushes.
     public var priority: UInt8
+    /// How requests without an answer, 429s and 503s are retried.
+    public var retry: RetryPolicy
+    /// What a re-request gets when some of its positions are past `payloadTTL`.
+    public var expiredPositions: ExpiredPositionsAnswer
 
     /// A configuration.
     /// - Complexity: O(1).
     public init(template: PushTemplate, numbering: Bool, sendsCollapseID: Bool = true,
-                payloadTTL: SimDuration? = nil, expiration: ExpirationPolicy = .absent, priority: UInt8 = 10) {
+                payloadTTL: SimDuration? = nil, expiration: ExpirationPolicy = .absent, priority: UInt8 = 10,
+                retry: RetryPolicy = RetryPolicy(), expiredPositions: ExpiredPositionsAnswer = .resendRest) {
         self.template = template
         self.numbering = numbering
         self.sendsCollapseID = sendsCollapseID
         self.payloadTTL = payloadTTL
         self.expiration = expiration
         self.priority = priority
+        self.retry = retry
+        self.expiredPositions = expiredPositions
     }
 }
 
@@ -42,6 +49,10 @@ public struct ProviderConfiguration: Sendable, Equatable {
 public enum ProviderDropReason: UInt8, Sendable {
     /// The provider knows no valid token for the device (after 410, before re-registration).
     case noValidToken
+    /// The mail is for a folder subscribed in the app that the provider has not synced yet.
+    case staleSubscription
+    /// The provider was down when the mail arrived.
+    case outage
 }
 
 /// What the provider does in answer to a message, for the simulator to route.
@@ -50,15 +61,27 @@ public enum ProviderEffect: Equatable, Sendable {
     case send(PushNotification)
     /// Answer a device's re-request: `ok` when at least one position was re-sent.
     case answer(invocation: Int32, ok: Bool)
-    /// APNs refused a request; the provider gives up on it.
-    case failed(PushNotification, APNsResponse)
+    /// The provider gives up on a request: APNs refused it, the network lost it
+    /// with no retry left, or the provider was down when its retry was due.
+    case failed(PushNotification, ProviderFailure)
+    /// Hold this request and call `retryDue(_:attempt:at:into:)` with `attempt` after `after`.
+    case retry(PushNotification, attempt: Int32, after: SimDuration)
+    /// This many re-requested positions were past the payload TTL (emitted before the
+    /// re-request's `.answer`, only when more than 0).
+    case positionsExpired(Int32)
     /// A mail never became a request.
     case dropped(messageIndex: Int32, ProviderDropReason)
 }
 
 /// The XIVA-like provider of one device + app: numbers pushes into the queue
 /// `<apns_queue, device_id + app_name>`, holds payloads for a TTL, re-sends held
-/// positions on request, and stops using a token APNs called `Unregistered`.
+/// positions on request, retries requests that got no answer (or a 429 / 503),
+/// drops mail for folder subscriptions it has not synced yet and everything that
+/// arrives while it is down, and stops using a token APNs called `Unregistered`.
+///
+/// XIVA's subscription store is separate from its sending path, so registrations
+/// and subscription syncs are applied even during an outage; only numbering,
+/// sending and re-request answers stop.
 public struct XivaProvider: Sendable {
     private struct HeldPush: Sendable {
         var messageIndex: Int32
@@ -67,41 +90,103 @@ public struct XivaProvider: Sendable {
 
     /// The configuration it was made with.
     public private(set) var configuration: ProviderConfiguration
+    /// The template in use: the configuration's until the device id changes, then
+    /// re-keyed so the new queue's collapse ids differ from the old queue's.
+    public private(set) var template: PushTemplate
     private var hash: UInt32
     private var token: DeviceToken?
+    /// When the current token was last registered; a 410 stamped earlier is stale.
+    private var tokenRegisteredAt: SimTime = 0
     /// Position `p` is `queue[p - 1]`.
     private var queue: ContiguousArray<HeldPush> = []
+    /// The newest folder-subscription generation the provider knows (0: the folders
+    /// subscribed at install).
+    public private(set) var syncedGeneration: Int32 = 0
+    /// True between `outageBegins()` and `outageEnds()`.
+    public private(set) var isDown = false
 
     /// A provider with an empty queue and no token. `deviceIDHash` defaults to the
     /// hash of the template's device id.
     /// - Complexity: O(n) in the device id's length.
     public init(configuration: ProviderConfiguration, deviceIDHash hash: UInt32? = nil) {
         self.configuration = configuration
+        self.template = configuration.template
         self.hash = hash ?? deviceIDHash(configuration.template.deviceID)
     }
 
-    /// Starts over for another device with an empty queue and no token, keeping
-    /// the queue's capacity so a reused provider allocates nothing.
+    /// Starts over for another device with an empty queue, no token, only the
+    /// install-time subscriptions and no outage, keeping the queue's capacity so a
+    /// reused provider allocates nothing.
     /// - Complexity: O(n) in the queue's length.
     public mutating func reset(configuration: ProviderConfiguration, deviceIDHash hash: UInt32) {
         self.configuration = configuration
+        self.template = configuration.template
         self.hash = hash
         queue.removeAll(keepingCapacity: true)
         token = nil
+        tokenRegisteredAt = 0
+        syncedGeneration = 0
+        isDown = false
     }
 
     /// The last position handed out (0 before the first push).
     public var lastPosition: Int32 { Int32(queue.count) }
 
-    /// The device registered (or re-registered) this token for the app.
-    /// - Complexity: O(1).
-    public mutating func register(_ token: DeviceToken) { self.token = token }
+    /// The device registered (or re-registered) this token for the app at `now`.
+    /// A `deviceIDHash` other than the current one means the device id changed: the
+    /// queue key `<device_id + app>` is new, so numbering restarts at 1, the old
+    /// key's held payloads are gone, and payloads carry the new hash. The same hash
+    /// or nil leaves the queue alone. Applied even while the provider is down.
+    /// - Complexity: O(1); O(n) in the template's size when the device id changed.
+    public mutating func register(_ token: DeviceToken, deviceIDHash newHash: UInt32? = nil, at now: SimTime = 0) {
+        self.token = token
+        tokenRegisteredAt = now
+        guard let newHash, newHash != hash else { return }
+        hash = newHash
+        queue.removeAll(keepingCapacity: true)
+        // The provider only learns the new id's hash; render it as the id, padded to
+        // the old id's length so collapse-id sizes stay what the scenario measured.
+        let hex = String(newHash, radix: 16)
+        let width = max(template.deviceID.utf8.count, 8)
+        let deviceID = String(repeating: "0", count: width - hex.count) + hex
+        template = PushTemplate(app: template.app, deviceID: deviceID, alertTitle: template.alertTitle,
+                                alertBody: template.alertBody, numbered: template.numbered)
+    }
 
-    /// A mail for this device + app came from the backend: number it (queue
-    /// strategies) and send it.
+    /// The device's folder subscriptions up to `generation` reached the provider.
+    /// Applied even while the provider is down.
+    /// - Complexity: O(1).
+    public mutating func subscriptionsSynced(generation: Int32) {
+        syncedGeneration = max(syncedGeneration, generation)
+    }
+
+    /// The provider goes down: mail is dropped, re-requests answer errors and due
+    /// retries fail until `outageEnds()`.
+    /// - Complexity: O(1).
+    public mutating func outageBegins() { isDown = true }
+
+    /// The provider is back up.
+    /// - Complexity: O(1).
+    public mutating func outageEnds() { isDown = false }
+
+    /// A mail for this device + app came from the backend, for a folder whose
+    /// subscription has generation `folderGeneration` (0: subscribed at install):
+    /// number it (queue strategies) and send it. Dropped, numbering nothing, when
+    /// the provider is down, then when it has not synced that subscription yet,
+    /// then when it knows no valid token.
     /// - Complexity: amortized O(1).
-    public mutating func receiveMail(messageIndex: Int32, at now: SimTime,
+    public mutating func receiveMail(messageIndex: Int32, folderGeneration: Int32 = 0, at now: SimTime,
                                      into effects: inout ContiguousArray<ProviderEffect>) {
+        // A down provider cannot even look the subscription up.
+        if isDown {
+            effects.append(.dropped(messageIndex: messageIndex, .outage))
+            return
+        }
+        // The provider does not know this device wants the folder, so it sends nothing.
+        if folderGeneration > syncedGeneration {
+            effects.append(.dropped(messageIndex: messageIndex, .staleSubscription))
+            return
+        }
         guard let token else {
             effects.append(.dropped(messageIndex: messageIndex, .noValidToken))
             return
@@ -117,42 +202,108 @@ public struct XivaProvider: Sendable {
 
     /// The extension reports `gap` missed pushes before `lastPosition`: re-send the
     /// positions `lastPosition - gap … lastPosition - 1` still held, in order.
-    /// Answers an error when it holds none of them (or does not number pushes).
+    /// Positions past `payloadTTL` are counted (`.positionsExpired`, before the
+    /// answer); under `.error` one of them makes the whole request an error.
+    /// Answers an error when it re-sends nothing (down, no numbering, no token,
+    /// nothing held).
     /// - Complexity: O(gap).
     public mutating func receiveRerequest(lastPosition: Int32, gap: Int32, invocation: Int32, at now: SimTime,
                                           into effects: inout ContiguousArray<ProviderEffect>) {
-        guard configuration.numbering, let token, gap > 0 else {
+        guard !isDown, configuration.numbering, let token, gap > 0 else {
             effects.append(.answer(invocation: invocation, ok: false))
             return
         }
         let first = max(1, lastPosition - gap)
         let last = min(lastPosition - 1, Int32(queue.count))
+        guard first <= last else {
+            effects.append(.answer(invocation: invocation, ok: false))
+            return
+        }
+        var expired: Int32 = 0
+        if let ttl = configuration.payloadTTL {
+            for position in first...last where now - queue[Int(position) - 1].storedAt >= ttl { expired += 1 }
+        }
+        if expired > 0 { effects.append(.positionsExpired(expired)) }
+        if expired > 0, configuration.expiredPositions == .error {
+            effects.append(.answer(invocation: invocation, ok: false))
+            return
+        }
         var resent = false
-        if first <= last {
-            for position in first...last {
-                let held = queue[Int(position) - 1]
-                if let ttl = configuration.payloadTTL, now - held.storedAt >= ttl { continue }
-                effects.append(.send(push(token: token, messageIndex: held.messageIndex, position: position,
-                                          at: now, isResend: true)))
-                resent = true
-            }
+        for position in first...last {
+            let held = queue[Int(position) - 1]
+            if let ttl = configuration.payloadTTL, now - held.storedAt >= ttl { continue }
+            effects.append(.send(push(token: token, messageIndex: held.messageIndex, position: position,
+                                      at: now, isResend: true)))
+            resent = true
         }
         effects.append(.answer(invocation: invocation, ok: resent))
     }
 
-    /// APNs answered a request. 410 `Unregistered` makes the provider stop using
-    /// that token until the device registers again.
+    /// APNs answered attempt `attempt` (0: the first try) of a request. 200 ends
+    /// it. 429 and 503 are retried like a network failure while retries are left.
+    /// 410 `Unregistered` makes the provider stop using the token until the device
+    /// registers again, but only for its current token and only when the 410's
+    /// timestamp is not earlier than that token's last registration (Apple: such a
+    /// 410 predates the registration and is ignored); a 410 without a timestamp
+    /// counts as current. Every other error, and a 429 / 503 out of retries, fails.
+    /// Handled the same while the provider is down: the request went out before.
     /// - Complexity: O(1).
-    public mutating func receiveResponse(_ response: APNsResponse, for push: PushNotification,
+    public mutating func receiveResponse(_ response: APNsResponse, for push: PushNotification, attempt: Int32 = 0,
                                          into effects: inout ContiguousArray<ProviderEffect>) {
         guard !response.isSuccess else { return }
-        if response.reason == .unregistered, token == push.token { token = nil }
-        effects.append(.failed(push, response))
+        switch response.reason {
+        case .tooManyRequests, .serviceUnavailable:
+            if attempt < configuration.retry.maxRetries {
+                scheduleRetry(push, after: attempt, into: &effects)
+                return
+            }
+        case .unregistered:
+            if token == push.token, (response.timestamp ?? .max) >= tokenRegisteredAt { token = nil }
+        default:
+            break
+        }
+        effects.append(.failed(push, .rejected(response)))
+    }
+
+    /// Attempt `attempt` (0: the first try) of a request got no answer (connection
+    /// reset, timeout): retry it while retries are left, else give up with `.network`.
+    /// - Complexity: O(1).
+    public mutating func sendFailed(_ push: PushNotification, attempt: Int32,
+                                    into effects: inout ContiguousArray<ProviderEffect>) {
+        if attempt < configuration.retry.maxRetries {
+            scheduleRetry(push, after: attempt, into: &effects)
+        } else {
+            effects.append(.failed(push, .network))
+        }
+    }
+
+    /// A retry the provider asked for (`.retry`) is due: send the same request
+    /// again, addressed to the token the provider knows now. Fails with `.outage`
+    /// while down, and as `Unregistered` when it knows no valid token.
+    /// - Complexity: O(1).
+    public mutating func retryDue(_ push: PushNotification, attempt: Int32, at now: SimTime,
+                                  into effects: inout ContiguousArray<ProviderEffect>) {
+        if isDown {
+            effects.append(.failed(push, .outage))
+            return
+        }
+        guard let token else {
+            effects.append(.failed(push, .rejected(.failure(.unregistered))))
+            return
+        }
+        var again = push
+        again.token = token
+        effects.append(.send(again))
+    }
+
+    private func scheduleRetry(_ push: PushNotification, after attempt: Int32,
+                               into effects: inout ContiguousArray<ProviderEffect>) {
+        let next = attempt + 1
+        effects.append(.retry(push, attempt: next, after: configuration.retry.delay(beforeAttempt: next)))
     }
 
     private func push(token: DeviceToken, messageIndex: Int32, position: Int32, at now: SimTime,
                       isResend: Bool) -> PushNotification {
-        let template = configuration.template
         let expiration: Expiration
         switch configuration.expiration {
         case .absent: expiration = .absent

@@ -17,10 +17,13 @@ private func template(numbered: Bool, body: String = "You have new mail") -> Pus
 
 /// A registered provider of the given shape.
 private func makeProvider(numbering: Bool = true, sendsCollapseID: Bool = true, payloadTTL: SimDuration? = nil,
-                      expiration: ExpirationPolicy = .absent, priority: UInt8 = 10) -> XivaProvider {
+                      expiration: ExpirationPolicy = .absent, priority: UInt8 = 10,
+                      retry: RetryPolicy = RetryPolicy(),
+                      expiredPositions: ExpiredPositionsAnswer = .resendRest) -> XivaProvider {
     let configuration = ProviderConfiguration(template: template(numbered: numbering), numbering: numbering,
                                               sendsCollapseID: sendsCollapseID, payloadTTL: payloadTTL,
-                                              expiration: expiration, priority: priority)
+                                              expiration: expiration, priority: priority, retry: retry,
+                                              expiredPositions: expiredPositions)
     var provider = XivaProvider(configuration: configuration, deviceIDHash: hash)
     provider.register(token)
     return provider
@@ -307,7 +310,7 @@ struct XivaProviderTests {
         mail(&provider, 1...3, at: 0)
         var effects: ContiguousArray<ProviderEffect> = []
         provider.receiveRerequest(lastPosition: 3, gap: 2, invocation: 1, at: 60 * second, into: &effects)
-        #expect(effects == [.answer(invocation: 1, ok: false)])
+        #expect(effects == [.positionsExpired(2), .answer(invocation: 1, ok: false)])
     }
 
     @Test("a payload is held until just before payloadTTL has passed")
@@ -319,14 +322,15 @@ struct XivaProviderTests {
         #expect(effects == [.send(expected(1, position: 1, isResend: true)), .answer(invocation: 1, ok: true)])
     }
 
-    @Test("a re-request partly past payloadTTL re-sends only the positions still held and answers ok")
+    @Test("a re-request partly past payloadTTL re-sends only the positions still held, counts the others and answers ok")
     func rerequestPartlyExpired() {
         var provider = makeProvider(payloadTTL: 60 * second)
         mail(&provider, 1...2, at: 0)                     // positions 1, 2 at t = 0
         mail(&provider, 3...5, at: 30 * second)           // positions 3, 4, 5 at t = 30 s
         var effects: ContiguousArray<ProviderEffect> = []
         provider.receiveRerequest(lastPosition: 5, gap: 4, invocation: 2, at: 70 * second, into: &effects)
-        #expect(effects == [.send(expected(3, position: 3, isResend: true)),
+        #expect(effects == [.positionsExpired(2),
+                            .send(expected(3, position: 3, isResend: true)),
                             .send(expected(4, position: 4, isResend: true)),
                             .answer(invocation: 2, ok: true)])
     }
@@ -387,7 +391,7 @@ struct XivaProviderTests {
         let answer = APNsResponse.failure(.unregistered, timestamp: 5)
         effects.removeAll()
         provider.receiveResponse(answer, for: refused, into: &effects)
-        #expect(effects == [.failed(refused, answer)])
+        #expect(effects == [.failed(refused, .rejected(answer))])
         effects.removeAll()
         provider.receiveMail(messageIndex: 2, at: second, into: &effects)
         provider.receiveMail(messageIndex: 3, at: second, into: &effects)
@@ -412,7 +416,7 @@ struct XivaProviderTests {
         let old = expected(1, position: 1)                 // sent to `token` before the re-registration
         provider.receiveResponse(.failure(.unregistered, timestamp: 0), for: old, into: &effects)
         provider.receiveMail(messageIndex: 2, at: 0, into: &effects)
-        #expect(effects == [.failed(old, .failure(.unregistered, timestamp: 0)),
+        #expect(effects == [.failed(old, .rejected(.failure(.unregistered, timestamp: 0))),
                             .send(expected(2, position: 1, to: fresh))])
     }
 
@@ -426,7 +430,8 @@ struct XivaProviderTests {
         provider.receiveResponse(.failure(.payloadTooLarge), for: push, into: &effects)
         provider.receiveResponse(.failure(.tooManyRequests), for: push, into: &effects)
         provider.receiveMail(messageIndex: 2, at: 0, into: &effects)
-        #expect(effects == [.failed(push, .failure(.payloadTooLarge)), .failed(push, .failure(.tooManyRequests)),
+        #expect(effects == [.failed(push, .rejected(.failure(.payloadTooLarge))),
+                            .failed(push, .rejected(.failure(.tooManyRequests))),
                             .send(expected(2, position: 1))])
     }
 
@@ -441,5 +446,337 @@ struct XivaProviderTests {
         provider.register(token)
         provider.receiveMail(messageIndex: 5, at: 0, into: &effects)
         #expect(effects == [.dropped(messageIndex: 4, .noValidToken), .send(expected(5, position: 1))])
+    }
+}
+
+@Suite("Provider: XivaProvider issue-3 behaviours")
+struct XivaProviderChainTests {
+
+    // MARK: Stale subscriptions
+
+    @Test("mail for a folder subscribed after the last sync is dropped as staleSubscription and numbers nothing")
+    func staleSubscriptionDropped() {
+        var provider = makeProvider()
+        var effects: ContiguousArray<ProviderEffect> = []
+        provider.receiveMail(messageIndex: 1, folderGeneration: 1, at: 0, into: &effects)
+        #expect(effects == [.dropped(messageIndex: 1, .staleSubscription)])
+        #expect(provider.lastPosition == 0)
+        effects.removeAll()
+        // Install-time folders (generation 0) are always known, so the next push is position 1.
+        provider.receiveMail(messageIndex: 2, at: 0, into: &effects)
+        #expect(effects == [.send(expected(2, position: 1))])
+    }
+
+    @Test("after subscriptionsSynced the folder's mail is sent; later generations stay stale; a sync never goes back")
+    func subscriptionsSyncedAdmitsFolder() {
+        var provider = makeProvider()
+        var effects: ContiguousArray<ProviderEffect> = []
+        provider.subscriptionsSynced(generation: 2)
+        #expect(provider.syncedGeneration == 2)
+        provider.receiveMail(messageIndex: 1, folderGeneration: 1, at: 0, into: &effects)
+        provider.receiveMail(messageIndex: 2, folderGeneration: 2, at: 0, into: &effects)
+        provider.receiveMail(messageIndex: 3, folderGeneration: 3, at: 0, into: &effects)
+        provider.subscriptionsSynced(generation: 1)      // an older sync arriving late
+        #expect(provider.syncedGeneration == 2)
+        provider.receiveMail(messageIndex: 4, folderGeneration: 2, at: 0, into: &effects)
+        #expect(effects == [.send(expected(1, position: 1)), .send(expected(2, position: 2)),
+                            .dropped(messageIndex: 3, .staleSubscription), .send(expected(4, position: 3))])
+        #expect(provider.lastPosition == 3)
+    }
+
+    @Test("a stale subscription is reported before a missing token")
+    func staleBeforeNoToken() {
+        var provider = XivaProvider(configuration: ProviderConfiguration(template: template(numbered: true),
+                                                                         numbering: true), deviceIDHash: hash)
+        var effects: ContiguousArray<ProviderEffect> = []
+        provider.receiveMail(messageIndex: 1, folderGeneration: 1, at: 0, into: &effects)
+        provider.receiveMail(messageIndex: 2, at: 0, into: &effects)
+        #expect(effects == [.dropped(messageIndex: 1, .staleSubscription), .dropped(messageIndex: 2, .noValidToken)])
+    }
+
+    // MARK: Outages
+
+    @Test("while down, mail is dropped as outage without a position, re-requests answer errors, due retries fail")
+    func outageStopsSending() {
+        var provider = makeProvider(retry: RetryPolicy(maxRetries: 3))
+        mail(&provider, 1...3, at: 0)
+        provider.outageBegins()
+        #expect(provider.isDown)
+        var effects: ContiguousArray<ProviderEffect> = []
+        provider.receiveMail(messageIndex: 4, at: second, into: &effects)
+        provider.receiveMail(messageIndex: 5, folderGeneration: 7, at: second, into: &effects)   // outage first
+        provider.receiveRerequest(lastPosition: 3, gap: 2, invocation: 9, at: second, into: &effects)
+        let held = expected(2, position: 2)
+        provider.retryDue(held, attempt: 1, at: second, into: &effects)
+        #expect(effects == [.dropped(messageIndex: 4, .outage), .dropped(messageIndex: 5, .outage),
+                            .answer(invocation: 9, ok: false), .failed(held, .outage)])
+        #expect(provider.lastPosition == 3)
+    }
+
+    @Test("after outageEnds the provider numbers on from where it stopped, re-sends and retries again")
+    func outageRecovers() {
+        var provider = makeProvider()
+        mail(&provider, 1...3, at: 0)
+        provider.outageBegins()
+        mail(&provider, 4...5, at: second)
+        provider.outageEnds()
+        #expect(!provider.isDown)
+        var effects: ContiguousArray<ProviderEffect> = []
+        provider.receiveMail(messageIndex: 6, at: 2 * second, into: &effects)
+        provider.receiveRerequest(lastPosition: 3, gap: 1, invocation: 0, at: 2 * second, into: &effects)
+        provider.retryDue(expected(1, position: 1), attempt: 1, at: 2 * second, into: &effects)
+        #expect(effects == [.send(expected(6, position: 4)), .send(expected(2, position: 2, isResend: true)),
+                            .answer(invocation: 0, ok: true), .send(expected(1, position: 1))])
+    }
+
+    @Test("while down, APNs answers to earlier requests, registrations and subscription syncs are still applied")
+    func outageKeepsSubscriptionStore() {
+        var provider = makeProvider(retry: RetryPolicy(maxRetries: 1, backoff: second))
+        provider.outageBegins()
+        var effects: ContiguousArray<ProviderEffect> = []
+        let early = expected(1, position: 1)
+        provider.receiveResponse(.failure(.serviceUnavailable), for: early, into: &effects)
+        provider.sendFailed(early, attempt: 0, into: &effects)
+        provider.receiveResponse(.failure(.unregistered, timestamp: 0), for: early, into: &effects)
+        #expect(effects == [.retry(early, attempt: 1, after: second), .retry(early, attempt: 1, after: second),
+                            .failed(early, .rejected(.failure(.unregistered, timestamp: 0)))])
+        let fresh = DeviceToken(42)
+        provider.register(fresh, at: 5 * second)
+        provider.subscriptionsSynced(generation: 1)
+        #expect(provider.syncedGeneration == 1)
+        provider.outageEnds()
+        effects.removeAll()
+        provider.receiveMail(messageIndex: 2, folderGeneration: 1, at: 6 * second, into: &effects)
+        #expect(effects == [.send(expected(2, position: 1, to: fresh))])
+    }
+
+    // MARK: Network failures and 429 / 503
+
+    @Test("a request without an answer is retried with a doubling back-off up to maxRetries, then fails as network")
+    func networkFailureBackoff() {
+        var provider = makeProvider(retry: RetryPolicy(maxRetries: 3, backoff: 2 * second))
+        let push = expected(1, position: 1)
+        var effects: ContiguousArray<ProviderEffect> = []
+        for attempt: Int32 in 0...3 { provider.sendFailed(push, attempt: attempt, into: &effects) }
+        #expect(effects == [.retry(push, attempt: 1, after: 2 * second), .retry(push, attempt: 2, after: 4 * second),
+                            .retry(push, attempt: 3, after: 8 * second), .failed(push, .network)])
+    }
+
+    @Test("with the default policy a request without an answer fails as network at once")
+    func networkFailureNoRetries() {
+        var provider = makeProvider()
+        let push = expected(1, position: 1)
+        var effects: ContiguousArray<ProviderEffect> = []
+        provider.sendFailed(push, attempt: 0, into: &effects)
+        #expect(effects == [.failed(push, .network)])
+    }
+
+    @Test("429 and 503 are retried after the back-off while retries are left, then fail as rejected; the token stays")
+    func rateLimitRetried() {
+        var provider = makeProvider(retry: RetryPolicy(maxRetries: 2, backoff: second))
+        let push = expected(1, position: 1)
+        var effects: ContiguousArray<ProviderEffect> = []
+        provider.receiveResponse(.failure(.tooManyRequests), for: push, attempt: 0, into: &effects)
+        provider.receiveResponse(.failure(.serviceUnavailable), for: push, attempt: 1, into: &effects)
+        provider.receiveResponse(.failure(.tooManyRequests), for: push, attempt: 2, into: &effects)
+        provider.receiveResponse(.failure(.serviceUnavailable), for: push, attempt: 2, into: &effects)
+        provider.receiveMail(messageIndex: 2, at: 0, into: &effects)
+        #expect(effects == [.retry(push, attempt: 1, after: second), .retry(push, attempt: 2, after: 2 * second),
+                            .failed(push, .rejected(.failure(.tooManyRequests))),
+                            .failed(push, .rejected(.failure(.serviceUnavailable))),
+                            .send(expected(2, position: 1))])
+    }
+
+    @Test("errors other than 429 and 503 are never retried, even with retries left")
+    func otherErrorsNotRetried() {
+        var provider = makeProvider(retry: RetryPolicy(maxRetries: 5))
+        let push = expected(1, position: 1)
+        var effects: ContiguousArray<ProviderEffect> = []
+        provider.receiveResponse(.failure(.payloadTooLarge), for: push, into: &effects)
+        provider.receiveResponse(.failure(.badCollapseId), for: push, attempt: 1, into: &effects)
+        provider.receiveResponse(.ok, for: push, attempt: 1, into: &effects)
+        #expect(effects == [.failed(push, .rejected(.failure(.payloadTooLarge))),
+                            .failed(push, .rejected(.failure(.badCollapseId)))])
+    }
+
+    // MARK: 410 timestamps
+
+    @Test("a 410 whose timestamp predates the token's last registration is reported but keeps the token")
+    func unregisteredBeforeRegistrationIgnored() {
+        var provider = makeProvider()
+        provider.register(token, at: 100 * second)        // the device registered the same token again
+        let push = expected(1, position: 1)
+        var effects: ContiguousArray<ProviderEffect> = []
+        let stale = APNsResponse.failure(.unregistered, timestamp: 100 * second - 1)
+        provider.receiveResponse(stale, for: push, into: &effects)
+        provider.receiveMail(messageIndex: 2, at: 101 * second, into: &effects)
+        #expect(effects == [.failed(push, .rejected(stale)), .send(expected(2, position: 1))])
+    }
+
+    @Test("a 410 stamped at or after the token's registration stops the token")
+    func unregisteredAfterRegistrationDrops() {
+        for stamp in [100 * second, 200 * second] {
+            var provider = makeProvider()
+            provider.register(token, at: 100 * second)
+            let push = expected(1, position: 1)
+            var effects: ContiguousArray<ProviderEffect> = []
+            let current = APNsResponse.failure(.unregistered, timestamp: stamp)
+            provider.receiveResponse(current, for: push, into: &effects)
+            provider.receiveMail(messageIndex: 2, at: 201 * second, into: &effects)
+            #expect(effects == [.failed(push, .rejected(current)), .dropped(messageIndex: 2, .noValidToken)],
+                    "timestamp \(stamp)")
+        }
+    }
+
+    @Test("a 410 without a timestamp counts as current and stops the token")
+    func unregisteredWithoutTimestampDrops() {
+        var provider = makeProvider()
+        provider.register(token, at: 100 * second)
+        let push = expected(1, position: 1)
+        var effects: ContiguousArray<ProviderEffect> = []
+        provider.receiveResponse(.failure(.unregistered), for: push, into: &effects)
+        provider.receiveMail(messageIndex: 2, at: 101 * second, into: &effects)
+        #expect(effects == [.failed(push, .rejected(.failure(.unregistered))), .dropped(messageIndex: 2, .noValidToken)])
+    }
+
+    // MARK: retryDue
+
+    @Test("a due retry is sent again unchanged to the same token, and re-addressed after a re-registration")
+    func retryDueReaddressed() {
+        var provider = makeProvider(retry: RetryPolicy(maxRetries: 2))
+        let push = expected(1, position: 1, isResend: true)
+        var effects: ContiguousArray<ProviderEffect> = []
+        provider.retryDue(push, attempt: 1, at: second, into: &effects)
+        let fresh = DeviceToken(77)
+        provider.register(fresh, at: 2 * second)
+        provider.retryDue(push, attempt: 2, at: 3 * second, into: &effects)
+        #expect(effects == [.send(push), .send(expected(1, position: 1, isResend: true, to: fresh))])
+    }
+
+    @Test("a due retry with no valid token left fails as Unregistered")
+    func retryDueWithoutToken() {
+        var provider = makeProvider(retry: RetryPolicy(maxRetries: 2))
+        let push = expected(1, position: 1)
+        var effects: ContiguousArray<ProviderEffect> = []
+        provider.receiveResponse(.failure(.unregistered, timestamp: second), for: push, attempt: 1, into: &effects)
+        effects.removeAll()
+        let other = expected(2, position: 2)
+        provider.retryDue(other, attempt: 1, at: 2 * second, into: &effects)
+        #expect(effects == [.failed(other, .rejected(.failure(.unregistered)))])
+    }
+
+    // MARK: Device-id change
+
+    @Test("a registration with a new device-id hash starts a new queue: numbering restarts, the new hash and queue key are used")
+    func deviceIDChangeRestartsQueue() {
+        var provider = makeProvider()
+        mail(&provider, 1...3, at: 0)
+        let newHash: UInt32 = 0x0001_2345
+        provider.register(token, deviceIDHash: newHash, at: second)
+        #expect(provider.lastPosition == 0)
+        // The 36-character device id becomes the new hash in hex, zero-padded to the same length.
+        let newKey = String(repeating: "0", count: 31) + "12345+ru.yandex.mail"
+        #expect(provider.template.queueKey == newKey)
+        var effects: ContiguousArray<ProviderEffect> = []
+        provider.receiveMail(messageIndex: 4, at: second, into: &effects)
+        let shape = template(numbered: true)
+        let renumbered = PushNotification(token: token, collapseID: CollapseID(newKey + "/1"),
+                                          payload: PushPayload(messageIndex: 4,
+                                                               xiva: XivaInfo(position: 1, deviceIDHash: newHash),
+                                                               byteCount: shape.byteCount(position: 1, messageIndex: 4)))
+        #expect(effects == [.send(renumbered)])
+        #expect(renumbered.collapseID != expected(1, position: 1).collapseID)
+        #expect(renumbered.collapseID?.byteCount == expected(1, position: 1).collapseID?.byteCount)
+    }
+
+    @Test("after a device-id change the old key's held payloads are gone")
+    func deviceIDChangeDropsHeldPayloads() {
+        var provider = makeProvider()
+        mail(&provider, 1...3, at: 0)
+        provider.register(token, deviceIDHash: 0x0001_2345, at: second)
+        var effects: ContiguousArray<ProviderEffect> = []
+        provider.receiveRerequest(lastPosition: 4, gap: 3, invocation: 0, at: second, into: &effects)
+        #expect(effects == [.answer(invocation: 0, ok: false)])
+    }
+
+    @Test("a registration with the same hash or none leaves the queue and the hash untouched")
+    func sameHashKeepsQueue() {
+        var provider = makeProvider()
+        mail(&provider, 1...2, at: 0)
+        provider.register(token, deviceIDHash: hash, at: second)
+        provider.register(token, at: 2 * second)
+        #expect(provider.lastPosition == 2)
+        #expect(provider.template == template(numbered: true))
+        var effects: ContiguousArray<ProviderEffect> = []
+        provider.receiveMail(messageIndex: 3, at: 3 * second, into: &effects)
+        provider.receiveRerequest(lastPosition: 3, gap: 1, invocation: 0, at: 3 * second, into: &effects)
+        #expect(effects == [.send(expected(3, position: 3)), .send(expected(2, position: 2, isResend: true)),
+                            .answer(invocation: 0, ok: true)])
+    }
+
+    @Test("reset restores the configuration's template, install-time subscriptions and an up provider")
+    func resetClearsChainState() {
+        var provider = makeProvider()
+        provider.register(token, deviceIDHash: 0x0001_2345, at: second)
+        provider.subscriptionsSynced(generation: 4)
+        provider.outageBegins()
+        provider.reset(configuration: provider.configuration, deviceIDHash: hash)
+        #expect(provider.template == template(numbered: true))
+        #expect(provider.syncedGeneration == 0)
+        #expect(!provider.isDown)
+    }
+
+    // MARK: TTL and expiredPositions
+
+    @Test("under .error one expired position makes the re-request an error with nothing re-sent, counted first")
+    func expiredPositionsError() {
+        var provider = makeProvider(payloadTTL: 60 * second, expiredPositions: .error)
+        mail(&provider, 1...2, at: 0)                     // positions 1, 2 at t = 0
+        mail(&provider, 3...5, at: 30 * second)           // positions 3, 4, 5 at t = 30 s
+        var effects: ContiguousArray<ProviderEffect> = []
+        provider.receiveRerequest(lastPosition: 5, gap: 4, invocation: 2, at: 70 * second, into: &effects)
+        #expect(effects == [.positionsExpired(2), .answer(invocation: 2, ok: false)])
+    }
+
+    @Test("under .error a single expired position among held ones is enough to answer an error")
+    func expiredPositionsErrorSingle() {
+        var provider = makeProvider(payloadTTL: 60 * second, expiredPositions: .error)
+        mail(&provider, 1...1, at: 0)
+        mail(&provider, 2...4, at: 30 * second)
+        var effects: ContiguousArray<ProviderEffect> = []
+        provider.receiveRerequest(lastPosition: 4, gap: 3, invocation: 5, at: 60 * second, into: &effects)
+        #expect(effects == [.positionsExpired(1), .answer(invocation: 5, ok: false)])
+    }
+
+    @Test("under .error a re-request with nothing expired re-sends as usual and emits no positionsExpired")
+    func expiredPositionsErrorNoneExpired() {
+        var provider = makeProvider(payloadTTL: 60 * second, expiredPositions: .error)
+        mail(&provider, 1...2, at: 0)
+        mail(&provider, 3...5, at: 30 * second)
+        var effects: ContiguousArray<ProviderEffect> = []
+        provider.receiveRerequest(lastPosition: 5, gap: 2, invocation: 3, at: 70 * second, into: &effects)
+        #expect(effects == [.send(expected(3, position: 3, isResend: true)),
+                            .send(expected(4, position: 4, isResend: true)), .answer(invocation: 3, ok: true)])
+    }
+
+    @Test("under .resendRest the expired count covers only requested positions that exist")
+    func expiredCountsOnlyExistingPositions() {
+        var provider = makeProvider(payloadTTL: 60 * second, expiredPositions: .resendRest)
+        mail(&provider, 1...3, at: 0)
+        mail(&provider, 4...4, at: 50 * second)
+        var effects: ContiguousArray<ProviderEffect> = []
+        // Requests 2 … 9; only 2 … 4 exist, and 2, 3 are past the TTL at t = 61 s.
+        provider.receiveRerequest(lastPosition: 10, gap: 8, invocation: 1, at: 61 * second, into: &effects)
+        #expect(effects == [.positionsExpired(2), .send(expected(4, position: 4, isResend: true)),
+                            .answer(invocation: 1, ok: true)])
+    }
+
+    @Test("without a TTL nothing is ever counted as expired")
+    func noTTLNoExpiry() {
+        var provider = makeProvider(expiredPositions: .error)
+        mail(&provider, 1...2, at: 0)
+        var effects: ContiguousArray<ProviderEffect> = []
+        provider.receiveRerequest(lastPosition: 2, gap: 1, invocation: 0, at: 365 * TimeUnit.day, into: &effects)
+        #expect(effects == [.send(expected(1, position: 1, isResend: true)), .answer(invocation: 0, ok: true)])
     }
 }

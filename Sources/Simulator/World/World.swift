@@ -217,8 +217,16 @@ struct World {
                 queue.schedule(.pushReachesAPNs(park(push)), at: now + delay)
             case .answer(let invocation, let ok):
                 queue.schedule(.answerReachesDevice(invocation: invocation, ok: ok), at: now + returnDelay)
-            case .failed(let push, let response):
-                ledger.lost(push, response.reason == .unregistered ? .unregistered : .apnsRejected)
+            case .failed(let push, let failure):
+                switch failure {
+                case .rejected(let response):
+                    ledger.lost(push, response.reason == .unregistered ? .unregistered : .apnsRejected)
+                case .network: ledger.lost(push, .providerNetwork)
+                case .outage: ledger.lost(push, .providerOutage)
+                }
+            case .retry, .positionsExpired:
+                // Not produced by today's wiring (no retries configured); the issue-3 wiring routes them.
+                break
             case .dropped(let message, _):
                 ledger.dropped(messageIndex: message, .unregistered)
             }

@@ -14,10 +14,23 @@ public enum DeviceEffect: Equatable, Sendable {
     case startDeadline(invocation: Int32, after: SimDuration)
     /// The push's own notification is in Notification Center. `replacedExisting`:
     /// it took the place of an entry with the same collapse id instead of adding one.
-    case presented(PushNotification, replacedExisting: Bool)
+    /// `run`: how the extension took part.
+    case presented(PushNotification, replacedExisting: Bool, run: ExtensionRun)
     /// A "you have missed messages" notification stands for positions
     /// `fromPosition … toPosition` (the last is the push that triggered it).
     case summaryShown(PushNotification, fromPosition: Int32, toPosition: Int32, replacedExisting: Bool)
+    /// The extension's step 2 wrote "received" for this push in its local log
+    /// (uploaded to analytics at the next launch).
+    case logged(PushNotification)
+    /// The push reached iOS but nothing was drawn, and the extension did not run.
+    case notShown(PushNotification, NotShownReason)
+    /// The app's APNs token changed (restore from backup, reinstall, OS reinstall).
+    case tokenChanged(old: DeviceToken, new: DeviceToken)
+    /// The app registered for remote notifications and told the provider its
+    /// token and device-id hash.
+    case registered(DeviceToken, deviceIDHash: UInt32)
+    /// Folder subscriptions up to `generation` reached the provider.
+    case subscriptionsSynced(generation: Int32)
 }
 
 /// Whether iOS will run the Notification Service Extension for this app at all.
@@ -42,7 +55,8 @@ public struct ExtensionEligibility: Sendable, Equatable {
 }
 
 /// One iPhone with the mail app: connectivity, the Notification Service
-/// Extension with its saved position, and Notification Center.
+/// Extension with its saved position, Notification Center, and the app's
+/// registration and subscription state.
 public struct Phone: Sendable {
     /// How long iOS waits for the extension's completion before showing the original.
     public static let defaultExtensionTimeLimit: SimDuration = 30 * TimeUnit.second
@@ -58,7 +72,7 @@ public struct Phone: Sendable {
     public private(set) var token: DeviceToken
     /// The device id the app reports (numbering is per device id + app).
     public private(set) var deviceID: UInt64
-    /// The hash the provider puts in payloads for this device id.
+    /// The hash of `deviceID`, as the app reports it when it registers.
     public private(set) var deviceIDHash: UInt32
     /// The extension's logic.
     public var serviceExtension: ServiceExtension
@@ -66,16 +80,28 @@ public struct Phone: Sendable {
     public var eligibility: ExtensionEligibility
     /// The extension's time limit.
     public var extensionTimeLimit: SimDuration
+    /// When the app registers for remote notifications. Configuration: `reset` keeps it.
+    public var registrationPolicy: RegistrationPolicy = .everyLaunch
+    /// When a subscription change made offline reaches the provider. Configuration: `reset` keeps it.
+    public var subscriptionSync: SubscriptionSync = .reconnect
+    /// The extension's memory limit in KB; an invocation over it is killed. Configuration: `reset` keeps it.
+    public var memoryLimitKB: Int64 = .max
     /// The extension's UserDefaults.
     public private(set) var storage = ExtensionStorage()
     /// Connected to APNs.
     public private(set) var isOnline = false
+    /// The permission prompt will be shown at the next launch (after a reinstall).
+    public private(set) var promptPending = false
+    /// The app asked to register while offline; the provider hears of it at the next connection.
+    public private(set) var registrationPending = false
+    /// The latest subscription generation changed offline and not yet synced.
+    public private(set) var pendingSubscriptionGeneration: Int32?
 
     private var shownCollapseKeys: Set<UInt64> = []
     private var invocations: ContiguousArray<Invocation> = []
     private var nextInvocation: Int32 = 0
 
-    /// A phone that is offline until told otherwise.
+    /// A phone that is offline until told otherwise, with the app installed and registered.
     /// - Complexity: O(1).
     public init(token: DeviceToken, deviceID: UInt64, deviceIDHash: UInt32, serviceExtension: ServiceExtension,
                 eligibility: ExtensionEligibility = ExtensionEligibility(),
@@ -88,7 +114,8 @@ public struct Phone: Sendable {
         self.extensionTimeLimit = extensionTimeLimit
     }
 
-    /// Back to a fresh install, keeping buffers' capacity.
+    /// Back to a fresh install that has already registered its first token (the
+    /// world tells the provider itself), keeping buffers' capacity and the configuration.
     /// - Complexity: O(n) in what it held.
     public mutating func reset(token: DeviceToken, deviceID: UInt64, deviceIDHash: UInt32) {
         self.token = token
@@ -96,6 +123,9 @@ public struct Phone: Sendable {
         self.deviceIDHash = deviceIDHash
         storage = ExtensionStorage()
         isOnline = false
+        promptPending = false
+        registrationPending = false
+        pendingSubscriptionGeneration = nil
         shownCollapseKeys.removeAll(keepingCapacity: true)
         invocations.removeAll(keepingCapacity: true)
         nextInvocation = 0
@@ -104,29 +134,109 @@ public struct Phone: Sendable {
     /// Extension invocations waiting for the provider's answer.
     public var waitingInvocations: Int { invocations.count }
 
-    /// The radio came up or went down.
+    /// The radio came up or went down. Coming up, the connection serves the token
+    /// first, then a registration and (under `.reconnect`) a subscription sync
+    /// that were waiting for the network go out.
     /// - Complexity: O(1).
     public mutating func setOnline(_ online: Bool, into effects: inout ContiguousArray<DeviceEffect>) {
         guard online != isOnline else { return }
         isOnline = online
-        effects.append(online ? .connected(token) : .disconnected(token))
+        guard online else {
+            effects.append(.disconnected(token))
+            return
+        }
+        effects.append(.connected(token))
+        if registrationPending { register(into: &effects) }
+        if subscriptionSync == .reconnect { syncPendingSubscriptions(into: &effects) }
     }
 
-    /// APNs delivers a notification.
+    /// The user opened the app (or tapped a notification). It registers for remote
+    /// notifications on every launch, or under `.onceAtPrompt` only when the
+    /// permission prompt is shown; online, it also syncs a pending subscription change.
+    /// - Complexity: O(1).
+    public mutating func launch(into effects: inout ContiguousArray<DeviceEffect>) {
+        if registrationPolicy == .everyLaunch || promptPending {
+            promptPending = false
+            registrationPending = true
+        }
+        guard isOnline else { return }
+        if registrationPending { register(into: &effects) }
+        syncPendingSubscriptions(into: &effects)
+    }
+
+    /// The app got a new APNs token (restore from backup, reinstall, OS reinstall).
+    /// Nothing is registered until the next launch; a registration still waiting
+    /// for the network is dropped with the app process that asked for it.
+    /// `promptShown` (a reinstall): the extension's storage starts empty and the
+    /// next launch shows the prompt, so it registers under either policy.
+    /// - Complexity: O(1).
+    public mutating func rotateToken(to new: DeviceToken, promptShown: Bool,
+                                     into effects: inout ContiguousArray<DeviceEffect>) {
+        let old = token
+        token = new
+        registrationPending = false
+        if promptShown {
+            storage = ExtensionStorage()
+            promptPending = true
+        }
+        effects.append(.tokenChanged(old: old, new: new))
+        // The device's one APNs connection now serves the new token.
+        if isOnline { effects.append(.connected(new)) }
+    }
+
+    /// The device id changed (rare). The extension forgets its position by its
+    /// step 3 at the next push; the provider learns `hash` at the next registration,
+    /// and until then numbers pushes with the old hash, which fail the check.
+    /// - Complexity: O(1).
+    public mutating func changeDeviceID(to id: UInt64, hash: UInt32) {
+        deviceID = id
+        deviceIDHash = hash
+    }
+
+    /// The user subscribed to a folder in the app; `generation` numbers the
+    /// subscription set. Online it reaches the provider at once; offline only the
+    /// latest generation waits for `subscriptionSync`.
+    /// - Complexity: O(1).
+    public mutating func subscriptionChanged(generation: Int32, into effects: inout ContiguousArray<DeviceEffect>) {
+        pendingSubscriptionGeneration = generation
+        if isOnline { syncPendingSubscriptions(into: &effects) }
+    }
+
+    /// APNs delivers a notification; `footprintKB` is the memory this extension
+    /// invocation would need (drawn by the world).
     /// - Complexity: O(1) amortized.
-    public mutating func receive(_ push: PushNotification, into effects: inout ContiguousArray<DeviceEffect>) {
+    public mutating func receive(_ push: PushNotification, footprintKB: Int64 = 0,
+                                 into effects: inout ContiguousArray<DeviceEffect>) {
         guard isOnline else {
             effects.append(.deliveryFailed(push))
             return
         }
-        guard push.payload.mutableContent, push.payload.hasAlert, eligibility.extensionRuns else {
-            present(push, into: &effects)
+        // The talk: without alerts, or with display off, the extension is not called and nothing is drawn.
+        guard eligibility.alertsAllowed else {
+            effects.append(.notShown(push, .alertsNotAllowed))
             return
         }
+        guard eligibility.displayEnabled else {
+            effects.append(.notShown(push, .displayOff))
+            return
+        }
+        guard eligibility.supportsServiceExtension, push.payload.mutableContent, push.payload.hasAlert else {
+            present(push, run: .notRun, into: &effects)
+            return
+        }
+        // Killed before it could log or save: iOS shows the original.
+        guard footprintKB <= memoryLimitKB else {
+            present(push, run: .killed, into: &effects)
+            return
+        }
+        // Step 1 comes before the log: a payload that is not the provider's is not logged.
+        if push.payload.fromProvider { effects.append(.logged(push)) }
         switch serviceExtension.process(push.payload, deviceID: deviceID, deviceIDHash: deviceIDHash,
                                         storage: &storage) {
+        case .showAsIs(.deviceIDHashMismatch):
+            present(push, run: .hashMismatch, into: &effects)
         case .showAsIs:
-            present(push, into: &effects)
+            present(push, run: .ran, into: &effects)
         case .summary(let missed):
             let position = push.payload.xiva?.position ?? 0
             presentSummary(push, fromPosition: position - missed, toPosition: position, into: &effects)
@@ -147,7 +257,7 @@ public struct Phone: Sendable {
                                                 into effects: inout ContiguousArray<DeviceEffect>) {
         guard let waiting = takeInvocation(invocation) else { return }
         if ok && isOnline {
-            present(waiting.push, into: &effects)
+            present(waiting.push, run: .ran, into: &effects)
         } else {
             presentSummary(waiting.push, fromPosition: waiting.position - waiting.gap,
                            toPosition: waiting.position, into: &effects)
@@ -158,12 +268,25 @@ public struct Phone: Sendable {
     /// - Complexity: O(k) in the number of waiting invocations.
     public mutating func extensionDeadline(invocation: Int32, into effects: inout ContiguousArray<DeviceEffect>) {
         guard let waiting = takeInvocation(invocation) else { return }
-        present(waiting.push, into: &effects)
+        present(waiting.push, run: .timedOut, into: &effects)
     }
 
     private mutating func takeInvocation(_ id: Int32) -> Invocation? {
         guard let index = invocations.firstIndex(where: { $0.id == id }) else { return nil }
         return invocations.remove(at: index)
+    }
+
+    /// Tells the provider the current token and hash; needs the network.
+    private mutating func register(into effects: inout ContiguousArray<DeviceEffect>) {
+        registrationPending = false
+        effects.append(.registered(token, deviceIDHash: deviceIDHash))
+    }
+
+    /// Sends the latest offline subscription change, if any; needs the network.
+    private mutating func syncPendingSubscriptions(into effects: inout ContiguousArray<DeviceEffect>) {
+        guard let generation = pendingSubscriptionGeneration else { return }
+        pendingSubscriptionGeneration = nil
+        effects.append(.subscriptionsSynced(generation: generation))
     }
 
     /// Adds to Notification Center; an entry with the same collapse id is replaced.
@@ -172,8 +295,9 @@ public struct Phone: Sendable {
         return !shownCollapseKeys.insert(collapseID.key).inserted
     }
 
-    private mutating func present(_ push: PushNotification, into effects: inout ContiguousArray<DeviceEffect>) {
-        effects.append(.presented(push, replacedExisting: enterNotificationCenter(push)))
+    private mutating func present(_ push: PushNotification, run: ExtensionRun,
+                                  into effects: inout ContiguousArray<DeviceEffect>) {
+        effects.append(.presented(push, replacedExisting: enterNotificationCenter(push), run: run))
     }
 
     private mutating func presentSummary(_ push: PushNotification, fromPosition: Int32, toPosition: Int32,

@@ -16,6 +16,23 @@ private func push(_ position: Int32, collapse: Bool = true, mutableContent: Bool
                                           xiva: XivaInfo(position: position, deviceIDHash: hash), byteCount: 300))
 }
 
+/// A push numbered for another device-id hash (the provider's, before it learns a new id).
+private func push(_ position: Int32, hash pushHash: UInt32) -> PushNotification {
+    PushNotification(token: token, collapseID: CollapseID("queue/\(position)"),
+                     payload: PushPayload(messageIndex: 100 + position,
+                                          xiva: XivaInfo(position: position, deviceIDHash: pushHash), byteCount: 300))
+}
+
+/// An offline phone with the `queue` extension and the given app policies.
+private func offlinePhone(registration: RegistrationPolicy = .everyLaunch,
+                          sync: SubscriptionSync = .reconnect) -> Phone {
+    var phone = Phone(token: token, deviceID: deviceID, deviceIDHash: hash,
+                      serviceExtension: ServiceExtension(positionSaving: .everyNewerPosition, repeatMaxCount: 3))
+    phone.registrationPolicy = registration
+    phone.subscriptionSync = sync
+    return phone
+}
+
 /// An online phone with the `queue` extension (repeatMaxCount 3).
 private func onlinePhone(saving: PositionSaving = .everyNewerPosition,
                          eligibility: ExtensionEligibility = ExtensionEligibility()) -> Phone {
@@ -66,21 +83,40 @@ struct PhoneTests {
         #expect(phone.storage == ExtensionStorage())
     }
 
-    @Test("a push the extension does not run for is presented as is without touching storage",
+    @Test("iOS < 10, a push without mutable-content and one without an alert are presented with run notRun, nothing logged or saved",
           arguments: [
               (push(9, mutableContent: false), ExtensionEligibility()),
               (push(9, hasAlert: false), ExtensionEligibility()),
-              (push(9), ExtensionEligibility(alertsAllowed: false)),
-              (push(9), ExtensionEligibility(displayEnabled: false)),
               (push(9), ExtensionEligibility(supportsServiceExtension: false)),
           ])
     func extensionDoesNotRun(notification: PushNotification, eligibility: ExtensionEligibility) {
         var phone = onlinePhone(eligibility: eligibility)
         var effects: ContiguousArray<DeviceEffect> = []
         phone.receive(notification, into: &effects)
-        #expect(effects == [.presented(notification, replacedExisting: false)])
+        #expect(effects == [.presented(notification, replacedExisting: false, run: .notRun)])
         #expect(phone.storage == ExtensionStorage())
         #expect(phone.waitingInvocations == 0)
+    }
+
+    @Test("alerts not allowed or display off: not shown with its reason, alerts first; nothing logged, saved or drawn",
+          arguments: [
+              (ExtensionEligibility(alertsAllowed: false), NotShownReason.alertsNotAllowed),
+              (ExtensionEligibility(displayEnabled: false), NotShownReason.displayOff),
+              (ExtensionEligibility(alertsAllowed: false, displayEnabled: false), NotShownReason.alertsNotAllowed),
+              (ExtensionEligibility(displayEnabled: false, supportsServiceExtension: false), NotShownReason.displayOff),
+          ])
+    func notShown(eligibility: ExtensionEligibility, reason: NotShownReason) {
+        var phone = onlinePhone(eligibility: eligibility)
+        var effects: ContiguousArray<DeviceEffect> = []
+        phone.receive(push(9), into: &effects)
+        #expect(effects == [.notShown(push(9), reason)])
+        #expect(phone.storage == ExtensionStorage())
+        #expect(phone.waitingInvocations == 0)
+        // Nothing entered Notification Center: the same collapse id later adds an entry.
+        phone.eligibility = ExtensionEligibility()
+        effects.removeAll()
+        phone.receive(push(9), into: &effects)
+        #expect(effects == [.logged(push(9)), .presented(push(9), replacedExisting: false, run: .ran)])
     }
 
     @Test("eligibility needs all three of alerts allowed, display enabled and iOS 10")
@@ -96,7 +132,7 @@ struct PhoneTests {
         var phone = onlinePhone()
         var effects: ContiguousArray<DeviceEffect> = []
         phone.receive(push(1), into: &effects)
-        #expect(effects == [.presented(push(1), replacedExisting: false)])
+        #expect(effects == [.logged(push(1)), .presented(push(1), replacedExisting: false, run: .ran)])
         #expect(phone.storage == ExtensionStorage(lastNotificationPosition: 1, lastPositionDeviceID: deviceID))
     }
 
@@ -105,7 +141,7 @@ struct PhoneTests {
         var phone = phoneAtPosition1()
         var effects: ContiguousArray<DeviceEffect> = []
         phone.receive(push(4), into: &effects)
-        #expect(effects == [.rerequest(position: 4, gap: 2, invocation: 0),
+        #expect(effects == [.logged(push(4)), .rerequest(position: 4, gap: 2, invocation: 0),
                             .startDeadline(invocation: 0, after: 30 * second)])
         #expect(Phone.defaultExtensionTimeLimit == 30 * second)
         #expect(phone.waitingInvocations == 1)
@@ -123,8 +159,10 @@ struct PhoneTests {
         effects.removeAll()
         phone.receive(push(3), into: &effects)
         phone.receive(push(5), into: &effects)
-        #expect(effects == [.rerequest(position: 3, gap: 1, invocation: 0), .startDeadline(invocation: 0, after: 7 * second),
-                            .rerequest(position: 5, gap: 1, invocation: 1), .startDeadline(invocation: 1, after: 7 * second)])
+        #expect(effects == [.logged(push(3)), .rerequest(position: 3, gap: 1, invocation: 0),
+                            .startDeadline(invocation: 0, after: 7 * second),
+                            .logged(push(5)), .rerequest(position: 5, gap: 1, invocation: 1),
+                            .startDeadline(invocation: 1, after: 7 * second)])
         #expect(phone.waitingInvocations == 2)
     }
 
@@ -135,7 +173,7 @@ struct PhoneTests {
         phone.receive(push(4), into: &effects)
         effects.removeAll()
         phone.receiveRerequestAnswer(invocation: 0, ok: true, into: &effects)
-        #expect(effects == [.presented(push(4), replacedExisting: false)])
+        #expect(effects == [.presented(push(4), replacedExisting: false, run: .ran)])
         #expect(phone.waitingInvocations == 0)
     }
 
@@ -161,14 +199,14 @@ struct PhoneTests {
         #expect(effects == [.summaryShown(push(4), fromPosition: 2, toPosition: 4, replacedExisting: false)])
     }
 
-    @Test("when the deadline comes first the push is presented as is and the later answer is ignored")
+    @Test("when the deadline comes first the push is presented as is with run timedOut and the later answer is ignored")
     func deadlineFirst() {
         var phone = phoneAtPosition1()
         var effects: ContiguousArray<DeviceEffect> = []
         phone.receive(push(4), into: &effects)
         effects.removeAll()
         phone.extensionDeadline(invocation: 0, into: &effects)
-        #expect(effects == [.presented(push(4), replacedExisting: false)])
+        #expect(effects == [.presented(push(4), replacedExisting: false, run: .timedOut)])
         #expect(phone.waitingInvocations == 0)
         effects.removeAll()
         phone.receiveRerequestAnswer(invocation: 0, ok: false, into: &effects)
@@ -198,7 +236,7 @@ struct PhoneTests {
         phone.receiveRerequestAnswer(invocation: 0, ok: true, into: &effects)
         phone.receiveRerequestAnswer(invocation: 7, ok: true, into: &effects)
         #expect(effects == [.summaryShown(push(6), fromPosition: 4, toPosition: 6, replacedExisting: false),
-                            .presented(push(3), replacedExisting: false)])
+                            .presented(push(3), replacedExisting: false, run: .ran)])
     }
 
     @Test("a gap bigger than repeatMaxCount shows a summary covering position-missed … position at once")
@@ -206,7 +244,8 @@ struct PhoneTests {
         var phone = phoneAtPosition1()
         var effects: ContiguousArray<DeviceEffect> = []
         phone.receive(push(10), into: &effects)    // 2…9 missed: 8 > 3
-        #expect(effects == [.summaryShown(push(10), fromPosition: 2, toPosition: 10, replacedExisting: false)])
+        #expect(effects == [.logged(push(10)),
+                            .summaryShown(push(10), fromPosition: 2, toPosition: 10, replacedExisting: false)])
         #expect(phone.waitingInvocations == 0)
         #expect(phone.storage.lastNotificationPosition == 10)
     }
@@ -217,8 +256,8 @@ struct PhoneTests {
         var effects: ContiguousArray<DeviceEffect> = []
         phone.receive(push(1), into: &effects)     // the re-sent copy of position 1: a duplicate
         phone.receive(push(2), into: &effects)
-        #expect(effects == [.presented(push(1), replacedExisting: true),
-                            .presented(push(2), replacedExisting: false)])
+        #expect(effects == [.logged(push(1)), .presented(push(1), replacedExisting: true, run: .ran),
+                            .logged(push(2)), .presented(push(2), replacedExisting: false, run: .ran)])
     }
 
     @Test("a summary takes the collapse id of its push, so a later copy of that push replaces it")
@@ -227,8 +266,9 @@ struct PhoneTests {
         var effects: ContiguousArray<DeviceEffect> = []
         phone.receive(push(10), into: &effects)
         phone.receive(push(10), into: &effects)
-        #expect(effects == [.summaryShown(push(10), fromPosition: 2, toPosition: 10, replacedExisting: false),
-                            .presented(push(10), replacedExisting: true)])
+        #expect(effects == [.logged(push(10)),
+                            .summaryShown(push(10), fromPosition: 2, toPosition: 10, replacedExisting: false),
+                            .logged(push(10)), .presented(push(10), replacedExisting: true, run: .ran)])
     }
 
     @Test("pushes without a collapse id are never replaced, even identical ones")
@@ -238,9 +278,12 @@ struct PhoneTests {
         phone.receive(push(1, collapse: false), into: &effects)
         phone.receive(push(1, collapse: false), into: &effects)
         phone.receive(push(2, collapse: false), into: &effects)
-        #expect(effects == [.presented(push(1, collapse: false), replacedExisting: false),
-                            .presented(push(1, collapse: false), replacedExisting: false),
-                            .presented(push(2, collapse: false), replacedExisting: false)])
+        #expect(effects == [.logged(push(1, collapse: false)),
+                            .presented(push(1, collapse: false), replacedExisting: false, run: .ran),
+                            .logged(push(1, collapse: false)),
+                            .presented(push(1, collapse: false), replacedExisting: false, run: .ran),
+                            .logged(push(2, collapse: false)),
+                            .presented(push(2, collapse: false), replacedExisting: false, run: .ran)])
     }
 
     @Test("queue-as-published on the phone: the second in-order push re-requests a gap of 1 that was not missed")
@@ -250,9 +293,9 @@ struct PhoneTests {
         phone.receive(push(1), into: &effects)
         phone.receive(push(2), into: &effects)
         phone.receive(push(3), into: &effects)
-        #expect(effects == [.presented(push(1), replacedExisting: false),
-                            .presented(push(2), replacedExisting: false),
-                            .rerequest(position: 3, gap: 1, invocation: 0),
+        #expect(effects == [.logged(push(1)), .presented(push(1), replacedExisting: false, run: .ran),
+                            .logged(push(2)), .presented(push(2), replacedExisting: false, run: .ran),
+                            .logged(push(3)), .rerequest(position: 3, gap: 1, invocation: 0),
                             .startDeadline(invocation: 0, after: 30 * second)])
     }
 
@@ -270,6 +313,307 @@ struct PhoneTests {
         effects.removeAll()
         phone.setOnline(true, into: &effects)
         phone.receive(push(1), into: &effects)
-        #expect(effects == [.connected(DeviceToken(8)), .presented(push(1), replacedExisting: false)])
+        #expect(effects == [.connected(DeviceToken(8)), .logged(push(1)),
+                            .presented(push(1), replacedExisting: false, run: .ran)])
+    }
+
+    // MARK: - The extension's run
+
+    @Test("defaults: every-launch registration, sync at reconnect, no memory limit")
+    func defaults() {
+        let phone = Phone(token: token, deviceID: deviceID, deviceIDHash: hash,
+                          serviceExtension: ServiceExtension(positionSaving: .everyNewerPosition, repeatMaxCount: 3))
+        #expect(phone.registrationPolicy == .everyLaunch)
+        #expect(phone.subscriptionSync == .reconnect)
+        #expect(phone.memoryLimitKB == .max)
+        #expect(!phone.promptPending && !phone.registrationPending)
+        #expect(phone.pendingSubscriptionGeneration == nil)
+    }
+
+    @Test("over the memory limit the extension is killed: shown as is, nothing logged, the old position kept")
+    func killedOverMemoryLimit() {
+        var phone = phoneAtPosition1()
+        phone.memoryLimitKB = 12_288
+        var effects: ContiguousArray<DeviceEffect> = []
+        phone.receive(push(4), footprintKB: 12_289, into: &effects)
+        #expect(effects == [.presented(push(4), replacedExisting: false, run: .killed)])
+        #expect(phone.storage == ExtensionStorage(lastNotificationPosition: 1, lastPositionDeviceID: deviceID))
+        #expect(phone.waitingInvocations == 0)
+    }
+
+    @Test("at or just under the memory limit the extension runs: logged, gap re-requested, position saved",
+          arguments: [Int64(12_288), 12_287])
+    func runsAtMemoryLimit(footprintKB: Int64) {
+        var phone = phoneAtPosition1()
+        phone.memoryLimitKB = 12_288
+        var effects: ContiguousArray<DeviceEffect> = []
+        phone.receive(push(4), footprintKB: footprintKB, into: &effects)
+        #expect(effects == [.logged(push(4)), .rerequest(position: 4, gap: 2, invocation: 0),
+                            .startDeadline(invocation: 0, after: 30 * second)])
+        #expect(phone.storage.lastNotificationPosition == 4)
+    }
+
+    @Test("a push numbered for another device-id hash is logged, then presented with run hashMismatch")
+    func hashMismatchRun() {
+        var phone = phoneAtPosition1()
+        var effects: ContiguousArray<DeviceEffect> = []
+        phone.receive(push(4, hash: 0xdead), into: &effects)
+        #expect(effects == [.logged(push(4, hash: 0xdead)),
+                            .presented(push(4, hash: 0xdead), replacedExisting: false, run: .hashMismatch)])
+        #expect(phone.storage == ExtensionStorage(lastNotificationPosition: 1, lastPositionDeviceID: deviceID))
+    }
+
+    @Test("an un-numbered provider push is logged and shown with run ran; a payload not from the provider is shown but not logged (step 1 precedes step 2)")
+    func loggingFollowsStepOne() {
+        var phone = onlinePhone()
+        let plain = PushNotification(token: token, payload: PushPayload(messageIndex: 7, byteCount: 200))
+        let foreign = PushNotification(token: token, payload: PushPayload(messageIndex: 8, fromProvider: false,
+                                                                          byteCount: 200))
+        var effects: ContiguousArray<DeviceEffect> = []
+        phone.receive(plain, into: &effects)
+        phone.receive(foreign, into: &effects)
+        #expect(effects == [.logged(plain), .presented(plain, replacedExisting: false, run: .ran),
+                            .presented(foreign, replacedExisting: false, run: .ran)])
+    }
+
+    // MARK: - Registration
+
+    @Test("reset emits nothing and leaves the app registered: a launch is needed to register again")
+    func resetRegistersNothing() {
+        var phone = offlinePhone(registration: .onceAtPrompt)
+        var effects: ContiguousArray<DeviceEffect> = []
+        phone.reset(token: DeviceToken(8), deviceID: 9, deviceIDHash: 3)
+        phone.setOnline(true, into: &effects)
+        phone.launch(into: &effects)
+        #expect(effects == [.connected(DeviceToken(8))])
+    }
+
+    @Test("every-launch: a launch while online registers the token and hash at once, every time")
+    func everyLaunchOnline() {
+        var phone = onlinePhone()
+        var effects: ContiguousArray<DeviceEffect> = []
+        phone.launch(into: &effects)
+        phone.launch(into: &effects)
+        #expect(effects == [.registered(token, deviceIDHash: hash), .registered(token, deviceIDHash: hash)])
+        #expect(!phone.registrationPending)
+    }
+
+    @Test("every-launch: a launch while offline registers right after connected at the next reconnect, once")
+    func everyLaunchOffline() {
+        var phone = offlinePhone()
+        var effects: ContiguousArray<DeviceEffect> = []
+        phone.launch(into: &effects)
+        phone.launch(into: &effects)
+        #expect(effects.isEmpty)
+        #expect(phone.registrationPending)
+        phone.setOnline(true, into: &effects)
+        phone.setOnline(false, into: &effects)
+        phone.setOnline(true, into: &effects)
+        #expect(effects == [.connected(token), .registered(token, deviceIDHash: hash),
+                            .disconnected(token), .connected(token)])
+    }
+
+    @Test("once-at-prompt: a launch without the prompt registers nothing, online or offline")
+    func onceAtPromptWithoutPrompt() {
+        var phone = offlinePhone(registration: .onceAtPrompt)
+        var effects: ContiguousArray<DeviceEffect> = []
+        phone.launch(into: &effects)
+        phone.setOnline(true, into: &effects)
+        phone.launch(into: &effects)
+        #expect(effects == [.connected(token)])
+    }
+
+    @Test("once-at-prompt: after a reinstall the first launch online registers the new token, the next does not")
+    func onceAtPromptOnlineAfterReinstall() {
+        var phone = offlinePhone(registration: .onceAtPrompt)
+        var effects: ContiguousArray<DeviceEffect> = []
+        phone.setOnline(true, into: &effects)
+        phone.rotateToken(to: DeviceToken(3), promptShown: true, into: &effects)
+        effects.removeAll()
+        phone.launch(into: &effects)
+        phone.launch(into: &effects)
+        #expect(effects == [.registered(DeviceToken(3), deviceIDHash: hash)])
+        #expect(!phone.promptPending)
+    }
+
+    @Test("once-at-prompt: after a reinstall a launch offline registers the new token at the next reconnect")
+    func onceAtPromptOfflineAfterReinstall() {
+        var phone = offlinePhone(registration: .onceAtPrompt)
+        var effects: ContiguousArray<DeviceEffect> = []
+        phone.rotateToken(to: DeviceToken(3), promptShown: true, into: &effects)
+        #expect(phone.promptPending)
+        phone.launch(into: &effects)
+        phone.launch(into: &effects)
+        phone.setOnline(true, into: &effects)
+        #expect(effects == [.tokenChanged(old: token, new: DeviceToken(3)),
+                            .connected(DeviceToken(3)), .registered(DeviceToken(3), deviceIDHash: hash)])
+    }
+
+    // MARK: - Token rotation
+
+    @Test("a rotation online announces the new token and its connection, keeps storage, and registers nothing until a launch")
+    func rotateOnline() {
+        var phone = phoneAtPosition1()
+        var effects: ContiguousArray<DeviceEffect> = []
+        phone.rotateToken(to: DeviceToken(3), promptShown: false, into: &effects)
+        #expect(effects == [.tokenChanged(old: token, new: DeviceToken(3)), .connected(DeviceToken(3))])
+        #expect(phone.token == DeviceToken(3))
+        #expect(phone.storage == ExtensionStorage(lastNotificationPosition: 1, lastPositionDeviceID: deviceID))
+        #expect(!phone.promptPending)
+        effects.removeAll()
+        phone.setOnline(false, into: &effects)
+        phone.setOnline(true, into: &effects)
+        phone.launch(into: &effects)
+        #expect(effects == [.disconnected(DeviceToken(3)), .connected(DeviceToken(3)),
+                            .registered(DeviceToken(3), deviceIDHash: hash)])
+    }
+
+    @Test("a rotation offline only announces the new token; the connection opens with it at reconnect")
+    func rotateOffline() {
+        var phone = offlinePhone()
+        var effects: ContiguousArray<DeviceEffect> = []
+        phone.rotateToken(to: DeviceToken(3), promptShown: false, into: &effects)
+        #expect(effects == [.tokenChanged(old: token, new: DeviceToken(3))])
+        effects.removeAll()
+        phone.setOnline(true, into: &effects)
+        #expect(effects == [.connected(DeviceToken(3))])
+    }
+
+    @Test("a reinstall (prompt shown) clears the extension's storage, so the next push is a first position")
+    func rotateWithPromptClearsStorage() {
+        var phone = phoneAtPosition1()
+        var effects: ContiguousArray<DeviceEffect> = []
+        phone.rotateToken(to: DeviceToken(3), promptShown: true, into: &effects)
+        #expect(phone.storage == ExtensionStorage())
+        #expect(phone.promptPending)
+        effects.removeAll()
+        phone.receive(push(5), into: &effects)     // would re-request 2…4 with the old storage
+        #expect(effects == [.logged(push(5)), .presented(push(5), replacedExisting: false, run: .ran)])
+        #expect(phone.storage == ExtensionStorage(lastNotificationPosition: 5, lastPositionDeviceID: deviceID))
+    }
+
+    @Test("a rotation drops a registration still waiting for the network: the app process that asked is gone")
+    func rotateDropsPendingRegistration() {
+        var phone = offlinePhone()
+        var effects: ContiguousArray<DeviceEffect> = []
+        phone.launch(into: &effects)
+        phone.rotateToken(to: DeviceToken(3), promptShown: false, into: &effects)
+        phone.setOnline(true, into: &effects)
+        #expect(effects == [.tokenChanged(old: token, new: DeviceToken(3)), .connected(DeviceToken(3))])
+    }
+
+    // MARK: - Device id change
+
+    @Test("after a device-id change the next push forgets the saved position, and the next registration carries the new hash")
+    func deviceIDChange() {
+        var phone = phoneAtPosition1()
+        phone.changeDeviceID(to: 43, hash: 0xbeef)
+        #expect(phone.deviceID == 43 && phone.deviceIDHash == 0xbeef)
+        var effects: ContiguousArray<DeviceEffect> = []
+        phone.receive(push(4), into: &effects)     // still numbered with the old hash
+        #expect(effects == [.logged(push(4)), .presented(push(4), replacedExisting: false, run: .hashMismatch)])
+        #expect(phone.storage == ExtensionStorage(lastNotificationPosition: nil, lastPositionDeviceID: 43))
+        effects.removeAll()
+        phone.launch(into: &effects)
+        phone.receive(push(5, hash: 0xbeef), into: &effects)
+        #expect(effects == [.registered(token, deviceIDHash: 0xbeef), .logged(push(5, hash: 0xbeef)),
+                            .presented(push(5, hash: 0xbeef), replacedExisting: false, run: .ran)])
+        #expect(phone.storage == ExtensionStorage(lastNotificationPosition: 5, lastPositionDeviceID: 43))
+    }
+
+    @Test("once-at-prompt without a prompt: the provider never learns the new hash, so pushes keep failing the check")
+    func deviceIDChangeNeverLearned() {
+        var phone = offlinePhone(registration: .onceAtPrompt)
+        var effects: ContiguousArray<DeviceEffect> = []
+        phone.setOnline(true, into: &effects)
+        phone.changeDeviceID(to: 43, hash: 0xbeef)
+        effects.removeAll()
+        phone.launch(into: &effects)
+        phone.receive(push(1), into: &effects)
+        phone.receive(push(2), into: &effects)
+        #expect(effects == [.logged(push(1)), .presented(push(1), replacedExisting: false, run: .hashMismatch),
+                            .logged(push(2)), .presented(push(2), replacedExisting: false, run: .hashMismatch)])
+    }
+
+    // MARK: - Subscription sync
+
+    @Test("a subscription change while online syncs at once")
+    func subscriptionOnline() {
+        var phone = onlinePhone()
+        var effects: ContiguousArray<DeviceEffect> = []
+        phone.subscriptionChanged(generation: 3, into: &effects)
+        #expect(effects == [.subscriptionsSynced(generation: 3)])
+        #expect(phone.pendingSubscriptionGeneration == nil)
+    }
+
+    @Test("offline changes sync the latest generation right after connected, under reconnect")
+    func subscriptionOfflineReconnect() {
+        var phone = offlinePhone(sync: .reconnect)
+        var effects: ContiguousArray<DeviceEffect> = []
+        phone.subscriptionChanged(generation: 3, into: &effects)
+        phone.subscriptionChanged(generation: 4, into: &effects)
+        #expect(effects.isEmpty)
+        #expect(phone.pendingSubscriptionGeneration == 4)
+        phone.setOnline(true, into: &effects)
+        phone.setOnline(false, into: &effects)
+        phone.setOnline(true, into: &effects)
+        #expect(effects == [.connected(token), .subscriptionsSynced(generation: 4),
+                            .disconnected(token), .connected(token)])
+    }
+
+    @Test("under launch, an offline change waits past reconnect and an offline launch, and syncs at a launch while online")
+    func subscriptionOfflineLaunchPolicy() {
+        var phone = offlinePhone(registration: .onceAtPrompt, sync: .launch)
+        var effects: ContiguousArray<DeviceEffect> = []
+        phone.subscriptionChanged(generation: 4, into: &effects)
+        phone.launch(into: &effects)
+        phone.setOnline(true, into: &effects)
+        #expect(effects == [.connected(token)])
+        effects.removeAll()
+        phone.launch(into: &effects)
+        phone.launch(into: &effects)
+        #expect(effects == [.subscriptionsSynced(generation: 4)])
+    }
+
+    @Test("a launch while online registers, then syncs a pending change")
+    func launchRegistersThenSyncs() {
+        var phone = offlinePhone(sync: .launch)
+        var effects: ContiguousArray<DeviceEffect> = []
+        phone.subscriptionChanged(generation: 2, into: &effects)
+        phone.setOnline(true, into: &effects)
+        effects.removeAll()
+        phone.launch(into: &effects)
+        #expect(effects == [.registered(token, deviceIDHash: hash), .subscriptionsSynced(generation: 2)])
+    }
+
+    @Test("reconnecting emits connected, then the pending registration, then the pending sync")
+    func reconnectOrder() {
+        var phone = offlinePhone()
+        var effects: ContiguousArray<DeviceEffect> = []
+        phone.subscriptionChanged(generation: 6, into: &effects)
+        phone.launch(into: &effects)
+        phone.setOnline(true, into: &effects)
+        #expect(effects == [.connected(token), .registered(token, deviceIDHash: hash),
+                            .subscriptionsSynced(generation: 6)])
+    }
+
+    @Test("reset drops a pending registration, prompt and sync but keeps the app's policies and memory limit")
+    func resetDropsPending() {
+        var phone = offlinePhone(registration: .onceAtPrompt, sync: .launch)
+        phone.memoryLimitKB = 24_576
+        var effects: ContiguousArray<DeviceEffect> = []
+        phone.rotateToken(to: DeviceToken(3), promptShown: true, into: &effects)
+        phone.launch(into: &effects)
+        phone.subscriptionChanged(generation: 6, into: &effects)
+        phone.rotateToken(to: DeviceToken(4), promptShown: true, into: &effects)
+        phone.reset(token: DeviceToken(8), deviceID: 9, deviceIDHash: 3)
+        #expect(!phone.promptPending && !phone.registrationPending)
+        #expect(phone.pendingSubscriptionGeneration == nil)
+        #expect(phone.registrationPolicy == .onceAtPrompt && phone.subscriptionSync == .launch)
+        #expect(phone.memoryLimitKB == 24_576)
+        effects.removeAll()
+        phone.setOnline(true, into: &effects)
+        phone.launch(into: &effects)
+        #expect(effects == [.connected(DeviceToken(8))])
     }
 }

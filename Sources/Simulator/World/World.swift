@@ -272,10 +272,12 @@ struct World {
                                at: now + roundTrip / 2)
             case .startDeadline(let invocation, let after):
                 queue.schedule(.extensionDeadline(invocation: invocation), at: now + after)
-            case .presented(let push, let replacedExisting):
+            case .presented(let push, let replacedExisting, _):
                 ledger.presented(push, replacedExisting: replacedExisting, at: now)
             case .summaryShown(let push, let from, let to, let replacedExisting):
                 ledger.summaryShown(push, from: from, to: to, replacedExisting: replacedExisting)
+            case .logged, .notShown, .tokenChanged, .registered, .subscriptionsSynced:
+                break
             }
         }
         deviceEffects.removeAll(keepingCapacity: true)

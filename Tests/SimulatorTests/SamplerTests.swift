@@ -1,4 +1,5 @@
 import Testing
+import FakeAPNs
 @testable import Simulator
 
 @Suite("Table sampler")

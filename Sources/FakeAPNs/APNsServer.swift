@@ -2,10 +2,16 @@
 public enum APNsDiscardReason: UInt8, Sendable, CaseIterable {
     /// A newer notification for the same offline device + app replaced it
     /// (APNs keeps one per app): the talk's big loss, `apns_coalesced`.
+    /// Under `APNsStoragePolicy.nondeterministic` the newer one may be the one dropped.
     case replaced
     /// Its `apns-expiration` passed while it waited for the device, or it was
     /// sent with `apns-expiration: 0` to an offline device: `apns_expired`.
     case expired
+    /// The token stopped being valid while APNs still held it, or it bounced
+    /// back for a token that is no longer valid.
+    case unregistered
+    /// The user disabled notifications for the app: APNs answers 200 and drops it.
+    case disabled
 }
 
 /// What FakeAPNs does in answer to a message, for the simulator to route.
@@ -14,14 +20,20 @@ public enum APNsEffect: Equatable, Sendable {
     case deliver(PushNotification)
     /// An accepted notification is gone for good.
     case discard(PushNotification, APNsDiscardReason)
+    /// The token's power batch was empty and now holds a low-priority notification:
+    /// the world draws how long the device's power considerations last and then
+    /// calls `APNsServer.powerWindowOpens(_:at:into:)`. One per batch.
+    case deferForPower(DeviceToken)
 }
 
 /// The lossy APNs of one simulated world: validates requests the way Apple
 /// documents, delivers to connected devices, and for a disconnected device
-/// keeps only the latest notification per app (one slot per device token).
+/// keeps only one notification per app (one slot per device token).
 ///
 /// A plain value with no clock of its own: it reacts to the messages the
-/// kernel hands it, at the instant the kernel says.
+/// kernel hands it, at the instant the kernel says. Its only randomness (which
+/// notification survives under `APNsStoragePolicy.nondeterministic`) comes from
+/// its own seeded generator, so a run is reproducible.
 public struct APNsServer: Sendable {
     /// The longest APNs stores a notification, whatever `apns-expiration` says.
     public static let maximumStorage: SimDuration = 30 * TimeUnit.day
@@ -32,40 +44,110 @@ public struct APNsServer: Sendable {
         var known = false
         var unregisteredAt: SimTime?
         var connected = false
+        var notificationsEnabled = true
+        /// The one notification kept for the offline device.
         var stored: PushNotification?
+        /// When `stored` expires.
         var storedUntil: SimTime = 0
+        /// When `stored` was put into the slot (the nondeterministic policy compares it).
+        var storedAt: SimTime = 0
+        /// GCRA's theoretical arrival time for the rate limit; 0 lets the first request through.
+        var theoreticalArrival: SimTime = 0
     }
 
+    /// How this APNs behaves.
+    public private(set) var configuration: APNsConfiguration
+    /// What the Push Notifications Console would show since the last reset.
+    public private(set) var counters = APNsCounters()
+    /// Notifications APNs holds over all tokens: offline slots plus power batches
+    /// (still in flight, for the world's end-of-run accounting). Kept as a running count.
+    public private(set) var heldNotifications = 0
+
     private var tokens: ContiguousArray<TokenState> = []
+    /// Low-priority notifications held for each token's power window, in arrival
+    /// order. Kept apart from `tokens` and never shrunk, so each token's buffer
+    /// keeps its capacity across worlds: no allocation in steady state.
+    private var powerBatches: ContiguousArray<ContiguousArray<PushNotification>> = []
+    /// Used only for the nondeterministic storage choice.
+    private var random = SplitMix64(seed: 0)
 
     /// An APNs that knows no token yet.
     /// - Complexity: O(1).
-    public init() {}
+    public init(configuration: APNsConfiguration = APNsConfiguration()) {
+        self.configuration = configuration
+    }
 
-    /// Forgets every token and stored notification, keeping the storage's capacity,
-    /// so one value serves many worlds without allocating.
+    /// Forgets every token and held notification and zeroes the counters, keeping
+    /// the storage's capacity, so one value serves many worlds without allocating.
+    /// - Parameters:
+    ///   - configuration: how the next world's APNs behaves.
+    ///   - seed: seeds the generator behind the nondeterministic storage choice.
     /// - Complexity: O(n) in the number of tokens it knew.
-    public mutating func reset() { tokens.removeAll(keepingCapacity: true) }
+    public mutating func reset(configuration: APNsConfiguration, seed: UInt64) {
+        self.configuration = configuration
+        counters = APNsCounters()
+        heldNotifications = 0
+        random = SplitMix64(seed: seed)
+        var index = 0
+        while index < tokens.count && index < powerBatches.count {
+            powerBatches[index].removeAll(keepingCapacity: true)
+            index += 1
+        }
+        tokens.removeAll(keepingCapacity: true)
+    }
 
-    /// A device registered for remote notifications and got `token`.
-    /// - Complexity: amortized O(1).
+    /// `reset(configuration:seed:)` with the same configuration and seed 0.
+    /// - Complexity: O(n) in the number of tokens it knew.
+    public mutating func reset() { reset(configuration: configuration, seed: 0) }
+
+    /// A device registered for remote notifications and got `token` (again, or a
+    /// new one after rotation). Does not change whether its notifications are enabled.
+    /// - Complexity: amortized O(1) when token numbers are handed out densely.
     public mutating func register(_ token: DeviceToken) {
         let index = Int(token.rawValue)
+        guard index >= 0 else { return }
         if index >= tokens.count { tokens.append(contentsOf: repeatElement(TokenState(), count: index - tokens.count + 1)) }
+        if index >= powerBatches.count {
+            powerBatches.append(contentsOf: repeatElement([], count: index - powerBatches.count + 1))
+        }
         tokens[index].known = true
         tokens[index].unregisteredAt = nil
     }
 
     /// The app behind `token` is gone (uninstall, restore, new phone): from now on
-    /// APNs answers 410 `Unregistered` with this timestamp.
-    /// - Complexity: O(1).
-    public mutating func invalidate(_ token: DeviceToken, at now: SimTime) {
+    /// APNs answers 410 `Unregistered` with this timestamp, and what it held for
+    /// the token (the stored notification, then the power batch in arrival order)
+    /// is discarded as `.unregistered`.
+    /// - Complexity: O(k) in the notifications held for the token.
+    public mutating func invalidate(_ token: DeviceToken, at now: SimTime,
+                                    into effects: inout ContiguousArray<APNsEffect>) {
         guard isKnown(token) else { return }
-        tokens[Int(token.rawValue)].unregisteredAt = now
-        tokens[Int(token.rawValue)].stored = nil
+        let index = Int(token.rawValue)
+        tokens[index].unregisteredAt = now
+        if let stored = tokens[index].stored {
+            clearSlot(index)
+            discard(stored, .unregistered, into: &effects)
+        }
+        var held = 0
+        while held < powerBatches[index].count {
+            discard(powerBatches[index][held], .unregistered, into: &effects)
+            held += 1
+        }
+        heldNotifications -= powerBatches[index].count
+        powerBatches[index].removeAll(keepingCapacity: true)
     }
 
-    /// Whether APNs holds a notification for `token` (for tests and end-of-run accounting).
+    /// The user switched notifications for the app behind `token` on or off. While
+    /// off, APNs still answers 200 (it does not tell the provider) and drops each
+    /// new request as `.disabled`; notifications accepted before go their way.
+    /// Default on; an unknown token is ignored.
+    /// - Complexity: O(1).
+    public mutating func setNotificationsEnabled(_ token: DeviceToken, _ enabled: Bool) {
+        guard isKnown(token) else { return }
+        tokens[Int(token.rawValue)].notificationsEnabled = enabled
+    }
+
+    /// The notification in `token`'s offline slot, if any (for tests and end-of-run accounting).
     /// - Complexity: O(1).
     public func storedNotification(for token: DeviceToken) -> PushNotification? {
         isKnown(token) ? tokens[Int(token.rawValue)].stored : nil
@@ -75,20 +157,50 @@ public struct APNsServer: Sendable {
         token.rawValue >= 0 && Int(token.rawValue) < tokens.count && tokens[Int(token.rawValue)].known
     }
 
-    /// Validates a request like APNs' HTTP/2 API and, when it is accepted, delivers
-    /// it or stores it. The answer goes back to the provider.
+    /// Answers a request like APNs' HTTP/2 API and, when it is accepted, delivers,
+    /// holds or stores it. Checks in order: `validate` (400 / 413), 410
+    /// `Unregistered`, 429 `TooManyRequests` (a refused request uses no credit),
+    /// then 200; a 200 for a token whose notifications are disabled is discarded at once.
     /// - Complexity: O(1).
     public mutating func receive(_ push: PushNotification, at now: SimTime,
                                  into effects: inout ContiguousArray<APNsEffect>) -> APNsResponse {
-        if let rejection = validate(push) { return rejection }
+        if let rejection = validate(push) {
+            counters.rejected += 1
+            return rejection
+        }
         let index = Int(push.token.rawValue)
-        if let since = tokens[index].unregisteredAt { return .failure(.unregistered, timestamp: since) }
-        if tokens[index].connected {
-            effects.append(.deliver(push))
-        } else {
+        if let since = tokens[index].unregisteredAt {
+            counters.rejected += 1
+            return .failure(.unregistered, timestamp: since)
+        }
+        if let limit = configuration.rateLimit, !takeRateCredit(index, limit, at: now) {
+            counters.tooManyRequests += 1
+            return .failure(.tooManyRequests)
+        }
+        counters.accepted += 1
+        if !tokens[index].notificationsEnabled {
+            discard(push, .disabled, into: &effects)
+        } else if !tokens[index].connected {
             store(push, at: now, into: &effects)
+        } else if configuration.defersLowPriority && push.priority != 10 {
+            holdForPower(push, into: &effects)
+        } else {
+            deliver(push, into: &effects)
         }
         return .ok
+    }
+
+    /// The generic cell rate algorithm for one token: interval = window / burst
+    /// (at least 1 µs), tolerance = window − interval. A request conforms when the
+    /// theoretical arrival time is at most `tolerance` ahead of `now`; only a
+    /// conforming one moves it on by one interval. Integers only.
+    private mutating func takeRateCredit(_ index: Int, _ limit: APNsRateLimit, at now: SimTime) -> Bool {
+        let interval = max(1, limit.window / SimDuration(max(1, limit.burst)))
+        let tolerance = max(0, limit.window - interval)
+        let arrival = tokens[index].theoreticalArrival
+        guard arrival - now <= tolerance else { return false }
+        tokens[index].theoreticalArrival = max(arrival, now) + interval
+        return true
     }
 
     /// The checks APNs makes before it accepts a request, in a fixed order.
@@ -105,7 +217,8 @@ public struct APNsServer: Sendable {
     }
 
     /// The device behind `token` opened its connection to APNs: the stored
-    /// notification, if any and not expired, goes out.
+    /// notification, if any and not expired, goes out. The power batch is
+    /// untouched: it waits for its window.
     /// - Complexity: O(1).
     public mutating func deviceConnected(_ token: DeviceToken, at now: SimTime,
                                          into effects: inout ContiguousArray<APNsEffect>) {
@@ -113,10 +226,11 @@ public struct APNsServer: Sendable {
         let index = Int(token.rawValue)
         tokens[index].connected = true
         guard let stored = tokens[index].stored else { return }
-        tokens[index].stored = nil
+        clearSlot(index)
         if now >= tokens[index].storedUntil {
-            effects.append(.discard(stored, .expired))
+            discard(stored, .expired, into: &effects)
         } else {
+            counters.deliveredFromStorage += 1
             effects.append(.deliver(stored))
         }
     }
@@ -128,22 +242,63 @@ public struct APNsServer: Sendable {
         tokens[Int(token.rawValue)].connected = false
     }
 
-    /// A delivery found the device gone before it arrived: APNs keeps it as it
-    /// would any notification for an offline device.
+    /// The power window of `token` opened (the world drew its length after
+    /// `.deferForPower`): every held notification goes out in arrival order. One
+    /// whose `apns-expiration` instant passed is discarded `.expired`; otherwise a
+    /// connected device gets it (`delivered`), and for an offline device it is
+    /// stored like any notification for an offline device, so several collapse to
+    /// one. One sent with `apns-expiration: 0` gets its single attempt now.
+    /// A window for an empty batch does nothing.
+    /// - Complexity: O(k) in the notifications held for the token.
+    public mutating func powerWindowOpens(_ token: DeviceToken, at now: SimTime,
+                                          into effects: inout ContiguousArray<APNsEffect>) {
+        guard isKnown(token) else { return }
+        let index = Int(token.rawValue)
+        let count = powerBatches[index].count
+        heldNotifications -= count
+        var held = 0
+        while held < count {
+            let push = powerBatches[index][held]
+            held += 1
+            if case .at(let instant) = push.expiration, instant <= now {
+                discard(push, .expired, into: &effects)
+            } else if tokens[index].connected {
+                deliver(push, into: &effects)
+            } else {
+                store(push, at: now, into: &effects)
+            }
+        }
+        powerBatches[index].removeAll(keepingCapacity: true)
+    }
+
+    /// A delivery found the device gone before it arrived. It is not a new request
+    /// (no 200 is counted again): a connected device gets it again (`delivered`);
+    /// otherwise APNs keeps it as it would any notification for an offline device,
+    /// except that a valid stored one reached APNs after it, so under `.latest` the
+    /// stored one wins; under `.nondeterministic` the coin decides when the stored
+    /// one was stored less than `closeTogether` ago, and the stored one wins further
+    /// apart. A bounce for an unknown or unregistered token is discarded `.unregistered`.
     /// - Complexity: O(1).
     public mutating func deliveryFailed(_ push: PushNotification, at now: SimTime,
                                         into effects: inout ContiguousArray<APNsEffect>) {
         guard isKnown(push.token), tokens[Int(push.token.rawValue)].unregisteredAt == nil else {
-            effects.append(.discard(push, .expired))
+            discard(push, .unregistered, into: &effects)
             return
         }
         let index = Int(push.token.rawValue)
         if tokens[index].connected {
-            effects.append(.deliver(push))
-        } else if tokens[index].stored != nil, now < tokens[index].storedUntil, !hasExpired(push, at: now) {
-            // The stored one reached APNs after the device went away, so after this
-            // one was handed out: it is the latest, and APNs keeps the latest.
-            effects.append(.discard(push, .replaced))
+            deliver(push, into: &effects)
+        } else if let stored = tokens[index].stored, now < tokens[index].storedUntil, !hasExpired(push, at: now) {
+            if isCloseTogether(index, at: now) && coinKeepsOlder() {
+                // The coin says the slot holds the bounce, which reached APNs first.
+                clearSlot(index)
+                discard(stored, .replaced, into: &effects)
+                store(push, at: now, into: &effects)
+            } else {
+                // The stored one reached APNs after the device went away, so after
+                // this one was handed out: it is the latest, and APNs keeps the latest.
+                discard(push, .replaced, into: &effects)
+            }
         } else {
             store(push, at: now, into: &effects)
         }
@@ -158,30 +313,86 @@ public struct APNsServer: Sendable {
         }
     }
 
-    /// Keeps `push` as the one notification for its token, replacing the older one.
+    /// Whether the slot of token `index` was filled less than `closeTogether`
+    /// before `now` under the nondeterministic policy.
+    private func isCloseTogether(_ index: Int, at now: SimTime) -> Bool {
+        guard case .nondeterministic(let closeTogether) = configuration.storage else { return false }
+        return now - tokens[index].storedAt < closeTogether
+    }
+
+    /// One even draw: true keeps the older notification of two close together.
+    private mutating func coinKeepsOlder() -> Bool { random.next() >> 63 == 1 }
+
+    /// Puts `push` into the offline slot of its token; what was there (or `push`
+    /// itself) is discarded by the storage policy.
     private mutating func store(_ push: PushNotification, at now: SimTime,
                                 into effects: inout ContiguousArray<APNsEffect>) {
         let until: SimTime
         switch push.expiration {
         case .immediately:
-            effects.append(.discard(push, .expired))
+            discard(push, .expired, into: &effects)
             return
         case .absent:
             until = now + Self.maximumStorage
         case .at(let instant):
             guard instant > now else {
-                effects.append(.discard(push, .expired))
+                discard(push, .expired, into: &effects)
                 return
             }
             until = min(instant, now + Self.maximumStorage)
         }
         let index = Int(push.token.rawValue)
         if let older = tokens[index].stored {
-            // An expired one is not "replaced": it was already gone.
-            effects.append(.discard(older, now >= tokens[index].storedUntil ? .expired : .replaced))
+            if now >= tokens[index].storedUntil {
+                // An expired one is not "replaced": it was already gone.
+                discard(older, .expired, into: &effects)
+            } else if isCloseTogether(index, at: now) && coinKeepsOlder() {
+                discard(push, .replaced, into: &effects)
+                return
+            } else {
+                discard(older, .replaced, into: &effects)
+            }
+        } else {
+            heldNotifications += 1
         }
+        counters.storedOffline += 1
         tokens[index].stored = push
         tokens[index].storedUntil = until
+        tokens[index].storedAt = now
+    }
+
+    /// Empties the offline slot of token `index` (it held a notification).
+    private mutating func clearSlot(_ index: Int) {
+        tokens[index].stored = nil
+        heldNotifications -= 1
+    }
+
+    /// Adds `push` to its token's power batch; the first one of a batch asks the
+    /// world for a power window.
+    private mutating func holdForPower(_ push: PushNotification, into effects: inout ContiguousArray<APNsEffect>) {
+        let index = Int(push.token.rawValue)
+        if powerBatches[index].isEmpty { effects.append(.deferForPower(push.token)) }
+        powerBatches[index].append(push)
+        heldNotifications += 1
+        counters.storedPower += 1
+    }
+
+    /// Hands `push` to its connected device.
+    private mutating func deliver(_ push: PushNotification, into effects: inout ContiguousArray<APNsEffect>) {
+        counters.delivered += 1
+        effects.append(.deliver(push))
+    }
+
+    /// Drops `push` for good and counts why.
+    private mutating func discard(_ push: PushNotification, _ reason: APNsDiscardReason,
+                                  into effects: inout ContiguousArray<APNsEffect>) {
+        switch reason {
+        case .replaced: counters.discardedReplaced += 1
+        case .expired: counters.discardedExpired += 1
+        case .unregistered: counters.discardedUnregistered += 1
+        case .disabled: counters.discardedDisabled += 1
+        }
+        effects.append(.discard(push, reason))
     }
 
     /// Ends the run for `token`: a stored notification past its expiry is
@@ -191,7 +402,18 @@ public struct APNsServer: Sendable {
                                       into effects: inout ContiguousArray<APNsEffect>) {
         guard isKnown(token), let stored = tokens[Int(token.rawValue)].stored,
               now >= tokens[Int(token.rawValue)].storedUntil else { return }
-        tokens[Int(token.rawValue)].stored = nil
-        effects.append(.discard(stored, .expired))
+        clearSlot(Int(token.rawValue))
+        discard(stored, .expired, into: &effects)
+    }
+
+    /// Ends the run: `expireStored(for:at:into:)` for every token, in token order.
+    /// Power-held notifications stay held (still in flight).
+    /// - Complexity: O(n) in the number of tokens.
+    public mutating func expireAll(at now: SimTime, into effects: inout ContiguousArray<APNsEffect>) {
+        var index = 0
+        while index < tokens.count {
+            expireStored(for: DeviceToken(Int32(index)), at: now, into: &effects)
+            index += 1
+        }
     }
 }

@@ -186,7 +186,7 @@ struct APNsValidationTests {
         var apns = server()
         var effects: ContiguousArray<APNsEffect> = []
         apns.deviceConnected(DeviceToken(1), at: 0, into: &effects)
-        apns.invalidate(DeviceToken(1), at: 1_234 * second)
+        apns.invalidate(DeviceToken(1), at: 1_234 * second, into: &effects)
         let response = apns.receive(push(1), at: 2_000 * second, into: &effects)
         #expect(response == answer(status: 410, reason: .unregistered, timestamp: 1_234 * second))
         #expect(response.description == "410 Unregistered")
@@ -196,14 +196,17 @@ struct APNsValidationTests {
         #expect(effects == [.deliver(push(2))])
     }
 
-    @Test("invalidating a token drops the notification stored for it")
+    @Test("invalidating a token discards the notification stored for it as unregistered")
     func invalidateDropsStored() {
         var apns = server()
         var effects: ContiguousArray<APNsEffect> = []
         #expect(apns.receive(push(1), at: 0, into: &effects) == .ok)
         #expect(apns.storedNotification(for: DeviceToken(1)) == push(1))
-        apns.invalidate(DeviceToken(1), at: second)
+        apns.invalidate(DeviceToken(1), at: second, into: &effects)
+        #expect(effects == [.discard(push(1), .unregistered)])
         #expect(apns.storedNotification(for: DeviceToken(1)) == nil)
+        #expect(apns.heldNotifications == 0)
+        effects.removeAll()
         apns.register(DeviceToken(1))
         apns.deviceConnected(DeviceToken(1), at: 2 * second, into: &effects)
         #expect(effects.isEmpty)
@@ -429,15 +432,19 @@ struct APNsDeliveryTests {
         #expect(effects == [.deliver(push(1))])
     }
 
-    @Test("a bounce for an invalidated or unknown token is discarded as expired")
+    @Test("a bounce for an invalidated or unknown token is discarded as unregistered, not expired")
     func bounceForDeadToken() {
         var apns = server()
         var effects: ContiguousArray<APNsEffect> = []
-        apns.invalidate(DeviceToken(1), at: 0)
+        apns.invalidate(DeviceToken(1), at: 0, into: &effects)
+        #expect(effects.isEmpty)
         apns.deliveryFailed(push(1), at: second, into: &effects)
         apns.deliveryFailed(push(2, to: DeviceToken(9)), at: second, into: &effects)
-        #expect(effects == [.discard(push(1), .expired), .discard(push(2, to: DeviceToken(9)), .expired)])
+        #expect(effects == [.discard(push(1), .unregistered), .discard(push(2, to: DeviceToken(9)), .unregistered)])
         #expect(apns.storedNotification(for: DeviceToken(1)) == nil)
+        #expect(apns.counters.discardedUnregistered == 2)
+        #expect(apns.counters.discardedExpired == 0)
+        #expect(apns.counters.accepted == 0)
     }
 
     @Test("expireStored discards a stored push past its expiry and keeps one still valid")
@@ -468,5 +475,695 @@ struct APNsDeliveryTests {
         #expect(apns.storedNotification(for: DeviceToken(1)) == nil)
         #expect(apns.receive(push(2), at: 0, into: &effects) == .failure(.badDeviceToken))
         #expect(effects.isEmpty)
+    }
+}
+
+// MARK: - Issue 3: configuration, counters, rate limit, storage policy, power deferral
+
+/// An APNs with `configuration` and `seed` that knows `tokens`, each with its device offline.
+private func server(_ configuration: APNsConfiguration, seed: UInt64 = 0,
+                    knowing tokens: [DeviceToken] = [DeviceToken(1)]) -> APNsServer {
+    var server = APNsServer(configuration: configuration)
+    server.reset(configuration: configuration, seed: seed)
+    for token in tokens { server.register(token) }
+    return server
+}
+
+/// Console counters spelled out; every one not named is 0.
+private func counts(accepted: Int64 = 0, rejected: Int64 = 0, tooManyRequests: Int64 = 0, delivered: Int64 = 0,
+                    deliveredFromStorage: Int64 = 0, storedOffline: Int64 = 0, storedPower: Int64 = 0,
+                    unregistered: Int64 = 0, expired: Int64 = 0, disabled: Int64 = 0,
+                    replaced: Int64 = 0) -> APNsCounters {
+    var counters = APNsCounters()
+    counters.accepted = accepted
+    counters.rejected = rejected
+    counters.tooManyRequests = tooManyRequests
+    counters.delivered = delivered
+    counters.deliveredFromStorage = deliveredFromStorage
+    counters.storedOffline = storedOffline
+    counters.storedPower = storedPower
+    counters.discardedUnregistered = unregistered
+    counters.discardedExpired = expired
+    counters.discardedDisabled = disabled
+    counters.discardedReplaced = replaced
+    return counters
+}
+
+private let deferring = APNsConfiguration(defersLowPriority: true)
+
+@Suite("FakeAPNs: Console counters")
+struct APNsCounterTests {
+
+    @Test("a 200 counts accepted, a 400 / 413 / 410 counts rejected, a 429 counts tooManyRequests")
+    func answersAreCounted() {
+        var apns = server(APNsConfiguration(rateLimit: APNsRateLimit(burst: 1, window: second)),
+                          knowing: [DeviceToken(1), DeviceToken(2)])
+        var effects: ContiguousArray<APNsEffect> = []
+        apns.deviceConnected(DeviceToken(1), at: 0, into: &effects)
+        #expect(apns.receive(push(1), at: 0, into: &effects) == .ok)
+        #expect(apns.receive(push(2), at: 0, into: &effects) == .failure(.tooManyRequests))
+        #expect(apns.receive(push(3, priority: 7), at: 0, into: &effects) == .failure(.badPriority))
+        #expect(apns.receive(push(4, byteCount: 5000), at: 0, into: &effects) == .failure(.payloadTooLarge))
+        #expect(apns.receive(push(5, to: DeviceToken(9)), at: 0, into: &effects) == .failure(.badDeviceToken))
+        apns.invalidate(DeviceToken(2), at: 0, into: &effects)
+        #expect(apns.receive(push(6, to: DeviceToken(2)), at: 0, into: &effects).status == 410)
+        #expect(effects == [.deliver(push(1))])
+        #expect(apns.counters == counts(accepted: 1, rejected: 4, tooManyRequests: 1, delivered: 1))
+    }
+
+    @Test("offline: storedOffline per slot fill, discardedReplaced per coalesced one, deliveredFromStorage on reconnect")
+    func storageIsCounted() {
+        var apns = server()
+        var effects: ContiguousArray<APNsEffect> = []
+        #expect(apns.receive(push(1), at: 0, into: &effects) == .ok)
+        #expect(apns.receive(push(2), at: second, into: &effects) == .ok)
+        apns.deviceConnected(DeviceToken(1), at: 2 * second, into: &effects)
+        #expect(effects == [.discard(push(1), .replaced), .deliver(push(2))])
+        #expect(apns.counters == counts(accepted: 2, deliveredFromStorage: 1, storedOffline: 2, replaced: 1))
+    }
+
+    @Test("expired discards are counted whether sent with apns-expiration 0, already past, or past in the slot")
+    func expiriesAreCounted() {
+        var apns = server()
+        var effects: ContiguousArray<APNsEffect> = []
+        #expect(apns.receive(push(1, expiration: .immediately), at: 0, into: &effects) == .ok)
+        #expect(apns.receive(push(2, expiration: .at(0)), at: 0, into: &effects) == .ok)
+        #expect(apns.receive(push(3, expiration: .at(second)), at: 0, into: &effects) == .ok)
+        apns.deviceConnected(DeviceToken(1), at: second, into: &effects)
+        #expect(effects == [.discard(push(1, expiration: .immediately), .expired),
+                            .discard(push(2, expiration: .at(0)), .expired),
+                            .discard(push(3, expiration: .at(second)), .expired)])
+        #expect(apns.counters == counts(accepted: 3, storedOffline: 1, expired: 3))
+    }
+
+    @Test("a bounce is no new request: re-stored it counts storedOffline, handed to a reconnected device it counts delivered")
+    func bouncesAreNotRequests() {
+        var apns = server()
+        var effects: ContiguousArray<APNsEffect> = []
+        apns.deviceConnected(DeviceToken(1), at: 0, into: &effects)
+        #expect(apns.receive(push(1), at: 0, into: &effects) == .ok)
+        apns.deviceDisconnected(DeviceToken(1))
+        apns.deliveryFailed(push(1), at: second, into: &effects)
+        #expect(apns.counters == counts(accepted: 1, delivered: 1, storedOffline: 1))
+        apns.deviceConnected(DeviceToken(1), at: 2 * second, into: &effects)
+        apns.deliveryFailed(push(1), at: 3 * second, into: &effects)
+        #expect(effects == [.deliver(push(1)), .deliver(push(1)), .deliver(push(1))])
+        #expect(apns.counters == counts(accepted: 1, delivered: 2, deliveredFromStorage: 1, storedOffline: 1))
+    }
+
+    @Test("power-held notifications count storedPower when held and delivered when the window opens")
+    func powerIsCounted() {
+        var apns = server(deferring)
+        var effects: ContiguousArray<APNsEffect> = []
+        apns.deviceConnected(DeviceToken(1), at: 0, into: &effects)
+        #expect(apns.receive(push(1, priority: 5), at: 0, into: &effects) == .ok)
+        #expect(apns.receive(push(2, priority: 1), at: 0, into: &effects) == .ok)
+        #expect(apns.counters == counts(accepted: 2, storedPower: 2))
+        apns.powerWindowOpens(DeviceToken(1), at: second, into: &effects)
+        #expect(apns.counters == counts(accepted: 2, delivered: 2, storedPower: 2))
+    }
+
+    @Test("unregistered and disabled discards are counted by reason, and a disabled push still counts accepted")
+    func unregisteredAndDisabledAreCounted() {
+        var apns = server(knowing: [DeviceToken(1), DeviceToken(2)])
+        var effects: ContiguousArray<APNsEffect> = []
+        apns.setNotificationsEnabled(DeviceToken(2), false)
+        #expect(apns.receive(push(1), at: 0, into: &effects) == .ok)
+        #expect(apns.receive(push(2, to: DeviceToken(2)), at: 0, into: &effects) == .ok)
+        apns.invalidate(DeviceToken(1), at: second, into: &effects)
+        apns.deliveryFailed(push(3), at: second, into: &effects)
+        #expect(effects == [.discard(push(2, to: DeviceToken(2)), .disabled), .discard(push(1), .unregistered),
+                            .discard(push(3), .unregistered)])
+        #expect(apns.counters == counts(accepted: 2, storedOffline: 1, unregistered: 2, disabled: 1))
+    }
+
+    @Test("reset(configuration:seed:) zeroes the counters, forgets tokens and takes the new configuration")
+    func resetZeroes() {
+        var apns = server()
+        var effects: ContiguousArray<APNsEffect> = []
+        #expect(apns.receive(push(1), at: 0, into: &effects) == .ok)
+        #expect(apns.counters == counts(accepted: 1, storedOffline: 1))
+        #expect(apns.heldNotifications == 1)
+        apns.reset(configuration: deferring, seed: 7)
+        #expect(apns.counters == APNsCounters())
+        #expect(apns.heldNotifications == 0)
+        #expect(apns.configuration == deferring)
+        #expect(apns.receive(push(2), at: 0, into: &effects) == .failure(.badDeviceToken))
+        apns.reset()
+        #expect(apns.configuration == deferring)
+        #expect(apns.counters == counts(rejected: 0))
+    }
+
+    @Test("after a reset a token's power batch starts empty, even if it held some before")
+    func resetEmptiesPowerBatches() {
+        var apns = server(deferring)
+        var effects: ContiguousArray<APNsEffect> = []
+        apns.deviceConnected(DeviceToken(1), at: 0, into: &effects)
+        #expect(apns.receive(push(1, priority: 5), at: 0, into: &effects) == .ok)
+        apns.reset()
+        apns.register(DeviceToken(1))
+        apns.deviceConnected(DeviceToken(1), at: 0, into: &effects)
+        effects.removeAll()
+        #expect(apns.receive(push(2, priority: 5), at: 0, into: &effects) == .ok)
+        #expect(effects == [.deferForPower(DeviceToken(1))])
+        apns.powerWindowOpens(DeviceToken(1), at: second, into: &effects)
+        #expect(effects == [.deferForPower(DeviceToken(1)), .deliver(push(2, priority: 5))])
+    }
+}
+
+@Suite("FakeAPNs: invalidation and disabled notifications")
+struct APNsInvalidationTests {
+
+    @Test("invalidate discards the stored notification and then every power-held one, in arrival order, as unregistered")
+    func invalidateDiscardsAllHeld() {
+        var apns = server(deferring)
+        var effects: ContiguousArray<APNsEffect> = []
+        apns.deviceConnected(DeviceToken(1), at: 0, into: &effects)
+        #expect(apns.receive(push(1, priority: 5), at: 0, into: &effects) == .ok)
+        #expect(apns.receive(push(2, priority: 1), at: 0, into: &effects) == .ok)
+        apns.deviceDisconnected(DeviceToken(1))
+        #expect(apns.receive(push(3), at: second, into: &effects) == .ok)
+        #expect(apns.heldNotifications == 3)
+        effects.removeAll()
+        apns.invalidate(DeviceToken(1), at: 2 * second, into: &effects)
+        #expect(effects == [.discard(push(3), .unregistered), .discard(push(1, priority: 5), .unregistered),
+                            .discard(push(2, priority: 1), .unregistered)])
+        #expect(apns.heldNotifications == 0)
+        #expect(apns.storedNotification(for: DeviceToken(1)) == nil)
+        // The window the world had scheduled finds nothing left.
+        effects.removeAll()
+        apns.powerWindowOpens(DeviceToken(1), at: 3 * second, into: &effects)
+        #expect(effects.isEmpty)
+        #expect(apns.counters.discardedUnregistered == 3)
+    }
+
+    @Test("invalidating an unknown token does nothing")
+    func invalidateUnknown() {
+        var apns = server()
+        var effects: ContiguousArray<APNsEffect> = []
+        apns.invalidate(DeviceToken(4), at: 0, into: &effects)
+        #expect(effects.isEmpty)
+        #expect(apns.receive(push(1, to: DeviceToken(4)), at: 0, into: &effects) == .failure(.badDeviceToken))
+    }
+
+    @Test("with notifications disabled a valid push is answered 200 and discarded at once as disabled, online or offline")
+    func disabledIsOKAndDiscarded() {
+        var apns = server()
+        var effects: ContiguousArray<APNsEffect> = []
+        apns.setNotificationsEnabled(DeviceToken(1), false)
+        #expect(apns.receive(push(1), at: 0, into: &effects) == .ok)
+        apns.deviceConnected(DeviceToken(1), at: second, into: &effects)
+        #expect(apns.receive(push(2), at: 2 * second, into: &effects) == .ok)
+        #expect(effects == [.discard(push(1), .disabled), .discard(push(2), .disabled)])
+        #expect(apns.storedNotification(for: DeviceToken(1)) == nil)
+        #expect(apns.heldNotifications == 0)
+    }
+
+    @Test("notifications are enabled by default, registering again does not re-enable them, enabling does")
+    func enableSwitch() {
+        var apns = server()
+        var effects: ContiguousArray<APNsEffect> = []
+        apns.deviceConnected(DeviceToken(1), at: 0, into: &effects)
+        #expect(apns.receive(push(1), at: 0, into: &effects) == .ok)
+        apns.setNotificationsEnabled(DeviceToken(1), false)
+        apns.register(DeviceToken(1))
+        #expect(apns.receive(push(2), at: 0, into: &effects) == .ok)
+        apns.setNotificationsEnabled(DeviceToken(1), true)
+        #expect(apns.receive(push(3), at: 0, into: &effects) == .ok)
+        #expect(effects == [.deliver(push(1)), .discard(push(2), .disabled), .deliver(push(3))])
+    }
+
+    @Test("a disabled token still gets 400 for an invalid request and 410 once invalidated")
+    func disabledKeepsErrors() {
+        var apns = server()
+        var effects: ContiguousArray<APNsEffect> = []
+        apns.setNotificationsEnabled(DeviceToken(1), false)
+        #expect(apns.receive(push(1, priority: 3), at: 0, into: &effects) == .failure(.badPriority))
+        apns.invalidate(DeviceToken(1), at: 5, into: &effects)
+        #expect(apns.receive(push(2), at: 9, into: &effects) == .failure(.unregistered, timestamp: 5))
+        #expect(effects.isEmpty)
+    }
+}
+
+@Suite("FakeAPNs: per-token rate limit (GCRA)")
+struct APNsRateLimitTests {
+
+    /// burst 4 per 4 s: interval 1 s, tolerance 3 s.
+    private let limited = APNsConfiguration(rateLimit: APNsRateLimit(burst: 4, window: 4 * TimeUnit.second))
+
+    @Test("burst requests back to back are accepted, the next is 429 with no effect, and one conforms again after one interval")
+    func burstThenInterval() {
+        var apns = server(limited)
+        var effects: ContiguousArray<APNsEffect> = []
+        for message: Int32 in 1...4 { #expect(apns.receive(push(message), at: 0, into: &effects) == .ok) }
+        effects.removeAll()
+        #expect(apns.receive(push(5), at: 0, into: &effects) == answer(status: 429, reason: .tooManyRequests,
+                                                                          timestamp: nil))
+        #expect(apns.receive(push(6), at: second - 1, into: &effects) == .failure(.tooManyRequests))
+        #expect(effects.isEmpty)
+        #expect(apns.receive(push(7), at: second, into: &effects) == .ok)
+        #expect(apns.receive(push(8), at: second, into: &effects) == .failure(.tooManyRequests))
+        #expect(apns.storedNotification(for: DeviceToken(1)) == push(7))
+        #expect(apns.counters.tooManyRequests == 3)
+        #expect(apns.counters.accepted == 5)
+    }
+
+    @Test("refused requests use no credit: after a hundred 429s one still conforms exactly one interval later")
+    func refusedDoNotConsume() {
+        var apns = server(limited)
+        var effects: ContiguousArray<APNsEffect> = []
+        for message: Int32 in 1...4 { #expect(apns.receive(push(message), at: 0, into: &effects) == .ok) }
+        for message: Int32 in 5...104 {
+            #expect(apns.receive(push(message), at: 0, into: &effects) == .failure(.tooManyRequests))
+        }
+        #expect(apns.receive(push(105), at: second, into: &effects) == .ok)
+    }
+
+    @Test("a full window of silence refills the whole burst, and no more")
+    func refill() {
+        var apns = server(limited)
+        var effects: ContiguousArray<APNsEffect> = []
+        for message: Int32 in 1...4 { #expect(apns.receive(push(message), at: 0, into: &effects) == .ok) }
+        let later = 100 * second
+        for message: Int32 in 5...8 { #expect(apns.receive(push(message), at: later, into: &effects) == .ok) }
+        #expect(apns.receive(push(9), at: later, into: &effects) == .failure(.tooManyRequests))
+    }
+
+    @Test("a steady rate of one per interval conforms forever after the burst is spent")
+    func steadyRate() {
+        var apns = server(limited)
+        var effects: ContiguousArray<APNsEffect> = []
+        for message: Int32 in 1...4 { #expect(apns.receive(push(message), at: 0, into: &effects) == .ok) }
+        for step: Int32 in 1...50 {
+            #expect(apns.receive(push(100 + step), at: SimTime(step) * second, into: &effects) == .ok, "\(step)")
+        }
+        #expect(apns.receive(push(999), at: 50 * second, into: &effects) == .failure(.tooManyRequests))
+    }
+
+    @Test("integer arithmetic: burst 3 per 10 µs gives interval 3 µs and tolerance 7 µs")
+    func integerInterval() {
+        var apns = server(APNsConfiguration(rateLimit: APNsRateLimit(burst: 3, window: 10)))
+        var effects: ContiguousArray<APNsEffect> = []
+        for message: Int32 in 1...3 { #expect(apns.receive(push(message), at: 0, into: &effects) == .ok) }
+        // tat is 9 now: 9 − 1 = 8 > 7 refuses, 9 − 2 = 7 conforms.
+        #expect(apns.receive(push(4), at: 1, into: &effects) == .failure(.tooManyRequests))
+        #expect(apns.receive(push(5), at: 2, into: &effects) == .ok)
+        #expect(apns.receive(push(6), at: 2, into: &effects) == .failure(.tooManyRequests))
+        #expect(apns.receive(push(7), at: 5, into: &effects) == .ok)
+    }
+
+    @Test("the limit is per token: another token is not throttled by the first one's burst")
+    func perToken() {
+        var apns = server(limited, knowing: [DeviceToken(1), DeviceToken(2)])
+        var effects: ContiguousArray<APNsEffect> = []
+        for message: Int32 in 1...4 { #expect(apns.receive(push(message), at: 0, into: &effects) == .ok) }
+        #expect(apns.receive(push(5), at: 0, into: &effects) == .failure(.tooManyRequests))
+        for message: Int32 in 1...4 {
+            #expect(apns.receive(push(message, to: DeviceToken(2)), at: 0, into: &effects) == .ok)
+        }
+    }
+
+    @Test("check order: a 400 and a 410 come before 429 and use no credit")
+    func order() {
+        var apns = server(limited, knowing: [DeviceToken(1), DeviceToken(2)])
+        var effects: ContiguousArray<APNsEffect> = []
+        for message: Int32 in 1...4 { #expect(apns.receive(push(message), at: 0, into: &effects) == .ok) }
+        #expect(apns.receive(push(5, pushType: .missing), at: 0, into: &effects) == .failure(.missingPushType))
+        #expect(apns.receive(push(6, byteCount: 9000), at: 0, into: &effects) == .failure(.payloadTooLarge))
+        // Invalid requests to a fresh token leave its whole burst.
+        for _ in 0..<10 {
+            #expect(apns.receive(push(7, to: DeviceToken(2), priority: 2), at: 0, into: &effects) == .failure(.badPriority))
+        }
+        for message: Int32 in 1...4 {
+            #expect(apns.receive(push(message, to: DeviceToken(2)), at: 0, into: &effects) == .ok)
+        }
+        apns.invalidate(DeviceToken(1), at: 0, into: &effects)
+        #expect(apns.receive(push(8), at: 0, into: &effects) == .failure(.unregistered, timestamp: 0))
+        apns.register(DeviceToken(1))
+        #expect(apns.receive(push(9), at: 0, into: &effects) == .failure(.tooManyRequests))
+    }
+
+    @Test("without a rate limit a thousand back-to-back requests are all accepted")
+    func noLimit() {
+        var apns = server()
+        var effects: ContiguousArray<APNsEffect> = []
+        for message: Int32 in 1...1000 { #expect(apns.receive(push(message), at: 0, into: &effects) == .ok) }
+        #expect(apns.counters.tooManyRequests == 0)
+    }
+}
+
+@Suite("FakeAPNs: nondeterministic storage")
+struct APNsNondeterministicStorageTests {
+
+    private static let closeTogether = 10 * TimeUnit.second
+    private let policy = APNsConfiguration(storage: .nondeterministic(closeTogether: Self.closeTogether))
+
+    /// Stores push A at `first` and push B at `second`, asserts the effects are one
+    /// of the two exact outcomes, empties the slot by reconnecting, and returns
+    /// whether the older (A) was kept.
+    private func keptOlder(_ apns: inout APNsServer, first: SimTime, second: SimTime) -> Bool {
+        var effects: ContiguousArray<APNsEffect> = []
+        apns.deviceDisconnected(DeviceToken(1))
+        #expect(apns.receive(push(1), at: first, into: &effects) == .ok)
+        #expect(apns.receive(push(2), at: second, into: &effects) == .ok)
+        let older = effects == [.discard(push(2), .replaced)] && apns.storedNotification(for: DeviceToken(1)) == push(1)
+        let newer = effects == [.discard(push(1), .replaced)] && apns.storedNotification(for: DeviceToken(1)) == push(2)
+        #expect(older != newer, "\(effects)")
+        effects.removeAll()
+        apns.deviceConnected(DeviceToken(1), at: second, into: &effects)
+        #expect(effects == [.deliver(older ? push(1) : push(2))])
+        return older
+    }
+
+    @Test("close together, the older survives about half the time (4000 trials, SE 0.79%, tolerance 4 SE)")
+    func evenOdds() {
+        var apns = server(policy, seed: 2024)
+        let trials = 4000
+        var older = 0
+        for trial in 0..<trials {
+            let start = SimTime(trial) * TimeUnit.minute
+            if keptOlder(&apns, first: start, second: start + Self.closeTogether - 1) { older += 1 }
+        }
+        let share = Double(older) / Double(trials)
+        #expect(abs(share - 0.5) <= 4 * 0.0079, "\(share)")
+        #expect(apns.counters.discardedReplaced == Int64(trials))
+        #expect(apns.counters.storedOffline == Int64(trials + trials - older))
+    }
+
+    @Test("closeTogether or further apart, the newer always survives")
+    func farApartNewest() {
+        var apns = server(policy, seed: 2024)
+        for trial in 0..<300 {
+            let start = SimTime(trial) * TimeUnit.minute
+            let gap = trial % 2 == 0 ? Self.closeTogether : Self.closeTogether + SimTime(trial) * TimeUnit.second
+            #expect(!keptOlder(&apns, first: start, second: start + gap), "\(trial)")
+        }
+    }
+
+    @Test("under the latest policy the newer always survives, even close together")
+    func latestIgnoresCoin() {
+        var apns = server(APNsConfiguration(), seed: 2024)
+        for trial in 0..<300 {
+            let start = SimTime(trial) * TimeUnit.minute
+            #expect(!keptOlder(&apns, first: start, second: start + 1), "\(trial)")
+        }
+    }
+
+    @Test("one seed gives the same choices; another seed gives other choices")
+    func determinism() {
+        func choices(seed: UInt64) -> [Bool] {
+            var apns = server(policy, seed: seed)
+            return (0..<64).map { trial in
+                let start = SimTime(trial) * TimeUnit.minute
+                return keptOlder(&apns, first: start, second: start + 1)
+            }
+        }
+        #expect(choices(seed: 11) == choices(seed: 11))
+        #expect(choices(seed: 11) != choices(seed: 12))
+        // reset reseeds: a used server reset to seed 11 repeats the fresh one.
+        var used = server(policy, seed: 99)
+        _ = keptOlder(&used, first: 0, second: 1)
+        used.reset(configuration: policy, seed: 11)
+        used.register(DeviceToken(1))
+        let again = (0..<64).map { trial in
+            let start = SimTime(trial) * TimeUnit.minute
+            return keptOlder(&used, first: start, second: start + 1)
+        }
+        #expect(again == choices(seed: 11))
+    }
+
+    @Test("closeness is measured from when the kept one was stored: a third push far from the first always wins")
+    func keptOneKeepsItsTime() {
+        var apns = server(policy, seed: 5)
+        var sawOlderKept = 0
+        for trial in 0..<400 {
+            let start = SimTime(trial) * TimeUnit.minute
+            var effects: ContiguousArray<APNsEffect> = []
+            #expect(apns.receive(push(1), at: start, into: &effects) == .ok)
+            #expect(apns.receive(push(2), at: start + 6 * second, into: &effects) == .ok)
+            guard apns.storedNotification(for: DeviceToken(1)) == push(1) else {
+                apns.deviceConnected(DeviceToken(1), at: start + 30 * second, into: &effects)
+                apns.deviceDisconnected(DeviceToken(1))
+                continue
+            }
+            sawOlderKept += 1
+            effects.removeAll()
+            // 12 s after push 1 (stored), 6 s after push 2 (never stored): far apart.
+            #expect(apns.receive(push(3), at: start + 12 * second, into: &effects) == .ok)
+            #expect(effects == [.discard(push(1), .replaced)], "\(trial)")
+            apns.deviceConnected(DeviceToken(1), at: start + 30 * second, into: &effects)
+            apns.deviceDisconnected(DeviceToken(1))
+        }
+        #expect(sawOlderKept > 100)
+    }
+
+    @Test("an expired stored one is discarded as expired with no coin: the generator's later draws are unchanged")
+    func expiredUsesNoCoin() {
+        func choicesAfter(expiredFirst: Bool) -> [Bool] {
+            var apns = server(policy, seed: 3)
+            if expiredFirst {
+                var effects: ContiguousArray<APNsEffect> = []
+                let stale = push(9, expiration: .at(second))
+                #expect(apns.receive(stale, at: 0, into: &effects) == .ok)
+                #expect(apns.receive(push(10), at: second, into: &effects) == .ok)
+                #expect(effects == [.discard(stale, .expired)])
+                #expect(apns.storedNotification(for: DeviceToken(1)) == push(10))
+                apns.deviceConnected(DeviceToken(1), at: second, into: &effects)
+            }
+            return (1...64).map { trial in
+                let start = SimTime(trial) * TimeUnit.minute
+                return keptOlder(&apns, first: start, second: start + 1)
+            }
+        }
+        #expect(choicesAfter(expiredFirst: true) == choicesAfter(expiredFirst: false))
+    }
+
+    @Test("a bounce close to the stored one: the coin keeps either, exactly; far apart the stored one wins")
+    func bounceUnderCoin() {
+        var apns = server(policy, seed: 8)
+        var keptBounce = 0, keptStored = 0
+        for trial in 0..<200 {
+            let start = SimTime(trial) * TimeUnit.minute
+            var effects: ContiguousArray<APNsEffect> = []
+            #expect(apns.receive(push(2), at: start, into: &effects) == .ok)
+            apns.deliveryFailed(push(1), at: start + second, into: &effects)
+            if effects == [.discard(push(2), .replaced)] {
+                #expect(apns.storedNotification(for: DeviceToken(1)) == push(1))
+                keptBounce += 1
+            } else {
+                #expect(effects == [.discard(push(1), .replaced)])
+                #expect(apns.storedNotification(for: DeviceToken(1)) == push(2))
+                keptStored += 1
+            }
+            apns.deviceConnected(DeviceToken(1), at: start + 2 * second, into: &effects)
+            apns.deviceDisconnected(DeviceToken(1))
+        }
+        #expect(keptBounce > 50 && keptStored > 50, "\(keptBounce) / \(keptStored)")
+        for trial in 200..<300 {
+            let start = SimTime(trial) * TimeUnit.minute
+            var effects: ContiguousArray<APNsEffect> = []
+            #expect(apns.receive(push(2), at: start, into: &effects) == .ok)
+            apns.deliveryFailed(push(1), at: start + Self.closeTogether, into: &effects)
+            #expect(effects == [.discard(push(1), .replaced)], "\(trial)")
+            apns.deviceConnected(DeviceToken(1), at: start + Self.closeTogether, into: &effects)
+            apns.deviceDisconnected(DeviceToken(1))
+        }
+    }
+}
+
+@Suite("FakeAPNs: low-priority power deferral")
+struct APNsPowerDeferralTests {
+
+    @Test("priority 5 and 1 for a connected device are held with one deferForPower per batch and delivered together in order")
+    func heldAndDeliveredInOrder() {
+        var apns = server(deferring)
+        var effects: ContiguousArray<APNsEffect> = []
+        apns.deviceConnected(DeviceToken(1), at: 0, into: &effects)
+        #expect(apns.receive(push(1, priority: 5), at: 0, into: &effects) == .ok)
+        #expect(apns.receive(push(2, priority: 1), at: second, into: &effects) == .ok)
+        #expect(apns.receive(push(3, priority: 5), at: 2 * second, into: &effects) == .ok)
+        #expect(effects == [.deferForPower(DeviceToken(1))])
+        #expect(apns.heldNotifications == 3)
+        #expect(apns.storedNotification(for: DeviceToken(1)) == nil)
+        effects.removeAll()
+        apns.powerWindowOpens(DeviceToken(1), at: 5 * second, into: &effects)
+        #expect(effects == [.deliver(push(1, priority: 5)), .deliver(push(2, priority: 1)),
+                            .deliver(push(3, priority: 5))])
+        #expect(apns.heldNotifications == 0)
+        // The next one starts a new batch and asks for a new window.
+        effects.removeAll()
+        #expect(apns.receive(push(4, priority: 5), at: 6 * second, into: &effects) == .ok)
+        #expect(effects == [.deferForPower(DeviceToken(1))])
+    }
+
+    @Test("priority 10 is delivered at once past a held batch; without deferral priority 5 is delivered at once too")
+    func highPriorityAndNoDeferral() {
+        var apns = server(deferring)
+        var effects: ContiguousArray<APNsEffect> = []
+        apns.deviceConnected(DeviceToken(1), at: 0, into: &effects)
+        #expect(apns.receive(push(1, priority: 5), at: 0, into: &effects) == .ok)
+        #expect(apns.receive(push(2, priority: 10), at: 0, into: &effects) == .ok)
+        #expect(effects == [.deferForPower(DeviceToken(1)), .deliver(push(2, priority: 10))])
+
+        var plain = server()
+        effects.removeAll()
+        plain.deviceConnected(DeviceToken(1), at: 0, into: &effects)
+        #expect(plain.receive(push(1, priority: 5), at: 0, into: &effects) == .ok)
+        #expect(plain.receive(push(2, priority: 1), at: 0, into: &effects) == .ok)
+        #expect(effects == [.deliver(push(1, priority: 5)), .deliver(push(2, priority: 1))])
+        #expect(plain.counters.storedPower == 0)
+    }
+
+    @Test("priority 5 for an offline device is stored as usual, with no deferForPower")
+    func offlineLowPriorityStored() {
+        var apns = server(deferring)
+        var effects: ContiguousArray<APNsEffect> = []
+        #expect(apns.receive(push(1, priority: 5), at: 0, into: &effects) == .ok)
+        #expect(effects.isEmpty)
+        #expect(apns.storedNotification(for: DeviceToken(1)) == push(1, priority: 5))
+        #expect(apns.counters == counts(accepted: 1, storedOffline: 1))
+    }
+
+    @Test("offline when the window opens: the held ones are stored like any offline push, so they coalesce to the last")
+    func offlineAtWindowCoalesces() {
+        var apns = server(deferring)
+        var effects: ContiguousArray<APNsEffect> = []
+        apns.deviceConnected(DeviceToken(1), at: 0, into: &effects)
+        for message: Int32 in 1...3 { #expect(apns.receive(push(message, priority: 5), at: 0, into: &effects) == .ok) }
+        apns.deviceDisconnected(DeviceToken(1))
+        effects.removeAll()
+        apns.powerWindowOpens(DeviceToken(1), at: second, into: &effects)
+        #expect(effects == [.discard(push(1, priority: 5), .replaced), .discard(push(2, priority: 5), .replaced)])
+        #expect(apns.storedNotification(for: DeviceToken(1)) == push(3, priority: 5))
+        #expect(apns.heldNotifications == 1)
+        effects.removeAll()
+        apns.deviceConnected(DeviceToken(1), at: 2 * second, into: &effects)
+        #expect(effects == [.deliver(push(3, priority: 5))])
+        #expect(apns.counters == counts(accepted: 3, deliveredFromStorage: 1, storedOffline: 3, storedPower: 3,
+                                        replaced: 2))
+    }
+
+    @Test("a held one whose apns-expiration passed is discarded as expired; apns-expiration 0 gets its one attempt at the window")
+    func expiryAtWindow() {
+        var apns = server(deferring)
+        var effects: ContiguousArray<APNsEffect> = []
+        apns.deviceConnected(DeviceToken(1), at: 0, into: &effects)
+        let passed = push(1, priority: 5, expiration: .at(5 * second))
+        let ahead = push(2, priority: 5, expiration: .at(5 * second + 1))
+        let once = push(3, priority: 5, expiration: .immediately)
+        for held in [passed, ahead, once] { #expect(apns.receive(held, at: 0, into: &effects) == .ok) }
+        effects.removeAll()
+        apns.powerWindowOpens(DeviceToken(1), at: 5 * second, into: &effects)
+        #expect(effects == [.discard(passed, .expired), .deliver(ahead), .deliver(once)])
+
+        // Offline at the window, apns-expiration 0 may not be stored.
+        effects.removeAll()
+        #expect(apns.receive(once, at: 6 * second, into: &effects) == .ok)
+        apns.deviceDisconnected(DeviceToken(1))
+        effects.removeAll()
+        apns.powerWindowOpens(DeviceToken(1), at: 7 * second, into: &effects)
+        #expect(effects == [.discard(once, .expired)])
+        #expect(apns.heldNotifications == 0)
+    }
+
+    @Test("reconnecting does not release the power batch, and a window for an empty batch or unknown token does nothing")
+    func windowOnly() {
+        var apns = server(deferring)
+        var effects: ContiguousArray<APNsEffect> = []
+        apns.deviceConnected(DeviceToken(1), at: 0, into: &effects)
+        #expect(apns.receive(push(1, priority: 5), at: 0, into: &effects) == .ok)
+        apns.deviceDisconnected(DeviceToken(1))
+        apns.deviceConnected(DeviceToken(1), at: second, into: &effects)
+        #expect(effects == [.deferForPower(DeviceToken(1))])
+        effects.removeAll()
+        apns.powerWindowOpens(DeviceToken(7), at: second, into: &effects)
+        apns.powerWindowOpens(DeviceToken(-3), at: second, into: &effects)
+        #expect(effects.isEmpty)
+        apns.powerWindowOpens(DeviceToken(1), at: 2 * second, into: &effects)
+        apns.powerWindowOpens(DeviceToken(1), at: 3 * second, into: &effects)
+        #expect(effects == [.deliver(push(1, priority: 5))])
+    }
+
+    @Test("each token has its own batch and its own deferForPower")
+    func batchesPerToken() {
+        var apns = server(deferring, knowing: [DeviceToken(1), DeviceToken(2)])
+        var effects: ContiguousArray<APNsEffect> = []
+        apns.deviceConnected(DeviceToken(1), at: 0, into: &effects)
+        apns.deviceConnected(DeviceToken(2), at: 0, into: &effects)
+        #expect(apns.receive(push(1, to: DeviceToken(1), priority: 5), at: 0, into: &effects) == .ok)
+        #expect(apns.receive(push(2, to: DeviceToken(2), priority: 5), at: 0, into: &effects) == .ok)
+        #expect(apns.receive(push(3, to: DeviceToken(1), priority: 5), at: 0, into: &effects) == .ok)
+        #expect(effects == [.deferForPower(DeviceToken(1)), .deferForPower(DeviceToken(2))])
+        effects.removeAll()
+        apns.powerWindowOpens(DeviceToken(2), at: second, into: &effects)
+        #expect(effects == [.deliver(push(2, to: DeviceToken(2), priority: 5))])
+        #expect(apns.heldNotifications == 2)
+    }
+}
+
+@Suite("FakeAPNs: end-of-run accounting")
+struct APNsEndOfRunTests {
+
+    @Test("heldNotifications counts offline slots and power batches over all tokens, and follows every exit")
+    func heldCount() {
+        var apns = server(deferring, knowing: [DeviceToken(1), DeviceToken(2), DeviceToken(3)])
+        var effects: ContiguousArray<APNsEffect> = []
+        #expect(apns.heldNotifications == 0)
+        #expect(apns.receive(push(1, to: DeviceToken(1)), at: 0, into: &effects) == .ok)
+        #expect(apns.receive(push(2, to: DeviceToken(1)), at: 0, into: &effects) == .ok)     // replaces 1
+        #expect(apns.receive(push(3, to: DeviceToken(2)), at: 0, into: &effects) == .ok)
+        apns.deviceConnected(DeviceToken(3), at: 0, into: &effects)
+        #expect(apns.receive(push(4, to: DeviceToken(3), priority: 5), at: 0, into: &effects) == .ok)
+        #expect(apns.receive(push(5, to: DeviceToken(3), priority: 1), at: 0, into: &effects) == .ok)
+        #expect(apns.heldNotifications == 4)
+        apns.deviceConnected(DeviceToken(1), at: second, into: &effects)
+        #expect(apns.heldNotifications == 3)
+        apns.invalidate(DeviceToken(2), at: second, into: &effects)
+        #expect(apns.heldNotifications == 2)
+        apns.powerWindowOpens(DeviceToken(3), at: second, into: &effects)
+        #expect(apns.heldNotifications == 0)
+        apns.deviceDisconnected(DeviceToken(1))
+        apns.deliveryFailed(push(2, to: DeviceToken(1)), at: 2 * second, into: &effects)
+        #expect(apns.heldNotifications == 1)
+        apns.expireStored(for: DeviceToken(1), at: 2 * second + APNsServer.maximumStorage, into: &effects)
+        #expect(apns.heldNotifications == 0)
+    }
+
+    @Test("expireAll discards every expired stored notification, keeps valid ones, and leaves power-held ones held")
+    func expireAll() {
+        let tokens = [DeviceToken(1), DeviceToken(2), DeviceToken(3), DeviceToken(5)]
+        var apns = server(deferring, knowing: tokens)
+        var effects: ContiguousArray<APNsEffect> = []
+        let short1 = push(1, to: DeviceToken(1), expiration: .at(10 * second))
+        let long = push(2, to: DeviceToken(2), expiration: .at(20 * second))
+        let short5 = push(5, to: DeviceToken(5), expiration: .at(5 * second))
+        let heldStale = push(3, to: DeviceToken(3), priority: 5, expiration: .at(second))
+        for offline in [short1, long, short5] { #expect(apns.receive(offline, at: 0, into: &effects) == .ok) }
+        apns.deviceConnected(DeviceToken(3), at: 0, into: &effects)
+        #expect(apns.receive(heldStale, at: 0, into: &effects) == .ok)
+        #expect(apns.heldNotifications == 4)
+        effects.removeAll()
+        apns.expireAll(at: 10 * second, into: &effects)
+        #expect(effects == [.discard(short1, .expired), .discard(short5, .expired)])
+        #expect(apns.storedNotification(for: DeviceToken(2)) == long)
+        #expect(apns.heldNotifications == 2)
+        #expect(apns.counters.discardedExpired == 2)
+        effects.removeAll()
+        apns.powerWindowOpens(DeviceToken(3), at: 10 * second, into: &effects)
+        #expect(effects == [.discard(heldStale, .expired)])
+    }
+
+    @Test("tokens registered far apart and after rotation each get their own state")
+    func growingTokens() {
+        var apns = server(knowing: [DeviceToken(0)])
+        var effects: ContiguousArray<APNsEffect> = []
+        for number: Int32 in 1...200 { apns.register(DeviceToken(number)) }
+        apns.register(DeviceToken(1000))
+        for number: Int32 in [0, 1, 200, 1000] {
+            #expect(apns.receive(push(number, to: DeviceToken(number)), at: 0, into: &effects) == .ok)
+        }
+        #expect(apns.receive(push(9, to: DeviceToken(500)), at: 0, into: &effects) == .failure(.badDeviceToken))
+        #expect(apns.heldNotifications == 4)
+        #expect(apns.storedNotification(for: DeviceToken(1000)) == push(1000, to: DeviceToken(1000)))
     }
 }

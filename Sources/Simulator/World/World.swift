@@ -247,6 +247,12 @@ struct World {
                 ledger.lost(push, .apnsCoalesced)
             case .discard(let push, .expired):
                 ledger.lost(push, .apnsExpired)
+            case .discard(let push, .unregistered):
+                ledger.lost(push, .unregistered)
+            case .discard(let push, .disabled):
+                ledger.lost(push, .disabled)
+            case .deferForPower:
+                break   // not produced until the wiring enables `defersLowPriority`
             }
         }
         apnsEffects.removeAll(keepingCapacity: true)

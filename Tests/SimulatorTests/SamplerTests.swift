@@ -1,6 +1,6 @@
 import Testing
-import FakeAPNs
 @testable import Simulator
+import FakeAPNs
 
 @Suite("Table sampler")
 struct SamplerTests {

@@ -11,10 +11,69 @@ struct Ledger {
     struct Record {
         var arrival: SimTime
         var shownAt: SimTime = -1
+        /// When the extension first logged "received" for it; -1: never.
+        var loggedAt: SimTime = -1
         var inFlight: Int32 = 0
         var summarized = false
         var firstLoss: UInt8 = 0
+        /// Funnel stages reached (`Stage` bits).
+        var stages: UInt8 = 0
     }
+
+    /// Funnel stages a message reached, as bits of `Record.stages`.
+    enum Stage {
+        static let providerSent: UInt8 = 1
+        static let apnsAccepted: UInt8 = 2
+        static let reachedDevice: UInt8 = 4
+        static let opened: UInt8 = 8
+    }
+
+    /// Counts along the chain where nothing is lost; added to the aggregate as they are.
+    struct ChainCounts {
+        var extensionNotRun: Int64 = 0
+        var extensionKilled: Int64 = 0
+        var extensionTimedOut: Int64 = 0
+        var hashMismatches: Int64 = 0
+        var reordered: Int64 = 0
+        var retries: Int64 = 0
+        var rerequestErrors: Int64 = 0
+        var positionsExpired: Int64 = 0
+        var tokenRotations: Int64 = 0
+        var deviceIDChanges: Int64 = 0
+        var registrations: Int64 = 0
+        var launches: Int64 = 0
+        var subscriptionChanges: Int64 = 0
+    }
+
+    /// What the fold needs to know about the app's launches (the talk's measurement).
+    struct LaunchLog {
+        /// Launch instants, ascending.
+        var times: ContiguousArray<SimTime> = []
+        /// Whether the device's logs count at all (iOS < 10 users are dropped, as the talk says).
+        var measured = true
+
+        /// The first launch at or after `time`, or nil.
+        /// - Complexity: O(log n).
+        func firstLaunch(notBefore time: SimTime) -> SimTime? {
+            var low = 0, high = times.count
+            while low < high {
+                let middle = (low + high) / 2
+                if times[middle] < time { low = middle + 1 } else { high = middle }
+            }
+            return low < times.count ? times[low] : nil
+        }
+
+        /// Whether some launch falls in `start..<end`.
+        func launched(from start: SimTime, before end: SimTime) -> Bool {
+            guard let first = firstLaunch(notBefore: start) else { return false }
+            return first < end
+        }
+    }
+
+    /// Chain counters of this world.
+    var counts = ChainCounts()
+    /// Highest mail index among originals that reached the device (reordering).
+    private var latestOriginalAtDevice: Int32 = -1
 
     private(set) var records: ContiguousArray<Record> = []
     /// Message of each position (index position - 1); filled as originals are sent.
@@ -34,6 +93,8 @@ struct Ledger {
         duplicatesShown = 0
         collapsed = 0
         inconsistency = nil
+        counts = ChainCounts()
+        latestOriginalAtDevice = -1
     }
 
     /// A mail arrived; returns its index.
@@ -42,10 +103,14 @@ struct Ledger {
         return Int32(records.count - 1)
     }
 
-    mutating func pushSent(_ push: PushNotification) {
+    /// A request left for APNs. A retry is the same copy trying again: it is a
+    /// request (`pushes_sent`) but not a new copy in flight.
+    mutating func pushSent(_ push: PushNotification, isRetry: Bool = false) {
         pushesSent += 1
         let message = Int(push.payload.messageIndex)
+        if isRetry { return }
         records[message].inFlight += 1
+        if !push.isResend { records[message].stages |= Stage.providerSent }
         if !push.isResend, let position = push.payload.xiva?.position {
             if Int(position) > positionToMessage.count {
                 positionToMessage.append(contentsOf: repeatElement(-1, count: Int(position) - positionToMessage.count))
@@ -55,6 +120,28 @@ struct Ledger {
     }
 
     mutating func rerequested() { rerequests += 1 }
+
+    /// A funnel stage reached by one of the message's pushes.
+    mutating func reached(_ stage: UInt8, messageIndex: Int32) {
+        records[Int(messageIndex)].stages |= stage
+    }
+
+    /// A push reached iOS on the device; counts reordering among originals.
+    mutating func reachedDevice(_ push: PushNotification) {
+        records[Int(push.payload.messageIndex)].stages |= Stage.reachedDevice
+        guard !push.isResend else { return }
+        if push.payload.messageIndex < latestOriginalAtDevice {
+            counts.reordered += 1
+        } else {
+            latestOriginalAtDevice = push.payload.messageIndex
+        }
+    }
+
+    /// The extension logged "received" for the push's message.
+    mutating func logged(_ push: PushNotification, at time: SimTime) {
+        let message = Int(push.payload.messageIndex)
+        if records[message].loggedAt < 0 { records[message].loggedAt = time }
+    }
 
     /// A copy of the message ended without being shown.
     mutating func lost(_ push: PushNotification, _ reason: LossReason) {
@@ -68,15 +155,20 @@ struct Ledger {
         if records[Int(messageIndex)].firstLoss == 0 { records[Int(messageIndex)].firstLoss = reason.rawValue }
     }
 
-    mutating func presented(_ push: PushNotification, replacedExisting: Bool, at time: SimTime) {
+    /// The push's own notification was shown; returns true when it is the
+    /// message's first (the one the user may tap).
+    @discardableResult
+    mutating func presented(_ push: PushNotification, replacedExisting: Bool, at time: SimTime) -> Bool {
         let message = Int(push.payload.messageIndex)
         endCopy(message)
         if replacedExisting { collapsed += 1 }
         if records[message].shownAt < 0 {
             records[message].shownAt = time
+            return true
         } else if !replacedExisting {
             duplicatesShown += 1
         }
+        return false
     }
 
     mutating func summaryShown(_ push: PushNotification, from: Int32, to: Int32, replacedExisting: Bool) {
@@ -102,16 +194,52 @@ struct Ledger {
 
     /// Folds this world's messages into `aggregate`; returns a description of the
     /// first message that fits no bucket (the identity broken), else nil.
-    func fold(into aggregate: inout StrategyAggregate) -> String? {
+    func fold(into aggregate: inout StrategyAggregate, launches: LaunchLog = LaunchLog()) -> String? {
         if let inconsistency { return inconsistency }
         aggregate.pushesSent += pushesSent
         aggregate.rerequests += rerequests
         aggregate.duplicatesShown += duplicatesShown
         aggregate.collapsed += collapsed
         aggregate.messages += Int64(records.count)
+        aggregate.extensionNotRun += counts.extensionNotRun
+        aggregate.extensionKilled += counts.extensionKilled
+        aggregate.extensionTimedOut += counts.extensionTimedOut
+        aggregate.hashMismatches += counts.hashMismatches
+        aggregate.reordered += counts.reordered
+        aggregate.retries += counts.retries
+        aggregate.rerequestErrors += counts.rerequestErrors
+        aggregate.positionsExpired += counts.positionsExpired
+        aggregate.tokenRotations += counts.tokenRotations
+        aggregate.deviceIDChanges += counts.deviceIDChanges
+        aggregate.registrations += counts.registrations
+        aggregate.launches += counts.launches
+        aggregate.subscriptionChanges += counts.subscriptionChanges
         for (index, record) in records.enumerated() {
             let day = Int(record.arrival / TimeUnit.day)
             aggregate.daily[day].messages += 1
+            let sent = record.stages & Stage.providerSent != 0
+            if sent { aggregate.providerSent += 1 }
+            if record.stages & Stage.apnsAccepted != 0 { aggregate.apnsAccepted += 1 }
+            if record.stages & Stage.reachedDevice != 0 { aggregate.reachedDevice += 1 }
+            if record.stages & Stage.opened != 0 { aggregate.opened += 1 }
+            // The talk's measurement: XIVA's log of what it sent is the base; the
+            // extension's log counts only once a launch has uploaded it.
+            let uploadedAt = record.loggedAt < 0 ? nil : launches.firstLaunch(notBefore: record.loggedAt)
+            if record.loggedAt >= 0 { aggregate.logged += 1 }
+            if uploadedAt != nil { aggregate.uploaded += 1 }
+            if sent && launches.measured {
+                let dayStart = SimTime(day) * TimeUnit.day
+                let nextDayEnd = dayStart + 2 * TimeUnit.day
+                // Only users who launched the app the same or the next day count.
+                if launches.launched(from: dayStart, before: nextDayEnd) {
+                    aggregate.daily[day].measuredSent += 1
+                    aggregate.measuredSent += 1
+                    if let uploadedAt, uploadedAt < nextDayEnd {
+                        aggregate.daily[day].measuredReceived += 1
+                        aggregate.measuredReceived += 1
+                    }
+                }
+            }
             if record.shownAt >= 0 {
                 aggregate.delivered += 1
                 aggregate.daily[day].delivered += 1

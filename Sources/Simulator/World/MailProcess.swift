@@ -24,14 +24,21 @@ struct MailProcess {
         self.firstWeekday = firstWeekday
     }
 
-    /// Starts over at time 0.
-    mutating func reset() { time = 0 }
+    /// Mean arrivals scale by this (several accounts into one app: merged Poisson streams).
+    private var multiplier = 1.0
+
+    /// Starts over at time 0, with the rate multiplied by `multiplier`.
+    mutating func reset(multiplier: Double = 1) {
+        time = 0
+        self.multiplier = multiplier
+    }
 
     /// The next arrival after the previous one, or nil when no mail ever comes.
     mutating func next(_ rng: inout SplitMix64) -> SimTime? {
         guard peakRate > 0 else { return nil }
         while true {
-            let gap = -Foundation.log(rng.nextUnitInterval()) / peakRate
+            // Scaling the rate only shortens the candidate gaps; the thinning ratio is unchanged.
+            let gap = -Foundation.log(rng.nextUnitInterval()) / (peakRate * multiplier)
             // Past the horizon of any run: stop rather than overflow.
             guard gap < 1e15 else { return nil }
             time += max(1, SimTime(gap.rounded(.up)))

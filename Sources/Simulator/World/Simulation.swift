@@ -49,6 +49,8 @@ public enum Simulation {
         let strategies = strategies ?? scenario.strategies
         let users = users ?? 0..<scenario.devices
         let plans = strategies.map { StrategyPlan(strategy: $0, scenario: scenario) }
+        // Global schedules first: every user (and shard) shares them.
+        let outages = OutageSchedule.draw(scenario.chain.outages, seed: scenario.seed, horizon: scenario.duration)
         let empty = SimulationResult(strategies: strategies,
                                      aggregates: strategies.map { _ in StrategyAggregate(days: scenario.dayCount) },
                                      users: 0, events: 0)
@@ -59,7 +61,7 @@ public enum Simulation {
         let failure = Mutex<AccountingError?>(nil)
 
         DispatchQueue.concurrentPerform(iterations: threadCount) { _ in
-            var world = World(scenario: scenario)
+            var world = World(scenario: scenario, outages: outages)
             var partial = empty
             while failure.withLock({ $0 == nil }) {
                 let block = nextBlock.add(1, ordering: .relaxed).oldValue

@@ -1,144 +1,194 @@
 import Device
 import FakeAPNs
+import Foundation
 import Provider
 
-/// Where a push waits while it travels: an index into the world's push pool. Events
-/// carry this 4-byte handle instead of the whole request, so queue entries stay small.
-typealias PushSlot = Int32
-
-/// The messages the kernel carries between the actors of one user's world.
-/// Plain values, not closures: the queue stores them inline.
-enum WorldEvent {
-    /// The next mail reaches the provider from the backend.
-    case mailArrives
-    /// The device's connectivity changes (the state is the process's).
-    case connectivityChanges
-    /// A request reaches APNs.
-    case pushReachesAPNs(PushSlot)
-    /// APNs answered a request with an error; the answer reaches the provider.
-    case apnsErrorReachesProvider(PushSlot, APNsReason, timestamp: SimTime)
-    /// APNs learns the device connected (true) or disconnected.
-    case connectionReachesAPNs(DeviceToken, Bool)
-    /// A delivery bounced off a device that had gone offline.
-    case bounceReachesAPNs(PushSlot)
-    /// A notification reaches the device.
-    case pushReachesDevice(PushSlot)
-    /// A re-request reaches the provider; its answer takes `returnDelay` back.
-    case rerequestReachesProvider(position: Int32, gap: Int32, invocation: Int32, returnDelay: SimDuration)
-    /// The provider's answer reaches the extension.
-    case answerReachesDevice(invocation: Int32, ok: Bool)
-    /// An extension invocation's time is up.
-    case extensionDeadline(invocation: Int32)
-}
-
-/// How one strategy is played, prepared once per run.
-struct StrategyPlan {
-    let strategy: Strategy
-    let provider: ProviderConfiguration
-    let serviceExtension: ServiceExtension
-
-    init(strategy: Strategy, scenario: Scenario) {
-        self.strategy = strategy
-        let numbered = strategy.kind != .noQueue
-        // A UUID-shaped device id: only its length matters for payload and collapse-id sizes.
-        let template = PushTemplate(app: scenario.app, deviceID: String(repeating: "0", count: 36),
-                                    alertBody: String(repeating: "x", count: scenario.alertBodyBytes),
-                                    numbered: numbered)
-        provider = ProviderConfiguration(template: template, numbering: numbered,
-                                         sendsCollapseID: strategy.collapseID, payloadTTL: scenario.payloadTTL,
-                                         expiration: scenario.expiration)
-        serviceExtension = ServiceExtension(
-            positionSaving: strategy.kind == .queueAsPublished ? .onlyWhenGapFound : .everyNewerPosition,
-            repeatMaxCount: strategy.repeatMaxCount)
-    }
-}
-
-/// A broken accounting identity: the run is wrong and nothing may be reported.
-public struct AccountingError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// What did not add up, and where.
-    public var description: String
-}
-
-/// One user's world: provider, APNs and phone on their own clock. A value reused
-/// for user after user (every buffer keeps its capacity), so the hot loop allocates
-/// nothing per event and nothing survives a user but the aggregate.
+/// One user's world: for each app on the device, provider, APNs and phone on their
+/// own clock. A value reused for user after user (every buffer keeps its capacity),
+/// so the hot loop allocates nothing per event and nothing survives a user but
+/// the aggregate.
+///
+/// Apps on one device share nothing but the device (its connectivity, its device id
+/// and iOS), so each app is played as its own *lane*, one after the other, with the
+/// device's streams replayed identically for each.
 struct World {
-    private let scenario: Scenario
-    private var queue = EventQueue<WorldEvent>()
-    private var apns = APNsServer()
-    private var provider: XivaProvider
-    private var phone: Phone
-    private var ledger = Ledger()
-    private var mail: MailProcess
-    private var connectivity: ConnectivityProcess?
-    private var apnsEffects = ContiguousArray<APNsEffect>()
-    private var providerEffects = ContiguousArray<ProviderEffect>()
-    private var deviceEffects = ContiguousArray<DeviceEffect>()
+    let scenario: Scenario
+    let chain: ChainModel
+    var queue = EventQueue<WorldEvent>()
+    var apns = APNsServer()
+    var provider: XivaProvider
+    var phone: Phone
+    var ledger = Ledger()
+    var mail: MailProcess
+    var launchProcess: MailProcess?
+    var connectivity: ConnectivityProcess?
+    var apnsEffects = ContiguousArray<APNsEffect>()
+    var providerEffects = ContiguousArray<ProviderEffect>()
+    var deviceEffects = ContiguousArray<DeviceEffect>()
     /// Pushes in transit, addressed by `PushSlot`; freed slots are reused.
-    private var pushPool = ContiguousArray<PushNotification>()
-    private var freeSlots = ContiguousArray<PushSlot>()
-    private var mailRandom = SplitMix64(seed: 0)
-    private var connectivityRandom = SplitMix64(seed: 0)
-    private var providerLatencyRandom = SplitMix64(seed: 0)
-    private var apnsLatencyRandom = SplitMix64(seed: 0)
-    private var rerequestRandom = SplitMix64(seed: 0)
-    private let token = DeviceToken(0)
-    private let providerToAPNs: Sampler
-    private let apnsToDevice: Sampler
-    private let rerequestRoundTrip: Sampler
+    var pushPool = ContiguousArray<PushNotification>()
+    /// The provider's attempt number of each parked request (0: first try).
+    var pushAttempt = ContiguousArray<Int32>()
+    var freeSlots = ContiguousArray<PushSlot>()
+    /// Provider outages of the run (global, the same for every user).
+    let outages: [OutageWindow]
+    var launchLog = Ledger.LaunchLog()
+
+    // Streams of the current lane.
+    var mailRandom = SplitMix64(seed: 0)
+    var connectivityRandom = SplitMix64(seed: 0)
+    var providerLatencyRandom = SplitMix64(seed: 0)
+    var apnsLatencyRandom = SplitMix64(seed: 0)
+    var rerequestRandom = SplitMix64(seed: 0)
+    var networkRandom = SplitMix64(seed: 0)
+    var powerRandom = SplitMix64(seed: 0)
+    var memoryRandom = SplitMix64(seed: 0)
+    var rotationRandom = SplitMix64(seed: 0)
+    var deviceIDRandom = SplitMix64(seed: 0)
+    var subscriptionRandom = SplitMix64(seed: 0)
+    var launchRandom = SplitMix64(seed: 0)
+    var tapRandom = SplitMix64(seed: 0)
+
+    let providerToAPNs: Sampler
+    let apnsToDevice: Sampler
+    let rerequestRoundTrip: Sampler
+    let powerDeferral: Sampler?
+    let footprint: Sampler?
+    let tapDelay: Sampler?
+
+    // State of the current lane that belongs to no actor: the user's own doings.
+    /// The token number the next rotation hands out.
+    var nextTokenNumber: Int32 = 0
+    /// Folders the user subscribed to so far (0: those of the install).
+    var folderGeneration: Int32 = 0
+    /// Set while the provider handles a due retry: its `.send` continues a copy.
+    var retryInProgress: Int32 = -1
+    var isDeviceOnline = false
+    /// The user disabled notifications for this app (APNs discards).
+    var notificationsDisabled = false
+
     /// Events processed, for the benchmark's events/s.
     private(set) var eventsProcessed: Int64 = 0
 
-    init(scenario: Scenario) {
+    init(scenario: Scenario, outages: [OutageWindow] = []) {
         self.scenario = scenario
+        chain = scenario.chain
+        self.outages = outages
         let placeholder = StrategyPlan(strategy: scenario.strategies[0], scenario: scenario)
         provider = XivaProvider(configuration: placeholder.provider)
-        phone = Phone(token: token, deviceID: 0, deviceIDHash: 0, serviceExtension: placeholder.serviceExtension,
+        phone = Phone(token: DeviceToken(0), deviceID: 0, deviceIDHash: 0, serviceExtension: placeholder.serviceExtension,
                       extensionTimeLimit: scenario.extensionTimeLimit)
         providerToAPNs = Sampler(scenario.latency.providerToAPNs)
         apnsToDevice = Sampler(scenario.latency.apnsToDevice)
         rerequestRoundTrip = Sampler(scenario.latency.rerequestRoundTrip)
+        powerDeferral = scenario.chain.lowPriorityDeferral.map(Sampler.init)
+        footprint = scenario.chain.memory.map { Sampler($0.footprintKB) }
+        tapDelay = scenario.chain.taps.map { Sampler($0.delay) }
         let weekday = scenario.start.weekday
         mail = MailProcess(model: scenario.mail, firstWeekday: weekday)
+        launchProcess = scenario.chain.launches.map { MailProcess(model: $0.rhythm, firstWeekday: weekday) }
         connectivity = scenario.connectivity.map {
             ConnectivityProcess(model: $0, firstWeekday: weekday, horizon: scenario.duration)
         }
     }
 
+    /// What is drawn once per device, before any app: the same for every strategy.
+    struct DeviceTraits {
+        var deviceID: UInt64
+        var legacyIOS: Bool
+        var olderIOS: Bool
+        var apps: Int
+    }
+
     /// Simulates user `user` under `plan` and adds the outcome to `aggregate`.
-    /// Every stream is derived from (seed, user), so each strategy sees the same
-    /// mail and the same connectivity.
+    /// Every stream is derived from (seed, user, app), so each strategy sees the
+    /// same mail, connectivity and user behaviour.
     mutating func run(user: Int, plan: StrategyPlan, seed: UInt64,
                       into aggregate: inout StrategyAggregate) throws(AccountingError) {
+        var traitsRandom = RandomStream.deviceTraits.generator(seed: seed, user: UInt64(user))
+        // The device id is the first draw, as in the core model; the rest follow.
+        let deviceID = traitsRandom.next()
+        let traits = DeviceTraits(deviceID: deviceID,
+                                  legacyIOS: traitsRandom.nextUnitInterval() <= chain.legacyIOSShare,
+                                  olderIOS: traitsRandom.nextUnitInterval() <= (chain.memory?.olderIOSShare ?? 0),
+                                  apps: chain.apps.count(for: traitsRandom.nextUnitInterval()))
+        for lane in 0..<traits.apps {
+            try runLane(lane, user: user, traits: traits, plan: plan, seed: seed, into: &aggregate)
+        }
+    }
+
+    private mutating func runLane(_ lane: Int, user: Int, traits: DeviceTraits, plan: StrategyPlan, seed: UInt64,
+                                  into aggregate: inout StrategyAggregate) throws(AccountingError) {
         let userKey = UInt64(user)
-        mailRandom = RandomStream.mail.generator(seed: seed, user: userKey)
+        func stream(_ purpose: RandomStream) -> SplitMix64 { purpose.generator(seed: seed, user: userKey, lane: lane) }
+        mailRandom = stream(.mail)
+        // The device's own processes replay the same draws for every app.
         connectivityRandom = RandomStream.connectivity.generator(seed: seed, user: userKey)
-        providerLatencyRandom = RandomStream.providerLatency.generator(seed: seed, user: userKey)
-        apnsLatencyRandom = RandomStream.apnsLatency.generator(seed: seed, user: userKey)
-        rerequestRandom = RandomStream.rerequestLatency.generator(seed: seed, user: userKey)
-        var traits = RandomStream.deviceTraits.generator(seed: seed, user: userKey)
-        let deviceID = traits.next()
+        deviceIDRandom = RandomStream.deviceIDChange.generator(seed: seed, user: userKey)
+        providerLatencyRandom = stream(.providerLatency)
+        apnsLatencyRandom = stream(.apnsLatency)
+        rerequestRandom = stream(.rerequestLatency)
+        networkRandom = stream(.providerNetwork)
+        powerRandom = stream(.powerDeferral)
+        memoryRandom = stream(.extensionMemory)
+        rotationRandom = stream(.tokenRotation)
+        subscriptionRandom = stream(.subscriptionChanges)
+        launchRandom = stream(.launches)
+        tapRandom = stream(.taps)
+        var laneTraits = stream(.laneTraits)
+        notificationsDisabled = laneTraits.nextUnitInterval() <= chain.notificationsDisabledShare
+        let alertsNotAllowed = laneTraits.nextUnitInterval() <= chain.alertsNotAllowedShare
+        let displayOff = laneTraits.nextUnitInterval() <= chain.displayOffShare
+        let accounts = chain.accounts.count(for: laneTraits.nextUnitInterval())
 
         queue.reset()
         pushPool.removeAll(keepingCapacity: true)
+        pushAttempt.removeAll(keepingCapacity: true)
         freeSlots.removeAll(keepingCapacity: true)
-        apns.reset()
+        var apnsSeed = stream(.apnsChoice)
+        apns.reset(configuration: plan.apns, seed: apnsSeed.next())
         ledger.reset()
-        mail.reset()
-        let hash = UInt32(truncatingIfNeeded: SplitMix64.mix(deviceID))
+        launchLog.times.removeAll(keepingCapacity: true)
+        launchLog.measured = !traits.legacyIOS
+        mail.reset(multiplier: Double(accounts))
+        launchProcess?.reset()
+        nextTokenNumber = 1
+        folderGeneration = 0
+        retryInProgress = -1
+        let token = DeviceToken(0)
+        let hash = UInt32(truncatingIfNeeded: SplitMix64.mix(traits.deviceID))
         provider.reset(configuration: plan.provider, deviceIDHash: hash)
         phone.serviceExtension = plan.serviceExtension
-        phone.reset(token: token, deviceID: deviceID, deviceIDHash: hash)
+        phone.reset(token: token, deviceID: traits.deviceID, deviceIDHash: hash)
+        phone.eligibility = ExtensionEligibility(alertsAllowed: !alertsNotAllowed, displayEnabled: !displayOff,
+                                                 supportsServiceExtension: !traits.legacyIOS)
+        phone.registrationPolicy = plan.strategy.registration
+        phone.subscriptionSync = chain.subscriptions?.syncOn ?? .reconnect
+        phone.memoryLimitKB = chain.memory.map { traits.olderIOS ? $0.olderLimitKB : $0.newerLimitKB } ?? .max
 
+        // Installed and registered before the run starts.
         apns.register(token)
-        provider.register(token)
+        apns.setNotificationsEnabled(token, !notificationsDisabled)
+        provider.register(token, deviceIDHash: hash, at: 0)
         let startsOnline = connectivity?.start(&connectivityRandom) ?? true
+        isDeviceOnline = startsOnline
         phone.setOnline(startsOnline, into: &deviceEffects)
         routeDeviceEffects(at: 0)
-        if let first = mail.next(&mailRandom) { queue.schedule(.mailArrives, at: first) }
-        if let change = connectivity?.nextChange(&connectivityRandom) { queue.schedule(.connectivityChanges, at: change) }
 
         let end = scenario.duration
+        if let first = mail.next(&mailRandom), first < end { queue.schedule(.mailArrives, at: first) }
+        if let change = connectivity?.nextChange(&connectivityRandom), change < end {
+            queue.schedule(.connectivityChanges, at: change)
+        }
+        if let launch = launchProcess?.next(&launchRandom), launch < end { queue.schedule(.appLaunches, at: launch) }
+        scheduleRare(.subscriptionChanges, after: 0)
+        scheduleRare(.tokenRotates, after: 0)
+        scheduleRare(.deviceIDChanges, after: 0)
+        for window in outages {
+            queue.schedule(.outage(true), at: window.start)
+            if window.start + window.duration < end { queue.schedule(.outage(false), at: window.start + window.duration) }
+        }
+
         var events: Int64 = 0
         while let (now, event) = queue.popNext(notAfter: end - 1) {
             events += 1
@@ -146,176 +196,55 @@ struct World {
         }
         eventsProcessed += events
 
-        apns.expireStored(for: token, at: end, into: &apnsEffects)
+        apns.expireAll(at: end, into: &apnsEffects)
         routeAPNsEffects(at: end)
         try checkInFlight(user: user)
-        if let broken = ledger.fold(into: &aggregate) {
+        if let broken = ledger.fold(into: &aggregate, launches: launchLog) {
             throw AccountingError(description: "user \(user), strategy \(plan.strategy.label): \(broken)")
         }
+        aggregate.apns += apns.counters
     }
 
-    private mutating func handle(_ event: WorldEvent, at now: SimTime) {
+    /// Schedules the next event of one of the rare Poisson processes (exponential
+    /// gaps): subscription changes, token rotations, device id changes.
+    mutating func scheduleRare(_ event: WorldEvent, after now: SimTime) {
+        let perDay: Double
+        let u: Double
         switch event {
-        case .mailArrives:
-            let message = ledger.newMessage(at: now)
-            provider.receiveMail(messageIndex: message, at: now, into: &providerEffects)
-            routeProviderEffects(at: now, returnDelay: 0)
-            if let next = mail.next(&mailRandom), next < scenario.duration { queue.schedule(.mailArrives, at: next) }
-        case .connectivityChanges:
-            phone.setOnline(connectivity!.isOnline, into: &deviceEffects)
-            routeDeviceEffects(at: now)
-            if let next = connectivity!.nextChange(&connectivityRandom), next < scenario.duration {
-                queue.schedule(.connectivityChanges, at: next)
-            }
-        case .pushReachesAPNs(let slot):
-            let response = apns.receive(pushPool[Int(slot)], at: now, into: &apnsEffects)
-            if let reason = response.reason {
-                queue.schedule(.apnsErrorReachesProvider(slot, reason, timestamp: response.timestamp ?? now), at: now)
-            } else {
-                freeSlots.append(slot)
-            }
-            routeAPNsEffects(at: now)
-        case .apnsErrorReachesProvider(let slot, let reason, let timestamp):
-            provider.receiveResponse(.failure(reason, timestamp: timestamp), for: take(slot), into: &providerEffects)
-            routeProviderEffects(at: now, returnDelay: 0)
-        case .connectionReachesAPNs(let token, let connected):
-            if connected {
-                apns.deviceConnected(token, at: now, into: &apnsEffects)
-                routeAPNsEffects(at: now)
-            } else {
-                apns.deviceDisconnected(token)
-            }
-        case .bounceReachesAPNs(let slot):
-            apns.deliveryFailed(take(slot), at: now, into: &apnsEffects)
-            routeAPNsEffects(at: now)
-        case .pushReachesDevice(let slot):
-            phone.receive(take(slot), into: &deviceEffects)
-            routeDeviceEffects(at: now)
-        case .rerequestReachesProvider(let position, let gap, let invocation, let returnDelay):
-            provider.receiveRerequest(lastPosition: position, gap: gap, invocation: invocation, at: now,
-                                      into: &providerEffects)
-            routeProviderEffects(at: now, returnDelay: returnDelay)
-        case .answerReachesDevice(let invocation, let ok):
-            phone.receiveRerequestAnswer(invocation: invocation, ok: ok, into: &deviceEffects)
-            routeDeviceEffects(at: now)
-        case .extensionDeadline(let invocation):
-            phone.extensionDeadline(invocation: invocation, into: &deviceEffects)
-            routeDeviceEffects(at: now)
+        case .subscriptionChanges:
+            perDay = chain.subscriptions?.changesPerDay ?? 0
+            guard perDay > 0 else { return }
+            u = subscriptionRandom.nextUnitInterval()
+        case .tokenRotates:
+            perDay = chain.tokenRotation?.perDay ?? 0
+            guard perDay > 0 else { return }
+            u = rotationRandom.nextUnitInterval()
+        case .deviceIDChanges:
+            perDay = chain.deviceIDChangesPerDay
+            guard perDay > 0 else { return }
+            u = deviceIDRandom.nextUnitInterval()
+        default:
+            preconditionFailure("not a rare process: \(event)")
         }
-    }
-
-    private mutating func routeProviderEffects(at now: SimTime, returnDelay: SimDuration) {
-        // By index: iterating the array itself would retain it on every call.
-        var index = 0
-        while index < providerEffects.count {
-            let effect = providerEffects[index]
-            index += 1
-            switch effect {
-            case .send(let push):
-                ledger.pushSent(push)
-                let delay = providerToAPNs.sample(&providerLatencyRandom)
-                queue.schedule(.pushReachesAPNs(park(push)), at: now + delay)
-            case .answer(let invocation, let ok):
-                queue.schedule(.answerReachesDevice(invocation: invocation, ok: ok), at: now + returnDelay)
-            case .failed(let push, let failure):
-                switch failure {
-                case .rejected(let response):
-                    ledger.lost(push, response.reason == .unregistered ? .unregistered : .apnsRejected)
-                case .network: ledger.lost(push, .providerNetwork)
-                case .outage: ledger.lost(push, .providerOutage)
-                }
-            case .retry, .positionsExpired:
-                // Not produced by today's wiring (no retries configured); the issue-3 wiring routes them.
-                break
-            case .dropped(let message, _):
-                ledger.dropped(messageIndex: message, .unregistered)
-            }
-        }
-        providerEffects.removeAll(keepingCapacity: true)
-    }
-
-    private mutating func routeAPNsEffects(at now: SimTime) {
-        var index = 0
-        while index < apnsEffects.count {
-            let effect = apnsEffects[index]
-            index += 1
-            switch effect {
-            case .deliver(let push):
-                let delay = apnsToDevice.sample(&apnsLatencyRandom)
-                queue.schedule(.pushReachesDevice(park(push)), at: now + delay)
-            case .discard(let push, .replaced):
-                ledger.lost(push, .apnsCoalesced)
-            case .discard(let push, .expired):
-                ledger.lost(push, .apnsExpired)
-            case .discard(let push, .unregistered):
-                ledger.lost(push, .unregistered)
-            case .discard(let push, .disabled):
-                ledger.lost(push, .disabled)
-            case .deferForPower:
-                break   // not produced until the wiring enables `defersLowPriority`
-            }
-        }
-        apnsEffects.removeAll(keepingCapacity: true)
-    }
-
-    private mutating func routeDeviceEffects(at now: SimTime) {
-        var index = 0
-        while index < deviceEffects.count {
-            let effect = deviceEffects[index]
-            index += 1
-            switch effect {
-            case .connected(let token):
-                queue.schedule(.connectionReachesAPNs(token, true), at: now)
-            case .disconnected(let token):
-                queue.schedule(.connectionReachesAPNs(token, false), at: now)
-            case .deliveryFailed(let push):
-                queue.schedule(.bounceReachesAPNs(park(push)), at: now)
-            case .rerequest(let position, let gap, let invocation):
-                ledger.rerequested()
-                let roundTrip = rerequestRoundTrip.sample(&rerequestRandom)
-                queue.schedule(.rerequestReachesProvider(position: position, gap: gap, invocation: invocation,
-                                                         returnDelay: roundTrip - roundTrip / 2),
-                               at: now + roundTrip / 2)
-            case .startDeadline(let invocation, let after):
-                queue.schedule(.extensionDeadline(invocation: invocation), at: now + after)
-            case .presented(let push, let replacedExisting, _):
-                ledger.presented(push, replacedExisting: replacedExisting, at: now)
-            case .summaryShown(let push, let from, let to, let replacedExisting):
-                ledger.summaryShown(push, from: from, to: to, replacedExisting: replacedExisting)
-            case .logged, .notShown, .tokenChanged, .registered, .subscriptionsSynced:
-                break
-            }
-        }
-        deviceEffects.removeAll(keepingCapacity: true)
-    }
-
-    /// Puts a push in the pool for its trip; returns its slot.
-    private mutating func park(_ push: PushNotification) -> PushSlot {
-        if let slot = freeSlots.popLast() {
-            pushPool[Int(slot)] = push
-            return slot
-        }
-        pushPool.append(push)
-        return PushSlot(pushPool.count - 1)
-    }
-
-    /// Takes a push out of the pool at the end of its trip.
-    private mutating func take(_ slot: PushSlot) -> PushNotification {
-        freeSlots.append(slot)
-        return pushPool[Int(slot)]
+        let gap = -Foundation.log(u) * Double(TimeUnit.day) / perDay
+        guard gap < Double(scenario.duration) else { return }
+        let next = now + max(1, SimTime(gap.rounded(.up)))
+        if next < scenario.duration { queue.schedule(event, at: next) }
     }
 
     /// Every copy the ledger thinks is in flight must be somewhere: in a queued
-    /// message, stored at APNs, or waiting in an extension invocation.
+    /// message, held at APNs, or waiting in an extension invocation.
     private func checkInFlight(user: Int) throws(AccountingError) {
         var located: Int64 = 0
         for event in queue.pendingEvents {
             switch event {
-            case .pushReachesAPNs, .pushReachesDevice, .bounceReachesAPNs, .apnsErrorReachesProvider: located += 1
+            case .pushReachesAPNs, .pushReachesDevice, .bounceReachesAPNs, .apnsErrorReachesProvider,
+                 .sendFailureReachesProvider, .retryDue:
+                located += 1
             default: break
             }
         }
-        if apns.storedNotification(for: token) != nil { located += 1 }
+        located += Int64(apns.heldNotifications)
         located += Int64(phone.waitingInvocations)
         let counted = ledger.copiesInFlight
         guard counted == located else {

@@ -1,0 +1,275 @@
+import Device
+import FakeAPNs
+import Provider
+
+extension World {
+    mutating func handle(_ event: WorldEvent, at now: SimTime) {
+        switch event {
+        case .mailArrives:
+            let message = ledger.newMessage(at: now)
+            var folder: Int32 = 0
+            if let subscriptions = chain.subscriptions, folderGeneration > 0,
+               mailRandom.nextUnitInterval() <= subscriptions.mailShare {
+                folder = folderGeneration
+            }
+            provider.receiveMail(messageIndex: message, folderGeneration: folder, at: now, into: &providerEffects)
+            routeProviderEffects(at: now, returnDelay: 0)
+            if let next = mail.next(&mailRandom), next < scenario.duration { queue.schedule(.mailArrives, at: next) }
+        case .connectivityChanges:
+            isDeviceOnline = connectivity!.isOnline
+            phone.setOnline(isDeviceOnline, into: &deviceEffects)
+            routeDeviceEffects(at: now)
+            if let next = connectivity!.nextChange(&connectivityRandom), next < scenario.duration {
+                queue.schedule(.connectivityChanges, at: next)
+            }
+        case .pushReachesAPNs(let slot):
+            let response = apns.receive(pushPool[Int(slot)], at: now, into: &apnsEffects)
+            if let reason = response.reason {
+                queue.schedule(.apnsErrorReachesProvider(slot, reason, timestamp: response.timestamp ?? now), at: now)
+            } else {
+                ledger.reached(Ledger.Stage.apnsAccepted, messageIndex: pushPool[Int(slot)].payload.messageIndex)
+                freeSlots.append(slot)
+            }
+            routeAPNsEffects(at: now)
+        case .apnsErrorReachesProvider(let slot, let reason, let timestamp):
+            let attempt = pushAttempt[Int(slot)]
+            provider.receiveResponse(.failure(reason, timestamp: timestamp), for: take(slot), attempt: attempt,
+                                     into: &providerEffects)
+            routeProviderEffects(at: now, returnDelay: 0)
+        case .sendFailureReachesProvider(let slot):
+            let attempt = pushAttempt[Int(slot)]
+            provider.sendFailed(take(slot), attempt: attempt, into: &providerEffects)
+            routeProviderEffects(at: now, returnDelay: 0)
+        case .retryDue(let slot):
+            retryInProgress = pushAttempt[Int(slot)]
+            provider.retryDue(take(slot), attempt: retryInProgress, at: now, into: &providerEffects)
+            routeProviderEffects(at: now, returnDelay: 0)
+            retryInProgress = -1
+        case .connectionReachesAPNs(let token, let connected):
+            if connected {
+                apns.deviceConnected(token, at: now, into: &apnsEffects)
+                routeAPNsEffects(at: now)
+            } else {
+                apns.deviceDisconnected(token)
+            }
+        case .bounceReachesAPNs(let slot):
+            apns.deliveryFailed(take(slot), at: now, into: &apnsEffects)
+            routeAPNsEffects(at: now)
+        case .powerWindowOpens(let token):
+            apns.powerWindowOpens(token, at: now, into: &apnsEffects)
+            routeAPNsEffects(at: now)
+        case .pushReachesDevice(let slot):
+            let push = take(slot)
+            if isDeviceOnline { ledger.reachedDevice(push) }
+            let footprintKB = footprint?.sample(&memoryRandom) ?? 0
+            phone.receive(push, footprintKB: footprintKB, into: &deviceEffects)
+            routeDeviceEffects(at: now)
+        case .rerequestReachesProvider(let position, let gap, let invocation, let returnDelay):
+            provider.receiveRerequest(lastPosition: position, gap: gap, invocation: invocation, at: now,
+                                      into: &providerEffects)
+            routeProviderEffects(at: now, returnDelay: returnDelay)
+        case .answerReachesDevice(let invocation, let ok):
+            phone.receiveRerequestAnswer(invocation: invocation, ok: ok, into: &deviceEffects)
+            routeDeviceEffects(at: now)
+        case .extensionDeadline(let invocation):
+            phone.extensionDeadline(invocation: invocation, into: &deviceEffects)
+            routeDeviceEffects(at: now)
+        case .registrationReachesProvider(let token, let hash):
+            ledger.counts.registrations += 1
+            provider.register(token, deviceIDHash: hash, at: now)
+        case .syncReachesProvider(let generation):
+            provider.subscriptionsSynced(generation: generation)
+        case .subscriptionChanges:
+            ledger.counts.subscriptionChanges += 1
+            folderGeneration += 1
+            phone.subscriptionChanged(generation: folderGeneration, into: &deviceEffects)
+            routeDeviceEffects(at: now)
+            scheduleRare(.subscriptionChanges, after: now)
+        case .tokenRotates:
+            ledger.counts.tokenRotations += 1
+            let promptShown = rotationRandom.nextUnitInterval() <= (chain.tokenRotation?.withPromptShare ?? 0)
+            let newToken = DeviceToken(nextTokenNumber)
+            nextTokenNumber += 1
+            phone.rotateToken(to: newToken, promptShown: promptShown, into: &deviceEffects)
+            routeDeviceEffects(at: now)
+            scheduleRare(.tokenRotates, after: now)
+        case .deviceIDChanges:
+            ledger.counts.deviceIDChanges += 1
+            let newID = deviceIDRandom.next()
+            phone.changeDeviceID(to: newID, hash: UInt32(truncatingIfNeeded: SplitMix64.mix(newID)))
+            scheduleRare(.deviceIDChanges, after: now)
+        case .appLaunches:
+            launch(at: now)
+            if let next = launchProcess?.next(&launchRandom), next < scenario.duration {
+                queue.schedule(.appLaunches, at: next)
+            }
+        case .tapped(let message):
+            ledger.reached(Ledger.Stage.opened, messageIndex: message)
+            launch(at: now)
+        case .outage(let down):
+            if down { provider.outageBegins() } else { provider.outageEnds() }
+        }
+    }
+
+    /// The user opens the app: its log goes up to analytics, it registers (per
+    /// policy) and syncs what changed offline.
+    private mutating func launch(at now: SimTime) {
+        ledger.counts.launches += 1
+        launchLog.times.append(now)
+        phone.launch(into: &deviceEffects)
+        routeDeviceEffects(at: now)
+    }
+
+    mutating func routeProviderEffects(at now: SimTime, returnDelay: SimDuration) {
+        // By index: iterating the array itself would retain it on every call.
+        var index = 0
+        while index < providerEffects.count {
+            let effect = providerEffects[index]
+            index += 1
+            switch effect {
+            case .send(let push):
+                let attempt = max(0, retryInProgress)
+                ledger.pushSent(push, isRetry: retryInProgress >= 0)
+                let slot = park(push, attempt: attempt)
+                if let network = chain.network, networkRandom.nextUnitInterval() <= network.failureProbability {
+                    queue.schedule(.sendFailureReachesProvider(slot), at: now + network.timeout)
+                } else {
+                    queue.schedule(.pushReachesAPNs(slot), at: now + providerToAPNs.sample(&providerLatencyRandom))
+                }
+            case .retry(let push, let attempt, let after):
+                ledger.counts.retries += 1
+                queue.schedule(.retryDue(park(push, attempt: attempt)), at: now + after)
+            case .answer(let invocation, let ok):
+                if !ok { ledger.counts.rerequestErrors += 1 }
+                queue.schedule(.answerReachesDevice(invocation: invocation, ok: ok), at: now + returnDelay)
+            case .positionsExpired(let count):
+                ledger.counts.positionsExpired += Int64(count)
+            case .failed(let push, let failure):
+                ledger.lost(push, Self.lossReason(failure))
+            case .dropped(let message, let reason):
+                ledger.dropped(messageIndex: message, Self.lossReason(reason))
+            }
+        }
+        providerEffects.removeAll(keepingCapacity: true)
+    }
+
+    static func lossReason(_ failure: ProviderFailure) -> LossReason {
+        switch failure {
+        case .rejected(let response):
+            switch response.reason {
+            case .unregistered: .unregistered
+            case .tooManyRequests: .rateLimited
+            default: .apnsRejected
+            }
+        case .network: .providerNetwork
+        case .outage: .providerOutage
+        }
+    }
+
+    static func lossReason(_ drop: ProviderDropReason) -> LossReason {
+        switch drop {
+        case .noValidToken: .unregistered
+        case .staleSubscription: .staleSubscription
+        case .outage: .providerOutage
+        }
+    }
+
+    mutating func routeAPNsEffects(at now: SimTime) {
+        var index = 0
+        while index < apnsEffects.count {
+            let effect = apnsEffects[index]
+            index += 1
+            switch effect {
+            case .deliver(let push):
+                let delay = apnsToDevice.sample(&apnsLatencyRandom)
+                queue.schedule(.pushReachesDevice(park(push, attempt: 0)), at: now + delay)
+            case .deferForPower(let token):
+                let delay = powerDeferral?.sample(&powerRandom) ?? 0
+                queue.schedule(.powerWindowOpens(token), at: now + delay)
+            case .discard(let push, .replaced):
+                ledger.lost(push, .apnsCoalesced)
+            case .discard(let push, .expired):
+                ledger.lost(push, .apnsExpired)
+            case .discard(let push, .unregistered):
+                ledger.lost(push, .unregistered)
+            case .discard(let push, .disabled):
+                ledger.lost(push, .disabled)
+            }
+        }
+        apnsEffects.removeAll(keepingCapacity: true)
+    }
+
+    mutating func routeDeviceEffects(at now: SimTime) {
+        var index = 0
+        while index < deviceEffects.count {
+            let effect = deviceEffects[index]
+            index += 1
+            switch effect {
+            case .connected(let token):
+                queue.schedule(.connectionReachesAPNs(token, true), at: now)
+            case .disconnected(let token):
+                queue.schedule(.connectionReachesAPNs(token, false), at: now)
+            case .deliveryFailed(let push):
+                queue.schedule(.bounceReachesAPNs(park(push, attempt: 0)), at: now)
+            case .rerequest(let position, let gap, let invocation):
+                ledger.rerequested()
+                let roundTrip = rerequestRoundTrip.sample(&rerequestRandom)
+                queue.schedule(.rerequestReachesProvider(position: position, gap: gap, invocation: invocation,
+                                                         returnDelay: roundTrip - roundTrip / 2),
+                               at: now + roundTrip / 2)
+            case .startDeadline(let invocation, let after):
+                queue.schedule(.extensionDeadline(invocation: invocation), at: now + after)
+            case .logged(let push):
+                ledger.logged(push, at: now)
+            case .presented(let push, let replacedExisting, let run):
+                switch run {
+                case .ran: break
+                case .notRun: ledger.counts.extensionNotRun += 1
+                case .killed: ledger.counts.extensionKilled += 1
+                case .timedOut: ledger.counts.extensionTimedOut += 1
+                case .hashMismatch: ledger.counts.hashMismatches += 1
+                }
+                let first = ledger.presented(push, replacedExisting: replacedExisting, at: now)
+                if first, let taps = chain.taps, tapRandom.nextUnitInterval() <= taps.probability {
+                    let delay = tapDelay?.sample(&tapRandom) ?? 0
+                    if now + delay < scenario.duration {
+                        queue.schedule(.tapped(messageIndex: push.payload.messageIndex), at: now + delay)
+                    }
+                }
+            case .summaryShown(let push, let from, let to, let replacedExisting):
+                ledger.summaryShown(push, from: from, to: to, replacedExisting: replacedExisting)
+            case .notShown(let push, let reason):
+                ledger.lost(push, reason == .alertsNotAllowed ? .alertsNotAllowed : .displayOff)
+            case .tokenChanged(let old, let new):
+                apns.invalidate(old, at: now, into: &apnsEffects)
+                apns.register(new)
+                // The user's setting belongs to the app, not to the token.
+                apns.setNotificationsEnabled(new, !notificationsDisabled)
+                routeAPNsEffects(at: now)
+            case .registered(let token, let hash):
+                queue.schedule(.registrationReachesProvider(token, deviceIDHash: hash), at: now)
+            case .subscriptionsSynced(let generation):
+                queue.schedule(.syncReachesProvider(generation: generation), at: now)
+            }
+        }
+        deviceEffects.removeAll(keepingCapacity: true)
+    }
+
+    /// Puts a push in the pool for its trip; returns its slot.
+    mutating func park(_ push: PushNotification, attempt: Int32) -> PushSlot {
+        if let slot = freeSlots.popLast() {
+            pushPool[Int(slot)] = push
+            pushAttempt[Int(slot)] = attempt
+            return slot
+        }
+        pushPool.append(push)
+        pushAttempt.append(attempt)
+        return PushSlot(pushPool.count - 1)
+    }
+
+    /// Takes a push out of the pool at the end of its trip.
+    mutating func take(_ slot: PushSlot) -> PushNotification {
+        freeSlots.append(slot)
+        return pushPool[Int(slot)]
+    }
+}

@@ -1,0 +1,87 @@
+import Device
+import FakeAPNs
+import Provider
+
+/// Where a push waits while it travels: an index into the world's push pool. Events
+/// carry this 4-byte handle instead of the whole request, so queue entries stay small.
+typealias PushSlot = Int32
+
+/// The messages the kernel carries between the actors of one app's world.
+/// Plain values, not closures: the queue stores them inline.
+enum WorldEvent {
+    /// The next mail reaches the provider from the backend.
+    case mailArrives
+    /// The device's connectivity changes (the state is the process's).
+    case connectivityChanges
+    /// A request reaches APNs.
+    case pushReachesAPNs(PushSlot)
+    /// APNs answered a request with an error; the answer reaches the provider.
+    case apnsErrorReachesProvider(PushSlot, APNsReason, timestamp: SimTime)
+    /// A request got no answer: the provider's timeout fires.
+    case sendFailureReachesProvider(PushSlot)
+    /// The provider's back-off for a retry is over.
+    case retryDue(PushSlot)
+    /// APNs learns the device connected (true) or disconnected.
+    case connectionReachesAPNs(DeviceToken, Bool)
+    /// A delivery bounced off a device that had gone offline.
+    case bounceReachesAPNs(PushSlot)
+    /// The device's power allows APNs to hand out the held low-priority pushes.
+    case powerWindowOpens(DeviceToken)
+    /// A notification reaches the device.
+    case pushReachesDevice(PushSlot)
+    /// A re-request reaches the provider; its answer takes `returnDelay` back.
+    case rerequestReachesProvider(position: Int32, gap: Int32, invocation: Int32, returnDelay: SimDuration)
+    /// The provider's answer reaches the extension.
+    case answerReachesDevice(invocation: Int32, ok: Bool)
+    /// An extension invocation's time is up.
+    case extensionDeadline(invocation: Int32)
+    /// The app's registration (token, device id hash) reaches the provider.
+    case registrationReachesProvider(DeviceToken, deviceIDHash: UInt32)
+    /// Folder subscriptions changed in the app reach the provider.
+    case syncReachesProvider(generation: Int32)
+    /// The user subscribes to another folder in the app.
+    case subscriptionChanges
+    /// The app's APNs token rotates (restore, reinstall, OS reinstall).
+    case tokenRotates
+    /// The device id changes.
+    case deviceIDChanges
+    /// The user opens the app.
+    case appLaunches
+    /// The user taps the notification of this mail (and so opens the app).
+    case tapped(messageIndex: Int32)
+    /// The provider goes down (true) or comes back.
+    case outage(Bool)
+}
+
+/// How one strategy is played, prepared once per run.
+struct StrategyPlan {
+    let strategy: Strategy
+    let provider: ProviderConfiguration
+    let serviceExtension: ServiceExtension
+    let apns: APNsConfiguration
+
+    init(strategy: Strategy, scenario: Scenario) {
+        self.strategy = strategy
+        let numbered = strategy.kind != .noQueue
+        let chain = scenario.chain
+        // A UUID-shaped device id: only its length matters for payload and collapse-id sizes.
+        let template = PushTemplate(app: scenario.app, deviceID: String(repeating: "0", count: 36),
+                                    alertBody: String(repeating: "x", count: scenario.alertBodyBytes),
+                                    numbered: numbered)
+        provider = ProviderConfiguration(template: template, numbering: numbered,
+                                         sendsCollapseID: strategy.collapseID, payloadTTL: scenario.payloadTTL,
+                                         expiration: scenario.expiration, priority: strategy.priority,
+                                         retry: chain.retry, expiredPositions: chain.expiredPositions)
+        serviceExtension = ServiceExtension(
+            positionSaving: strategy.kind == .queueAsPublished ? .onlyWhenGapFound : .everyNewerPosition,
+            repeatMaxCount: strategy.repeatMaxCount)
+        apns = APNsConfiguration(storage: chain.storage, rateLimit: chain.rateLimit,
+                                 defersLowPriority: chain.lowPriorityDeferral != nil)
+    }
+}
+
+/// A broken accounting identity: the run is wrong and nothing may be reported.
+public struct AccountingError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What did not add up, and where.
+    public var description: String
+}

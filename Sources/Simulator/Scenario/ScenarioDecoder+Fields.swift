@@ -102,10 +102,25 @@ struct FieldReader {
         return nil
     }
 
-    /// A distribution object, or a bare duration meaning `constant`.
+    /// A distribution object, or a bare duration meaning `constant`; values in microseconds.
+    /// - Complexity: O(1).
     func distribution(positiveMean: Bool = false) throws -> Distribution {
+        try distribution(positiveMean: positiveMean) { reader, positive in try reader.duration(positive: positive) }
+    }
+
+    /// A size distribution: written like a time distribution but with plain numbers of
+    /// megabytes (a bare number means `constant`); its values are whole kilobytes.
+    /// - Complexity: O(1).
+    func sizeDistribution(positiveMean: Bool = false) throws -> Distribution {
+        try distribution(positiveMean: positiveMean) { reader, positive in try reader.kilobytes(positive: positive) }
+    }
+
+    /// The shared shape of time and size distributions; `amount` reads one parameter
+    /// (`true`: it must be positive) in the distribution's unit.
+    private func distribution(positiveMean: Bool,
+                              amount: (FieldReader, Bool) throws -> Int64) throws -> Distribution {
         if case .object = node.value {} else {
-            let value = try duration()
+            let value = try amount(self, false)
             if positiveMean && value <= 0 { throw invalid("must be positive") }
             return .constant(value)
         }
@@ -117,20 +132,20 @@ struct FieldReader {
         switch kind {
         case "constant":
             let fields = try object(known: ["distribution", "value"])
-            result = .constant(try fields.required("value").duration())
+            result = .constant(try amount(fields.required("value"), false))
         case "exponential":
             let fields = try object(known: ["distribution", "mean"])
-            result = .exponential(mean: try fields.required("mean").duration(positive: true))
+            result = .exponential(mean: try amount(fields.required("mean"), true))
         case "uniform":
             let fields = try object(known: ["distribution", "min", "max"])
-            let low = try fields.required("min").duration()
+            let low = try amount(fields.required("min"), false)
             let highReader = try fields.required("max")
-            let high = try highReader.duration()
+            let high = try amount(highReader, false)
             guard high >= low else { throw highReader.invalid("max must not be less than min") }
             result = .uniform(min: low, max: high)
         case "lognormal":
             let fields = try object(known: ["distribution", "median", "sigma"])
-            let median = try fields.required("median").duration(positive: true)
+            let median = try amount(fields.required("median"), true)
             let sigmaReader = try fields.required("sigma")
             let sigma = try sigmaReader.number()
             guard sigma <= 5 else { throw sigmaReader.invalid("sigma above 5 gives absurd tails") }
@@ -140,6 +155,76 @@ struct FieldReader {
         }
         if positiveMean && result.mean <= 0 { throw invalid("the mean must be positive") }
         return result
+    }
+
+    /// A size: a plain number of megabytes, as whole kilobytes (1 MB = 1024 KB, rounded).
+    /// - Complexity: O(1).
+    func kilobytes(positive: Bool = false) throws -> Int64 {
+        guard case .number(let number) = node.value else { throw wrongType("a size in MB (a number)") }
+        let megabytes = number.doubleValue
+        guard megabytes.isFinite else { throw invalid("number out of range") }
+        guard megabytes >= 0 else { throw invalid("negative size \(number.text) MB") }
+        // A bound keeps the conversion far from Int64's edge; no extension is near it.
+        guard megabytes <= 1_048_576 else { throw invalid("size above 1048576 MB (1 TB)") }
+        let kilobytes = Int64((megabytes * 1024).rounded())
+        if positive && kilobytes <= 0 { throw invalid("size must be positive (at least 1 KB)") }
+        return kilobytes
+    }
+
+    /// A mean number of events a day (Poisson rate): a number from 0 to a million;
+    /// `events` names them in the message ("mails", "launches").
+    /// - Complexity: O(1).
+    func perDay(_ events: String) throws -> Double {
+        let rate = try number()
+        guard rate <= 1_000_000 else { throw invalid("more than a million \(events) a day") }
+        return rate
+    }
+
+    /// A number strictly above 0.
+    /// - Complexity: O(1).
+    func positiveNumber() throws -> Double {
+        let value = try number()
+        guard value > 0 else { throw invalid("must be positive, found \(format(value))") }
+        return value
+    }
+
+    /// One of a fixed set of words; `what` names the set in the message ("day set").
+    /// - Complexity: O(options).
+    func choice<Value>(_ what: String, _ options: KeyValuePairs<String, Value>) throws -> Value {
+        let text = try string()
+        guard let match = options.first(where: { $0.key == text }) else {
+            throw invalid("unknown \(what) \"\(text)\"; expected one of: " + options.map(\.key).joined(separator: ", "))
+        }
+        return match.value
+    }
+
+    /// A count that differs between devices: an integer `1…maxCount` (every device the
+    /// same), or an object whose keys are counts (`"1"`, `"2"` …) and whose values are
+    /// shares of devices summing to 1 (within 1e-6). Counts not named get share 0;
+    /// trailing zeros are dropped, so `{"1": 1}` is `CountShares.one`.
+    /// - Complexity: O(maxCount + keys).
+    func countShares(maxCount: Int) throws -> CountShares {
+        switch node.value {
+        case .number:
+            return CountShares(exactly: Int(try integer(in: 1...Int64(maxCount))))
+        case .object(let object):
+            var shares = [Double](repeating: 0, count: maxCount)
+            for member in object.members {
+                let memberPath = child(member.key)
+                // Canonical decimal only: "01" or "+1" would read as 1 but look like a typo.
+                guard let count = Int(member.key), String(count) == member.key, (1...maxCount).contains(count) else {
+                    throw ScenarioError(.invalidValue("a key is a count from 1 to \(maxCount), found \"\(member.key)\""),
+                                        file: file, path: memberPath, location: member.keyLocation)
+                }
+                shares[count - 1] = try FieldReader(file: file, node: member.value, path: memberPath).probability()
+            }
+            let sum = shares.reduce(0, +)
+            guard abs(sum - 1) <= 1e-6 else { throw invalid("the shares must sum to 1, found \(format(sum))") }
+            while shares.count > 1, shares[shares.count - 1] == 0 { shares.removeLast() }
+            return CountShares(shares: shares)
+        default:
+            throw wrongType("a count from 1 to \(maxCount) or shares by count (an object like {\"1\": 0.7, \"2\": 0.3})")
+        }
     }
 }
 

@@ -1,3 +1,4 @@
+import Device
 import FakeAPNs
 import Foundation
 import Provider
@@ -70,18 +71,18 @@ public enum ScenarioDecoder {
             latency.rerequestRoundTrip = try fields.optional("rerequestRoundTrip")?.distribution() ?? .constant(0)
         }
 
+        var chain = ChainModel()
         var payloadTTL: SimDuration?
+        var subscriptionSyncReader: FieldReader?
         if let providerReader = top.optional("provider") {
-            let fields = try providerReader.object(known: ["payloadTTL"])
-            payloadTTL = try fields.optional("payloadTTL")?.duration(positive: true)
+            let provider = try decodeProvider(providerReader, start: start, duration: duration, chain: &chain)
+            payloadTTL = provider.payloadTTL
+            subscriptionSyncReader = provider.syncOn
         }
 
         var expiration = ExpirationPolicy.absent
         if let apnsReader = top.optional("apns") {
-            let fields = try apnsReader.object(known: ["expiration"])
-            if let value = try fields.optional("expiration")?.duration() {
-                expiration = value == 0 ? .immediately : .after(value)
-            }
+            expiration = try decodeAPNs(apnsReader, chain: &chain)
         }
 
         var app = "ru.yandex.mail"
@@ -97,8 +98,11 @@ public enum ScenarioDecoder {
 
         var extensionTimeLimit = 30 * TimeUnit.second
         if let deviceReader = top.optional("device") {
-            let fields = try deviceReader.object(known: ["extensionTimeLimit"])
-            extensionTimeLimit = try fields.optional("extensionTimeLimit")?.duration(positive: true) ?? extensionTimeLimit
+            extensionTimeLimit = try decodeDevice(deviceReader, chain: &chain) ?? extensionTimeLimit
+        }
+        // Checked once the device is read: launches are named after the provider in the file.
+        if chain.subscriptions?.syncOn == .launch && chain.launches == nil, let subscriptionSyncReader {
+            throw subscriptionSyncReader.invalid("needs device.launches: nothing would ever sync")
         }
 
         let strategiesReader = try top.required("strategies")
@@ -116,13 +120,19 @@ public enum ScenarioDecoder {
         return Scenario(name: name, description: description, seed: seed, start: start, duration: duration,
                         devices: devices, mail: mail, connectivity: connectivity, latency: latency,
                         payloadTTL: payloadTTL, expiration: expiration, app: app, alertBodyBytes: alertBodyBytes,
-                        extensionTimeLimit: extensionTimeLimit, strategies: strategies)
+                        extensionTimeLimit: extensionTimeLimit, strategies: strategies, chain: chain)
     }
 
+    /// `mail`: the arrival rhythm.
     private static func decodeMail(_ reader: FieldReader) throws -> MailModel {
+        try decodeRhythm(reader, events: "mails")
+    }
+
+    /// A Poisson process with a daily rhythm (mail arrivals, app launches): `perDay`,
+    /// 24 `diurnal` weights, `weekendFactor`; `events` names them in messages.
+    private static func decodeRhythm(_ reader: FieldReader, events: String) throws -> MailModel {
         let fields = try reader.object(known: ["perDay", "diurnal", "weekendFactor"])
-        let perDay = try fields.required("perDay").number()
-        guard perDay <= 1_000_000 else { throw try fields.required("perDay").invalid("more than a million mails a day") }
+        let perDay = try fields.required("perDay").perDay(events)
         var diurnal: [Double]?
         if let diurnalReader = fields.optional("diurnal") {
             let hours = try diurnalReader.array()
@@ -153,14 +163,8 @@ public enum ScenarioDecoder {
                 }
                 let duration = try window.required("duration").distribution()
                 let probability = try window.required("probability").probability()
-                var days = DaySet.all
-                if let daysReader = window.optional("days") {
-                    let text = try daysReader.string()
-                    guard let parsed = DaySet(rawValue: text) else {
-                        throw daysReader.invalid("unknown day set \"\(text)\"; expected one of: all, weekdays, weekends")
-                    }
-                    days = parsed
-                }
+                let days = try window.optional("days")?
+                    .choice("day set", ["all": DaySet.all, "weekdays": .weekdays, "weekends": .weekends]) ?? .all
                 windows.append(OfflineWindow(start: start, duration: duration, probability: probability, days: days))
             }
         }
@@ -177,7 +181,7 @@ public enum ScenarioDecoder {
     }
 
     private static func decodeStrategy(_ reader: FieldReader) throws -> Strategy {
-        let fields = try reader.object(known: ["name", "label", "repeatMaxCount", "collapseID"])
+        let fields = try reader.object(known: strategyFields)
         let nameReader = try fields.required("name")
         let nameText = try nameReader.string()
         guard let kind = StrategyKind(rawValue: nameText) else {
@@ -200,6 +204,176 @@ public enum ScenarioDecoder {
             repeatMaxCount = Int32(try field.integer(in: 0...1_000_000))
         }
         if let field = fields.optional("collapseID") { collapseID = try field.bool() }
-        return Strategy(label: label, kind: kind, repeatMaxCount: repeatMaxCount, collapseID: collapseID)
+        let registration = try fields.optional("registration")?
+            .choice("registration", ["everyLaunch": RegistrationPolicy.everyLaunch, "once": .onceAtPrompt]) ?? .everyLaunch
+        var priority: UInt8 = 10
+        if let field = fields.optional("priority") {
+            let value = try field.integer(in: Int64.min...Int64.max)
+            // APNs also has 1 (never wake the device); the comparison is 10 (now) against 5 (power considerations).
+            guard value == 10 || value == 5 else { throw field.invalid("apns-priority for alerts is 10 or 5, found \(value)") }
+            priority = UInt8(value)
+        }
+        return Strategy(label: label, kind: kind, repeatMaxCount: repeatMaxCount, collapseID: collapseID,
+                        registration: registration, priority: priority)
+    }
+}
+
+// MARK: The chain's fields (issue 3): provider, APNs and device behaviour beyond the core model.
+
+extension ScenarioDecoder {
+    /// Keys of a `strategies[]` entry.
+    static let strategyFields = ["name", "label", "repeatMaxCount", "collapseID", "registration", "priority"]
+    /// Keys of `provider`.
+    static let providerFields = ["payloadTTL", "expiredPositions", "retries", "backoff", "network", "outages",
+                                 "subscriptions"]
+    /// Keys of `apns`.
+    static let apnsFields = ["expiration", "storage", "closeTogether", "rateLimit", "priority5Deferral"]
+    /// Keys of `device`.
+    static let deviceFields = ["extensionTimeLimit", "notificationsDisabled", "alertsNotAllowed", "displayOff",
+                               "legacyIOS", "extensionMemory", "tokenRotation", "deviceIDChangesPerDay", "accounts",
+                               "apps", "launches", "taps"]
+    /// Most accounts in one app, and most apps on one device, a scenario may name.
+    static let maxCount = 20
+
+    /// Reads `provider` into `chain`; returns the payload TTL and the reader of
+    /// `subscriptions.syncOn` (checked against `device.launches` once the device is read).
+    private static func decodeProvider(_ reader: FieldReader, start: CivilDate, duration: SimDuration,
+                                       chain: inout ChainModel) throws -> (payloadTTL: SimDuration?, syncOn: FieldReader?) {
+        let fields = try reader.object(known: providerFields)
+        let payloadTTL = try fields.optional("payloadTTL")?.duration(positive: true)
+        chain.expiredPositions = try fields.optional("expiredPositions")?
+            .choice("answer", ["resendRest": ExpiredPositionsAnswer.resendRest, "error": .error]) ?? .resendRest
+
+        var retry = RetryPolicy()
+        if let field = fields.optional("retries") { retry.maxRetries = Int32(try field.integer(in: 0...20)) }
+        if let field = fields.optional("backoff") { retry.backoff = try field.duration(positive: true) }
+        chain.retry = retry
+
+        if let networkReader = fields.optional("network") {
+            let network = try networkReader.object(known: ["failureProbability", "timeout"])
+            chain.network = ProviderNetworkModel(
+                failureProbability: try network.required("failureProbability").probability(),
+                timeout: try network.optional("timeout")?.duration(positive: true) ?? 10 * TimeUnit.second)
+        }
+
+        if let outagesReader = fields.optional("outages") {
+            chain.outages = try decodeOutages(outagesReader, start: start, duration: duration)
+        }
+
+        var syncOnReader: FieldReader?
+        if let subscriptionsReader = fields.optional("subscriptions") {
+            let subscriptions = try subscriptionsReader.object(known: ["changesPerDay", "mailShare", "syncOn"])
+            syncOnReader = subscriptions.optional("syncOn")
+            chain.subscriptions = SubscriptionModel(
+                changesPerDay: try subscriptions.required("changesPerDay").perDay("subscription changes"),
+                mailShare: try subscriptions.required("mailShare").probability(),
+                syncOn: try syncOnReader?.choice("sync trigger", ["reconnect": SubscriptionSync.reconnect,
+                                                                  "launch": .launch]) ?? .reconnect)
+        }
+        return (payloadTTL, syncOnReader)
+    }
+
+    /// Scheduled windows (local `YYYY-MM-DDTHH:MM`, inside the run, sorted by start)
+    /// and random ones (`between` and `duration`, both with positive means).
+    private static func decodeOutages(_ reader: FieldReader, start: CivilDate,
+                                      duration: SimDuration) throws -> OutageModel {
+        let fields = try reader.object(known: ["scheduled", "random"])
+        var scheduled: [OutageWindow] = []
+        if let scheduledReader = fields.optional("scheduled") {
+            for windowReader in try scheduledReader.array() {
+                let window = try windowReader.object(known: ["start", "duration"])
+                let startReader = try window.required("start")
+                let text = try startReader.string()
+                guard let offset = parseLocalTime(text, from: start) else {
+                    throw startReader.invalid("not a local time: \"\(text)\" (write YYYY-MM-DDTHH:MM)")
+                }
+                guard offset >= 0 else { throw startReader.invalid("starts before the run (\(start)T00:00)") }
+                guard offset < duration else { throw startReader.invalid("starts at or after the end of the run") }
+                scheduled.append(OutageWindow(start: offset, duration: try window.required("duration").duration(positive: true)))
+            }
+        }
+        // Ties broken by length so the order never depends on the file's order.
+        scheduled.sort { ($0.start, $0.duration) < ($1.start, $1.duration) }
+        var between: Distribution?
+        var length: Distribution?
+        if let randomReader = fields.optional("random") {
+            let random = try randomReader.object(known: ["between", "duration"])
+            between = try random.required("between").distribution(positiveMean: true)
+            length = try random.required("duration").distribution(positiveMean: true)
+        }
+        return OutageModel(scheduled: scheduled, between: between, duration: length)
+    }
+
+    /// `YYYY-MM-DDTHH:MM` as microseconds from `start`'s midnight (negative before it).
+    private static func parseLocalTime(_ text: String, from start: CivilDate) -> SimTime? {
+        let parts = text.split(separator: "T", omittingEmptySubsequences: false)
+        guard parts.count == 2, let date = CivilDate(iso: String(parts[0])),
+              let clock = parseClock(String(parts[1])) else { return nil }
+        return SimTime(date.daysSinceEpoch - start.daysSinceEpoch) * TimeUnit.day + clock
+    }
+
+    /// Reads `apns` into `chain`; returns the `apns-expiration` policy.
+    private static func decodeAPNs(_ reader: FieldReader, chain: inout ChainModel) throws -> ExpirationPolicy {
+        let fields = try reader.object(known: apnsFields)
+        var expiration = ExpirationPolicy.absent
+        if let value = try fields.optional("expiration")?.duration() {
+            expiration = value == 0 ? .immediately : .after(value)
+        }
+
+        let nondeterministic: Bool = try fields.optional("storage")?
+            .choice("storage policy", ["latest": false, "nondeterministic": true] as KeyValuePairs<String, Bool>) ?? false
+        let closeTogetherReader = fields.optional("closeTogether")
+        if nondeterministic {
+            chain.storage = .nondeterministic(
+                closeTogether: try closeTogetherReader?.duration(positive: true) ?? TimeUnit.second)
+        } else if let closeTogetherReader {
+            throw closeTogetherReader.invalid("only apns.storage \"nondeterministic\" has closeTogether")
+        }
+
+        if let rateLimitReader = fields.optional("rateLimit") {
+            let rateLimit = try rateLimitReader.object(known: ["burst", "window"])
+            chain.rateLimit = APNsRateLimit(burst: Int32(try rateLimit.required("burst").integer(in: 1...1_000_000)),
+                                            window: try rateLimit.required("window").duration(positive: true))
+        }
+        chain.lowPriorityDeferral = try fields.optional("priority5Deferral")?.distribution()
+        return expiration
+    }
+
+    /// Reads `device` into `chain`; returns `extensionTimeLimit` when named.
+    private static func decodeDevice(_ reader: FieldReader, chain: inout ChainModel) throws -> SimDuration? {
+        let fields = try reader.object(known: deviceFields)
+        let extensionTimeLimit = try fields.optional("extensionTimeLimit")?.duration(positive: true)
+
+        chain.notificationsDisabledShare = try fields.optional("notificationsDisabled")?.probability() ?? 0
+        chain.alertsNotAllowedShare = try fields.optional("alertsNotAllowed")?.probability() ?? 0
+        chain.displayOffShare = try fields.optional("displayOff")?.probability() ?? 0
+        chain.legacyIOSShare = try fields.optional("legacyIOS")?.probability() ?? 0
+
+        if let memoryReader = fields.optional("extensionMemory") {
+            let memory = try memoryReader.object(known: ["footprintMB", "olderIOS", "olderLimitMB", "newerLimitMB"])
+            chain.memory = ExtensionMemoryModel(
+                footprintKB: try memory.required("footprintMB").sizeDistribution(),
+                olderIOSShare: try memory.optional("olderIOS")?.probability() ?? 0,
+                olderLimitKB: try memory.optional("olderLimitMB")?.kilobytes(positive: true) ?? 12 * 1024,
+                newerLimitKB: try memory.optional("newerLimitMB")?.kilobytes(positive: true) ?? 24 * 1024)
+        }
+
+        if let rotationReader = fields.optional("tokenRotation") {
+            let rotation = try rotationReader.object(known: ["perDay", "withPrompt"])
+            chain.tokenRotation = TokenRotationModel(
+                perDay: try rotation.required("perDay").perDay("token rotations"),
+                withPromptShare: try rotation.optional("withPrompt")?.probability() ?? 0)
+        }
+        chain.deviceIDChangesPerDay = try fields.optional("deviceIDChangesPerDay")?.perDay("device id changes") ?? 0
+        chain.accounts = try fields.optional("accounts")?.countShares(maxCount: maxCount) ?? .one
+        chain.apps = try fields.optional("apps")?.countShares(maxCount: maxCount) ?? .one
+        chain.launches = try fields.optional("launches").map { LaunchModel(rhythm: try decodeRhythm($0, events: "launches")) }
+
+        if let tapsReader = fields.optional("taps") {
+            let taps = try tapsReader.object(known: ["probability", "delay"])
+            chain.taps = TapModel(probability: try taps.required("probability").probability(),
+                                  delay: try taps.optional("delay")?.distribution() ?? .constant(0))
+        }
+        return extensionTimeLimit
     }
 }

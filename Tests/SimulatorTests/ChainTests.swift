@@ -1,3 +1,4 @@
+import FakeAPNs
 import Foundation
 import Testing
 @testable import Simulator

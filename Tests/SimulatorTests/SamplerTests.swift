@@ -1,7 +1,6 @@
 import FakeAPNs
 import Testing
 @testable import Simulator
-import FakeAPNs
 
 @Suite("Table sampler")
 struct SamplerTests {

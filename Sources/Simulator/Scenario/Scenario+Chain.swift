@@ -119,7 +119,7 @@ public struct ChainModel: Sendable, Equatable {
     public var subscriptions: SubscriptionModel?
     /// Provider → APNs failures (`provider.network`).
     public var network: ProviderNetworkModel?
-    /// Retries for network failures, 429 and 503 (`provider.network.retries` / `backoff`).
+    /// Retries for network failures, 429 and 503 (`provider.retries`, `provider.backoff`).
     public var retry = RetryPolicy()
     /// Provider outages (`provider.outages`).
     public var outages: OutageModel?

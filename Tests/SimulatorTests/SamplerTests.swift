@@ -1,3 +1,4 @@
+import FakeAPNs
 import Testing
 @testable import Simulator
 

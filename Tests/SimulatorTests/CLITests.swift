@@ -1,4 +1,5 @@
 import Foundation
+import FakeAPNs
 import Synchronization
 import Testing
 @testable import Simulator
@@ -264,7 +265,7 @@ struct CLITests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == ["daily.csv", "summary.csv"])
     }
 
-    @Test("run writes summary.csv and daily.csv with the documented columns and one row per strategy (and day)")
+    @Test("run writes summary, daily, funnel and apns CSVs with the documented columns and one row per strategy (day, stage)")
     func runWritesReports() throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
@@ -273,8 +274,9 @@ struct CLITests {
         let result = pushsim(["run", scenario, "--out", out, "--threads", "2"])
         #expect(result.code == .success)
         #expect(result.out.hasPrefix("tiny: 20 devices, 3 days from 2026-01-05, seed 11\n"))
-        #expect(result.err == "wrote \(out)/summary.csv and \(out)/daily.csv\n")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == ["daily.csv", "summary.csv"])
+        #expect(result.err == "wrote summary.csv, daily.csv, funnel.csv and apns.csv to \(out)\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+                == ["apns.csv", "daily.csv", "funnel.csv", "summary.csv"])
 
         let summary = lines(contents(out + "/summary.csv"))
         let daily = lines(contents(out + "/daily.csv"))
@@ -317,6 +319,16 @@ struct CLITests {
             let c = { (name: String) in try column(name, row, Reports.dailyColumns) }
             #expect(try c("delivered") + c("summarized") + c("lost") + c("pending") == c("messages"))
         }
+
+        let funnel = lines(contents(out + "/funnel.csv"))
+        let stages = ["messages", "provider_sent", "apns_accepted", "reached_device", "shown", "logged", "uploaded", "opened"]
+        #expect(funnel.first == "strategy,stage,messages,share")
+        let funnelKeys: [String] = funnel.dropFirst().dropLast().map { $0.split(separator: ",").prefix(2).joined(separator: ",") }
+        let expectedKeys: [String] = Self.labels.flatMap { label in stages.map { stage in label + "," + stage } }
+        #expect(funnelKeys == expectedKeys)
+        let apns = lines(contents(out + "/apns.csv"))
+        #expect(apns.first == "strategy," + APNsCounters.columnNames.joined(separator: ","))
+        #expect(apns.dropFirst().dropLast().map { String($0.split(separator: ",")[0]) } == Self.labels)
     }
 
     @Test("the same seed gives byte-identical reports and --seed changes them")
@@ -404,9 +416,12 @@ struct CLITests {
         #expect(result.code == .success)
         #expect(contents(out + "/summary.csv") == contents(fresh + "/summary.csv"))
         #expect(contents(out + "/daily.csv") == contents(fresh + "/daily.csv"))
+        #expect(contents(out + "/funnel.csv") == contents(fresh + "/funnel.csv"))
+        #expect(contents(out + "/apns.csv") == contents(fresh + "/apns.csv"))
         #expect(contents(out + "/notes.txt") == "keep me\n")
         // No temporary files are left behind.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == ["daily.csv", "notes.txt", "summary.csv"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+                == ["apns.csv", "daily.csv", "funnel.csv", "notes.txt", "summary.csv"])
     }
 
     @Test("an --out path that is a file exits 1 and leaves the file alone")
@@ -435,9 +450,11 @@ struct CLITests {
         #expect(!exists(part1 + "/summary.csv"))
         let result = pushsim(["merge", part2, part1 + "/partial.json", "--out", merged])
         #expect(result.code == .success)
-        #expect(contents(merged + "/summary.csv") != nil)
-        #expect(contents(merged + "/summary.csv") == contents(whole + "/summary.csv"))
-        #expect(contents(merged + "/daily.csv") == contents(whole + "/daily.csv"))
+        #expect(result.err == "merged 2 shards into summary.csv, daily.csv, funnel.csv and apns.csv in \(merged)\n")
+        for file in Reports.fileNames {
+            #expect(contents(merged + "/" + file) != nil)
+            #expect(contents(merged + "/" + file) == contents(whole + "/" + file), "\(file) differs")
+        }
 
         let incomplete = pushsim(["merge", part1, "--out", scratch.file("incomplete")])
         #expect(incomplete.code == .dataError)

@@ -28,7 +28,7 @@ struct ShardMergeCLITests {
         return url
     }
 
-    @Test("three shards merged give the same summary.csv and daily.csv bytes as one run")
+    @Test("three shards merged give the same bytes as one run in every report file")
     func shardsMergeToTheSameBytes() throws {
         let root = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: root) }
@@ -49,7 +49,7 @@ struct ShardMergeCLITests {
         let captured = Captured()
         // Order of the parts does not matter.
         #expect(PushSimCommand.main(["merge", parts[2], parts[0], parts[1], "--out", merged], console: captured.console) == .success)
-        for file in ["summary.csv", "daily.csv"] {
+        for file in Reports.fileNames {
             let a = try Data(contentsOf: URL(fileURLWithPath: whole + "/" + file))
             let b = try Data(contentsOf: URL(fileURLWithPath: merged + "/" + file))
             #expect(a == b, "\(file) differs")

@@ -9,7 +9,8 @@ enum MergeCommand {
     USAGE: pushsim merge <dir-or-partial.json>... --out <dir>
 
     Every shard 1…N of one scenario, seed and strategy set must be given exactly
-    once. Writes <dir>/summary.csv and <dir>/daily.csv, identical to an unsharded run.
+    once. Writes \(Reports.listing(Reports.fileNames)) to <dir>,
+    identical to an unsharded run.
 
     EXAMPLES:
       pushsim merge parts/1 parts/2 parts/3 --out reports/scale-1m
@@ -82,7 +83,7 @@ enum MergeCommand {
             return .failure
         }
         console.out(reports.table)
-        console.err("merged \(seen.count) shards into \(out)/summary.csv and \(out)/daily.csv\n")
+        console.err("merged \(seen.count) shards into \(Reports.listing(Reports.fileNames)) in \(out)\n")
         return .success
     }
 }

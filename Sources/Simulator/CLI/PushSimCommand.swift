@@ -45,7 +45,7 @@ public enum PushSimCommand {
     USAGE: pushsim <command> [options]
 
     COMMANDS:
-      run        Run a scenario and write summary.csv and daily.csv
+      run        Run a scenario and write its CSV reports
       validate   Check a scenario file without running it
       merge      Combine partial results of sharded runs into reports
       bench      Measure speed and peak memory on a scenario

@@ -9,8 +9,8 @@ enum RunCommand {
     USAGE: pushsim run <scenario.json> [--out <dir>] [--seed <n>] [--strategy <label>]...
                        [--threads <n>] [--shard <k>/<n>]
 
-    Prints a side-by-side table on stdout and writes <dir>/summary.csv and
-    <dir>/daily.csv, whole or not at all.
+    Prints a side-by-side table on stdout and writes \(Reports.listing(Reports.fileNames))
+    to <dir>, whole or not at all.
 
     OPTIONS:
       --out <dir>          Report folder (default: reports/<scenario name>/)
@@ -81,7 +81,7 @@ enum RunCommand {
                 let reports = Reports(scenario: scenario, result: result)
                 try ReportWriter.write(reports.files, to: directory)
                 console.out(reports.table)
-                console.err("wrote \(directory)/summary.csv and \(directory)/daily.csv\n")
+                console.err("wrote \(Reports.listing(Reports.fileNames)) to \(directory)\n")
             }
         } catch {
             console.err("error: \(error)\n")

@@ -6,7 +6,23 @@ import Provider
 /// file and can check that every part came from the same scenario, seed and strategies.
 struct PartialResult {
     static let format = "pushsim-partial"
-    static let version: Int64 = 1
+    /// 2: the delivery chain (funnel, measured deliverability, chain and APNs counters).
+    static let version: Int64 = 2
+
+    /// The aggregate's scalar counters, in the order of a partial's `counts` array.
+    /// A test checks that it holds every `Int64` field of `StrategyAggregate`.
+    /// - Complexity: O(1).
+    static var countFields: [WritableKeyPath<StrategyAggregate, Int64>] {
+        [\.messages, \.delivered, \.summarized, \.pending, \.pushesSent, \.rerequests, \.duplicatesShown, \.collapsed,
+         \.providerSent, \.apnsAccepted, \.reachedDevice, \.logged, \.uploaded, \.opened,
+         \.measuredSent, \.measuredReceived] + Reports.chainCounters.map(\.field)
+    }
+
+    /// A day's counters, in the order of a partial's `daily` arrays.
+    /// - Complexity: O(1).
+    static var dayFields: [WritableKeyPath<DayCounts, Int64>] {
+        [\.messages, \.delivered, \.summarized, \.lost, \.pending, \.measuredSent, \.measuredReceived]
+    }
 
     var scenarioText: String
     var seed: UInt64
@@ -23,15 +39,13 @@ struct PartialResult {
         text += "\"strategies\":" + list(result.strategies) { jsonStringLiteral($0.label) } + ","
         text += "\"users\":\(result.users),\"events\":\(result.events),\n"
         text += "\"aggregates\":[\n"
+        let countFields = Self.countFields, dayFields = Self.dayFields
         text += result.aggregates.map { aggregate in
-            var item = "{\"counts\":" + list([aggregate.messages, aggregate.delivered, aggregate.summarized,
-                                               aggregate.pending, aggregate.pushesSent, aggregate.rerequests,
-                                               aggregate.duplicatesShown, aggregate.collapsed]) { String($0) }
+            var item = "{\"counts\":" + list(countFields) { String(aggregate[keyPath: $0]) }
             item += ",\"lost\":" + list(aggregate.lostByReason) { String($0) }
+            item += ",\"apns\":" + list(aggregate.apns.values) { String($0) }
             item += ",\"latency\":" + list(aggregate.latency.nonEmptyBuckets) { "[\($0.0),\($0.1)]" }
-            item += ",\"daily\":" + list(aggregate.daily) {
-                "[\($0.messages),\($0.delivered),\($0.summarized),\($0.lost),\($0.pending)]"
-            }
+            item += ",\"daily\":" + list(aggregate.daily) { day in list(dayFields) { String(day[keyPath: $0]) } }
             return item + "}"
         }.joined(separator: ",\n")
         text += "\n],\n\"scenario\":" + jsonStringLiteral(scenarioText) + "}\n"
@@ -60,7 +74,13 @@ struct PartialResult {
             guard case .array(let items)? = node?.value else { throw fail("damaged partial result (expected an array)") }
             return items
         }
-        guard try integer(object["version"]) == version else { throw fail("written by another version of pushsim") }
+        let fileVersion = try integer(object["version"])
+        guard fileVersion == version else {
+            throw fail(fileVersion < version
+                ? "a version \(fileVersion) partial result, from a pushsim without the delivery-chain reports; "
+                  + "this pushsim reads version \(version): re-run every shard with it"
+                : "a version \(fileVersion) partial result, from a newer pushsim; this one reads version \(version)")
+        }
         guard case .string(let scenarioText)? = object["scenario"]?.value else { throw fail("damaged partial result (no scenario)") }
         var scenario: Scenario
         do { scenario = try ScenarioDecoder.decode(Array(scenarioText.utf8), file: file + " (embedded scenario)") } catch {
@@ -87,13 +107,15 @@ struct PartialResult {
             guard case .object(let fields) = item.value else { throw fail("damaged partial result (aggregate)") }
             var aggregate = StrategyAggregate(days: scenario.dayCount)
             let counts = try array(fields["counts"]).map { node throws(DecodingError) in try integer(node) }
-            guard counts.count == 8 else { throw fail("damaged partial result (counts)") }
-            aggregate.messages = counts[0]; aggregate.delivered = counts[1]; aggregate.summarized = counts[2]
-            aggregate.pending = counts[3]; aggregate.pushesSent = counts[4]; aggregate.rerequests = counts[5]
-            aggregate.duplicatesShown = counts[6]; aggregate.collapsed = counts[7]
+            let countFields = Self.countFields
+            guard counts.count == countFields.count else { throw fail("damaged partial result (counts)") }
+            for (field, value) in zip(countFields, counts) { aggregate[keyPath: field] = value }
             let lost = try array(fields["lost"])
             guard lost.count == LossReason.slots else { throw fail("damaged partial result (lost)") }
             for (index, node) in lost.enumerated() { aggregate.lostByReason[index] = try integer(node) }
+            let apns = try array(fields["apns"]).map { node throws(DecodingError) in try integer(node) }
+            guard let counters = APNsCounters(values: apns) else { throw fail("damaged partial result (apns)") }
+            aggregate.apns = counters
             for bucket in try array(fields["latency"]) {
                 let pair = try array(bucket)
                 guard pair.count == 2 else { throw fail("damaged partial result (latency)") }
@@ -105,11 +127,11 @@ struct PartialResult {
             }
             let days = try array(fields["daily"])
             guard days.count == scenario.dayCount else { throw fail("damaged partial result (daily)") }
+            let dayFields = Self.dayFields
             for (day, node) in days.enumerated() {
                 let values = try array(node).map { node throws(DecodingError) in try integer(node) }
-                guard values.count == 5 else { throw fail("damaged partial result (day)") }
-                aggregate.daily[day] = DayCounts(messages: values[0], delivered: values[1], summarized: values[2],
-                                                 lost: values[3], pending: values[4])
+                guard values.count == dayFields.count else { throw fail("damaged partial result (day)") }
+                for (field, value) in zip(dayFields, values) { aggregate.daily[day][keyPath: field] = value }
             }
             aggregates.append(aggregate)
         }

@@ -1,8 +1,9 @@
 import Foundation
 
 /// Writes report files whole or not at all: each goes to a temporary name in the
-/// target folder and is renamed into place only after every one was written, so
-/// a failure leaves the folder as it was.
+/// target folder and is renamed into place only after every one was written; if a
+/// rename fails, the reports already renamed are put back, so a failure leaves the
+/// folder as it was.
 public enum ReportWriter {
     /// A write that failed, with the path.
     public struct Failure: Error, CustomStringConvertible {
@@ -10,9 +11,17 @@ public enum ReportWriter {
         public var description: String
     }
 
-    /// Writes `files` into `directory`, creating it if needed.
+    /// Writes `files` into `directory`, creating it if needed. `move` is rename(2);
+    /// tests pass one that fails to check the way back.
     /// - Complexity: O(total bytes).
     public static func write(_ files: [(name: String, contents: String)], to directory: String) throws(Failure) {
+        try write(files, to: directory, move: { rename($0, $1) })
+    }
+
+    /// `write(_:to:)` with the rename to use.
+    /// - Complexity: O(total bytes).
+    static func write(_ files: [(name: String, contents: String)], to directory: String,
+                      move: (String, String) -> Int32) throws(Failure) {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
         if manager.fileExists(atPath: directory, isDirectory: &isDirectory) {
@@ -24,24 +33,54 @@ public enum ReportWriter {
                 throw Failure(description: "\(directory): cannot create the folder (\(error.localizedDescription))")
             }
         }
-        let suffix = ".partial-\(ProcessInfo.processInfo.processIdentifier)"
+        func path(_ name: String) -> String { (directory as NSString).appendingPathComponent(name) }
+        let suffix = "-\(ProcessInfo.processInfo.processIdentifier)"
         var written: [(temporary: String, final: String)] = []
-        func cleanUp() { for file in written { try? manager.removeItem(atPath: file.temporary) } }
+        var kept: [String?] = []
+        func cleanUp() {
+            for file in written { try? manager.removeItem(atPath: file.temporary) }
+            for case let backup? in kept { try? manager.removeItem(atPath: backup) }
+        }
         for file in files {
-            let final = (directory as NSString).appendingPathComponent(file.name)
-            let temporary = (directory as NSString).appendingPathComponent("." + file.name + suffix)
+            let final = path(file.name), temporary = path("." + file.name + ".partial" + suffix)
             guard manager.createFile(atPath: temporary, contents: Data(file.contents.utf8)) else {
                 cleanUp()
                 throw Failure(description: "\(final): cannot write")
             }
             written.append((temporary, final))
         }
-        for file in written {
-            // rename(2) replaces the old report atomically.
-            guard rename(file.temporary, file.final) == 0 else {
+        // Keep each report being replaced under a second name (a hard link, so it stays
+        // in place meanwhile): if a rename fails half-way, the earlier ones go back.
+        for (file, name) in zip(written, files.map(\.name)) {
+            var existingIsDirectory: ObjCBool = false
+            guard manager.fileExists(atPath: file.final, isDirectory: &existingIsDirectory) else { kept.append(nil); continue }
+            guard !existingIsDirectory.boolValue else {
                 cleanUp()
-                throw Failure(description: "\(file.final): cannot move into place (\(String(cString: strerror(errno))))")
+                throw Failure(description: "\(file.final): exists and is a directory")
+            }
+            let backup = path("." + name + ".previous" + suffix)
+            try? manager.removeItem(atPath: backup)
+            guard link(file.final, backup) == 0 || (try? manager.copyItem(atPath: file.final, toPath: backup)) != nil else {
+                cleanUp()
+                throw Failure(description: "\(file.final): cannot keep the previous report while replacing it")
+            }
+            kept.append(backup)
+        }
+        for (index, file) in written.enumerated() {
+            // rename(2) replaces the old report atomically.
+            guard move(file.temporary, file.final) == 0 else {
+                let reason = String(cString: strerror(errno))
+                for (undone, placed) in written[..<index].enumerated() {
+                    if let backup = kept[undone] {
+                        if rename(backup, placed.final) == 0 { kept[undone] = nil }   // back in place
+                    } else {
+                        unlink(placed.final)   // no report had that name before
+                    }
+                }
+                cleanUp()
+                throw Failure(description: "\(file.final): cannot move into place (\(reason))")
             }
         }
+        for case let backup? in kept { try? manager.removeItem(atPath: backup) }
     }
 }

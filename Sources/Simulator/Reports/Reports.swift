@@ -6,47 +6,102 @@ public struct Reports: Sendable {
     public var summary: String
     /// `daily.csv`: one row per strategy and day.
     public var daily: String
+    /// `funnel.csv`: one row per strategy and stage of the delivery chain.
+    public var funnel: String
+    /// `apns.csv`: one row per strategy, what the Push Notifications Console shows.
+    public var apns: String
     /// The side-by-side table printed on stdout.
     public var table: String
 
+    /// The report files' names, in the order `files` lists them.
+    public static let fileNames = ["summary.csv", "daily.csv", "funnel.csv", "apns.csv"]
+
     /// The files to write, by name.
-    public var files: [(name: String, contents: String)] { [("summary.csv", summary), ("daily.csv", daily)] }
+    public var files: [(name: String, contents: String)] {
+        Array(zip(Self.fileNames, [summary, daily, funnel, apns]))
+    }
+
+    /// The chain counters, as (`summary.csv` column, field), in column order. One list
+    /// serves the summary, the table and the partial-result format, so they cannot drift.
+    /// - Complexity: O(1).
+    public static var chainCounters: [(column: String, field: WritableKeyPath<StrategyAggregate, Int64>)] {
+        [("extension_not_run", \.extensionNotRun), ("extension_killed", \.extensionKilled),
+         ("extension_timed_out", \.extensionTimedOut), ("hash_mismatches", \.hashMismatches),
+         ("reordered", \.reordered), ("retries", \.retries), ("rerequest_errors", \.rerequestErrors),
+         ("positions_expired", \.positionsExpired), ("token_rotations", \.tokenRotations),
+         ("device_id_changes", \.deviceIDChanges), ("registrations", \.registrations),
+         ("launches", \.launches), ("subscription_changes", \.subscriptionChanges)]
+    }
+
+    /// The funnel's stages, as (`funnel.csv` stage, field), in chain order; `shown` is `delivered`.
+    /// - Complexity: O(1).
+    public static var funnelStages: [(stage: String, field: KeyPath<StrategyAggregate, Int64>)] {
+        [("messages", \.messages), ("provider_sent", \.providerSent), ("apns_accepted", \.apnsAccepted),
+         ("reached_device", \.reachedDevice), ("shown", \.delivered), ("logged", \.logged),
+         ("uploaded", \.uploaded), ("opened", \.opened)]
+    }
 
     /// The summary columns, in order; README documents each.
     public static let summaryColumns = ["strategy", "messages", "delivered", "summarized", "lost", "pending",
-                                        "deliverability", "informed_rate", "pushes_sent", "rerequests",
-                                        "duplicates_shown", "collapsed", "latency_p50_s", "latency_p95_s",
+                                        "deliverability", "measured_deliverability", "informed_rate", "pushes_sent",
+                                        "rerequests", "duplicates_shown", "collapsed", "latency_p50_s", "latency_p95_s",
                                         "latency_p99_s"] + LossReason.allCases.map { "lost_" + $0.columnName }
-                                        + ["pushes_per_message"]
+                                        + ["pushes_per_message"] + chainCounters.map(\.column)
 
     /// The daily columns, in order.
     public static let dailyColumns = ["strategy", "date", "messages", "delivered", "summarized", "lost", "pending",
-                                      "deliverability"]
+                                      "deliverability", "measured_sent", "measured_received", "measured_deliverability"]
+
+    /// The funnel columns (long format: one row per stage).
+    public static let funnelColumns = ["strategy", "stage", "messages", "share"]
+
+    /// The APNs columns: the strategy, then `APNsCounters.columnNames`.
+    public static let apnsColumns = ["strategy"] + APNsCounters.columnNames
 
     /// Renders the reports of `result` for `scenario`.
     /// - Complexity: O(strategies × (days + buckets)).
     public init(scenario: Scenario, result: SimulationResult) {
         var summary = CSV.row(Self.summaryColumns)
         var daily = CSV.row(Self.dailyColumns)
+        var funnel = CSV.row(Self.funnelColumns)
+        var apns = CSV.row(Self.apnsColumns)
+        let counters = Self.chainCounters, stages = Self.funnelStages
         for (strategy, aggregate) in zip(result.strategies, result.aggregates) {
             let latency = [0.50, 0.95, 0.99].map { aggregate.latency.quantile($0).map { Decimal.seconds(microseconds: $0) } ?? "" }
             summary += CSV.row([strategy.label, String(aggregate.messages), String(aggregate.delivered),
                                 String(aggregate.summarized), String(aggregate.lost), String(aggregate.pending),
                                 Decimal.ratio(aggregate.delivered, aggregate.messages),
+                                Decimal.ratio(aggregate.measuredReceived, aggregate.measuredSent),
                                 Decimal.ratio(aggregate.delivered + aggregate.summarized, aggregate.messages),
                                 String(aggregate.pushesSent), String(aggregate.rerequests),
                                 String(aggregate.duplicatesShown), String(aggregate.collapsed)]
                                + latency + LossReason.allCases.map { String(aggregate.lost($0)) }
-                               + [Decimal.ratio(aggregate.pushesSent, aggregate.messages, places: 4)])
+                               + [Decimal.ratio(aggregate.pushesSent, aggregate.messages, places: 4)]
+                               + counters.map { String(aggregate[keyPath: $0.field]) })
             for (day, counts) in aggregate.daily.enumerated() {
                 daily += CSV.row([strategy.label, scenario.start.adding(days: day).description, String(counts.messages),
                                   String(counts.delivered), String(counts.summarized), String(counts.lost),
-                                  String(counts.pending), Decimal.ratio(counts.delivered, counts.messages)])
+                                  String(counts.pending), Decimal.ratio(counts.delivered, counts.messages),
+                                  String(counts.measuredSent), String(counts.measuredReceived),
+                                  Decimal.ratio(counts.measuredReceived, counts.measuredSent)])
             }
+            for (stage, field) in stages {
+                let count = aggregate[keyPath: field]
+                funnel += CSV.row([strategy.label, stage, String(count), Decimal.ratio(count, aggregate.messages)])
+            }
+            apns += CSV.row([strategy.label] + aggregate.apns.values.map { String($0) })
         }
         self.summary = summary
         self.daily = daily
+        self.funnel = funnel
+        self.apns = apns
         table = Self.table(scenario: scenario, result: result)
+    }
+
+    /// "a, b and c": the files written, for messages on stderr.
+    /// - Complexity: O(names).
+    static func listing(_ names: [String]) -> String {
+        names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " and " + names.last!
     }
 
     private static func table(scenario: Scenario, result: SimulationResult) -> String {
@@ -58,6 +113,7 @@ public struct Reports: Sendable {
         var rows: [(String, [String])] = [
             ("messages", aggregates.map { String($0.messages) }),
             ("deliverability", aggregates.map { percent($0.delivered, $0.messages) }),
+            ("measured deliverability", aggregates.map { percent($0.measuredReceived, $0.measuredSent) }),
             ("informed rate", aggregates.map { percent($0.delivered + $0.summarized, $0.messages) }),
             ("delivered", aggregates.map { String($0.delivered) }),
             ("summarized", aggregates.map { String($0.summarized) }),
@@ -68,7 +124,7 @@ public struct Reports: Sendable {
         }
         rows += [
             ("pending", aggregates.map { String($0.pending) }),
-            ("pushes per message", aggregates.map { Decimal.ratio($0.pushesSent, $0.messages, places: 3) }),
+            ("pushes per message", aggregates.map { $0.messages == 0 ? "–" : Decimal.ratio($0.pushesSent, $0.messages, places: 3) }),
             ("re-requests", aggregates.map { String($0.rerequests) }),
             ("duplicates shown", aggregates.map { String($0.duplicatesShown) }),
             ("collapsed", aggregates.map { String($0.collapsed) }),
@@ -77,6 +133,10 @@ public struct Reports: Sendable {
                 return values.joined(separator: " / ")
             }),
         ]
+        // Chain counters only where they happened, like the loss reasons: most runs have few.
+        for (column, field) in chainCounters where aggregates.contains(where: { $0[keyPath: field] != 0 }) {
+            rows.append((column.replacingOccurrences(of: "_", with: " "), aggregates.map { String($0[keyPath: field]) }))
+        }
         let labelWidth = max(22, rows.map(\.0.count).max() ?? 0)
         let widths = result.strategies.indices.map { column in
             max(result.strategies[column].label.count, rows.map { $0.1[column].count }.max() ?? 0)

@@ -1,0 +1,409 @@
+import FakeAPNs
+import Foundation
+import Testing
+@testable import Simulator
+
+/// Report files, the stdout table and the partial-result format, on aggregates built by
+/// hand with every field set, so each column can be checked to the digit.
+@Suite("Reports of hand-built aggregates")
+struct ReportsTests {
+    /// Two days from Monday 2026-03-02, three strategies; also the partials' embedded scenario.
+    static let scenarioJSON = """
+    { "name": "hand", "seed": 5, "start": "2026-03-02", "duration": "2d", "devices": 10,
+      "mail": { "perDay": 1 },
+      "strategies": [{ "name": "no-queue" }, { "name": "queue", "repeatMaxCount": 4 },
+                     { "name": "queue-as-published", "repeatMaxCount": 4 }] }
+    """
+    static let scenario = WorldFixtures.scenario(scenarioJSON)
+
+    /// Every field nonzero and the identity holding, each count multiplied by `scale`,
+    /// so `handBuilt(1)` merged with `handBuilt(2)` must be exactly `handBuilt(3)`.
+    static func handBuilt(_ scale: Int64) -> StrategyAggregate {
+        var aggregate = StrategyAggregate(days: 2)
+        aggregate.messages = 100 * scale
+        aggregate.delivered = 70 * scale
+        aggregate.summarized = 10 * scale
+        aggregate.pending = 5 * scale
+        for reason in LossReason.allCases { aggregate.lostByReason[Int(reason.rawValue)] = scale }
+        aggregate.lostByReason[Int(LossReason.apnsCoalesced.rawValue)] = 5 * scale      // 15 lost in all
+        aggregate.pushesSent = 130 * scale
+        aggregate.rerequests = 12 * scale
+        aggregate.duplicatesShown = 3 * scale
+        aggregate.collapsed = 4 * scale
+        for _ in 0..<scale {
+            for _ in 0..<60 { aggregate.latency.record(2_000_000) }     // bucket from 1,998,848 µs
+            for _ in 0..<10 { aggregate.latency.record(30_000_000) }    // bucket from 29,884,416 µs
+        }
+        aggregate.daily[0] = DayCounts(messages: 60 * scale, delivered: 42 * scale, summarized: 6 * scale, lost: 9 * scale,
+                                       pending: 3 * scale, measuredSent: 50 * scale, measuredReceived: 38 * scale)
+        aggregate.daily[1] = DayCounts(messages: 40 * scale, delivered: 28 * scale, summarized: 4 * scale, lost: 6 * scale,
+                                       pending: 2 * scale, measuredSent: 30 * scale, measuredReceived: 22 * scale)
+        aggregate.providerSent = 98 * scale
+        aggregate.apnsAccepted = 95 * scale
+        aggregate.reachedDevice = 85 * scale
+        aggregate.logged = 66 * scale
+        aggregate.uploaded = 50 * scale
+        aggregate.opened = 20 * scale
+        aggregate.measuredSent = 80 * scale
+        aggregate.measuredReceived = 60 * scale
+        aggregate.extensionNotRun = 1 * scale
+        aggregate.extensionKilled = 2 * scale
+        aggregate.extensionTimedOut = 3 * scale
+        aggregate.hashMismatches = 4 * scale
+        aggregate.reordered = 5 * scale
+        aggregate.retries = 6 * scale
+        aggregate.rerequestErrors = 7 * scale
+        aggregate.positionsExpired = 8 * scale
+        aggregate.tokenRotations = 9 * scale
+        aggregate.deviceIDChanges = 10 * scale
+        aggregate.registrations = 11 * scale
+        aggregate.launches = 12 * scale
+        aggregate.subscriptionChanges = 13 * scale
+        aggregate.apns = APNsCounters(values: [120, 7, 3, 90, 20, 25, 2, 4, 1, 1, 5].map { $0 * scale })!
+        return aggregate
+    }
+
+    /// no-queue: ×1, queue: ×2, queue-as-published: nothing at all (every ratio empty).
+    static let result = SimulationResult(strategies: scenario.strategies,
+                                         aggregates: [handBuilt(1), handBuilt(2), StrategyAggregate(days: 2)],
+                                         users: 10, events: 4_321)
+
+    /// The `Int64` stored properties of a value, by reflection: catches a field added later.
+    static func int64Fields(of value: Any) -> [(String, Int64)] {
+        Mirror(reflecting: value).children.compactMap { child in (child.value as? Int64).map { (child.label ?? "?", $0) } }
+    }
+
+    // MARK: CSV files
+
+    @Test("the hand-built aggregate has every field nonzero and adds up")
+    func fixtureSetsEveryField() {
+        let aggregate = Self.handBuilt(1)
+        #expect(aggregate.checkIdentity() == nil)
+        #expect(Self.int64Fields(of: aggregate).filter { $0.1 == 0 }.map(\.0) == [])
+        #expect(Self.int64Fields(of: aggregate).count == 29)
+        for day in aggregate.daily { #expect(Self.int64Fields(of: day).filter { $0.1 == 0 }.map(\.0) == []) }
+        #expect(Self.int64Fields(of: aggregate.daily[0]).count == 7)
+        #expect(!aggregate.apns.values.contains(0))
+        #expect(!aggregate.lostByReason.dropFirst().contains(0))
+    }
+
+    @Test("summary.csv: every column, in order, with measured deliverability beside deliverability and the chain counters last")
+    func summaryText() {
+        let lostOnes = Array(repeating: "1", count: LossReason.allCases.count - 1).joined(separator: ",")
+        let lostTwos = Array(repeating: "2", count: LossReason.allCases.count - 1).joined(separator: ",")
+        let lostZeros = Array(repeating: "0", count: LossReason.allCases.count).joined(separator: ",")
+        #expect(LossReason.allCases.count == 11)
+        #expect(Reports(scenario: Self.scenario, result: Self.result).summary == """
+        strategy,messages,delivered,summarized,lost,pending,deliverability,measured_deliverability,informed_rate,\
+        pushes_sent,rerequests,duplicates_shown,collapsed,latency_p50_s,latency_p95_s,latency_p99_s,\
+        lost_apns_coalesced,lost_apns_expired,lost_apns_rejected,lost_unregistered,lost_stale_subscription,\
+        lost_provider_network,lost_provider_outage,lost_rate_limited,lost_disabled,lost_alerts_not_allowed,\
+        lost_display_off,pushes_per_message,extension_not_run,extension_killed,extension_timed_out,hash_mismatches,\
+        reordered,retries,rerequest_errors,positions_expired,token_rotations,device_id_changes,registrations,\
+        launches,subscription_changes
+        no-queue,100,70,10,15,5,0.700000,0.750000,0.800000,130,12,3,4,1.999,29.884,29.884,5,\(lostOnes),1.3000,\
+        1,2,3,4,5,6,7,8,9,10,11,12,13
+        queue,200,140,20,30,10,0.700000,0.750000,0.800000,260,24,6,8,1.999,29.884,29.884,10,\(lostTwos),1.3000,\
+        2,4,6,8,10,12,14,16,18,20,22,24,26
+        queue-as-published,0,0,0,0,0,,,,0,0,0,0,,,,\(lostZeros),,0,0,0,0,0,0,0,0,0,0,0,0,0
+
+        """)
+        #expect(Reports.summaryColumns.count == 41)
+    }
+
+    @Test("daily.csv: the talk's measured sent, received and deliverability after the true deliverability")
+    func dailyText() {
+        #expect(Reports(scenario: Self.scenario, result: Self.result).daily == """
+        strategy,date,messages,delivered,summarized,lost,pending,deliverability,measured_sent,measured_received,\
+        measured_deliverability
+        no-queue,2026-03-02,60,42,6,9,3,0.700000,50,38,0.760000
+        no-queue,2026-03-03,40,28,4,6,2,0.700000,30,22,0.733333
+        queue,2026-03-02,120,84,12,18,6,0.700000,100,76,0.760000
+        queue,2026-03-03,80,56,8,12,4,0.700000,60,44,0.733333
+        queue-as-published,2026-03-02,0,0,0,0,0,,0,0,
+        queue-as-published,2026-03-03,0,0,0,0,0,,0,0,
+
+        """)
+    }
+
+    @Test("funnel.csv: one row per strategy and stage in chain order, share of the messages")
+    func funnelText() {
+        #expect(Reports(scenario: Self.scenario, result: Self.result).funnel == """
+        strategy,stage,messages,share
+        no-queue,messages,100,1.000000
+        no-queue,provider_sent,98,0.980000
+        no-queue,apns_accepted,95,0.950000
+        no-queue,reached_device,85,0.850000
+        no-queue,shown,70,0.700000
+        no-queue,logged,66,0.660000
+        no-queue,uploaded,50,0.500000
+        no-queue,opened,20,0.200000
+        queue,messages,200,1.000000
+        queue,provider_sent,196,0.980000
+        queue,apns_accepted,190,0.950000
+        queue,reached_device,170,0.850000
+        queue,shown,140,0.700000
+        queue,logged,132,0.660000
+        queue,uploaded,100,0.500000
+        queue,opened,40,0.200000
+        queue-as-published,messages,0,
+        queue-as-published,provider_sent,0,
+        queue-as-published,apns_accepted,0,
+        queue-as-published,reached_device,0,
+        queue-as-published,shown,0,
+        queue-as-published,logged,0,
+        queue-as-published,uploaded,0,
+        queue-as-published,opened,0,
+
+        """)
+    }
+
+    @Test("apns.csv: the strategy, then every APNs counter in APNsCounters order")
+    func apnsText() {
+        #expect(Reports(scenario: Self.scenario, result: Self.result).apns == """
+        strategy,accepted,rejected,too_many_requests,delivered,delivered_from_storage,stored_offline,stored_power,\
+        discarded_unregistered,discarded_expired,discarded_disabled,discarded_replaced
+        no-queue,120,7,3,90,20,25,2,4,1,1,5
+        queue,240,14,6,180,40,50,4,8,2,2,10
+        queue-as-published,0,0,0,0,0,0,0,0,0,0,0
+
+        """)
+    }
+
+    @Test("files lists the four reports, in order, with their contents")
+    func filesListsFour() {
+        let reports = Reports(scenario: Self.scenario, result: Self.result)
+        #expect(reports.files.map(\.name) == ["summary.csv", "daily.csv", "funnel.csv", "apns.csv"])
+        #expect(reports.files.map(\.contents) == [reports.summary, reports.daily, reports.funnel, reports.apns])
+        #expect(Reports.listing(Reports.fileNames) == "summary.csv, daily.csv, funnel.csv and apns.csv")
+        #expect(Reports.listing(["one.csv"]) == "one.csv")
+    }
+
+    // MARK: The stdout table
+
+    @Test("the table shows measured deliverability after deliverability and every chain counter that happened")
+    func tableWithCounters() {
+        #expect(Reports(scenario: Self.scenario, result: Self.result).table == """
+        hand: 10 devices, 2 days from 2026-03-02, seed 5
+                                       no-queue           queue  queue-as-published
+        messages                            100             200                   0
+        deliverability                   70.00%          70.00%                   –
+        measured deliverability          75.00%          75.00%                   –
+        informed rate                    80.00%          80.00%                   –
+        delivered                            70             140                   0
+        summarized                           10              20                   0
+        lost                                 15              30                   0
+          apns_coalesced                      5              10                   0
+          apns_expired                        1               2                   0
+          apns_rejected                       1               2                   0
+          unregistered                        1               2                   0
+          stale_subscription                  1               2                   0
+          provider_network                    1               2                   0
+          provider_outage                     1               2                   0
+          rate_limited                        1               2                   0
+          disabled                            1               2                   0
+          alerts_not_allowed                  1               2                   0
+          display_off                         1               2                   0
+        pending                               5              10                   0
+        pushes per message                1.300           1.300                   –
+        re-requests                          12              24                   0
+        duplicates shown                      3               6                   0
+        collapsed                             4               8                   0
+        latency p50 / p95 (s)    1.999 / 29.884  1.999 / 29.884               – / –
+        extension not run                     1               2                   0
+        extension killed                      2               4                   0
+        extension timed out                   3               6                   0
+        hash mismatches                       4               8                   0
+        reordered                             5              10                   0
+        retries                               6              12                   0
+        rerequest errors                      7              14                   0
+        positions expired                     8              16                   0
+        token rotations                       9              18                   0
+        device id changes                    10              20                   0
+        registrations                        11              22                   0
+        launches                             12              24                   0
+        subscription changes                 13              26                   0
+
+        """)
+    }
+
+    @Test("the table hides chain counters that are zero for every strategy")
+    func tableHidesZeroCounters() {
+        var quiet = Self.handBuilt(1)
+        for (_, field) in Reports.chainCounters { quiet[keyPath: field] = 0 }
+        var retriesOnly = quiet
+        retriesOnly.retries = 3
+        func labels(_ aggregates: [StrategyAggregate]) -> [String] {
+            let result = SimulationResult(strategies: Array(Self.scenario.strategies.prefix(aggregates.count)),
+                                          aggregates: aggregates, users: 1, events: 0)
+            let lines = Reports(scenario: Self.scenario, result: result).table.split(separator: "\n")
+            let latency = lines.firstIndex { $0.hasPrefix("latency p50") }!
+            return lines[(latency + 1)...].map { String($0.prefix(22)).trimmingCharacters(in: .whitespaces) }
+        }
+        #expect(labels([quiet, quiet]) == [])
+        #expect(labels([quiet, retriesOnly]) == ["retries"])
+        #expect(labels([retriesOnly, quiet]) == ["retries"])
+        #expect(labels([Self.handBuilt(1)]) == Reports.chainCounters.map { $0.column.replacingOccurrences(of: "_", with: " ") })
+    }
+
+    // MARK: Partial results
+
+    private func partial(_ aggregates: [StrategyAggregate], shard: (Int, Int) = (1, 2)) -> PartialResult {
+        PartialResult(scenarioText: Self.scenarioJSON, seed: 5, shard: shard,
+                      result: SimulationResult(strategies: Self.scenario.strategies, aggregates: aggregates,
+                                               users: 4, events: 99))
+    }
+
+    private func decode(_ text: String) throws(PartialResult.DecodingError) -> PartialResult {
+        try PartialResult.decode(Array(text.utf8), file: "part.json").partial
+    }
+
+    @Test("the partial format holds every Int64 field of an aggregate and of a day")
+    func partialFormatCoversEveryField() {
+        // A field added to StrategyAggregate or DayCounts without a place here fails this.
+        #expect(PartialResult.countFields.count == Self.int64Fields(of: StrategyAggregate(days: 1)).count)
+        #expect(PartialResult.dayFields.count == Self.int64Fields(of: DayCounts()).count)
+        #expect(PartialResult.version == 2)
+    }
+
+    @Test("a partial with every field nonzero round-trips exactly through encode and decode")
+    func partialRoundTrip() throws {
+        let original = partial([Self.handBuilt(1), Self.handBuilt(2), StrategyAggregate(days: 2)], shard: (2, 3))
+        let text = original.encoded()
+        #expect(text.hasPrefix("{\"format\":\"pushsim-partial\",\"version\":2,\"shard\":[2,3],\"seed\":5,"))
+        let decoded = try PartialResult.decode(Array(text.utf8), file: "part.json")
+        #expect(decoded.partial.result == original.result)
+        #expect(decoded.partial.shard == (2, 3))
+        #expect(decoded.partial.seed == 5)
+        #expect(decoded.partial.scenarioText == Self.scenarioJSON)
+        #expect(decoded.scenario == Self.scenario)
+        #expect(decoded.partial.encoded() == text)
+    }
+
+    @Test("merging two decoded partials equals merging the aggregates, and gives the same report bytes")
+    func partialsMergeExactly() throws {
+        var merged = try decode(partial([Self.handBuilt(1), Self.handBuilt(2), StrategyAggregate(days: 2)]).encoded()).result
+        merged.merge(try decode(partial([Self.handBuilt(2), StrategyAggregate(days: 2), Self.handBuilt(1)],
+                                        shard: (2, 2)).encoded()).result)
+        #expect(merged.aggregates == [Self.handBuilt(3), Self.handBuilt(2), Self.handBuilt(1)])
+        #expect(merged.users == 8 && merged.events == 198)
+        var direct = SimulationResult(strategies: Self.scenario.strategies,
+                                      aggregates: [Self.handBuilt(1), Self.handBuilt(2), StrategyAggregate(days: 2)],
+                                      users: 4, events: 99)
+        direct.merge(SimulationResult(strategies: Self.scenario.strategies,
+                                      aggregates: [Self.handBuilt(2), StrategyAggregate(days: 2), Self.handBuilt(1)],
+                                      users: 4, events: 99))
+        #expect(merged == direct)
+        let fromPartials = Reports(scenario: Self.scenario, result: merged)
+        let fromAggregates = Reports(scenario: Self.scenario, result: direct)
+        #expect(fromPartials.files.map(\.contents) == fromAggregates.files.map(\.contents))
+        #expect(fromPartials.table == fromAggregates.table)
+    }
+
+    @Test("a version 1 partial is refused with a message saying to re-run the shards")
+    func versionOneRefused() {
+        let text = partial([Self.handBuilt(1), Self.handBuilt(1), Self.handBuilt(1)]).encoded()
+            .replacingOccurrences(of: "\"version\":2,", with: "\"version\":1,")
+        do {
+            _ = try decode(text)
+            Issue.record("decoded a version 1 partial")
+        } catch {
+            #expect(error.description == "part.json: a version 1 partial result, from a pushsim without the delivery-chain "
+                    + "reports; this pushsim reads version 2: re-run every shard with it")
+        }
+        let newer = text.replacingOccurrences(of: "\"version\":1,", with: "\"version\":3,")
+        do {
+            _ = try decode(newer)
+            Issue.record("decoded a version 3 partial")
+        } catch {
+            #expect(error.description == "part.json: a version 3 partial result, from a newer pushsim; this one reads version 2")
+        }
+    }
+
+    @Test("a partial whose new arrays have the wrong length is refused as damaged", arguments: [
+        ("\"apns\":[120,", "\"apns\":[", "part.json: damaged partial result (apns)"),
+        ("\"counts\":[100,", "\"counts\":[", "part.json: damaged partial result (counts)"),
+        ("[60,42,6,9,3,50,38]", "[60,42,6,9,3]", "part.json: damaged partial result (day)"),
+    ])
+    func damagedArraysRefused(find: String, replace: String, message: String) {
+        let text = partial([Self.handBuilt(1), Self.handBuilt(1), Self.handBuilt(1)]).encoded()
+        #expect(text.contains(find))
+        do {
+            _ = try decode(text.replacingOccurrences(of: find, with: replace))
+            Issue.record("decoded a damaged partial")
+        } catch {
+            #expect(error.description == message)
+        }
+    }
+}
+
+/// `ReportWriter`: four files replaced together or not at all.
+@Suite("Report writer")
+struct ReportWriterTests {
+    static let files: [(name: String, contents: String)] = [("summary.csv", "new summary\n"), ("daily.csv", "new daily\n"),
+                                                             ("funnel.csv", "new funnel\n"), ("apns.csv", "new apns\n")]
+
+    /// A folder holding an older summary.csv and daily.csv (no funnel or apns yet) and a note.
+    private func olderReports() throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushsim-writer-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for (name, text) in [("summary.csv", "old summary\n"), ("daily.csv", "old daily\n"), ("notes.txt", "keep\n")] {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/" + name))
+        }
+        return folder
+    }
+
+    private func listing(_ folder: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+    }
+
+    private func text(_ path: String) -> String? {
+        FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    @Test("a rename failing at the last of four files puts the three already renamed back")
+    func failedRenameRollsBack() throws {
+        let folder = try olderReports()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var renamed: [String] = []
+        do {
+            try ReportWriter.write(Self.files, to: folder) { from, to in
+                guard !to.hasSuffix("/apns.csv") else { errno = EACCES; return -1 }
+                renamed.append((to as NSString).lastPathComponent)
+                return rename(from, to)
+            }
+            Issue.record("the write succeeded")
+        } catch {
+            #expect(error.description == "\(folder)/apns.csv: cannot move into place (Permission denied)")
+        }
+        #expect(renamed == ["summary.csv", "daily.csv", "funnel.csv"])
+        #expect(try listing(folder) == ["daily.csv", "notes.txt", "summary.csv"])
+        #expect(text(folder + "/summary.csv") == "old summary\n")
+        #expect(text(folder + "/daily.csv") == "old daily\n")
+    }
+
+    @Test("a report name taken by a folder fails before anything is replaced")
+    func folderInTheWay() throws {
+        let folder = try olderReports()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/apns.csv", withIntermediateDirectories: false)
+        do {
+            try ReportWriter.write(Self.files, to: folder)
+            Issue.record("the write succeeded")
+        } catch {
+            #expect(error.description == "\(folder)/apns.csv: exists and is a directory")
+        }
+        #expect(try listing(folder) == ["apns.csv", "daily.csv", "notes.txt", "summary.csv"])
+        #expect(text(folder + "/summary.csv") == "old summary\n")
+    }
+
+    @Test("a successful write replaces the older reports, adds the new ones and leaves nothing else")
+    func successReplacesAll() throws {
+        let folder = try olderReports()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try ReportWriter.write(Self.files, to: folder)
+        #expect(try listing(folder) == ["apns.csv", "daily.csv", "funnel.csv", "notes.txt", "summary.csv"])
+        for (name, contents) in Self.files { #expect(text(folder + "/" + name) == contents) }
+        #expect(text(folder + "/notes.txt") == "keep\n")
+    }
+}

@@ -406,14 +406,35 @@ public struct APNsServer: Sendable {
         discard(stored, .expired, into: &effects)
     }
 
-    /// Ends the run: `expireStored(for:at:into:)` for every token, in token order.
-    /// Power-held notifications stay held (still in flight).
+    /// Ends the run: `expireStored(for:at:into:)` for every token, in token order, and
+    /// power-held notifications past their `apns-expiration` are discarded too; the
+    /// valid ones stay held (still in flight).
     /// - Complexity: O(n) in the number of tokens.
     public mutating func expireAll(at now: SimTime, into effects: inout ContiguousArray<APNsEffect>) {
         var index = 0
         while index < tokens.count {
             expireStored(for: DeviceToken(Int32(index)), at: now, into: &effects)
+            if index < powerBatches.count { expirePowerHeld(index, at: now, into: &effects) }
             index += 1
         }
+    }
+
+    /// Power-held notifications whose `apns-expiration` has passed are gone too;
+    /// the others stay held (still in flight). Keeps the rest in arrival order.
+    private mutating func expirePowerHeld(_ index: Int, at now: SimTime, into effects: inout ContiguousArray<APNsEffect>) {
+        var kept = 0
+        var held = 0
+        while held < powerBatches[index].count {
+            let push = powerBatches[index][held]
+            held += 1
+            if case .at(let instant) = push.expiration, instant <= now {
+                discard(push, .expired, into: &effects)
+                heldNotifications -= 1
+            } else {
+                powerBatches[index][kept] = push
+                kept += 1
+            }
+        }
+        powerBatches[index].removeLast(powerBatches[index].count - kept)
     }
 }

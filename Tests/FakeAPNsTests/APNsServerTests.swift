@@ -1129,7 +1129,7 @@ struct APNsEndOfRunTests {
         #expect(apns.heldNotifications == 0)
     }
 
-    @Test("expireAll discards every expired stored notification, keeps valid ones, and leaves power-held ones held")
+    @Test("expireAll discards every expired stored or power-held notification and keeps the valid ones held")
     func expireAll() {
         let tokens = [DeviceToken(1), DeviceToken(2), DeviceToken(3), DeviceToken(5)]
         var apns = server(deferring, knowing: tokens)
@@ -1138,19 +1138,22 @@ struct APNsEndOfRunTests {
         let long = push(2, to: DeviceToken(2), expiration: .at(20 * second))
         let short5 = push(5, to: DeviceToken(5), expiration: .at(5 * second))
         let heldStale = push(3, to: DeviceToken(3), priority: 5, expiration: .at(second))
+        let heldFresh = push(4, to: DeviceToken(3), priority: 5, expiration: .at(60 * second))
         for offline in [short1, long, short5] { #expect(apns.receive(offline, at: 0, into: &effects) == .ok) }
         apns.deviceConnected(DeviceToken(3), at: 0, into: &effects)
         #expect(apns.receive(heldStale, at: 0, into: &effects) == .ok)
-        #expect(apns.heldNotifications == 4)
+        #expect(apns.receive(heldFresh, at: 0, into: &effects) == .ok)
+        #expect(apns.heldNotifications == 5)
         effects.removeAll()
         apns.expireAll(at: 10 * second, into: &effects)
-        #expect(effects == [.discard(short1, .expired), .discard(short5, .expired)])
+        #expect(effects == [.discard(short1, .expired), .discard(heldStale, .expired), .discard(short5, .expired)])
         #expect(apns.storedNotification(for: DeviceToken(2)) == long)
         #expect(apns.heldNotifications == 2)
-        #expect(apns.counters.discardedExpired == 2)
+        #expect(apns.counters.discardedExpired == 3)
         effects.removeAll()
         apns.powerWindowOpens(DeviceToken(3), at: 10 * second, into: &effects)
-        #expect(effects == [.discard(heldStale, .expired)])
+        #expect(effects == [.deliver(heldFresh)])
+        #expect(apns.heldNotifications == 1)
     }
 
     @Test("tokens registered far apart and after rotation each get their own state")

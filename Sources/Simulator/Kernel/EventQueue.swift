@@ -95,6 +95,16 @@ public struct EventQueue<Event> {
     /// - Complexity: O(1) to get, O(n) to walk.
     public var pendingEvents: [Event] { storage.map(\.event) + immediate[immediateHead...] }
 
+    /// How many waiting events satisfy `predicate`, without copying them
+    /// (the end-of-run check runs once per user and app: it must not allocate).
+    /// - Complexity: O(n).
+    public func countPending(where predicate: (Event) -> Bool) -> Int {
+        var count = 0
+        for index in storage.indices where predicate(storage[index].event) { count += 1 }
+        for index in immediateHead..<immediate.count where predicate(immediate[index]) { count += 1 }
+        return count
+    }
+
     mutating func siftUp(_ start: Int) {
         var child = start
         let entry = storage[child]

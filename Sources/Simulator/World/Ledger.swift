@@ -47,26 +47,35 @@ struct Ledger {
 
     /// What the fold needs to know about the app's launches (the talk's measurement).
     struct LaunchLog {
-        /// Launch instants, ascending.
+        /// Launch instants, ascending: who counts for a day.
         var times: ContiguousArray<SimTime> = []
+        /// Instants the extension's log went up to analytics, ascending: a launch
+        /// while online, or the first reconnect after a launch offline.
+        var uploads: ContiguousArray<SimTime> = []
         /// Whether the device's logs count at all (iOS < 10 users are dropped, as the talk says).
         var measured = true
 
         /// The first launch at or after `time`, or nil.
         /// - Complexity: O(log n).
-        func firstLaunch(notBefore time: SimTime) -> SimTime? {
-            var low = 0, high = times.count
-            while low < high {
-                let middle = (low + high) / 2
-                if times[middle] < time { low = middle + 1 } else { high = middle }
-            }
-            return low < times.count ? times[low] : nil
-        }
+        func firstLaunch(notBefore time: SimTime) -> SimTime? { Self.first(in: times, notBefore: time) }
+
+        /// The first upload at or after `time`, or nil.
+        /// - Complexity: O(log n).
+        func firstUpload(notBefore time: SimTime) -> SimTime? { Self.first(in: uploads, notBefore: time) }
 
         /// Whether some launch falls in `start..<end`.
         func launched(from start: SimTime, before end: SimTime) -> Bool {
             guard let first = firstLaunch(notBefore: start) else { return false }
             return first < end
+        }
+
+        private static func first(in instants: ContiguousArray<SimTime>, notBefore time: SimTime) -> SimTime? {
+            var low = 0, high = instants.count
+            while low < high {
+                let middle = (low + high) / 2
+                if instants[middle] < time { low = middle + 1 } else { high = middle }
+            }
+            return low < instants.count ? instants[low] : nil
         }
     }
 
@@ -224,7 +233,7 @@ struct Ledger {
             if record.stages & Stage.opened != 0 { aggregate.opened += 1 }
             // The talk's measurement: XIVA's log of what it sent is the base; the
             // extension's log counts only once a launch has uploaded it.
-            let uploadedAt = record.loggedAt < 0 ? nil : launches.firstLaunch(notBefore: record.loggedAt)
+            let uploadedAt = record.loggedAt < 0 ? nil : launches.firstUpload(notBefore: record.loggedAt)
             if record.loggedAt >= 0 { aggregate.logged += 1 }
             if uploadedAt != nil { aggregate.uploaded += 1 }
             if sent && launches.measured {

@@ -17,6 +17,10 @@ extension World {
             if let next = mail.next(&mailRandom), next < scenario.duration { queue.schedule(.mailArrives, at: next) }
         case .connectivityChanges:
             isDeviceOnline = connectivity!.isOnline
+            if isDeviceOnline && uploadPending {
+                uploadPending = false
+                launchLog.uploads.append(now)
+            }
             phone.setOnline(isDeviceOnline, into: &deviceEffects)
             routeDeviceEffects(at: now)
             if let next = connectivity!.nextChange(&connectivityRandom), next < scenario.duration {
@@ -94,7 +98,8 @@ extension World {
             routeDeviceEffects(at: now)
             scheduleRare(.tokenRotates, after: now)
         case .deviceIDChanges:
-            ledger.counts.deviceIDChanges += 1
+            // One device event, replayed in every app's lane: counted once.
+            if currentLane == 0 { ledger.counts.deviceIDChanges += 1 }
             let newID = deviceIDRandom.next()
             phone.changeDeviceID(to: newID, hash: UInt32(truncatingIfNeeded: SplitMix64.mix(newID)))
             scheduleRare(.deviceIDChanges, after: now)
@@ -111,11 +116,17 @@ extension World {
         }
     }
 
-    /// The user opens the app: its log goes up to analytics, it registers (per
-    /// policy) and syncs what changed offline.
+    /// The user opens the app: its log goes up to analytics (at once, or at the
+    /// next reconnect when offline), it registers (per policy) and syncs what
+    /// changed offline.
     private mutating func launch(at now: SimTime) {
         ledger.counts.launches += 1
         launchLog.times.append(now)
+        if isDeviceOnline {
+            launchLog.uploads.append(now)
+        } else {
+            uploadPending = true
+        }
         phone.launch(into: &deviceEffects)
         routeDeviceEffects(at: now)
     }

@@ -66,6 +66,10 @@ struct World {
     var isDeviceOnline = false
     /// The user disabled notifications for this app (APNs discards).
     var notificationsDisabled = false
+    /// A launch happened offline: the extension's log goes up at the next reconnect.
+    var uploadPending = false
+    /// The app being played (0: the first; device-level counts are kept there only).
+    var currentLane = 0
 
     /// Events processed, for the benchmark's events/s.
     private(set) var eventsProcessed: Int64 = 0
@@ -149,6 +153,9 @@ struct World {
         apns.reset(configuration: plan.apns, seed: apnsSeed.next())
         ledger.reset()
         launchLog.times.removeAll(keepingCapacity: true)
+        launchLog.uploads.removeAll(keepingCapacity: true)
+        uploadPending = false
+        currentLane = lane
         launchLog.measured = !traits.legacyIOS
         mail.reset(multiplier: Double(accounts))
         launchProcess?.reset()
@@ -170,6 +177,7 @@ struct World {
         apns.register(token)
         apns.setNotificationsEnabled(token, !notificationsDisabled)
         provider.register(token, deviceIDHash: hash, at: 0)
+        ledger.counts.registrations += 1
         let startsOnline = connectivity?.start(&connectivityRandom) ?? true
         isDeviceOnline = startsOnline
         phone.setOnline(startsOnline, into: &deviceEffects)
@@ -235,15 +243,15 @@ struct World {
     /// Every copy the ledger thinks is in flight must be somewhere: in a queued
     /// message, held at APNs, or waiting in an extension invocation.
     private func checkInFlight(user: Int) throws(AccountingError) {
-        var located: Int64 = 0
-        for event in queue.pendingEvents {
+        var located = Int64(queue.countPending { event in
             switch event {
             case .pushReachesAPNs, .pushReachesDevice, .bounceReachesAPNs, .apnsErrorReachesProvider,
                  .sendFailureReachesProvider, .retryDue:
-                located += 1
-            default: break
+                true
+            default:
+                false
             }
-        }
+        })
         located += Int64(apns.heldNotifications)
         located += Int64(phone.waitingInvocations)
         let counted = ledger.copiesInFlight

@@ -1,0 +1,304 @@
+import FakeAPNs
+import Testing
+@testable import Simulator
+
+/// The ledger alone, fed effects by hand: the talk's measurement branch by branch,
+/// the funnel's stages, reordering and summaries, with exact expected counts.
+@Suite("Ledger")
+struct LedgerTests {
+    static let hour = TimeUnit.hour
+    static let day = TimeUnit.day
+
+    /// A push for `message`, numbered at `position` when given.
+    static func push(_ message: Int32, position: Int32? = nil, resend: Bool = false) -> PushNotification {
+        PushNotification(token: DeviceToken(0),
+                         payload: PushPayload(messageIndex: message,
+                                              xiva: position.map { XivaInfo(position: $0, deviceIDHash: 0) },
+                                              byteCount: 100),
+                         isResend: resend)
+    }
+
+    /// A mail at `arrival` whose original is sent, logged by the extension and shown at `shownAt`.
+    @discardableResult
+    static func deliver(_ ledger: inout Ledger, arrival: SimTime, shownAt: SimTime) -> Int32 {
+        let message = ledger.newMessage(at: arrival)
+        let original = push(message)
+        ledger.pushSent(original)
+        ledger.reached(Ledger.Stage.apnsAccepted, messageIndex: message)
+        ledger.reachedDevice(original)
+        ledger.logged(original, at: shownAt)
+        ledger.presented(original, replacedExisting: false, at: shownAt)
+        return message
+    }
+
+    /// Folds `ledger` over `days` days with `launches`; the identity must hold.
+    static func fold(_ ledger: Ledger, days: Int, launches: Ledger.LaunchLog) -> StrategyAggregate {
+        var aggregate = StrategyAggregate(days: days)
+        let broken = ledger.fold(into: &aggregate, launches: launches)
+        #expect(broken == nil)
+        #expect(aggregate.checkIdentity() == nil)
+        return aggregate
+    }
+
+    static func launches(_ times: [SimTime], measured: Bool = true) -> Ledger.LaunchLog {
+        Ledger.LaunchLog(times: ContiguousArray(times), measured: measured)
+    }
+
+    // MARK: The talk's measurement
+
+    /// One delivered mail (arrival 10:00 on day 0, logged and shown at 10:00:01)
+    /// and the user's launches.
+    struct MeasurementCase: Sendable, CustomTestStringConvertible {
+        var name: String
+        var launches: [SimTime]
+        /// In measured_sent (the user launched on the mail's day or the next).
+        var counted: Int64
+        /// In measured_received (its log was uploaded by the end of the next day).
+        var received: Int64
+        /// Uploaded at all, before the run's end.
+        var uploaded: Int64
+        var testDescription: String { name }
+    }
+
+    static let loggedAt = 10 * hour + TimeUnit.second
+
+    static let measurementCases: [MeasurementCase] = [
+        MeasurementCase(name: "a launch later the same day: counted and received",
+                        launches: [12 * hour], counted: 1, received: 1, uploaded: 1),
+        MeasurementCase(name: "a launch only on the next day: counted and received",
+                        launches: [day + 5 * hour], counted: 1, received: 1, uploaded: 1),
+        MeasurementCase(name: "a launch at the very instant of the log uploads it",
+                        launches: [loggedAt], counted: 1, received: 1, uploaded: 1),
+        MeasurementCase(name: "a launch at the last microsecond of the next day still counts it received",
+                        launches: [2 * day - 1], counted: 1, received: 1, uploaded: 1),
+        MeasurementCase(name: "only a launch the same day before the log: counted, not received, not uploaded",
+                        launches: [5 * hour], counted: 1, received: 0, uploaded: 0),
+        MeasurementCase(name: "a launch at the first instant of the mail's day, before it arrived: counted, not received",
+                        launches: [0], counted: 1, received: 0, uploaded: 0),
+        MeasurementCase(name: "a launch before the log and the next one two days later: counted, not received, but uploaded",
+                        launches: [5 * hour, 2 * day + hour], counted: 1, received: 0, uploaded: 1),
+        MeasurementCase(name: "a launch only two days later: not counted at all, but uploaded",
+                        launches: [2 * day + hour], counted: 0, received: 0, uploaded: 1),
+        MeasurementCase(name: "a launch exactly at the start of the day after next: not counted, but uploaded",
+                        launches: [2 * day], counted: 0, received: 0, uploaded: 1),
+        MeasurementCase(name: "no launch at all: not counted, not uploaded",
+                        launches: [], counted: 0, received: 0, uploaded: 0),
+    ]
+
+    @Test("the talk's measurement of one delivered mail", arguments: measurementCases)
+    func measurement(_ example: MeasurementCase) {
+        var ledger = Ledger()
+        Self.deliver(&ledger, arrival: 10 * Self.hour, shownAt: Self.loggedAt)
+        let aggregate = Self.fold(ledger, days: 3, launches: Self.launches(example.launches))
+        #expect(aggregate.measuredSent == example.counted)
+        #expect(aggregate.measuredReceived == example.received)
+        #expect(aggregate.daily[0].measuredSent == example.counted)
+        #expect(aggregate.daily[0].measuredReceived == example.received)
+        #expect(aggregate.uploaded == example.uploaded)
+        // The truth is untouched by the measurement.
+        #expect(aggregate.logged == 1 && aggregate.delivered == 1 && aggregate.providerSent == 1)
+    }
+
+    @Test("a device on iOS < 10 is never counted, whatever its launches")
+    func unmeasuredDeviceIsNeverCounted() {
+        var ledger = Ledger()
+        Self.deliver(&ledger, arrival: 10 * Self.hour, shownAt: Self.loggedAt)
+        let aggregate = Self.fold(ledger, days: 3, launches: Self.launches([12 * Self.hour, Self.day + Self.hour],
+                                                                           measured: false))
+        #expect(aggregate.measuredSent == 0 && aggregate.measuredReceived == 0)
+        #expect(aggregate.daily[0].measuredSent == 0 && aggregate.daily[0].measuredReceived == 0)
+        // Only the talk's figure drops the user; the funnel stays the truth.
+        #expect(aggregate.logged == 1 && aggregate.uploaded == 1)
+    }
+
+    @Test("a mail the provider never sent is not in measured_sent: XIVA's log of what it sent is the base")
+    func droppedMailIsNotMeasured() {
+        var ledger = Ledger()
+        let dropped = ledger.newMessage(at: 9 * Self.hour)
+        ledger.dropped(messageIndex: dropped, .providerOutage)
+        Self.deliver(&ledger, arrival: 10 * Self.hour, shownAt: Self.loggedAt)
+        let aggregate = Self.fold(ledger, days: 2, launches: Self.launches([12 * Self.hour]))
+        #expect(aggregate.messages == 2)
+        #expect(aggregate.providerSent == 1)
+        #expect(aggregate.measuredSent == 1 && aggregate.measuredReceived == 1)
+        #expect(aggregate.lost(.providerOutage) == 1)
+    }
+
+    @Test("measured_sent and measured_received land on the mail's arrival day, not the day it was logged")
+    func measurementLandsOnArrivalDay() {
+        var ledger = Ledger()
+        // Day 1 23:00, shown and logged on day 2 at 01:00; a launch at 02:00 uploads it.
+        Self.deliver(&ledger, arrival: Self.day + 23 * Self.hour, shownAt: 2 * Self.day + Self.hour)
+        // Day 2 03:00, logged at once: the only launch (02:00) came before its log.
+        Self.deliver(&ledger, arrival: 2 * Self.day + 3 * Self.hour, shownAt: 2 * Self.day + 3 * Self.hour)
+        let aggregate = Self.fold(ledger, days: 3, launches: Self.launches([2 * Self.day + 2 * Self.hour]))
+        #expect(aggregate.daily.map(\.measuredSent) == [0, 1, 1])
+        #expect(aggregate.daily.map(\.measuredReceived) == [0, 1, 0])
+        #expect(aggregate.daily.map(\.messages) == [0, 1, 1])
+        #expect(aggregate.measuredSent == 2 && aggregate.measuredReceived == 1)
+        #expect(aggregate.uploaded == 1)
+    }
+
+    @Test("the first log is the one uploaded: a later log of the same mail does not move it")
+    func loggedKeepsTheFirstTime() {
+        var ledger = Ledger()
+        let message = Self.deliver(&ledger, arrival: Self.hour, shownAt: Self.hour)
+        // A re-sent copy logged again at 05:00; the only launch is at 03:00.
+        let resend = Self.push(message, resend: true)
+        ledger.pushSent(resend)
+        ledger.logged(resend, at: 5 * Self.hour)
+        ledger.presented(resend, replacedExisting: true, at: 5 * Self.hour)
+        let aggregate = Self.fold(ledger, days: 1, launches: Self.launches([3 * Self.hour]))
+        #expect(aggregate.logged == 1)
+        #expect(aggregate.uploaded == 1)
+        #expect(aggregate.measuredSent == 1 && aggregate.measuredReceived == 1)
+        #expect(aggregate.collapsed == 1 && aggregate.duplicatesShown == 0 && aggregate.delivered == 1)
+    }
+
+    // MARK: The funnel
+
+    @Test("funnel: provider_sent counts originals only; a retry is a request but not a copy; each stage counts a message once")
+    func funnelStages() {
+        var ledger = Ledger()
+        let first = ledger.newMessage(at: 0)
+        let second = ledger.newMessage(at: Self.hour)
+        let third = ledger.newMessage(at: 2 * Self.hour)
+
+        // First: the original gets no answer and is retried once; APNs accepts, it is shown and opened.
+        let original = Self.push(first, position: 1)
+        ledger.pushSent(original)
+        ledger.pushSent(original, isRetry: true)
+        #expect(ledger.pushesSent == 2)
+        #expect(ledger.copiesInFlight == 1)
+        ledger.reached(Ledger.Stage.apnsAccepted, messageIndex: first)
+        ledger.reached(Ledger.Stage.apnsAccepted, messageIndex: first)
+        ledger.reachedDevice(original)
+        ledger.logged(original, at: 10)
+        ledger.presented(original, replacedExisting: false, at: 10)
+        ledger.reached(Ledger.Stage.opened, messageIndex: first)
+        ledger.reached(Ledger.Stage.opened, messageIndex: first)
+
+        // Second: the original is coalesced away at APNs; a re-send brings it.
+        let coalesced = Self.push(second, position: 2)
+        ledger.pushSent(coalesced)
+        ledger.reached(Ledger.Stage.apnsAccepted, messageIndex: second)
+        ledger.lost(coalesced, .apnsCoalesced)
+        let resend = Self.push(second, position: 2, resend: true)
+        ledger.pushSent(resend)
+        ledger.reached(Ledger.Stage.apnsAccepted, messageIndex: second)
+        ledger.reachedDevice(resend)
+        ledger.logged(resend, at: 3 * Self.hour)
+        ledger.presented(resend, replacedExisting: false, at: 3 * Self.hour)
+
+        // Third: only a re-send ever went out for it; retried once, it then expired at APNs.
+        let onlyResend = Self.push(third, position: 3, resend: true)
+        ledger.pushSent(onlyResend)
+        ledger.pushSent(onlyResend, isRetry: true)
+        ledger.lost(onlyResend, .apnsExpired)
+
+        #expect(ledger.copiesInFlight == 0)
+        let aggregate = Self.fold(ledger, days: 1, launches: Self.launches([]))
+        #expect(aggregate.pushesSent == 6)
+        #expect(aggregate.providerSent == 2)
+        #expect(aggregate.apnsAccepted == 2)
+        #expect(aggregate.reachedDevice == 2)
+        #expect(aggregate.logged == 2)
+        #expect(aggregate.opened == 1)
+        #expect(aggregate.delivered == 2 && aggregate.lost(.apnsExpired) == 1 && aggregate.lost == 1)
+        #expect(aggregate.pending == 0)
+    }
+
+    @Test("retries add requests but no copies: one loss of the copy ends the message")
+    func retryDoesNotAddACopy() {
+        var ledger = Ledger()
+        let message = ledger.newMessage(at: 0)
+        let original = Self.push(message)
+        ledger.pushSent(original)
+        ledger.pushSent(original, isRetry: true)
+        ledger.pushSent(original, isRetry: true)
+        ledger.lost(original, .providerNetwork)
+        // Had a retry added a copy, the message would still be in flight (pending).
+        #expect(ledger.copiesInFlight == 0)
+        let aggregate = Self.fold(ledger, days: 1, launches: Self.launches([]))
+        #expect(aggregate.pushesSent == 3)
+        #expect(aggregate.lost(.providerNetwork) == 1 && aggregate.pending == 0)
+        #expect(aggregate.providerSent == 1)
+    }
+
+    // MARK: Reordering and summaries
+
+    @Test("originals reaching the device out of mail order count once each; re-sends never")
+    func reorderingCountsOriginalsOnly() {
+        var ledger = Ledger()
+        let messages = (0..<4).map { ledger.newMessage(at: SimTime($0) * Self.hour) }
+        let originals = messages.map { Self.push($0, position: $0 + 1) }
+        originals.forEach { ledger.pushSent($0) }
+        // Mail 2 first, then 0 and 1 (both late), a re-send of 0 (late, but a re-send), then 3 (in order).
+        for index in [2, 0, 1] {
+            ledger.reachedDevice(originals[index])
+            ledger.presented(originals[index], replacedExisting: false, at: 5 * Self.hour)
+        }
+        let resend = Self.push(messages[0], position: 1, resend: true)
+        ledger.pushSent(resend)
+        ledger.reachedDevice(resend)
+        ledger.presented(resend, replacedExisting: true, at: 5 * Self.hour)
+        ledger.reachedDevice(originals[3])
+        ledger.presented(originals[3], replacedExisting: false, at: 5 * Self.hour)
+        #expect(ledger.counts.reordered == 2)
+        let aggregate = Self.fold(ledger, days: 1, launches: Self.launches([]))
+        #expect(aggregate.reordered == 2)
+        #expect(aggregate.reachedDevice == 4 && aggregate.delivered == 4)
+        #expect(aggregate.collapsed == 1 && aggregate.duplicatesShown == 0)
+    }
+
+    @Test("a summary covers exactly the positions it names, and a message shown stays delivered")
+    func summaryCoversItsPositions() {
+        var ledger = Ledger()
+        let messages = (0..<5).map { ledger.newMessage(at: SimTime($0) * Self.hour) }
+        let pushes = messages.map { Self.push($0, position: $0 + 1) }
+        pushes.forEach { ledger.pushSent($0) }
+        ledger.presented(pushes[0], replacedExisting: false, at: 5 * Self.hour)
+        ledger.lost(pushes[1], .apnsCoalesced)
+        ledger.lost(pushes[2], .apnsCoalesced)
+        ledger.lost(pushes[4], .apnsCoalesced)
+        // Position 4 arrives with a gap of 3 (positions 1…3): the summary names 1…4.
+        ledger.summaryShown(pushes[3], from: 1, to: 4, replacedExisting: false)
+        let aggregate = Self.fold(ledger, days: 1, launches: Self.launches([]))
+        #expect(aggregate.delivered == 1)
+        #expect(aggregate.summarized == 3)
+        #expect(aggregate.lost(.apnsCoalesced) == 1)
+    }
+
+    // MARK: LaunchLog
+
+    @Test("firstLaunch(notBefore:) is inclusive at every launch and nil past the last")
+    func firstLaunchBoundaries() {
+        let log = Self.launches([10, 20, 30])
+        #expect(log.firstLaunch(notBefore: .min) == 10)
+        #expect(log.firstLaunch(notBefore: 0) == 10)
+        #expect(log.firstLaunch(notBefore: 10) == 10)
+        #expect(log.firstLaunch(notBefore: 11) == 20)
+        #expect(log.firstLaunch(notBefore: 19) == 20)
+        #expect(log.firstLaunch(notBefore: 20) == 20)
+        #expect(log.firstLaunch(notBefore: 30) == 30)
+        #expect(log.firstLaunch(notBefore: 31) == nil)
+        #expect(Self.launches([]).firstLaunch(notBefore: 0) == nil)
+        #expect(Self.launches([7]).firstLaunch(notBefore: 7) == 7)
+        #expect(Self.launches([7]).firstLaunch(notBefore: 8) == nil)
+        // Two launches at one instant (a tap and the rhythm): the first of them.
+        #expect(Self.launches([5, 5, 9]).firstLaunch(notBefore: 5) == 5)
+        #expect(Self.launches([5, 5, 9]).firstLaunch(notBefore: 6) == 9)
+    }
+
+    @Test("launched(from:before:) includes its start and excludes its end")
+    func launchedInHalfOpenRange() {
+        let log = Self.launches([10, 20, 30])
+        #expect(log.launched(from: 10, before: 11))
+        #expect(!log.launched(from: 10, before: 10))
+        #expect(!log.launched(from: 11, before: 20))
+        #expect(log.launched(from: 11, before: 21))
+        #expect(!log.launched(from: 31, before: .max))
+        #expect(log.launched(from: .min, before: 11))
+        #expect(!log.launched(from: .min, before: 10))
+    }
+}

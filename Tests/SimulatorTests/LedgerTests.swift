@@ -40,17 +40,20 @@ struct LedgerTests {
         return aggregate
     }
 
-    static func launches(_ times: [SimTime], measured: Bool = true) -> Ledger.LaunchLog {
-        Ledger.LaunchLog(times: ContiguousArray(times), measured: measured)
+    /// Launches at `times`; each uploads at once (online) unless `uploads` says when the logs went up.
+    static func launches(_ times: [SimTime], uploads: [SimTime]? = nil, measured: Bool = true) -> Ledger.LaunchLog {
+        Ledger.LaunchLog(times: ContiguousArray(times), uploads: ContiguousArray(uploads ?? times), measured: measured)
     }
 
     // MARK: The talk's measurement
 
     /// One delivered mail (arrival 10:00 on day 0, logged and shown at 10:00:01)
-    /// and the user's launches.
+    /// and the user's launches, each uploading at once unless `uploads` is given
+    /// (a launch offline uploads at the next reconnect).
     struct MeasurementCase: Sendable, CustomTestStringConvertible {
         var name: String
         var launches: [SimTime]
+        var uploads: [SimTime]? = nil
         /// In measured_sent (the user launched on the mail's day or the next).
         var counted: Int64
         /// In measured_received (its log was uploaded by the end of the next day).
@@ -83,13 +86,19 @@ struct LedgerTests {
                         launches: [2 * day], counted: 0, received: 0, uploaded: 1),
         MeasurementCase(name: "no launch at all: not counted, not uploaded",
                         launches: [], counted: 0, received: 0, uploaded: 0),
+        MeasurementCase(name: "a launch offline the same day, uploaded at a reconnect the next day: counted and received",
+                        launches: [12 * hour], uploads: [day + 3 * hour], counted: 1, received: 1, uploaded: 1),
+        MeasurementCase(name: "a launch offline the same day, uploaded only two days later: counted, not received, uploaded",
+                        launches: [12 * hour], uploads: [2 * day + hour], counted: 1, received: 0, uploaded: 1),
+        MeasurementCase(name: "a launch offline, never back online: counted, not received, not uploaded",
+                        launches: [12 * hour], uploads: [], counted: 1, received: 0, uploaded: 0),
     ]
 
     @Test("the talk's measurement of one delivered mail", arguments: measurementCases)
     func measurement(_ example: MeasurementCase) {
         var ledger = Ledger()
         Self.deliver(&ledger, arrival: 10 * Self.hour, shownAt: Self.loggedAt)
-        let aggregate = Self.fold(ledger, days: 3, launches: Self.launches(example.launches))
+        let aggregate = Self.fold(ledger, days: 3, launches: Self.launches(example.launches, uploads: example.uploads))
         #expect(aggregate.measuredSent == example.counted)
         #expect(aggregate.measuredReceived == example.received)
         #expect(aggregate.daily[0].measuredSent == example.counted)
@@ -288,6 +297,18 @@ struct LedgerTests {
         // Two launches at one instant (a tap and the rhythm): the first of them.
         #expect(Self.launches([5, 5, 9]).firstLaunch(notBefore: 5) == 5)
         #expect(Self.launches([5, 5, 9]).firstLaunch(notBefore: 6) == 9)
+    }
+
+    @Test("firstUpload(notBefore:) reads the uploads, not the launches, with the same inclusive boundaries")
+    func firstUploadBoundaries() {
+        let log = Self.launches([10, 20], uploads: [15, 40])
+        #expect(log.firstUpload(notBefore: 10) == 15)
+        #expect(log.firstUpload(notBefore: 15) == 15)
+        #expect(log.firstUpload(notBefore: 16) == 40)
+        #expect(log.firstUpload(notBefore: 40) == 40)
+        #expect(log.firstUpload(notBefore: 41) == nil)
+        #expect(log.firstLaunch(notBefore: 16) == 20)
+        #expect(Self.launches([10], uploads: []).firstUpload(notBefore: 0) == nil)
     }
 
     @Test("launched(from:before:) includes its start and excludes its end")

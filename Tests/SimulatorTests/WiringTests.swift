@@ -84,42 +84,60 @@ struct WiringTests {
         #expect(single["no-queue"].messages == Int64(first))
     }
 
-    /// What no-queue gives for one app's `arrivals` on a device whose connectivity is
-    /// replayed from the device's own stream, with no latency: mail while online is
-    /// shown; of the mail of one offline period APNs keeps the latest, shown at the
-    /// reconnect (pending if the run ends first) and the others are coalesced.
-    static func noQueueOutcome(_ scenario: Scenario, user: Int, arrivals: [SimTime])
-        -> (delivered: Int64, coalesced: Int64, pending: Int64) {
-        var process = ConnectivityProcess(model: scenario.connectivity!, firstWeekday: scenario.start.weekday,
-                                          horizon: scenario.duration)
-        var rng = RandomStream.connectivity.generator(seed: scenario.seed, user: UInt64(user))
-        var online = process.start(&rng)
-        var change = process.nextChange(&rng)
-        var delivered: Int64 = 0, coalesced: Int64 = 0, held: Int64 = 0
-        // Applies the changes up to `time` (the world drops those at or after the end):
-        // a reconnect delivers the one notification APNs held.
-        func advance(to time: SimTime) {
-            while let next = change, next <= time, next < scenario.duration {
-                online = process.isOnline
-                if online && held > 0 {
-                    delivered += 1
-                    coalesced += held - 1
-                    held = 0
-                }
-                change = process.nextChange(&rng)
-            }
+    /// The device's connectivity as the world replays it for every app: the state at 0
+    /// and the instants of the changes before the end (they alternate).
+    struct Connectivity {
+        var startsOnline: Bool
+        var changes: [SimTime]
+
+        init(_ scenario: Scenario, user: Int) {
+            var process = ConnectivityProcess(model: scenario.connectivity!, firstWeekday: scenario.start.weekday,
+                                              horizon: scenario.duration)
+            var rng = RandomStream.connectivity.generator(seed: scenario.seed, user: UInt64(user))
+            startsOnline = process.start(&rng)
+            changes = []
+            while let change = process.nextChange(&rng), change < scenario.duration { changes.append(change) }
         }
-        for arrival in arrivals {
-            advance(to: arrival)
-            if online { delivered += 1 } else { held += 1 }
+
+        /// Changes at or before `time`: the index of the period `time` falls in.
+        func period(at time: SimTime) -> Int { changes.firstIndex { $0 > time } ?? changes.count }
+
+        func isOnline(at time: SimTime) -> Bool { period(at: time) % 2 == 0 ? startsOnline : !startsOnline }
+
+        /// The reconnect that ends the offline period holding `time`, if it comes before the end.
+        func reconnect(after time: SimTime) -> SimTime? {
+            let index = period(at: time)
+            return index < changes.count ? changes[index] : nil
         }
-        advance(to: scenario.duration)
-        // Still offline at the end: APNs holds the latest (pending); the others were replaced.
-        if held > 0 { coalesced += held - 1 }
-        return (delivered, coalesced, held > 0 ? 1 : 0)
     }
 
-    @Test("apps on one device share its connectivity and its device id changes: each app's mail meets the same online periods")
+    /// Where one no-queue message ends on a device with `connectivity` and a constant
+    /// APNs → device `latency`: mail while online is logged and shown `latency` later;
+    /// of the mail of one offline period APNs keeps the latest, logged and shown
+    /// `latency` after the reconnect (pending if the run ends first), and the others
+    /// are coalesced. `loggedAt` is nil for a message never logged.
+    static func noQueueFates(_ arrivals: [SimTime], on connectivity: Connectivity, latency: SimDuration = 0)
+        -> (loggedAt: [SimTime?], coalesced: Int64, pending: Int64) {
+        var loggedAt: [SimTime?] = []
+        var coalesced: Int64 = 0, pending: Int64 = 0
+        for (index, arrival) in arrivals.enumerated() {
+            if connectivity.isOnline(at: arrival) {
+                loggedAt.append(arrival + latency)
+            } else if index + 1 < arrivals.count,
+                      connectivity.period(at: arrivals[index + 1]) == connectivity.period(at: arrival) {
+                coalesced += 1
+                loggedAt.append(nil)
+            } else if let reconnect = connectivity.reconnect(after: arrival) {
+                loggedAt.append(reconnect + latency)
+            } else {
+                pending += 1
+                loggedAt.append(nil)
+            }
+        }
+        return (loggedAt, coalesced, pending)
+    }
+
+    @Test("apps on one device share its connectivity and its device id changes: each app's mail meets the same online periods, and a device id change counts once")
     func appsShareTheDevice() throws {
         let connectivity = #""online": { "distribution": "exponential", "mean": "2h" }, "#
             + #""offline": { "distribution": "exponential", "mean": "1h" }"#
@@ -127,11 +145,12 @@ struct WiringTests {
                                      connectivity: connectivity, strategies: #"{ "name": "no-queue" }"#)
         var delivered: Int64 = 0, coalesced: Int64 = 0, pending: Int64 = 0
         for user in 0..<scenario.devices {
+            let device = Connectivity(scenario, user: user)
             for lane in 0..<2 {
-                let outcome = Self.noQueueOutcome(scenario, user: user, arrivals: Self.arrivals(scenario, user: user, lane: lane))
-                delivered += outcome.delivered
-                coalesced += outcome.coalesced
-                pending += outcome.pending
+                let fates = Self.noQueueFates(Self.arrivals(scenario, user: user, lane: lane), on: device)
+                delivered += Int64(fates.loggedAt.count { $0 != nil })
+                coalesced += fates.coalesced
+                pending += fates.pending
             }
         }
         #expect(coalesced > 0 && pending > 0)
@@ -139,12 +158,12 @@ struct WiringTests {
         #expect(result.delivered == delivered)
         #expect(result.lost(.apnsCoalesced) == coalesced && result.lost == coalesced)
         #expect(result.pending == pending)
-        // The device id process is the device's: both apps see every change.
+        // The device id process is the device's: both apps replay it, and it is counted once per device.
         var oneApp = scenario
         oneApp.chain.apps = .one
         let single = try Self.run(oneApp)["no-queue"]
         #expect(single.deviceIDChanges > 0)
-        #expect(result.deviceIDChanges == 2 * single.deviceIDChanges)
+        #expect(result.deviceIDChanges == single.deviceIDChanges)
     }
 
     // MARK: Notification settings
@@ -256,6 +275,91 @@ struct WiringTests {
         #expect(received.reduce(0, +) < sent.reduce(0, +) && sent.reduce(0, +) < result.messages)
     }
 
+
+    /// The talk's measurement of one no-queue app on a device with connectivity, as
+    /// replayed: uploads happen at a launch while online, or at the first reconnect
+    /// after a launch offline; a log is uploaded by the first upload after it (one at
+    /// the same instant covers it only if a launch made it, as a log written at a
+    /// reconnect follows that reconnect's upload).
+    static func replayMeasurement(_ scenario: Scenario, latency: SimDuration)
+        -> (sent: [Int64], received: [Int64], uploaded: Int64, logged: Int64) {
+        let day = TimeUnit.day
+        var sent = [Int64](repeating: 0, count: scenario.dayCount), received = sent
+        var uploaded: Int64 = 0, logged: Int64 = 0
+        for user in 0..<scenario.devices {
+            let device = Connectivity(scenario, user: user)
+            var process = MailProcess(model: scenario.chain.launches!.rhythm, firstWeekday: scenario.start.weekday)
+            process.reset()
+            var rng = RandomStream.launches.generator(seed: scenario.seed, user: UInt64(user), lane: 0)
+            var launches: [SimTime] = []
+            var uploads: [(time: SimTime, atReconnect: Bool)] = []
+            while let launch = process.next(&rng), launch < scenario.duration {
+                launches.append(launch)
+                if device.isOnline(at: launch) {
+                    uploads.append((launch, false))
+                } else if let reconnect = device.reconnect(after: launch) {
+                    uploads.append((reconnect, true))
+                }
+            }
+            uploads.sort { $0.time < $1.time }
+            for (arrival, loggedAt) in zip(Self.arrivals(scenario, user: user),
+                                           Self.noQueueFates(Self.arrivals(scenario, user: user), on: device,
+                                                             latency: latency).loggedAt) {
+                let mailDay = Int(arrival / day)
+                let dayStart = SimTime(mailDay) * day
+                let upload = loggedAt.flatMap { log in
+                    uploads.first { $0.time > log || ($0.time == log && !$0.atReconnect) }?.time
+                }
+                if loggedAt != nil { logged += 1 }
+                if upload != nil { uploaded += 1 }
+                guard launches.contains(where: { $0 >= dayStart && $0 < dayStart + 2 * day }) else { continue }
+                sent[mailDay] += 1
+                if let upload, upload < dayStart + 2 * day { received[mailDay] += 1 }
+            }
+        }
+        return (sent, received, uploaded, logged)
+    }
+
+    /// Launches 3 a day on a device online 3 h / offline 2 h on average, with `latency` to the device.
+    static func uploadScenario(latency: SimDuration) -> Scenario {
+        var scenario = Self.scenario(devices: 60, device: #""launches": { "perDay": 3 }"#,
+                                     connectivity: #""online": { "distribution": "exponential", "mean": "3h" }, "#
+                                         + #""offline": { "distribution": "exponential", "mean": "2h" }"#,
+                                     strategies: #"{ "name": "no-queue" }"#)
+        scenario.latency.apnsToDevice = .constant(latency)
+        return scenario
+    }
+
+    @Test("a launch offline uploads the log at the next reconnect: the talk's figure equals the replay of launches and connectivity")
+    func offlineLaunchUploadsAtReconnect() throws {
+        // 1 ms to the device: a notification held offline is logged just after the reconnect's upload.
+        let scenario = Self.uploadScenario(latency: TimeUnit.millisecond)
+        let expected = Self.replayMeasurement(scenario, latency: TimeUnit.millisecond)
+        let result = try Self.run(scenario)["no-queue"]
+        #expect(result.logged == expected.logged)
+        #expect(result.uploaded == expected.uploaded)
+        #expect(result.daily.map(\.measuredSent) == expected.sent)
+        #expect(result.daily.map(\.measuredReceived) == expected.received)
+        // Offline launches matter here: uploading at the launch itself would give other counts.
+        #expect(expected.uploaded < expected.logged)
+    }
+
+    @Test("with no latency, a notification held offline and logged at the reconnect is not in that reconnect's upload")
+    func reconnectUploadPrecedesHeldLog() throws {
+        // At a reconnect the world appends the upload, then APNs hands over the held
+        // notification and the extension logs it, all at the same instant; the fold
+        // compares instants only (firstUpload(notBefore:) is inclusive), so it counts
+        // that log as uploaded by the upload that went before it.
+        let scenario = Self.uploadScenario(latency: 0)
+        let expected = Self.replayMeasurement(scenario, latency: 0)
+        let result = try Self.run(scenario)["no-queue"]
+        #expect(result.logged == expected.logged)
+        withKnownIssue("Ledger.fold: an upload at a reconnect covers a log written after it at the same instant") {
+            #expect(result.uploaded == expected.uploaded)
+            #expect(result.daily.map(\.measuredReceived) == expected.received)
+        }
+        #expect(result.daily.map(\.measuredSent) == expected.sent)
+    }
 
     @Test("taps.probability: 1 with no delay opens every delivered message, and each tap's launch uploads its log at once")
     func everyNotificationIsTapped() throws {

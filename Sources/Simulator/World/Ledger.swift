@@ -52,6 +52,23 @@ struct Ledger {
         /// Instants the extension's log went up to analytics, ascending: a launch
         /// while online, or the first reconnect after a launch offline.
         var uploads: ContiguousArray<SimTime> = []
+        /// Per upload: made at a reconnect. Such an upload carries only logs written
+        /// before it: a notification APNs hands over at that same instant is logged
+        /// after the app's upload went out.
+        var uploadAtReconnect: ContiguousArray<Bool> = []
+
+        /// Records an upload (in time order).
+        mutating func upload(at time: SimTime, atReconnect: Bool) {
+            uploads.append(time)
+            uploadAtReconnect.append(atReconnect)
+        }
+
+        /// Forgets every launch and upload, keeping capacity.
+        mutating func removeAll() {
+            times.removeAll(keepingCapacity: true)
+            uploads.removeAll(keepingCapacity: true)
+            uploadAtReconnect.removeAll(keepingCapacity: true)
+        }
         /// Whether the device's logs count at all (iOS < 10 users are dropped, as the talk says).
         var measured = true
 
@@ -59,9 +76,17 @@ struct Ledger {
         /// - Complexity: O(log n).
         func firstLaunch(notBefore time: SimTime) -> SimTime? { Self.first(in: times, notBefore: time) }
 
-        /// The first upload at or after `time`, or nil.
+        /// The first upload that carries a log written at `time`: at or after it, but
+        /// a reconnect's upload only strictly after it. Nil when none does.
         /// - Complexity: O(log n).
-        func firstUpload(notBefore time: SimTime) -> SimTime? { Self.first(in: uploads, notBefore: time) }
+        func firstUpload(notBefore time: SimTime) -> SimTime? {
+            var index = Self.firstIndex(in: uploads, notBefore: time)
+            while index < uploads.count, uploads[index] == time, index < uploadAtReconnect.count,
+                  uploadAtReconnect[index] {
+                index += 1
+            }
+            return index < uploads.count ? uploads[index] : nil
+        }
 
         /// Whether some launch falls in `start..<end`.
         func launched(from start: SimTime, before end: SimTime) -> Bool {
@@ -70,12 +95,17 @@ struct Ledger {
         }
 
         private static func first(in instants: ContiguousArray<SimTime>, notBefore time: SimTime) -> SimTime? {
+            let index = firstIndex(in: instants, notBefore: time)
+            return index < instants.count ? instants[index] : nil
+        }
+
+        private static func firstIndex(in instants: ContiguousArray<SimTime>, notBefore time: SimTime) -> Int {
             var low = 0, high = instants.count
             while low < high {
                 let middle = (low + high) / 2
                 if instants[middle] < time { low = middle + 1 } else { high = middle }
             }
-            return low < instants.count ? instants[low] : nil
+            return low
         }
     }
 

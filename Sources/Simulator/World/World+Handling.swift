@@ -19,7 +19,7 @@ extension World {
             isDeviceOnline = connectivity!.isOnline
             if isDeviceOnline && uploadPending {
                 uploadPending = false
-                launchLog.uploads.append(now)
+                launchLog.upload(at: now, atReconnect: true)
             }
             phone.setOnline(isDeviceOnline, into: &deviceEffects)
             routeDeviceEffects(at: now)
@@ -123,7 +123,7 @@ extension World {
         ledger.counts.launches += 1
         launchLog.times.append(now)
         if isDeviceOnline {
-            launchLog.uploads.append(now)
+            launchLog.upload(at: now, atReconnect: false)
         } else {
             uploadPending = true
         }

@@ -152,8 +152,7 @@ struct World {
         var apnsSeed = stream(.apnsChoice)
         apns.reset(configuration: plan.apns, seed: apnsSeed.next())
         ledger.reset()
-        launchLog.times.removeAll(keepingCapacity: true)
-        launchLog.uploads.removeAll(keepingCapacity: true)
+        launchLog.removeAll()
         uploadPending = false
         currentLane = lane
         launchLog.measured = !traits.legacyIOS

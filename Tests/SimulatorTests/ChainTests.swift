@@ -152,6 +152,26 @@ struct ChainTests {
         #expect(result["no-queue"].apns.discardedReplaced == result["no-queue"].lost(.apnsCoalesced))
     }
 
+    @Test("nondeterministic storage: when an older push may survive, the same offline stretches lose as many but deliver older mail")
+    func nondeterministicStorage() throws {
+        // One survivor per offline stretch either way, so the coalesced count barely moves;
+        // but a coin that keeps an older push makes the survivor's mail older at reconnect.
+        func run(_ storage: APNsStoragePolicy) throws -> StrategyAggregate {
+            try Self.run("apns-storage-priority.json", devices: 60) { scenario in
+                scenario.latency = LatencyModel()
+                scenario.chain.lowPriorityDeferral = nil
+                scenario.chain.storage = storage
+                scenario.strategies = [scenario.strategies[0]]
+            }["no-queue"]
+        }
+        let latest = try run(.latest), coin = try run(.nondeterministic(closeTogether: TimeUnit.hour))
+        #expect(latest.messages == coin.messages)
+        let lostLatest = Double(latest.lost(.apnsCoalesced)), lostCoin = Double(coin.lost(.apnsCoalesced))
+        #expect(abs(lostCoin - lostLatest) / lostLatest < 0.02)
+        #expect(coin.latency.quantile(0.95)! > latest.latency.quantile(0.95)!)
+        #expect(coin.apns.discardedReplaced == coin.lost(.apnsCoalesced))
+    }
+
     @Test("notification settings: disabled, alerts not allowed and display off each land in their own column; iOS < 10 shows without the extension")
     func notificationSettings() throws {
         let result = try Self.run("notification-settings.json", devices: 200)

@@ -136,14 +136,19 @@ struct EventQueueTests {
         #expect(queue.now == 30)
     }
 
-    @Test("pendingEvents lists exactly the events still waiting")
-    func pendingEventsAreTheWaitingOnes() {
+    @Test("countPending counts exactly the waiting events that match, in the heap and in the same-instant FIFO")
+    func countPendingCountsTheWaitingOnes() {
         var queue = EventQueue<Int>()
         for event in 0..<10 { queue.schedule(event, at: SimTime(100 - event)) }
         _ = queue.popNext(notAfter: .max)   // 9 at time 91
         _ = queue.popNext(notAfter: .max)   // 8 at time 92
-        #expect(Set(queue.pendingEvents) == Set(0..<8))
-        #expect(Array(queue.pendingEvents).count == 8)
+        queue.schedule(20, at: queue.now)   // same instant: the FIFO
+        queue.schedule(21, at: queue.now)
+        #expect(queue.countPending { _ in true } == 10)
+        #expect(queue.countPending { $0 % 2 == 0 } == 5)   // 0, 2, 4, 6, 20
+        #expect(queue.countPending { $0 >= 20 } == 2)
+        _ = queue.popNext(notAfter: .max)   // 20 leaves the FIFO
+        #expect(queue.countPending { $0 >= 20 } == 1)
     }
 
     @Test("reset keeps nothing: no events, time 0, and tie order starts afresh")
@@ -157,7 +162,7 @@ struct EventQueueTests {
         #expect(queue.isEmpty)
         #expect(queue.count == 0)
         #expect(queue.now == 0)
-        #expect(Array(queue.pendingEvents).isEmpty)
+        #expect(queue.countPending { _ in true } == 0)
         #expect(queue.popNext(notAfter: .max) == nil)
 
         // Time 0 is schedulable again, and ties still follow insertion order.

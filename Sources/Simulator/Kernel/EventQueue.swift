@@ -91,10 +91,6 @@ public struct EventQueue<Event> {
         return (first.time, first.event)
     }
 
-    /// The events still waiting, in no particular order (end-of-run accounting).
-    /// - Complexity: O(1) to get, O(n) to walk.
-    public var pendingEvents: [Event] { storage.map(\.event) + immediate[immediateHead...] }
-
     /// How many waiting events satisfy `predicate`, without copying them
     /// (the end-of-run check runs once per user and app: it must not allocate).
     /// - Complexity: O(n).

@@ -180,14 +180,6 @@ struct FieldReader {
         return rate
     }
 
-    /// A number strictly above 0.
-    /// - Complexity: O(1).
-    func positiveNumber() throws -> Double {
-        let value = try number()
-        guard value > 0 else { throw invalid("must be positive, found \(format(value))") }
-        return value
-    }
-
     /// One of a fixed set of words; `what` names the set in the message ("day set").
     /// - Complexity: O(options).
     func choice<Value>(_ what: String, _ options: KeyValuePairs<String, Value>) throws -> Value {

@@ -67,6 +67,23 @@ public struct EventQueue<Event> {
         siftUp(storage.count - 1)
     }
 
+    /// The instant of the next event `popNext` would hand out (`now` while
+    /// zero-delay events wait), or `SimTime.max` when nothing waits.
+    /// - Complexity: O(1).
+    public var nextTime: SimTime {
+        if immediateHead < immediate.count { return now }
+        return storage.first?.time ?? .max
+    }
+
+    /// Moves the clock to `time` for an event handled outside the queue (a
+    /// timeline merged with it): later schedules count from there.
+    /// - Precondition: `time` is not before `now` and not after `nextTime`.
+    /// - Complexity: O(1).
+    public mutating func advance(to time: SimTime) {
+        precondition(time >= now && time <= nextTime, "the clock would skip an event or go back")
+        now = time
+    }
+
     /// Removes and returns the earliest event, advancing `now` to its time, unless
     /// it lies after `limit`.
     /// - Complexity: O(log n).

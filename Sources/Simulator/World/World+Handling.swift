@@ -5,27 +5,6 @@ import Provider
 extension World {
     mutating func handle(_ event: WorldEvent, at now: SimTime) {
         switch event {
-        case .mailArrives:
-            let message = ledger.newMessage(at: now)
-            var folder: Int32 = 0
-            if let subscriptions = chain.subscriptions, folderGeneration > 0,
-               mailRandom.nextUnitInterval() <= subscriptions.mailShare {
-                folder = folderGeneration
-            }
-            provider.receiveMail(messageIndex: message, folderGeneration: folder, at: now, into: &providerEffects)
-            routeProviderEffects(at: now, returnDelay: 0)
-            if let next = mail.next(&mailRandom), next < scenario.duration { queue.schedule(.mailArrives, at: next) }
-        case .connectivityChanges:
-            isDeviceOnline = connectivity!.isOnline
-            if isDeviceOnline && uploadPending {
-                uploadPending = false
-                launchLog.upload(at: now, atReconnect: true)
-            }
-            phone.setOnline(isDeviceOnline, into: &deviceEffects)
-            routeDeviceEffects(at: now)
-            if let next = connectivity!.nextChange(&connectivityRandom), next < scenario.duration {
-                queue.schedule(.connectivityChanges, at: next)
-            }
         case .pushReachesAPNs(let slot):
             let response = apns.receive(pushPool[Int(slot)], at: now, into: &apnsEffects)
             if let reason = response.reason {
@@ -83,12 +62,6 @@ extension World {
             provider.register(token, deviceIDHash: hash, at: now)
         case .syncReachesProvider(let generation):
             provider.subscriptionsSynced(generation: generation)
-        case .subscriptionChanges:
-            ledger.counts.subscriptionChanges += 1
-            folderGeneration += 1
-            phone.subscriptionChanged(generation: folderGeneration, into: &deviceEffects)
-            routeDeviceEffects(at: now)
-            scheduleRare(.subscriptionChanges, after: now)
         case .tokenRotates:
             ledger.counts.tokenRotations += 1
             let promptShown = rotationRandom.nextUnitInterval() <= (chain.tokenRotation?.withPromptShare ?? 0)
@@ -103,11 +76,6 @@ extension World {
             let newID = deviceIDRandom.next()
             phone.changeDeviceID(to: newID, hash: UInt32(truncatingIfNeeded: SplitMix64.mix(newID)))
             scheduleRare(.deviceIDChanges, after: now)
-        case .appLaunches:
-            launch(at: now)
-            if let next = launchProcess?.next(&launchRandom), next < scenario.duration {
-                queue.schedule(.appLaunches, at: next)
-            }
         case .tapped(let message):
             ledger.reached(Ledger.Stage.opened, messageIndex: message)
             launch(at: now)
@@ -116,10 +84,36 @@ extension World {
         }
     }
 
+    /// A mail reaches the provider from the backend, for folder generation `folder`.
+    mutating func mailArrives(at now: SimTime, folder: Int32) {
+        let message = ledger.newMessage(at: now)
+        provider.receiveMail(messageIndex: message, folderGeneration: folder, at: now, into: &providerEffects)
+        routeProviderEffects(at: now, returnDelay: 0)
+    }
+
+    /// The device goes online or offline; a launch made offline uploads its log now.
+    mutating func connectivityChanges(at now: SimTime, online: Bool) {
+        isDeviceOnline = online
+        if isDeviceOnline && uploadPending {
+            uploadPending = false
+            launchLog.upload(at: now, atReconnect: true)
+        }
+        phone.setOnline(isDeviceOnline, into: &deviceEffects)
+        routeDeviceEffects(at: now)
+    }
+
+    /// The user subscribes to another folder in the app.
+    mutating func subscriptionChanges(at now: SimTime) {
+        ledger.counts.subscriptionChanges += 1
+        folderGeneration += 1
+        phone.subscriptionChanged(generation: folderGeneration, into: &deviceEffects)
+        routeDeviceEffects(at: now)
+    }
+
     /// The user opens the app: its log goes up to analytics (at once, or at the
     /// next reconnect when offline), it registers (per policy) and syncs what
     /// changed offline.
-    private mutating func launch(at now: SimTime) {
+    mutating func launch(at now: SimTime) {
         ledger.counts.launches += 1
         launchLog.times.append(now)
         if isDeviceOnline {

@@ -19,9 +19,8 @@ struct World {
     var provider: XivaProvider
     var phone: Phone
     var ledger = Ledger()
-    var mail: MailProcess
-    var launchProcess: MailProcess?
-    var connectivity: ConnectivityProcess?
+    /// Mail, launches, subscriptions and connectivity: drawn once per user, replayed per strategy.
+    var timeline: UserTimeline
     var apnsEffects = ContiguousArray<APNsEffect>()
     var providerEffects = ContiguousArray<ProviderEffect>()
     var deviceEffects = ContiguousArray<DeviceEffect>()
@@ -35,8 +34,6 @@ struct World {
     var launchLog = Ledger.LaunchLog()
 
     // Streams of the current lane.
-    var mailRandom = SplitMix64(seed: 0)
-    var connectivityRandom = SplitMix64(seed: 0)
     var providerLatencyRandom = SplitMix64(seed: 0)
     var apnsLatencyRandom = SplitMix64(seed: 0)
     var rerequestRandom = SplitMix64(seed: 0)
@@ -45,8 +42,6 @@ struct World {
     var memoryRandom = SplitMix64(seed: 0)
     var rotationRandom = SplitMix64(seed: 0)
     var deviceIDRandom = SplitMix64(seed: 0)
-    var subscriptionRandom = SplitMix64(seed: 0)
-    var launchRandom = SplitMix64(seed: 0)
     var tapRandom = SplitMix64(seed: 0)
 
     let providerToAPNs: Sampler
@@ -88,12 +83,7 @@ struct World {
         powerDeferral = scenario.chain.lowPriorityDeferral.map(Sampler.init)
         footprint = scenario.chain.memory.map { Sampler($0.footprintKB) }
         tapDelay = scenario.chain.taps.map { Sampler($0.delay) }
-        let weekday = scenario.start.weekday
-        mail = MailProcess(model: scenario.mail, firstWeekday: weekday)
-        launchProcess = scenario.chain.launches.map { MailProcess(model: $0.rhythm, firstWeekday: weekday) }
-        connectivity = scenario.connectivity.map {
-            ConnectivityProcess(model: $0, firstWeekday: weekday, horizon: scenario.duration)
-        }
+        timeline = UserTimeline(scenario: scenario)
     }
 
     /// What is drawn once per device, before any app: the same for every strategy.
@@ -106,7 +96,8 @@ struct World {
 
     /// Simulates user `user` under `plan` and adds the outcome to `aggregate`.
     /// Every stream is derived from (seed, user, app), so each strategy sees the
-    /// same mail, connectivity and user behaviour.
+    /// same mail, connectivity and user behaviour; those are drawn on the first
+    /// strategy played for the user and replayed for the next ones.
     mutating func run(user: Int, plan: StrategyPlan, seed: UInt64,
                       into aggregate: inout StrategyAggregate) throws(AccountingError) {
         var traitsRandom = RandomStream.deviceTraits.generator(seed: seed, user: UInt64(user))
@@ -116,7 +107,9 @@ struct World {
                                   legacyIOS: traitsRandom.nextUnitInterval() <= chain.legacyIOSShare,
                                   olderIOS: traitsRandom.nextUnitInterval() <= (chain.memory?.olderIOSShare ?? 0),
                                   apps: chain.apps.count(for: traitsRandom.nextUnitInterval()))
+        timeline.drawConnectivity(seed: seed, user: user)
         for lane in 0..<traits.apps {
+            timeline.drawLane(lane, seed: seed, user: user)
             try runLane(lane, user: user, traits: traits, plan: plan, seed: seed, into: &aggregate)
         }
     }
@@ -125,9 +118,7 @@ struct World {
                                   into aggregate: inout StrategyAggregate) throws(AccountingError) {
         let userKey = UInt64(user)
         func stream(_ purpose: RandomStream) -> SplitMix64 { purpose.generator(seed: seed, user: userKey, lane: lane) }
-        mailRandom = stream(.mail)
         // The device's own processes replay the same draws for every app.
-        connectivityRandom = RandomStream.connectivity.generator(seed: seed, user: userKey)
         deviceIDRandom = RandomStream.deviceIDChange.generator(seed: seed, user: userKey)
         providerLatencyRandom = stream(.providerLatency)
         apnsLatencyRandom = stream(.apnsLatency)
@@ -136,14 +127,9 @@ struct World {
         powerRandom = stream(.powerDeferral)
         memoryRandom = stream(.extensionMemory)
         rotationRandom = stream(.tokenRotation)
-        subscriptionRandom = stream(.subscriptionChanges)
-        launchRandom = stream(.launches)
         tapRandom = stream(.taps)
-        var laneTraits = stream(.laneTraits)
-        notificationsDisabled = laneTraits.nextUnitInterval() <= chain.notificationsDisabledShare
-        let alertsNotAllowed = laneTraits.nextUnitInterval() <= chain.alertsNotAllowedShare
-        let displayOff = laneTraits.nextUnitInterval() <= chain.displayOffShare
-        let accounts = chain.accounts.count(for: laneTraits.nextUnitInterval())
+        let own = timeline.lanes[lane]
+        notificationsDisabled = own.notificationsDisabled
 
         queue.reset()
         pushPool.removeAll(keepingCapacity: true)
@@ -156,8 +142,6 @@ struct World {
         uploadPending = false
         currentLane = lane
         launchLog.measured = !traits.legacyIOS
-        mail.reset(multiplier: Double(accounts))
-        launchProcess?.reset()
         nextTokenNumber = 1
         folderGeneration = 0
         retryInProgress = -1
@@ -166,7 +150,7 @@ struct World {
         provider.reset(configuration: plan.provider, deviceIDHash: hash)
         phone.serviceExtension = plan.serviceExtension
         phone.reset(token: token, deviceID: traits.deviceID, deviceIDHash: hash)
-        phone.eligibility = ExtensionEligibility(alertsAllowed: !alertsNotAllowed, displayEnabled: !displayOff,
+        phone.eligibility = ExtensionEligibility(alertsAllowed: !own.alertsNotAllowed, displayEnabled: !own.displayOff,
                                                  supportsServiceExtension: !traits.legacyIOS)
         phone.registrationPolicy = plan.strategy.registration
         phone.subscriptionSync = chain.subscriptions?.syncOn ?? .reconnect
@@ -177,18 +161,11 @@ struct World {
         apns.setNotificationsEnabled(token, !notificationsDisabled)
         provider.register(token, deviceIDHash: hash, at: 0)
         ledger.counts.registrations += 1
-        let startsOnline = connectivity?.start(&connectivityRandom) ?? true
-        isDeviceOnline = startsOnline
-        phone.setOnline(startsOnline, into: &deviceEffects)
+        isDeviceOnline = timeline.startsOnline
+        phone.setOnline(isDeviceOnline, into: &deviceEffects)
         routeDeviceEffects(at: 0)
 
         let end = scenario.duration
-        if let first = mail.next(&mailRandom), first < end { queue.schedule(.mailArrives, at: first) }
-        if let change = connectivity?.nextChange(&connectivityRandom), change < end {
-            queue.schedule(.connectivityChanges, at: change)
-        }
-        if let launch = launchProcess?.next(&launchRandom), launch < end { queue.schedule(.appLaunches, at: launch) }
-        scheduleRare(.subscriptionChanges, after: 0)
         scheduleRare(.tokenRotates, after: 0)
         scheduleRare(.deviceIDChanges, after: 0)
         for window in outages {
@@ -196,8 +173,47 @@ struct World {
             if window.start + window.duration < end { queue.schedule(.outage(false), at: window.start + window.duration) }
         }
 
+        // The user's timeline is merged with the queue: at one instant, the
+        // timeline's events come before the queue's (they were due first), and
+        // among themselves a subscription change, a connectivity change, a mail,
+        // a launch.
+        let subscriptionTimes = own.subscriptionChanges, changeTimes = timeline.connectivityChanges
+        let mailTimes = own.mail, folders = own.mailFolder, launchTimes = own.launches
+        var nextSubscription = 0, nextChange = 0, nextMail = 0, nextLaunch = 0
+        @inline(__always) func at(_ times: ContiguousArray<SimTime>, _ index: Int) -> SimTime {
+            index < times.count ? times[index] : .max
+        }
+        var subscriptionAt = at(subscriptionTimes, 0), changeAt = at(changeTimes, 0)
+        var mailAt = at(mailTimes, 0), launchAt = at(launchTimes, 0)
+        var timelineAt = min(subscriptionAt, changeAt, mailAt, launchAt)
         var events: Int64 = 0
-        while let (now, event) = queue.popNext(notAfter: end - 1) {
+        while true {
+            if timelineAt <= queue.nextTime {
+                guard timelineAt < end else { break }
+                queue.advance(to: timelineAt)
+                events += 1
+                let now = timelineAt
+                if subscriptionAt == now {
+                    subscriptionChanges(at: now)
+                    nextSubscription += 1
+                    subscriptionAt = at(subscriptionTimes, nextSubscription)
+                } else if changeAt == now {
+                    connectivityChanges(at: now, online: (nextChange % 2 == 0) != timeline.startsOnline)
+                    nextChange += 1
+                    changeAt = at(changeTimes, nextChange)
+                } else if mailAt == now {
+                    mailArrives(at: now, folder: folders[nextMail])
+                    nextMail += 1
+                    mailAt = at(mailTimes, nextMail)
+                } else {
+                    launch(at: now)
+                    nextLaunch += 1
+                    launchAt = at(launchTimes, nextLaunch)
+                }
+                timelineAt = min(subscriptionAt, changeAt, mailAt, launchAt)
+                continue
+            }
+            guard let (now, event) = queue.popNext(notAfter: end - 1) else { break }
             events += 1
             handle(event, at: now)
         }
@@ -212,31 +228,22 @@ struct World {
         aggregate.apns += apns.counters
     }
 
-    /// Schedules the next event of one of the rare Poisson processes (exponential
-    /// gaps): subscription changes, token rotations, device id changes.
+    /// Schedules the next event of a rare Poisson process played on the queue
+    /// (its handler draws from the same stream): token rotations, device id changes.
     mutating func scheduleRare(_ event: WorldEvent, after now: SimTime) {
-        let perDay: Double
-        let u: Double
+        let next: SimTime?
         switch event {
-        case .subscriptionChanges:
-            perDay = chain.subscriptions?.changesPerDay ?? 0
-            guard perDay > 0 else { return }
-            u = subscriptionRandom.nextUnitInterval()
         case .tokenRotates:
-            perDay = chain.tokenRotation?.perDay ?? 0
-            guard perDay > 0 else { return }
-            u = rotationRandom.nextUnitInterval()
+            guard let perDay = chain.tokenRotation?.perDay, perDay > 0 else { return }
+            next = UserTimeline.nextRare(after: now, perDay: perDay, horizon: scenario.duration, &rotationRandom)
         case .deviceIDChanges:
-            perDay = chain.deviceIDChangesPerDay
-            guard perDay > 0 else { return }
-            u = deviceIDRandom.nextUnitInterval()
+            guard chain.deviceIDChangesPerDay > 0 else { return }
+            next = UserTimeline.nextRare(after: now, perDay: chain.deviceIDChangesPerDay, horizon: scenario.duration,
+                                         &deviceIDRandom)
         default:
             preconditionFailure("not a rare process: \(event)")
         }
-        let gap = -Foundation.log(u) * Double(TimeUnit.day) / perDay
-        guard gap < Double(scenario.duration) else { return }
-        let next = now + max(1, SimTime(gap.rounded(.up)))
-        if next < scenario.duration { queue.schedule(event, at: next) }
+        if let next { queue.schedule(event, at: next) }
     }
 
     /// Every copy the ledger thinks is in flight must be somewhere: in a queued

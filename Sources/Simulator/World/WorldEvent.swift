@@ -7,12 +7,10 @@ import Provider
 typealias PushSlot = Int32
 
 /// The messages the kernel carries between the actors of one app's world.
-/// Plain values, not closures: the queue stores them inline.
+/// Plain values, not closures: the queue stores them inline. What the user and
+/// the network do on their own (mail, connectivity, launches, subscriptions) is
+/// not here: `UserTimeline` replays it beside the queue.
 enum WorldEvent {
-    /// The next mail reaches the provider from the backend.
-    case mailArrives
-    /// The device's connectivity changes (the state is the process's).
-    case connectivityChanges
     /// A request reaches APNs.
     case pushReachesAPNs(PushSlot)
     /// APNs answered a request with an error; the answer reaches the provider.
@@ -39,14 +37,10 @@ enum WorldEvent {
     case registrationReachesProvider(DeviceToken, deviceIDHash: UInt32)
     /// Folder subscriptions changed in the app reach the provider.
     case syncReachesProvider(generation: Int32)
-    /// The user subscribes to another folder in the app.
-    case subscriptionChanges
     /// The app's APNs token rotates (restore, reinstall, OS reinstall).
     case tokenRotates
     /// The device id changes.
     case deviceIDChanges
-    /// The user opens the app.
-    case appLaunches
     /// The user taps the notification of this mail (and so opens the app).
     case tapped(messageIndex: Int32)
     /// The provider goes down (true) or comes back.

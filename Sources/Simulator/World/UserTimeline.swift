@@ -1,51 +1,79 @@
 import FakeAPNs
 import Foundation
 
+/// Something that happens whatever the strategy does: the user, the device or the
+/// provider's schedule acting on its own.
+enum TimelineEvent {
+    /// The provider goes down (true) or comes back (the run's global schedule).
+    case outage(down: Bool)
+    /// The device id changes to `newID`.
+    case deviceIDChange(newID: UInt64)
+    /// The app's APNs token rotates; a reinstall shows the permission prompt again.
+    case tokenRotation(promptShown: Bool)
+    /// The user subscribes to another folder in the app.
+    case subscriptionChange
+    /// The device goes online (true) or offline.
+    case connectivity(online: Bool)
+    /// A mail reaches the provider, for folder generation `folder` (0: a folder of the install).
+    case mail(folder: Int32)
+    /// The user opens the app.
+    case launch
+}
+
+/// One entry of a timeline: what happens, and when.
+struct TimelineEntry {
+    var time: SimTime
+    var event: TimelineEvent
+}
+
 /// What the user and the network do, whatever the strategy: the device's
-/// connectivity and, per app, mail arrivals, launches and folder subscriptions.
-/// None of it depends on pushes, so it is drawn once per user from its own
-/// streams and replayed for every strategy (and connectivity for every app).
+/// connectivity and id changes, the provider's outages and, per app, mail
+/// arrivals, launches, folder subscriptions and token rotations. None of it
+/// depends on pushes, so it is drawn once per user from its own streams and
+/// replayed for every strategy (the device's part for every app too).
 ///
-/// Replaying it from arrays instead of scheduling it on the heap is the kernel's
-/// largest saving: these are most of a world's events. The draws are exactly the
-/// ones the lazy processes make, in the same stream order.
+/// Replaying it from one sorted array beside the event queue, instead of
+/// scheduling it on the queue, is the kernel's largest saving: these are most of
+/// a world's events, and the queue is left with the few messages in flight.
+/// The draws are exactly the ones the lazy processes make, in stream order.
+///
+/// At one instant the order is: outage, device id change, token rotation,
+/// subscription change, connectivity change, mail, launch. Such ties need equal
+/// microseconds, which only scheduled instants (outages, offline windows) make.
 struct UserTimeline {
-    /// One app's own doings on the device.
+    /// One app's timeline on the device.
     struct Lane {
-        /// Mail arrivals, ascending, all before the horizon.
-        var mail: ContiguousArray<SimTime> = []
-        /// Per mail: the folder generation it goes to (0: a folder of the install).
-        var mailFolder: ContiguousArray<Int32> = []
-        /// App launches, ascending.
-        var launches: ContiguousArray<SimTime> = []
-        /// Instants the user subscribes to another folder, ascending.
-        var subscriptionChanges: ContiguousArray<SimTime> = []
+        /// Everything that happens, in order, all before the horizon.
+        var entries: ContiguousArray<TimelineEntry> = []
         var notificationsDisabled = false
         var alertsNotAllowed = false
         var displayOff = false
         var accounts = 1
-        /// Which (seed, user) the arrays hold; nil: none yet.
+        /// Mail arrivals in `entries` (for tests and sizing).
+        var mailCount = 0
+        /// Which (seed, user) it holds; nil: none yet.
         var drawnFor: (seed: UInt64, user: Int)?
     }
 
     private let horizon: SimTime
     private let chain: ChainModel
+    private let outages: [OutageWindow]
     private var mailProcess: MailProcess
     private var launchProcess: MailProcess?
     private var connectivityProcess: ConnectivityProcess?
 
     /// The device's state at time 0.
     private(set) var startsOnline = true
-    /// Instants the device's connectivity flips, ascending: the state alternates
-    /// from `startsOnline`.
-    private(set) var connectivityChanges: ContiguousArray<SimTime> = []
-    private var connectivityDrawnFor: (seed: UInt64, user: Int)?
+    /// The device's own part (connectivity, id changes) and the outages, sorted.
+    private var deviceEntries: ContiguousArray<TimelineEntry> = []
+    private var deviceDrawnFor: (seed: UInt64, user: Int)?
     /// Lanes drawn so far (index: app), reused user after user.
     private(set) var lanes: [Lane] = []
 
-    init(scenario: Scenario) {
+    init(scenario: Scenario, outages: [OutageWindow]) {
         horizon = scenario.duration
         chain = scenario.chain
+        self.outages = outages
         let weekday = scenario.start.weekday
         mailProcess = MailProcess(model: scenario.mail, firstWeekday: weekday)
         launchProcess = scenario.chain.launches.map { MailProcess(model: $0.rhythm, firstWeekday: weekday) }
@@ -54,28 +82,46 @@ struct UserTimeline {
         }
     }
 
-    /// Draws the device's connectivity for `user`, unless it already holds it.
+    /// Draws the device's part for `user` (connectivity, device id changes),
+    /// unless it already holds it.
     /// - Complexity: O(changes).
-    mutating func drawConnectivity(seed: UInt64, user: Int) {
-        if let drawn = connectivityDrawnFor, drawn == (seed, user) { return }
-        connectivityDrawnFor = (seed, user)
-        connectivityChanges.removeAll(keepingCapacity: true)
-        guard var process = connectivityProcess else {
-            startsOnline = true
-            return
+    mutating func drawDevice(seed: UInt64, user: Int) {
+        if let drawn = deviceDrawnFor, drawn == (seed, user) { return }
+        deviceDrawnFor = (seed, user)
+        deviceEntries.removeAll(keepingCapacity: true)
+        for window in outages {
+            deviceEntries.append(TimelineEntry(time: window.start, event: .outage(down: true)))
+            deviceEntries.append(TimelineEntry(time: window.start + window.duration, event: .outage(down: false)))
         }
-        var random = RandomStream.connectivity.generator(seed: seed, user: UInt64(user))
-        startsOnline = process.start(&random)
-        while let change = process.nextChange(&random), change < horizon { connectivityChanges.append(change) }
+        if chain.deviceIDChangesPerDay > 0 {
+            var random = RandomStream.deviceIDChange.generator(seed: seed, user: UInt64(user))
+            var now: SimTime = 0
+            while let next = Self.nextRare(after: now, perDay: chain.deviceIDChangesPerDay, horizon: horizon, &random) {
+                deviceEntries.append(TimelineEntry(time: next, event: .deviceIDChange(newID: random.next())))
+                now = next
+            }
+        }
+        startsOnline = true
+        if var process = connectivityProcess {
+            var random = RandomStream.connectivity.generator(seed: seed, user: UInt64(user))
+            startsOnline = process.start(&random)
+            var online = startsOnline
+            while let change = process.nextChange(&random), change < horizon {
+                online.toggle()
+                deviceEntries.append(TimelineEntry(time: change, event: .connectivity(online: online)))
+            }
+        }
     }
 
-    /// Draws app `lane` of `user`, unless it already holds it.
-    /// - Complexity: O(mail + launches + subscription changes).
+    /// Draws app `lane` of `user` (after `drawDevice` for the same user), unless
+    /// it already holds it.
+    /// - Complexity: O(n log k) for n entries from k sources.
     mutating func drawLane(_ lane: Int, seed: UInt64, user: Int) {
+        precondition(deviceDrawnFor.map { $0 == (seed, user) } ?? false, "the device's part is drawn first")
         while lanes.count <= lane { lanes.append(Lane()) }
         if let drawn = lanes[lane].drawnFor, drawn == (seed, user) { return }
         var drawn = lanes[lane]
-        lanes[lane] = Lane()  // drawn is then the only owner of the buffers: no copy on write
+        lanes[lane] = Lane()  // `drawn` is then the only owner of the buffer: no copy on write
         drawn.drawnFor = (seed, user)
         func stream(_ purpose: RandomStream) -> SplitMix64 {
             purpose.generator(seed: seed, user: UInt64(user), lane: lane)
@@ -86,28 +132,40 @@ struct UserTimeline {
         drawn.displayOff = traits.nextUnitInterval() <= chain.displayOffShare
         drawn.accounts = chain.accounts.count(for: traits.nextUnitInterval())
 
-        drawn.subscriptionChanges.removeAll(keepingCapacity: true)
+        var entries = drawn.entries
+        drawn.entries = []
+        entries.removeAll(keepingCapacity: true)
+        entries.append(contentsOf: deviceEntries)
+        if let rotation = chain.tokenRotation, rotation.perDay > 0 {
+            var random = stream(.tokenRotation)
+            var now: SimTime = 0
+            while let next = Self.nextRare(after: now, perDay: rotation.perDay, horizon: horizon, &random) {
+                entries.append(TimelineEntry(time: next,
+                                             event: .tokenRotation(promptShown: random.nextUnitInterval() <= rotation.withPromptShare)))
+                now = next
+            }
+        }
+        let subscriptionsStart = entries.count
         if let perDay = chain.subscriptions?.changesPerDay, perDay > 0 {
             var random = stream(.subscriptionChanges)
             var now: SimTime = 0
             while let next = Self.nextRare(after: now, perDay: perDay, horizon: horizon, &random) {
-                drawn.subscriptionChanges.append(next)
+                entries.append(TimelineEntry(time: next, event: .subscriptionChange))
                 now = next
             }
         }
+        let subscriptionsEnd = entries.count
 
         // The folder draw shares the mail stream, between arrivals, as the mail is
         // handled: a mail after a subscription change may go to the newest folder.
-        drawn.mail.removeAll(keepingCapacity: true)
-        drawn.mailFolder.removeAll(keepingCapacity: true)
         var random = stream(.mail)
         mailProcess.reset(multiplier: Double(drawn.accounts))
         var generation: Int32 = 0
-        var changes = 0
+        var change = subscriptionsStart
+        let mailStart = entries.count
         while let arrival = mailProcess.next(&random), arrival < horizon {
-            // Same-instant order: a subscription change is handled before a mail.
-            while changes < drawn.subscriptionChanges.count, drawn.subscriptionChanges[changes] <= arrival {
-                changes += 1
+            while change < subscriptionsEnd, entries[change].time <= arrival {
+                change += 1
                 generation += 1
             }
             var folder: Int32 = 0
@@ -115,16 +173,20 @@ struct UserTimeline {
                random.nextUnitInterval() <= subscriptions.mailShare {
                 folder = generation
             }
-            drawn.mail.append(arrival)
-            drawn.mailFolder.append(folder)
+            entries.append(TimelineEntry(time: arrival, event: .mail(folder: folder)))
         }
+        drawn.mailCount = entries.count - mailStart
 
-        drawn.launches.removeAll(keepingCapacity: true)
         if var process = launchProcess {
             var random = stream(.launches)
             process.reset()
-            while let launch = process.next(&random), launch < horizon { drawn.launches.append(launch) }
+            while let launch = process.next(&random), launch < horizon {
+                entries.append(TimelineEntry(time: launch, event: .launch))
+            }
         }
+        // Sorted runs, one per source: the (stable) sort merges them.
+        entries.sort { $0.time < $1.time || ($0.time == $1.time && $0.event.rank < $1.event.rank) }
+        drawn.entries = entries
         lanes[lane] = drawn
     }
 
@@ -137,5 +199,20 @@ struct UserTimeline {
         guard gap < Double(horizon) else { return nil }
         let next = now + max(1, SimTime(gap.rounded(.up)))
         return next < horizon ? next : nil
+    }
+}
+
+extension TimelineEvent {
+    /// Order among events at the same instant (the declaration order).
+    var rank: Int {
+        switch self {
+        case .outage: 0
+        case .deviceIDChange: 1
+        case .tokenRotation: 2
+        case .subscriptionChange: 3
+        case .connectivity: 4
+        case .mail: 5
+        case .launch: 6
+        }
     }
 }

@@ -62,25 +62,35 @@ extension World {
             provider.register(token, deviceIDHash: hash, at: now)
         case .syncReachesProvider(let generation):
             provider.subscriptionsSynced(generation: generation)
-        case .tokenRotates:
+        case .tapped(let message):
+            ledger.reached(Ledger.Stage.opened, messageIndex: message)
+            launch(at: now)
+        }
+    }
+
+    /// Handles what the user, the device or the provider's schedule does on its own.
+    mutating func handle(_ event: TimelineEvent, at now: SimTime) {
+        switch event {
+        case .outage(let down):
+            if down { provider.outageBegins() } else { provider.outageEnds() }
+        case .deviceIDChange(let newID):
+            // One device event, replayed in every app's lane: counted once.
+            if currentLane == 0 { ledger.counts.deviceIDChanges += 1 }
+            phone.changeDeviceID(to: newID, hash: UInt32(truncatingIfNeeded: SplitMix64.mix(newID)))
+        case .tokenRotation(let promptShown):
             ledger.counts.tokenRotations += 1
-            let promptShown = rotationRandom.nextUnitInterval() <= (chain.tokenRotation?.withPromptShare ?? 0)
             let newToken = DeviceToken(nextTokenNumber)
             nextTokenNumber += 1
             phone.rotateToken(to: newToken, promptShown: promptShown, into: &deviceEffects)
             routeDeviceEffects(at: now)
-            scheduleRare(.tokenRotates, after: now)
-        case .deviceIDChanges:
-            // One device event, replayed in every app's lane: counted once.
-            if currentLane == 0 { ledger.counts.deviceIDChanges += 1 }
-            let newID = deviceIDRandom.next()
-            phone.changeDeviceID(to: newID, hash: UInt32(truncatingIfNeeded: SplitMix64.mix(newID)))
-            scheduleRare(.deviceIDChanges, after: now)
-        case .tapped(let message):
-            ledger.reached(Ledger.Stage.opened, messageIndex: message)
+        case .subscriptionChange:
+            subscriptionChanges(at: now)
+        case .connectivity(let online):
+            connectivityChanges(at: now, online: online)
+        case .mail(let folder):
+            mailArrives(at: now, folder: folder)
+        case .launch:
             launch(at: now)
-        case .outage(let down):
-            if down { provider.outageBegins() } else { provider.outageEnds() }
         }
     }
 

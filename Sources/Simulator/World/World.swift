@@ -40,8 +40,6 @@ struct World {
     var networkRandom = SplitMix64(seed: 0)
     var powerRandom = SplitMix64(seed: 0)
     var memoryRandom = SplitMix64(seed: 0)
-    var rotationRandom = SplitMix64(seed: 0)
-    var deviceIDRandom = SplitMix64(seed: 0)
     var tapRandom = SplitMix64(seed: 0)
 
     let providerToAPNs: Sampler
@@ -83,7 +81,7 @@ struct World {
         powerDeferral = scenario.chain.lowPriorityDeferral.map(Sampler.init)
         footprint = scenario.chain.memory.map { Sampler($0.footprintKB) }
         tapDelay = scenario.chain.taps.map { Sampler($0.delay) }
-        timeline = UserTimeline(scenario: scenario)
+        timeline = UserTimeline(scenario: scenario, outages: outages)
     }
 
     /// What is drawn once per device, before any app: the same for every strategy.
@@ -107,7 +105,7 @@ struct World {
                                   legacyIOS: traitsRandom.nextUnitInterval() <= chain.legacyIOSShare,
                                   olderIOS: traitsRandom.nextUnitInterval() <= (chain.memory?.olderIOSShare ?? 0),
                                   apps: chain.apps.count(for: traitsRandom.nextUnitInterval()))
-        timeline.drawConnectivity(seed: seed, user: user)
+        timeline.drawDevice(seed: seed, user: user)
         for lane in 0..<traits.apps {
             timeline.drawLane(lane, seed: seed, user: user)
             try runLane(lane, user: user, traits: traits, plan: plan, seed: seed, into: &aggregate)
@@ -118,15 +116,12 @@ struct World {
                                   into aggregate: inout StrategyAggregate) throws(AccountingError) {
         let userKey = UInt64(user)
         func stream(_ purpose: RandomStream) -> SplitMix64 { purpose.generator(seed: seed, user: userKey, lane: lane) }
-        // The device's own processes replay the same draws for every app.
-        deviceIDRandom = RandomStream.deviceIDChange.generator(seed: seed, user: userKey)
         providerLatencyRandom = stream(.providerLatency)
         apnsLatencyRandom = stream(.apnsLatency)
         rerequestRandom = stream(.rerequestLatency)
         networkRandom = stream(.providerNetwork)
         powerRandom = stream(.powerDeferral)
         memoryRandom = stream(.extensionMemory)
-        rotationRandom = stream(.tokenRotation)
         tapRandom = stream(.taps)
         let own = timeline.lanes[lane]
         notificationsDisabled = own.notificationsDisabled
@@ -165,52 +160,21 @@ struct World {
         phone.setOnline(isDeviceOnline, into: &deviceEffects)
         routeDeviceEffects(at: 0)
 
+        // The user's timeline is merged with the queue: at one instant its events
+        // come first (they were due before anything the instant itself caused).
         let end = scenario.duration
-        scheduleRare(.tokenRotates, after: 0)
-        scheduleRare(.deviceIDChanges, after: 0)
-        for window in outages {
-            queue.schedule(.outage(true), at: window.start)
-            if window.start + window.duration < end { queue.schedule(.outage(false), at: window.start + window.duration) }
-        }
-
-        // The user's timeline is merged with the queue: at one instant, the
-        // timeline's events come before the queue's (they were due first), and
-        // among themselves a subscription change, a connectivity change, a mail,
-        // a launch.
-        let subscriptionTimes = own.subscriptionChanges, changeTimes = timeline.connectivityChanges
-        let mailTimes = own.mail, folders = own.mailFolder, launchTimes = own.launches
-        var nextSubscription = 0, nextChange = 0, nextMail = 0, nextLaunch = 0
-        @inline(__always) func at(_ times: ContiguousArray<SimTime>, _ index: Int) -> SimTime {
-            index < times.count ? times[index] : .max
-        }
-        var subscriptionAt = at(subscriptionTimes, 0), changeAt = at(changeTimes, 0)
-        var mailAt = at(mailTimes, 0), launchAt = at(launchTimes, 0)
-        var timelineAt = min(subscriptionAt, changeAt, mailAt, launchAt)
+        let entries = own.entries
+        var next = 0
+        var timelineAt = entries.isEmpty ? SimTime.max : entries[0].time
         var events: Int64 = 0
         while true {
             if timelineAt <= queue.nextTime {
                 guard timelineAt < end else { break }
                 queue.advance(to: timelineAt)
                 events += 1
-                let now = timelineAt
-                if subscriptionAt == now {
-                    subscriptionChanges(at: now)
-                    nextSubscription += 1
-                    subscriptionAt = at(subscriptionTimes, nextSubscription)
-                } else if changeAt == now {
-                    connectivityChanges(at: now, online: (nextChange % 2 == 0) != timeline.startsOnline)
-                    nextChange += 1
-                    changeAt = at(changeTimes, nextChange)
-                } else if mailAt == now {
-                    mailArrives(at: now, folder: folders[nextMail])
-                    nextMail += 1
-                    mailAt = at(mailTimes, nextMail)
-                } else {
-                    launch(at: now)
-                    nextLaunch += 1
-                    launchAt = at(launchTimes, nextLaunch)
-                }
-                timelineAt = min(subscriptionAt, changeAt, mailAt, launchAt)
+                handle(entries[next].event, at: timelineAt)
+                next += 1
+                timelineAt = next < entries.count ? entries[next].time : .max
                 continue
             }
             guard let (now, event) = queue.popNext(notAfter: end - 1) else { break }
@@ -226,24 +190,6 @@ struct World {
             throw AccountingError(description: "user \(user), strategy \(plan.strategy.label): \(broken)")
         }
         aggregate.apns += apns.counters
-    }
-
-    /// Schedules the next event of a rare Poisson process played on the queue
-    /// (its handler draws from the same stream): token rotations, device id changes.
-    mutating func scheduleRare(_ event: WorldEvent, after now: SimTime) {
-        let next: SimTime?
-        switch event {
-        case .tokenRotates:
-            guard let perDay = chain.tokenRotation?.perDay, perDay > 0 else { return }
-            next = UserTimeline.nextRare(after: now, perDay: perDay, horizon: scenario.duration, &rotationRandom)
-        case .deviceIDChanges:
-            guard chain.deviceIDChangesPerDay > 0 else { return }
-            next = UserTimeline.nextRare(after: now, perDay: chain.deviceIDChangesPerDay, horizon: scenario.duration,
-                                         &deviceIDRandom)
-        default:
-            preconditionFailure("not a rare process: \(event)")
-        }
-        if let next { queue.schedule(event, at: next) }
     }
 
     /// Every copy the ledger thinks is in flight must be somewhere: in a queued

@@ -8,7 +8,7 @@ typealias PushSlot = Int32
 
 /// The messages the kernel carries between the actors of one app's world.
 /// Plain values, not closures: the queue stores them inline. What the user and
-/// the network do on their own (mail, connectivity, launches, subscriptions) is
+/// the network do on their own (mail, connectivity, launches, outages, …) is
 /// not here: `UserTimeline` replays it beside the queue.
 enum WorldEvent {
     /// A request reaches APNs.
@@ -37,14 +37,8 @@ enum WorldEvent {
     case registrationReachesProvider(DeviceToken, deviceIDHash: UInt32)
     /// Folder subscriptions changed in the app reach the provider.
     case syncReachesProvider(generation: Int32)
-    /// The app's APNs token rotates (restore, reinstall, OS reinstall).
-    case tokenRotates
-    /// The device id changes.
-    case deviceIDChanges
     /// The user taps the notification of this mail (and so opens the app).
     case tapped(messageIndex: Int32)
-    /// The provider goes down (true) or comes back.
-    case outage(Bool)
 }
 
 /// How one strategy is played, prepared once per run.

@@ -163,6 +163,18 @@ public struct StrategyAggregate: Sendable, Equatable {
         apns += other.apns
     }
 
+    /// Adds one day's counts of some users to `day` and to the totals they sum to.
+    /// - Complexity: O(1).
+    mutating func add(_ counts: DayCounts, day: Int) {
+        daily[day] += counts
+        messages += counts.messages
+        delivered += counts.delivered
+        summarized += counts.summarized
+        pending += counts.pending
+        measuredSent += counts.measuredSent
+        measuredReceived += counts.measuredReceived
+    }
+
     /// measuredReceived / measuredSent: deliverability as the talk's logging reports it.
     public var measuredDeliverability: Double {
         measuredSent == 0 ? 0 : Double(measuredReceived) / Double(measuredSent)

@@ -239,7 +239,6 @@ struct Ledger {
         aggregate.rerequests += rerequests
         aggregate.duplicatesShown += duplicatesShown
         aggregate.collapsed += collapsed
-        aggregate.messages += Int64(records.count)
         aggregate.extensionNotRun += counts.extensionNotRun
         aggregate.extensionKilled += counts.extensionKilled
         aggregate.extensionTimedOut += counts.extensionTimedOut
@@ -253,49 +252,65 @@ struct Ledger {
         aggregate.registrations += counts.registrations
         aggregate.launches += counts.launches
         aggregate.subscriptionChanges += counts.subscriptionChanges
-        for (index, record) in records.enumerated() {
-            let day = Int(record.arrival / TimeUnit.day)
-            aggregate.daily[day].messages += 1
+        // Records are in arrival order, so days come one after the other: count a
+        // day locally and add it once, and look its launches up once.
+        var day = -1
+        var today = DayCounts()
+        var launchedToday = false
+        var nextDayEnd: SimTime = 0
+        var providerSent: Int64 = 0, apnsAccepted: Int64 = 0, reachedDevice: Int64 = 0, opened: Int64 = 0
+        var logged: Int64 = 0, uploaded: Int64 = 0
+        for index in records.indices {
+            let record = records[index]
+            let recordDay = Int(record.arrival / TimeUnit.day)
+            if recordDay != day {
+                if day >= 0 { aggregate.add(today, day: day) }
+                day = recordDay
+                today = DayCounts()
+                let dayStart = SimTime(day) * TimeUnit.day
+                nextDayEnd = dayStart + 2 * TimeUnit.day
+                // Only users who launched the app the same or the next day count.
+                launchedToday = launches.measured && launches.launched(from: dayStart, before: nextDayEnd)
+            }
+            today.messages += 1
             let sent = record.stages & Stage.providerSent != 0
-            if sent { aggregate.providerSent += 1 }
-            if record.stages & Stage.apnsAccepted != 0 { aggregate.apnsAccepted += 1 }
-            if record.stages & Stage.reachedDevice != 0 { aggregate.reachedDevice += 1 }
-            if record.stages & Stage.opened != 0 { aggregate.opened += 1 }
+            if sent { providerSent += 1 }
+            if record.stages & Stage.apnsAccepted != 0 { apnsAccepted += 1 }
+            if record.stages & Stage.reachedDevice != 0 { reachedDevice += 1 }
+            if record.stages & Stage.opened != 0 { opened += 1 }
             // The talk's measurement: XIVA's log of what it sent is the base; the
             // extension's log counts only once a launch has uploaded it.
-            let uploadedAt = record.loggedAt < 0 ? nil : launches.firstUpload(notBefore: record.loggedAt)
-            if record.loggedAt >= 0 { aggregate.logged += 1 }
-            if uploadedAt != nil { aggregate.uploaded += 1 }
-            if sent && launches.measured {
-                let dayStart = SimTime(day) * TimeUnit.day
-                let nextDayEnd = dayStart + 2 * TimeUnit.day
-                // Only users who launched the app the same or the next day count.
-                if launches.launched(from: dayStart, before: nextDayEnd) {
-                    aggregate.daily[day].measuredSent += 1
-                    aggregate.measuredSent += 1
-                    if let uploadedAt, uploadedAt < nextDayEnd {
-                        aggregate.daily[day].measuredReceived += 1
-                        aggregate.measuredReceived += 1
-                    }
-                }
+            var uploadedAt: SimTime?
+            if record.loggedAt >= 0 {
+                logged += 1
+                uploadedAt = launches.firstUpload(notBefore: record.loggedAt)
+                if uploadedAt != nil { uploaded += 1 }
+            }
+            if sent && launchedToday {
+                today.measuredSent += 1
+                if let uploadedAt, uploadedAt < nextDayEnd { today.measuredReceived += 1 }
             }
             if record.shownAt >= 0 {
-                aggregate.delivered += 1
-                aggregate.daily[day].delivered += 1
+                today.delivered += 1
                 aggregate.latency.record(record.shownAt - record.arrival)
             } else if record.summarized {
-                aggregate.summarized += 1
-                aggregate.daily[day].summarized += 1
+                today.summarized += 1
             } else if record.inFlight > 0 {
-                aggregate.pending += 1
-                aggregate.daily[day].pending += 1
+                today.pending += 1
             } else if record.firstLoss != 0 {
                 aggregate.lostByReason[Int(record.firstLoss)] += 1
-                aggregate.daily[day].lost += 1
+                today.lost += 1
             } else {
                 return "message \(index) (mail at \(record.arrival) µs) was neither shown, summarized, lost nor in flight"
             }
         }
+        if day >= 0 { aggregate.add(today, day: day) }
+        aggregate.providerSent += providerSent
+        aggregate.apnsAccepted += apnsAccepted
+        aggregate.reachedDevice += reachedDevice
+        aggregate.opened += opened
+        aggregate.logged += logged
+        aggregate.uploaded += uploaded
         return nil
     }
 }

@@ -137,10 +137,9 @@ extension World {
 
     mutating func routeProviderEffects(at now: SimTime, returnDelay: SimDuration) {
         // By index: iterating the array itself would retain it on every call.
-        var index = 0
-        while index < providerEffects.count {
-            let effect = providerEffects[index]
-            index += 1
+        while providerRouted < providerEffects.count {
+            let effect = providerEffects[providerRouted]
+            providerRouted += 1
             switch effect {
             case .send(let push):
                 let attempt = max(0, retryInProgress)
@@ -165,7 +164,10 @@ extension World {
                 ledger.dropped(messageIndex: message, Self.lossReason(reason))
             }
         }
-        providerEffects.removeAll(keepingCapacity: true)
+        if providerRouted >= World.effectsKept {
+            providerEffects.removeAll(keepingCapacity: true)
+            providerRouted = 0
+        }
     }
 
     static func lossReason(_ failure: ProviderFailure) -> LossReason {
@@ -190,10 +192,9 @@ extension World {
     }
 
     mutating func routeAPNsEffects(at now: SimTime) {
-        var index = 0
-        while index < apnsEffects.count {
-            let effect = apnsEffects[index]
-            index += 1
+        while apnsRouted < apnsEffects.count {
+            let effect = apnsEffects[apnsRouted]
+            apnsRouted += 1
             switch effect {
             case .deliver(let push):
                 let delay = apnsToDevice.sample(&apnsLatencyRandom)
@@ -211,14 +212,16 @@ extension World {
                 ledger.lost(push, .disabled)
             }
         }
-        apnsEffects.removeAll(keepingCapacity: true)
+        if apnsRouted >= World.effectsKept {
+            apnsEffects.removeAll(keepingCapacity: true)
+            apnsRouted = 0
+        }
     }
 
     mutating func routeDeviceEffects(at now: SimTime) {
-        var index = 0
-        while index < deviceEffects.count {
-            let effect = deviceEffects[index]
-            index += 1
+        while deviceRouted < deviceEffects.count {
+            let effect = deviceEffects[deviceRouted]
+            deviceRouted += 1
             switch effect {
             case .connected(let token):
                 queue.schedule(.connectionReachesAPNs(token, true), at: now)
@@ -267,7 +270,10 @@ extension World {
                 queue.schedule(.syncReachesProvider(generation: generation), at: now)
             }
         }
-        deviceEffects.removeAll(keepingCapacity: true)
+        if deviceRouted >= World.effectsKept {
+            deviceEffects.removeAll(keepingCapacity: true)
+            deviceRouted = 0
+        }
     }
 
     /// Puts a push in the pool for its trip; returns its slot.

@@ -24,6 +24,10 @@ struct World {
     var apnsEffects = ContiguousArray<APNsEffect>()
     var providerEffects = ContiguousArray<ProviderEffect>()
     var deviceEffects = ContiguousArray<DeviceEffect>()
+    /// Effects already routed, per array. The arrays are emptied only every
+    /// `effectsKept` effects: emptying one costs more than routing a few.
+    var providerRouted = 0, apnsRouted = 0, deviceRouted = 0
+    static let effectsKept = 256
     /// Pushes in transit, addressed by `PushSlot`; freed slots are reused.
     var pushPool = ContiguousArray<PushNotification>()
     /// The provider's attempt number of each parked request (0: first try).
@@ -130,6 +134,10 @@ struct World {
         pushPool.removeAll(keepingCapacity: true)
         pushAttempt.removeAll(keepingCapacity: true)
         freeSlots.removeAll(keepingCapacity: true)
+        providerEffects.removeAll(keepingCapacity: true)
+        apnsEffects.removeAll(keepingCapacity: true)
+        deviceEffects.removeAll(keepingCapacity: true)
+        (providerRouted, apnsRouted, deviceRouted) = (0, 0, 0)
         var apnsSeed = stream(.apnsChoice)
         apns.reset(configuration: plan.apns, seed: apnsSeed.next())
         ledger.reset()

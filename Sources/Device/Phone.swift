@@ -97,7 +97,7 @@ public struct Phone: Sendable {
     /// The latest subscription generation changed offline and not yet synced.
     public private(set) var pendingSubscriptionGeneration: Int32?
 
-    private var shownCollapseKeys: Set<UInt64> = []
+    private var shownCollapseKeys = CollapseKeySet()
     private var invocations: ContiguousArray<Invocation> = []
     private var nextInvocation: Int32 = 0
 
@@ -126,7 +126,7 @@ public struct Phone: Sendable {
         promptPending = false
         registrationPending = false
         pendingSubscriptionGeneration = nil
-        shownCollapseKeys.removeAll(keepingCapacity: true)
+        shownCollapseKeys.removeAll()
         invocations.removeAll(keepingCapacity: true)
         nextInvocation = 0
     }
@@ -292,7 +292,7 @@ public struct Phone: Sendable {
     /// Adds to Notification Center; an entry with the same collapse id is replaced.
     private mutating func enterNotificationCenter(_ push: PushNotification) -> Bool {
         guard let collapseID = push.collapseID else { return false }
-        return !shownCollapseKeys.insert(collapseID.key).inserted
+        return !shownCollapseKeys.insert(collapseID.key)
     }
 
     private mutating func present(_ push: PushNotification, run: ExtensionRun,

@@ -88,6 +88,30 @@ struct Ledger {
             return index < uploads.count ? uploads[index] : nil
         }
 
+        /// `firstUpload(notBefore:)`, searching from `hint`, the index an earlier
+        /// lookup left there (updated): log times mostly rise with the mail, so the
+        /// answer is usually at the hint or a step after it.
+        /// - Complexity: O(1) when the answer is near the hint, else O(log n).
+        func firstUpload(notBefore time: SimTime, hint: inout Int) -> SimTime? {
+            var index = min(hint, uploads.count)
+            if index > 0 && uploads[index - 1] >= time {
+                index = Self.firstIndex(in: uploads, notBefore: time)
+            } else {
+                var steps = 0
+                while index < uploads.count && uploads[index] < time {
+                    steps += 1
+                    if steps > 8 {
+                        index = Self.firstIndex(in: uploads, notBefore: time)
+                        break
+                    }
+                    index += 1
+                }
+            }
+            hint = index
+            while index < uploads.count, uploads[index] == time, uploadAtReconnect[index] { index += 1 }
+            return index < uploads.count ? uploads[index] : nil
+        }
+
         /// Whether some launch falls in `start..<end`.
         func launched(from start: SimTime, before end: SimTime) -> Bool {
             guard let first = firstLaunch(notBefore: start) else { return false }
@@ -151,10 +175,15 @@ struct Ledger {
         records[message].inFlight += 1
         if !push.isResend { records[message].stages |= Stage.providerSent }
         if !push.isResend, let position = push.payload.xiva?.position {
-            if Int(position) > positionToMessage.count {
-                positionToMessage.append(contentsOf: repeatElement(-1, count: Int(position) - positionToMessage.count))
+            if Int(position) == positionToMessage.count + 1 {
+                // The usual case: the next position.
+                positionToMessage.append(push.payload.messageIndex)
+            } else {
+                if Int(position) > positionToMessage.count {
+                    positionToMessage.append(contentsOf: repeatElement(-1, count: Int(position) - positionToMessage.count))
+                }
+                positionToMessage[Int(position) - 1] = push.payload.messageIndex
             }
-            positionToMessage[Int(position) - 1] = push.payload.messageIndex
         }
     }
 
@@ -260,6 +289,7 @@ struct Ledger {
         var nextDayEnd: SimTime = 0
         var providerSent: Int64 = 0, apnsAccepted: Int64 = 0, reachedDevice: Int64 = 0, opened: Int64 = 0
         var logged: Int64 = 0, uploaded: Int64 = 0
+        var uploadHint = 0
         for index in records.indices {
             let record = records[index]
             let recordDay = Int(record.arrival / TimeUnit.day)
@@ -283,7 +313,7 @@ struct Ledger {
             var uploadedAt: SimTime?
             if record.loggedAt >= 0 {
                 logged += 1
-                uploadedAt = launches.firstUpload(notBefore: record.loggedAt)
+                uploadedAt = launches.firstUpload(notBefore: record.loggedAt, hint: &uploadHint)
                 if uploadedAt != nil { uploaded += 1 }
             }
             if sent && launchedToday {

@@ -1,0 +1,55 @@
+/// The collapse ids in Notification Center: a set of 64-bit keys by open
+/// addressing (linear probing). The keys are already hashes, so it mixes them
+/// with one multiply where `Set` would run SipHash, and a reused set keeps its
+/// table: the phone inserts one key per notification shown.
+struct CollapseKeySet {
+    /// 0 marks an empty slot; the key 0 itself is kept in `containsZero`.
+    private var slots = ContiguousArray<UInt64>(repeating: 0, count: 64)
+    private var containsZero = false
+    /// Keys in the set.
+    private(set) var count = 0
+
+    /// Inserts `key`; returns false when it was already there.
+    /// - Complexity: O(1) on average.
+    mutating func insert(_ key: UInt64) -> Bool {
+        if key == 0 {
+            defer { containsZero = true }
+            return !containsZero
+        }
+        // Grow at 3/4 full: probes stay short.
+        if (count + 1) * 4 > slots.count * 3 { grow() }
+        let inserted = slots.withUnsafeMutableBufferPointer { table in
+            let mask = table.count - 1
+            var index = Self.home(of: key, mask: mask)
+            while table[index] != 0 {
+                if table[index] == key { return false }
+                index = (index + 1) & mask
+            }
+            table[index] = key
+            return true
+        }
+        if inserted { count += 1 }
+        return inserted
+    }
+
+    /// Empties the set, keeping its table.
+    /// - Complexity: O(capacity).
+    mutating func removeAll() {
+        if count > 0 {
+            slots.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+            count = 0
+        }
+        containsZero = false
+    }
+
+    private static func home(of key: UInt64, mask: Int) -> Int {
+        Int(truncatingIfNeeded: (key &* 0x9e37_79b9_7f4a_7c15) >> 32) & mask
+    }
+
+    private mutating func grow() {
+        let old = slots
+        slots = ContiguousArray(repeating: 0, count: old.count * 2)
+        count = 0
+        for key in old where key != 0 { _ = insert(key) }
+    }
+}

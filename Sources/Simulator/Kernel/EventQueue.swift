@@ -71,10 +71,12 @@ public struct EventQueue<Event> {
             immediateTail += 1
             return
         }
-        let entry = Entry(time: time, sequence: nextSequence, event: event)
+        let sequence = nextSequence
         nextSequence &+= 1
-        storage.append(entry)
-        siftUp(entry, from: storage.count - 1)
+        // Appended in place, then swapped up: with the few events a world keeps in
+        // flight it rarely moves, and the entry is never copied through a temporary.
+        storage.append(Entry(time: time, sequence: sequence, event: event))
+        siftUp(time: time, sequence: sequence, from: storage.count - 1)
     }
 
     /// The instant of the next event `popNext` would hand out (`now` while
@@ -125,18 +127,18 @@ public struct EventQueue<Event> {
         return count
     }
 
-    /// Moves `entry`, which belongs at `start`, up to its place. Through a buffer
-    /// pointer: one uniqueness check per sift instead of one per level.
-    mutating func siftUp(_ entry: Entry, from start: Int) {
+    /// Swaps the entry at `start`, keyed (`time`, `sequence`), up to its place.
+    /// Through a buffer pointer: one uniqueness check per sift, not one per level.
+    mutating func siftUp(time: SimTime, sequence: UInt64, from start: Int) {
         storage.withUnsafeMutableBufferPointer { heap in
             var child = start
             while child > 0 {
                 let parent = (child - 1) / 2
-                guard entry.precedes(heap[parent]) else { break }
-                heap[child] = heap[parent]
+                let above = heap[parent]
+                guard time < above.time || (time == above.time && sequence < above.sequence) else { break }
+                heap.swapAt(child, parent)
                 child = parent
             }
-            heap[child] = entry
         }
     }
 

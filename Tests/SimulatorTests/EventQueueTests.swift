@@ -172,4 +172,57 @@ struct EventQueueTests {
         #expect(popped.map(\.1) == [7, 3, 5, 1])
         #expect(popped.map(\.0) == [0, 0, 0, 1])
     }
+
+    @Test("nextTime is now while zero-delay events wait, else the heap's earliest, else max")
+    func nextTimeSeesBothQueues() {
+        var queue = EventQueue<Int>()
+        #expect(queue.nextTime == .max)
+        queue.schedule(1, at: 50)
+        queue.schedule(2, at: 20)
+        #expect(queue.nextTime == 20)
+        #expect(queue.popNext(notAfter: .max)?.event == 2)
+        queue.schedule(3, at: 20)  // zero delay at now = 20
+        #expect(queue.nextTime == 20)
+        #expect(queue.popNext(notAfter: .max)?.event == 3)
+        #expect(queue.nextTime == 50)
+    }
+
+    @Test("advance(to:) moves the clock for a merged timeline: later zero-delay events count from there")
+    func advanceMovesTheClock() {
+        var queue = EventQueue<Int>()
+        queue.schedule(1, at: 100)
+        queue.advance(to: 40)
+        #expect(queue.now == 40)
+        queue.schedule(2, at: 40)  // at the new now: served before the heap's later event
+        queue.schedule(3, at: 60)
+        queue.advance(to: 40)      // staying put is allowed
+        let popped = drain(&queue)
+        #expect(popped.map(\.1) == [2, 3, 1])
+        #expect(popped.map(\.0) == [40, 60, 100])
+    }
+
+    @Test("the zero-delay FIFO keeps order across instants when its slots are reused")
+    func zeroDelaySlotsAreReused() {
+        var queue = EventQueue<Int>()
+        var expected: [Int] = []
+        var popped: [Int] = []
+        for instant in 0..<20 {
+            let time = SimTime(instant) * 10
+            queue.advance(to: time)
+            // A varying number of zero-delay events per instant, some scheduled while popping.
+            for event in 0..<(instant % 4 + 1) {
+                queue.schedule(instant * 100 + event, at: time)
+                expected.append(instant * 100 + event)
+            }
+            #expect(queue.count == instant % 4 + 1)
+            if let first = queue.popNext(notAfter: .max) {
+                popped.append(first.event)
+                queue.schedule(instant * 100 + 99, at: time)
+                expected.append(instant * 100 + 99)
+            }
+            while let next = queue.popNext(notAfter: .max) { popped.append(next.event) }
+            #expect(queue.isEmpty)
+        }
+        #expect(popped == expected)
+    }
 }

@@ -299,6 +299,24 @@ struct LedgerTests {
         #expect(Self.launches([5, 5, 9]).firstLaunch(notBefore: 6) == 9)
     }
 
+    @Test("firstUpload with a hint answers as the plain lookup, for queries in any order")
+    func firstUploadWithHintMatches() {
+        var random = SplitMix64(seed: 9)
+        for _ in 0..<50 {
+            let count = Int(random.next() % 40)
+            let uploads = (0..<count).map { _ in SimTime(random.next() % 1000) }.sorted()
+            var log = Self.launches(uploads, uploads: uploads)
+            log.uploadAtReconnect = ContiguousArray(uploads.map { _ in random.next() % 3 == 0 })
+            var hint = 0
+            var time: SimTime = 0
+            for _ in 0..<60 {
+                // Mostly rising, like log times of mail in arrival order, sometimes back.
+                time = random.next() % 5 == 0 ? SimTime(random.next() % 1000) : time + SimTime(random.next() % 40)
+                #expect(log.firstUpload(notBefore: time, hint: &hint) == log.firstUpload(notBefore: time))
+            }
+        }
+    }
+
     @Test("firstUpload(notBefore:) reads the uploads, not the launches, with the same inclusive boundaries")
     func firstUploadBoundaries() {
         let log = Self.launches([10, 20], uploads: [15, 40])

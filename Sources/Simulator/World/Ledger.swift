@@ -108,7 +108,8 @@ struct Ledger {
                 }
             }
             hint = index
-            while index < uploads.count, uploads[index] == time, uploadAtReconnect[index] { index += 1 }
+            while index < uploads.count, uploads[index] == time, index < uploadAtReconnect.count,
+                  uploadAtReconnect[index] { index += 1 }
             return index < uploads.count ? uploads[index] : nil
         }
 

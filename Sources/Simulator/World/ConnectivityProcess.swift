@@ -2,8 +2,9 @@ import FakeAPNs
 
 /// A device's connection to APNs over time: an alternating on/off renewal process
 /// with daily offline windows laid over it (the device is online only when the
-/// alternation says online and no window holds it offline). Drawn lazily, one
-/// change at a time, so it costs no memory per day.
+/// alternation says online and no window holds it offline). Drawn one change at
+/// a time, into the user's timeline (`UserTimeline`), whose buffers are reused
+/// user after user.
 struct ConnectivityProcess {
     private let model: ConnectivityModel
     private let online: Sampler?

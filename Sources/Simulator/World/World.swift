@@ -19,7 +19,8 @@ struct World {
     var provider: XivaProvider
     var phone: Phone
     var ledger = Ledger()
-    /// Mail, launches, subscriptions and connectivity: drawn once per user, replayed per strategy.
+    /// What happens whatever the strategy (mail, connectivity, launches, outages, …):
+    /// drawn once per user, replayed for each strategy.
     var timeline: UserTimeline
     var apnsEffects = ContiguousArray<APNsEffect>()
     var providerEffects = ContiguousArray<ProviderEffect>()

@@ -80,12 +80,7 @@ struct Ledger {
         /// a reconnect's upload only strictly after it. Nil when none does.
         /// - Complexity: O(log n).
         func firstUpload(notBefore time: SimTime) -> SimTime? {
-            var index = Self.firstIndex(in: uploads, notBefore: time)
-            while index < uploads.count, uploads[index] == time, index < uploadAtReconnect.count,
-                  uploadAtReconnect[index] {
-                index += 1
-            }
-            return index < uploads.count ? uploads[index] : nil
+            upload(from: Self.firstIndex(in: uploads, notBefore: time), carrying: time)
         }
 
         /// `firstUpload(notBefore:)`, searching from `hint`, the index an earlier
@@ -108,8 +103,17 @@ struct Ledger {
                 }
             }
             hint = index
+            return upload(from: index, carrying: time)
+        }
+
+        /// From the first upload at or after `time`, the first that carries a log
+        /// written at `time` (a reconnect's upload at that same instant does not).
+        private func upload(from index: Int, carrying time: SimTime) -> SimTime? {
+            var index = index
             while index < uploads.count, uploads[index] == time, index < uploadAtReconnect.count,
-                  uploadAtReconnect[index] { index += 1 }
+                  uploadAtReconnect[index] {
+                index += 1
+            }
             return index < uploads.count ? uploads[index] : nil
         }
 

@@ -49,8 +49,6 @@ struct UserTimeline {
         var alertsNotAllowed = false
         var displayOff = false
         var accounts = 1
-        /// Mail arrivals in `entries` (for tests and sizing).
-        var mailCount = 0
         /// Which (seed, user) it holds; nil: none yet.
         var drawnFor: (seed: UInt64, user: Int)?
     }
@@ -132,29 +130,27 @@ struct UserTimeline {
         drawn.displayOff = traits.nextUnitInterval() <= chain.displayOffShare
         drawn.accounts = chain.accounts.count(for: traits.nextUnitInterval())
 
-        var entries = drawn.entries
-        drawn.entries = []
-        entries.removeAll(keepingCapacity: true)
-        entries.append(contentsOf: deviceEntries)
+        drawn.entries.removeAll(keepingCapacity: true)
+        drawn.entries.append(contentsOf: deviceEntries)
         if let rotation = chain.tokenRotation, rotation.perDay > 0 {
             var random = stream(.tokenRotation)
             var now: SimTime = 0
             while let next = Self.nextRare(after: now, perDay: rotation.perDay, horizon: horizon, &random) {
-                entries.append(TimelineEntry(time: next,
+                drawn.entries.append(TimelineEntry(time: next,
                                              event: .tokenRotation(promptShown: random.nextUnitInterval() <= rotation.withPromptShare)))
                 now = next
             }
         }
-        let subscriptionsStart = entries.count
+        let subscriptionsStart = drawn.entries.count
         if let perDay = chain.subscriptions?.changesPerDay, perDay > 0 {
             var random = stream(.subscriptionChanges)
             var now: SimTime = 0
             while let next = Self.nextRare(after: now, perDay: perDay, horizon: horizon, &random) {
-                entries.append(TimelineEntry(time: next, event: .subscriptionChange))
+                drawn.entries.append(TimelineEntry(time: next, event: .subscriptionChange))
                 now = next
             }
         }
-        let subscriptionsEnd = entries.count
+        let subscriptionsEnd = drawn.entries.count
 
         // The folder draw shares the mail stream, between arrivals, as the mail is
         // handled: a mail after a subscription change may go to the newest folder.
@@ -162,9 +158,8 @@ struct UserTimeline {
         mailProcess.reset(multiplier: Double(drawn.accounts))
         var generation: Int32 = 0
         var change = subscriptionsStart
-        let mailStart = entries.count
         while let arrival = mailProcess.next(&random), arrival < horizon {
-            while change < subscriptionsEnd, entries[change].time <= arrival {
+            while change < subscriptionsEnd, drawn.entries[change].time <= arrival {
                 change += 1
                 generation += 1
             }
@@ -173,20 +168,18 @@ struct UserTimeline {
                random.nextUnitInterval() <= subscriptions.mailShare {
                 folder = generation
             }
-            entries.append(TimelineEntry(time: arrival, event: .mail(folder: folder)))
+            drawn.entries.append(TimelineEntry(time: arrival, event: .mail(folder: folder)))
         }
-        drawn.mailCount = entries.count - mailStart
 
         if var process = launchProcess {
             var random = stream(.launches)
             process.reset()
             while let launch = process.next(&random), launch < horizon {
-                entries.append(TimelineEntry(time: launch, event: .launch))
+                drawn.entries.append(TimelineEntry(time: launch, event: .launch))
             }
         }
         // Sorted runs, one per source: the (stable) sort merges them.
-        entries.sort { $0.time < $1.time || ($0.time == $1.time && $0.event.rank < $1.event.rank) }
-        drawn.entries = entries
+        drawn.entries.sort { $0.time < $1.time || ($0.time == $1.time && $0.event.rank < $1.event.rank) }
         lanes[lane] = drawn
     }
 

@@ -13,15 +13,22 @@ public enum APNsStoragePolicy: Sendable, Equatable {
 /// `TooManyRequests`.
 public struct APNsRateLimit: Sendable, Equatable {
     /// Requests one token may receive back to back.
-    public var burst: Int32
+    public let burst: Int32
     /// Time in which a full burst is refilled.
-    public var window: SimDuration
+    public let window: SimDuration
+    /// The GCRA's emission interval, window / burst (at least 1 µs): computed once,
+    /// since a division per request costs more than the rest of the check.
+    let interval: SimDuration
+    /// How far ahead of now the theoretical arrival time may run: window − interval.
+    let tolerance: SimDuration
 
     /// A limit of `burst` requests per `window`.
     /// - Complexity: O(1).
     public init(burst: Int32, window: SimDuration) {
         self.burst = burst
         self.window = window
+        interval = max(1, window / SimDuration(max(1, burst)))
+        tolerance = max(0, window - interval)
     }
 }
 

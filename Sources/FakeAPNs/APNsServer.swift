@@ -195,11 +195,9 @@ public struct APNsServer: Sendable {
     /// theoretical arrival time is at most `tolerance` ahead of `now`; only a
     /// conforming one moves it on by one interval. Integers only.
     private mutating func takeRateCredit(_ index: Int, _ limit: APNsRateLimit, at now: SimTime) -> Bool {
-        let interval = max(1, limit.window / SimDuration(max(1, limit.burst)))
-        let tolerance = max(0, limit.window - interval)
         let arrival = tokens[index].theoreticalArrival
-        guard arrival - now <= tolerance else { return false }
-        tokens[index].theoreticalArrival = max(arrival, now) + interval
+        guard arrival - now <= limit.tolerance else { return false }
+        tokens[index].theoreticalArrival = max(arrival, now) + limit.interval
         return true
     }
 

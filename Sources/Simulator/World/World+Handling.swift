@@ -6,38 +6,27 @@ extension World {
     mutating func handle(_ event: WorldEvent, at now: SimTime) {
         switch event {
         case .pushReachesAPNs(let slot):
-            let response = apns.receive(pushPool[Int(slot)], at: now, into: &apnsEffects)
+            let response = apns.receive(pushPool[slot], at: now, into: &apnsEffects)
             if let reason = response.reason {
                 queue.schedule(.apnsErrorReachesProvider(slot, reason, timestamp: response.timestamp ?? now), at: now)
             } else {
-                ledger.reached(Ledger.Stage.apnsAccepted, messageIndex: pushPool[Int(slot)].payload.messageIndex)
-                freeSlots.append(slot)
+                ledger.reached(Ledger.Stage.apnsAccepted, messageIndex: pushPool.take(slot).payload.messageIndex)
             }
             routeAPNsEffects(at: now)
         case .apnsErrorReachesProvider(let slot, let reason, let timestamp):
-            let attempt = pushAttempt[Int(slot)]
+            let attempt = pushPool.attempt(slot)
             provider.receiveResponse(.failure(reason, timestamp: timestamp), for: take(slot), attempt: attempt,
                                      into: &providerEffects)
             routeProviderEffects(at: now, returnDelay: 0)
         case .sendFailureReachesProvider(let slot):
-            let attempt = pushAttempt[Int(slot)]
+            let attempt = pushPool.attempt(slot)
             provider.sendFailed(take(slot), attempt: attempt, into: &providerEffects)
             routeProviderEffects(at: now, returnDelay: 0)
         case .retryDue(let slot):
-            retryInProgress = pushAttempt[Int(slot)]
+            retryInProgress = pushPool.attempt(slot)
             provider.retryDue(take(slot), attempt: retryInProgress, at: now, into: &providerEffects)
             routeProviderEffects(at: now, returnDelay: 0)
             retryInProgress = -1
-        case .connectionReachesAPNs(let token, let connected):
-            if connected {
-                apns.deviceConnected(token, at: now, into: &apnsEffects)
-                routeAPNsEffects(at: now)
-            } else {
-                apns.deviceDisconnected(token)
-            }
-        case .bounceReachesAPNs(let slot):
-            apns.deliveryFailed(take(slot), at: now, into: &apnsEffects)
-            routeAPNsEffects(at: now)
         case .powerWindowOpens(let token):
             apns.powerWindowOpens(token, at: now, into: &apnsEffects)
             routeAPNsEffects(at: now)
@@ -57,11 +46,6 @@ extension World {
         case .extensionDeadline(let invocation):
             phone.extensionDeadline(invocation: invocation, into: &deviceEffects)
             routeDeviceEffects(at: now)
-        case .registrationReachesProvider(let token, let hash):
-            ledger.counts.registrations += 1
-            provider.register(token, deviceIDHash: hash, at: now)
-        case .syncReachesProvider(let generation):
-            provider.subscriptionsSynced(generation: generation)
         case .tapped(let message):
             ledger.reached(Ledger.Stage.opened, messageIndex: message)
             launch(at: now)
@@ -223,12 +207,15 @@ extension World {
             let effect = deviceEffects[deviceRouted]
             deviceRouted += 1
             switch effect {
+            // Messages that take no time are delivered at once, in effect order.
             case .connected(let token):
-                queue.schedule(.connectionReachesAPNs(token, true), at: now)
+                apns.deviceConnected(token, at: now, into: &apnsEffects)
+                routeAPNsEffects(at: now)
             case .disconnected(let token):
-                queue.schedule(.connectionReachesAPNs(token, false), at: now)
+                apns.deviceDisconnected(token)
             case .deliveryFailed(let push):
-                queue.schedule(.bounceReachesAPNs(park(push, attempt: 0)), at: now)
+                apns.deliveryFailed(push, at: now, into: &apnsEffects)
+                routeAPNsEffects(at: now)
             case .rerequest(let position, let gap, let invocation):
                 ledger.rerequested()
                 let roundTrip = rerequestRoundTrip.sample(&rerequestRandom)
@@ -265,9 +252,10 @@ extension World {
                 apns.setNotificationsEnabled(new, !notificationsDisabled)
                 routeAPNsEffects(at: now)
             case .registered(let token, let hash):
-                queue.schedule(.registrationReachesProvider(token, deviceIDHash: hash), at: now)
+                ledger.counts.registrations += 1
+                provider.register(token, deviceIDHash: hash, at: now)
             case .subscriptionsSynced(let generation):
-                queue.schedule(.syncReachesProvider(generation: generation), at: now)
+                provider.subscriptionsSynced(generation: generation)
             }
         }
         if deviceRouted >= World.effectsKept {
@@ -278,19 +266,11 @@ extension World {
 
     /// Puts a push in the pool for its trip; returns its slot.
     mutating func park(_ push: PushNotification, attempt: Int32) -> PushSlot {
-        if let slot = freeSlots.popLast() {
-            pushPool[Int(slot)] = push
-            pushAttempt[Int(slot)] = attempt
-            return slot
-        }
-        pushPool.append(push)
-        pushAttempt.append(attempt)
-        return PushSlot(pushPool.count - 1)
+        pushPool.park(push, attempt: attempt)
     }
 
     /// Takes a push out of the pool at the end of its trip.
     mutating func take(_ slot: PushSlot) -> PushNotification {
-        freeSlots.append(slot)
-        return pushPool[Int(slot)]
+        pushPool.take(slot)
     }
 }

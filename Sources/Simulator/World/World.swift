@@ -29,11 +29,8 @@ struct World {
     /// `effectsKept` effects: emptying one costs more than routing a few.
     var providerRouted = 0, apnsRouted = 0, deviceRouted = 0
     static let effectsKept = 256
-    /// Pushes in transit, addressed by `PushSlot`; freed slots are reused.
-    var pushPool = ContiguousArray<PushNotification>()
-    /// The provider's attempt number of each parked request (0: first try).
-    var pushAttempt = ContiguousArray<Int32>()
-    var freeSlots = ContiguousArray<PushSlot>()
+    /// Pushes in transit, addressed by `PushSlot`, with the provider's attempt numbers.
+    var pushPool = PushPool()
     /// Provider outages of the run (global, the same for every user).
     let outages: [OutageWindow]
     var launchLog = Ledger.LaunchLog()
@@ -132,9 +129,7 @@ struct World {
         notificationsDisabled = own.notificationsDisabled
 
         queue.reset()
-        pushPool.removeAll(keepingCapacity: true)
-        pushAttempt.removeAll(keepingCapacity: true)
-        freeSlots.removeAll(keepingCapacity: true)
+        pushPool.removeAll()
         providerEffects.removeAll(keepingCapacity: true)
         apnsEffects.removeAll(keepingCapacity: true)
         deviceEffects.removeAll(keepingCapacity: true)
@@ -206,7 +201,7 @@ struct World {
     private func checkInFlight(user: Int) throws(AccountingError) {
         var located = Int64(queue.countPending { event in
             switch event {
-            case .pushReachesAPNs, .pushReachesDevice, .bounceReachesAPNs, .apnsErrorReachesProvider,
+            case .pushReachesAPNs, .pushReachesDevice, .apnsErrorReachesProvider,
                  .sendFailureReachesProvider, .retryDue:
                 true
             default:

@@ -19,10 +19,6 @@ enum WorldEvent {
     case sendFailureReachesProvider(PushSlot)
     /// The provider's back-off for a retry is over.
     case retryDue(PushSlot)
-    /// APNs learns the device connected (true) or disconnected.
-    case connectionReachesAPNs(DeviceToken, Bool)
-    /// A delivery bounced off a device that had gone offline.
-    case bounceReachesAPNs(PushSlot)
     /// The device's power allows APNs to hand out the held low-priority pushes.
     case powerWindowOpens(DeviceToken)
     /// A notification reaches the device.
@@ -33,10 +29,6 @@ enum WorldEvent {
     case answerReachesDevice(invocation: Int32, ok: Bool)
     /// An extension invocation's time is up.
     case extensionDeadline(invocation: Int32)
-    /// The app's registration (token, device id hash) reaches the provider.
-    case registrationReachesProvider(DeviceToken, deviceIDHash: UInt32)
-    /// Folder subscriptions changed in the app reach the provider.
-    case syncReachesProvider(generation: Int32)
     /// The user taps the notification of this mail (and so opens the app).
     case tapped(messageIndex: Int32)
 }

@@ -1,0 +1,54 @@
+import FakeAPNs
+
+/// Where pushes wait while they travel: queued events carry a 4-byte `PushSlot`
+/// instead of the whole request, so heap entries stay small. Freed slots form a
+/// list threaded through the pool itself, so parking and taking a push touch one
+/// array element and nothing else.
+struct PushPool {
+    private struct Parked {
+        var push: PushNotification
+        /// The provider's attempt number (0: first try) while parked; the next
+        /// free slot (-1: none) while free.
+        var attemptOrNextFree: Int32
+    }
+
+    private var slots = ContiguousArray<Parked>()
+    private var firstFree: PushSlot = -1
+
+    /// Empty, keeping the capacity so a reused pool allocates nothing.
+    /// - Complexity: O(n).
+    mutating func removeAll() {
+        slots.removeAll(keepingCapacity: true)
+        firstFree = -1
+    }
+
+    /// Parks `push` with the provider's attempt number; returns its slot.
+    /// - Complexity: amortized O(1).
+    mutating func park(_ push: PushNotification, attempt: Int32) -> PushSlot {
+        let parked = Parked(push: push, attemptOrNextFree: attempt)
+        guard firstFree >= 0 else {
+            slots.append(parked)
+            return PushSlot(slots.count - 1)
+        }
+        let slot = firstFree
+        firstFree = slots[Int(slot)].attemptOrNextFree
+        slots[Int(slot)] = parked
+        return slot
+    }
+
+    /// The push parked in `slot` (still parked).
+    /// - Complexity: O(1).
+    subscript(slot: PushSlot) -> PushNotification { slots[Int(slot)].push }
+
+    /// The attempt number the push in `slot` was parked with.
+    /// - Complexity: O(1).
+    func attempt(_ slot: PushSlot) -> Int32 { slots[Int(slot)].attemptOrNextFree }
+
+    /// Frees `slot` and returns the push it held.
+    /// - Complexity: O(1).
+    mutating func take(_ slot: PushSlot) -> PushNotification {
+        slots[Int(slot)].attemptOrNextFree = firstFree
+        firstFree = slot
+        return slots[Int(slot)].push
+    }
+}

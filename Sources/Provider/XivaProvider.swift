@@ -66,6 +66,9 @@ public enum ProviderEffect: Equatable, Sendable {
     case failed(PushNotification, ProviderFailure)
     /// Hold this request and call `retryDue(_:attempt:at:into:)` with `attempt` after `after`.
     case retry(PushNotification, attempt: Int32, after: SimDuration)
+    /// Send this request again as attempt `attempt` (1: the first retry): the same
+    /// copy trying again, not a new one.
+    case sendRetry(PushNotification, attempt: Int32)
     /// This many re-requested positions were past the payload TTL (emitted before the
     /// re-request's `.answer`, only when more than 0).
     case positionsExpired(Int32)
@@ -278,7 +281,7 @@ public struct XivaProvider: Sendable {
     }
 
     /// A retry the provider asked for (`.retry`) is due: send the same request
-    /// again, addressed to the token the provider knows now. Fails with `.outage`
+    /// again (`.sendRetry`), addressed to the token the provider knows now. Fails with `.outage`
     /// while down, and as `Unregistered` when it knows no valid token.
     /// - Complexity: O(1).
     public mutating func retryDue(_ push: PushNotification, attempt: Int32, at now: SimTime,
@@ -293,7 +296,7 @@ public struct XivaProvider: Sendable {
         }
         var again = push
         again.token = token
-        effects.append(.send(again))
+        effects.append(.sendRetry(again, attempt: attempt))
     }
 
     private func scheduleRetry(_ push: PushNotification, after attempt: Int32,

@@ -526,7 +526,7 @@ struct XivaProviderChainTests {
         provider.receiveRerequest(lastPosition: 3, gap: 1, invocation: 0, at: 2 * second, into: &effects)
         provider.retryDue(expected(1, position: 1), attempt: 1, at: 2 * second, into: &effects)
         #expect(effects == [.send(expected(6, position: 4)), .send(expected(2, position: 2, isResend: true)),
-                            .answer(invocation: 0, ok: true), .send(expected(1, position: 1))])
+                            .answer(invocation: 0, ok: true), .sendRetry(expected(1, position: 1), attempt: 1)])
     }
 
     @Test("while down, APNs answers to earlier requests, registrations and subscription syncs are still applied")
@@ -641,7 +641,7 @@ struct XivaProviderChainTests {
 
     // MARK: retryDue
 
-    @Test("a due retry is sent again unchanged to the same token, and re-addressed after a re-registration")
+    @Test("a due retry is sent again as that attempt, unchanged to the same token, and re-addressed after a re-registration")
     func retryDueReaddressed() {
         var provider = makeProvider(retry: RetryPolicy(maxRetries: 2))
         let push = expected(1, position: 1, isResend: true)
@@ -650,7 +650,8 @@ struct XivaProviderChainTests {
         let fresh = DeviceToken(77)
         provider.register(fresh, at: 2 * second)
         provider.retryDue(push, attempt: 2, at: 3 * second, into: &effects)
-        #expect(effects == [.send(push), .send(expected(1, position: 1, isResend: true, to: fresh))])
+        #expect(effects == [.sendRetry(push, attempt: 1),
+                            .sendRetry(expected(1, position: 1, isResend: true, to: fresh), attempt: 2)])
     }
 
     @Test("a due retry with no valid token left fails as Unregistered")

@@ -23,10 +23,9 @@ extension World {
             provider.sendFailed(take(slot), attempt: attempt, into: &providerEffects)
             routeProviderEffects(at: now, returnDelay: 0)
         case .retryDue(let slot):
-            retryInProgress = pushPool.attempt(slot)
-            provider.retryDue(take(slot), attempt: retryInProgress, at: now, into: &providerEffects)
+            let attempt = pushPool.attempt(slot)
+            provider.retryDue(take(slot), attempt: attempt, at: now, into: &providerEffects)
             routeProviderEffects(at: now, returnDelay: 0)
-            retryInProgress = -1
         case .powerWindowOpens(let token):
             apns.powerWindowOpens(token, at: now, into: &apnsEffects)
             routeAPNsEffects(at: now)
@@ -126,14 +125,11 @@ extension World {
             providerRouted += 1
             switch effect {
             case .send(let push):
-                let attempt = max(0, retryInProgress)
-                ledger.pushSent(push, isRetry: retryInProgress >= 0)
-                let slot = park(push, attempt: attempt)
-                if let network = chain.network, networkRandom.nextUnitInterval() <= network.failureProbability {
-                    queue.schedule(.sendFailureReachesProvider(slot), at: now + network.timeout)
-                } else {
-                    queue.schedule(.pushReachesAPNs(slot), at: now + providerToAPNs.sample(&providerLatencyRandom))
-                }
+                ledger.pushSent(push)
+                send(push, attempt: 0, at: now)
+            case .sendRetry(let push, let attempt):
+                ledger.pushSent(push, isRetry: true)
+                send(push, attempt: attempt, at: now)
             case .retry(let push, let attempt, let after):
                 ledger.counts.retries += 1
                 queue.schedule(.retryDue(park(push, attempt: attempt)), at: now + after)
@@ -151,6 +147,17 @@ extension World {
         if providerRouted >= World.effectsKept {
             providerEffects.removeAll(keepingCapacity: true)
             providerRouted = 0
+        }
+    }
+
+    /// A request leaves the provider: the network loses it (the provider's timeout
+    /// fires) or it reaches APNs after the provider-to-APNs latency.
+    private mutating func send(_ push: PushNotification, attempt: Int32, at now: SimTime) {
+        let slot = park(push, attempt: attempt)
+        if let network = chain.network, networkRandom.nextUnitInterval() <= network.failureProbability {
+            queue.schedule(.sendFailureReachesProvider(slot), at: now + network.timeout)
+        } else {
+            queue.schedule(.pushReachesAPNs(slot), at: now + providerToAPNs.sample(&providerLatencyRandom))
         }
     }
 

@@ -56,8 +56,6 @@ struct World {
     var nextTokenNumber: Int32 = 0
     /// Folders the user subscribed to so far (0: those of the install).
     var folderGeneration: Int32 = 0
-    /// Set while the provider handles a due retry: its `.send` continues a copy.
-    var retryInProgress: Int32 = -1
     var isDeviceOnline = false
     /// The user disabled notifications for this app (APNs discards).
     var notificationsDisabled = false
@@ -143,7 +141,6 @@ struct World {
         launchLog.measured = !traits.legacyIOS
         nextTokenNumber = 1
         folderGeneration = 0
-        retryInProgress = -1
         let token = DeviceToken(0)
         let hash = UInt32(truncatingIfNeeded: SplitMix64.mix(traits.deviceID))
         provider.reset(configuration: plan.provider, deviceIDHash: hash)

@@ -9,7 +9,9 @@ typealias PushSlot = Int32
 /// The messages the kernel carries between the actors of one app's world.
 /// Plain values, not closures: the queue stores them inline. What the user and
 /// the network do on their own (mail, connectivity, launches, outages, …) is
-/// not here: `UserTimeline` replays it beside the queue.
+/// not here: `UserTimeline` replays it beside the queue. Nor are messages that
+/// take no time (a connection reaching APNs, a bounce, a registration, a
+/// subscription sync): the wiring delivers those at once, in effect order.
 enum WorldEvent {
     /// A request reaches APNs.
     case pushReachesAPNs(PushSlot)

@@ -281,8 +281,8 @@ public struct XivaProvider: Sendable {
     }
 
     /// A retry the provider asked for (`.retry`) is due: send the same request
-    /// again (`.sendRetry`), addressed to the token the provider knows now. Fails with `.outage`
-    /// while down, and as `Unregistered` when it knows no valid token.
+    /// again (`.sendRetry`), addressed to the token the provider knows now. Fails
+    /// with `.outage` while down, and as `Unregistered` when it knows no valid token.
     /// - Complexity: O(1).
     public mutating func retryDue(_ push: PushNotification, attempt: Int32, at now: SimTime,
                                   into effects: inout ContiguousArray<ProviderEffect>) {

@@ -15,22 +15,22 @@ extension World {
             routeAPNsEffects(at: now)
         case .apnsErrorReachesProvider(let slot, let reason, let timestamp):
             let attempt = pushPool.attempt(slot)
-            provider.receiveResponse(.failure(reason, timestamp: timestamp), for: take(slot), attempt: attempt,
-                                     into: &providerEffects)
+            provider.receiveResponse(.failure(reason, timestamp: timestamp), for: pushPool.take(slot),
+                                     attempt: attempt, into: &providerEffects)
             routeProviderEffects(at: now, returnDelay: 0)
         case .sendFailureReachesProvider(let slot):
             let attempt = pushPool.attempt(slot)
-            provider.sendFailed(take(slot), attempt: attempt, into: &providerEffects)
+            provider.sendFailed(pushPool.take(slot), attempt: attempt, into: &providerEffects)
             routeProviderEffects(at: now, returnDelay: 0)
         case .retryDue(let slot):
             let attempt = pushPool.attempt(slot)
-            provider.retryDue(take(slot), attempt: attempt, at: now, into: &providerEffects)
+            provider.retryDue(pushPool.take(slot), attempt: attempt, at: now, into: &providerEffects)
             routeProviderEffects(at: now, returnDelay: 0)
         case .powerWindowOpens(let token):
             apns.powerWindowOpens(token, at: now, into: &apnsEffects)
             routeAPNsEffects(at: now)
         case .pushReachesDevice(let slot):
-            let push = take(slot)
+            let push = pushPool.take(slot)
             if isDeviceOnline { ledger.reachedDevice(push) }
             let footprintKB = footprint?.sample(&memoryRandom) ?? 0
             phone.receive(push, footprintKB: footprintKB, into: &deviceEffects)
@@ -132,7 +132,7 @@ extension World {
                 send(push, attempt: attempt, at: now)
             case .retry(let push, let attempt, let after):
                 ledger.counts.retries += 1
-                queue.schedule(.retryDue(park(push, attempt: attempt)), at: now + after)
+                queue.schedule(.retryDue(pushPool.park(push, attempt: attempt)), at: now + after)
             case .answer(let invocation, let ok):
                 if !ok { ledger.counts.rerequestErrors += 1 }
                 queue.schedule(.answerReachesDevice(invocation: invocation, ok: ok), at: now + returnDelay)
@@ -153,7 +153,7 @@ extension World {
     /// A request leaves the provider: the network loses it (the provider's timeout
     /// fires) or it reaches APNs after the provider-to-APNs latency.
     private mutating func send(_ push: PushNotification, attempt: Int32, at now: SimTime) {
-        let slot = park(push, attempt: attempt)
+        let slot = pushPool.park(push, attempt: attempt)
         if let network = chain.network, networkRandom.nextUnitInterval() <= network.failureProbability {
             queue.schedule(.sendFailureReachesProvider(slot), at: now + network.timeout)
         } else {
@@ -189,7 +189,7 @@ extension World {
             switch effect {
             case .deliver(let push):
                 let delay = apnsToDevice.sample(&apnsLatencyRandom)
-                queue.schedule(.pushReachesDevice(park(push, attempt: 0)), at: now + delay)
+                queue.schedule(.pushReachesDevice(pushPool.park(push, attempt: 0)), at: now + delay)
             case .deferForPower(let token):
                 let delay = powerDeferral?.sample(&powerRandom) ?? 0
                 queue.schedule(.powerWindowOpens(token), at: now + delay)
@@ -269,15 +269,5 @@ extension World {
             deviceEffects.removeAll(keepingCapacity: true)
             deviceRouted = 0
         }
-    }
-
-    /// Puts a push in the pool for its trip; returns its slot.
-    mutating func park(_ push: PushNotification, attempt: Int32) -> PushSlot {
-        pushPool.park(push, attempt: attempt)
-    }
-
-    /// Takes a push out of the pool at the end of its trip.
-    mutating func take(_ slot: PushSlot) -> PushNotification {
-        pushPool.take(slot)
     }
 }

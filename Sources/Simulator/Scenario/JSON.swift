@@ -8,7 +8,10 @@
 // The parser works on the UTF-8 bytes with an index and an explicit stack of
 // open containers instead of recursion, so hostile nesting cannot overflow
 // the call stack; the nesting limit below is a policy, not a safety net.
-// Only the standard library is used.
+// Only the standard library is used, and the package's one JSON string escaper
+// (`jsonStringLiteral`, in Provider) to quote keys in messages.
+
+import Provider
 
 /// A position in a JSON text: 1-based line and column.
 ///
@@ -390,7 +393,7 @@ private struct JSONByteParser {
         let keyLocation = location(at: position)
         let key = try parseString()
         guard container.keys.insert(key).inserted else {
-            throw JSONSyntaxError(message: "duplicate key \(quotedForMessage(key))", location: keyLocation)
+            throw JSONSyntaxError(message: "duplicate key \(jsonStringLiteral(key))", location: keyLocation)
         }
         skipWhitespace()
         guard peek() == ASCII.colon else {
@@ -785,26 +788,6 @@ private struct JSONByteParser {
             return "'\\\(Character(Unicode.Scalar(byte)))'"
         }
         return "'\\' followed by \(describe(at: offset))"
-    }
-
-    /// A key for a message, in double quotes with the quote, backslash and
-    /// control characters escaped so the message stays on one line.
-    func quotedForMessage(_ key: String) -> String {
-        var result = "\""
-        for scalar in key.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case let control where control.value < 0x20:
-                result += "\\u\(hex4Text(control.value))"
-            default:
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 
     func hex4Text(_ value: UInt32) -> String {

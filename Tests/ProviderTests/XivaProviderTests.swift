@@ -145,7 +145,7 @@ struct PushTemplateTests {
     func collapseIDMatchesString() {
         let mail = template(numbered: true)
         let other = PushTemplate(app: "ru.yandex.disk", deviceID: mail.deviceID, alertBody: "x", numbered: true)
-        for position in Self.values {
+        for position in Self.values + [-1, -10, Int32.min] {
             #expect(mail.collapseID(position: position) == CollapseID(mail.collapseIDString(position: position)))
             #expect(mail.collapseID(position: position) != other.collapseID(position: position))
         }

@@ -82,6 +82,31 @@ struct CLITests {
         return text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 
+    // MARK: Standard streams
+
+    @Test("a write that fails (a full device, a closed descriptor) is reported, not a crash")
+    func failedWriteIsReported() throws {
+        let full = open("/dev/full", O_WRONLY)
+        try #require(full >= 0, "this test needs Linux's /dev/full")
+        defer { close(full) }
+        #expect(Console.writeAll("summary\n", to: full) == String(cString: strerror(ENOSPC)))
+        #expect(Console.writeAll("summary\n", to: -1) == String(cString: strerror(EBADF)))
+        // Nothing to write succeeds even where writing would fail.
+        #expect(Console.writeAll("", to: full) == nil)
+    }
+
+    @Test("a write goes out whole")
+    func writeGoesOutWhole() throws {
+        var descriptors: [Int32] = [0, 0]
+        try #require(pipe(&descriptors) == 0)
+        defer { close(descriptors[0]) }
+        let text = String(repeating: "ünïcode,", count: 1_000)
+        #expect(Console.writeAll(text, to: descriptors[1]) == nil)
+        close(descriptors[1])
+        let read = FileHandle(fileDescriptor: descriptors[0]).readDataToEndOfFile()
+        #expect(String(decoding: read, as: UTF8.self) == text)
+    }
+
     // MARK: Usage errors (64)
 
     @Test("no arguments prints the help on stderr and exits 64")
@@ -144,6 +169,21 @@ struct CLITests {
         let result = pushsim(["run", "x.json", "--out"])
         #expect(result.code == .usage)
         #expect(result.err.hasPrefix("error: option '--out' needs a value\n"))
+    }
+
+    @Test("a one-value option given twice exits 64 (a second --shard is a mistake, not an override)", arguments: [
+        ["run", "x.json", "--shard", "1/3", "--shard", "2/3"],
+        ["run", "x.json", "--out", "a", "--out=b"],
+        ["run", "x.json", "--seed", "1", "--seed", "1"],
+        ["merge", "p1", "--out", "a", "--out", "b"],
+        ["bench", "x.json", "--threads", "1", "--threads", "2"],
+    ])
+    func repeatedOption(arguments: [String]) {
+        let result = pushsim(arguments)
+        let option = arguments[2]
+        #expect(result.code == .usage)
+        #expect(result.err.hasPrefix("error: option '\(option)' given twice; it takes one value\n"), "\(result.err)")
+        #expect(result.out == "")
     }
 
     @Test("invalid option values exit 64 and quote the value", arguments: [
@@ -263,6 +303,22 @@ struct CLITests {
         #expect(contents(scratch.file("reports/summary.csv")) == "old summary\n")
         #expect(contents(scratch.file("reports/daily.csv")) == "old daily\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == ["daily.csv", "summary.csv"])
+    }
+
+    @Test("a scenario with the heaviest allowed latency tail runs: draws past the horizon are capped, not a crash")
+    func heavyTailScenarioRuns() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let heavy = Self.tiny.replacingOccurrences(of: #""mail": { "perDay": 24 },"#, with: """
+            "mail": { "perDay": 24 },
+            "latency": { "apnsToDevice": { "distribution": "lognormal", "median": "1h", "sigma": 5 } },
+            """)
+        let scenario = try scratch.write("heavy.json", heavy)
+        #expect(pushsim(["validate", scenario]).code == .success)
+        let result = pushsim(["run", scenario, "--out", scratch.file("out")])
+        #expect(result.code == .success, "\(result.err)")
+        let summary = lines(contents(scratch.file("out/summary.csv")))
+        #expect(summary.count == 1 + 3 + 1)
     }
 
     @Test("run writes summary, daily, funnel and apns CSVs with the documented columns and one row per strategy (day, stage)")

@@ -248,10 +248,12 @@ struct ReportsTests {
 
     // MARK: Partial results
 
+    /// A part holding `aggregates`, with the user count its shard has (decoding checks it).
     private func partial(_ aggregates: [StrategyAggregate], shard: (Int, Int) = (1, 2)) -> PartialResult {
-        PartialResult(scenarioText: Self.scenarioJSON, seed: 5, shard: shard,
-                      result: SimulationResult(strategies: Self.scenario.strategies, aggregates: aggregates,
-                                               users: 4, events: 99))
+        let users = RunCommand.shardRange(index: shard.0, count: shard.1, devices: Self.scenario.devices).count
+        return PartialResult(scenarioText: Self.scenarioJSON, seed: 5, shard: shard,
+                             result: SimulationResult(strategies: Self.scenario.strategies, aggregates: aggregates,
+                                                      users: Int64(users), events: 99))
     }
 
     private func decode(_ text: String) throws(PartialResult.DecodingError) -> PartialResult {
@@ -286,13 +288,14 @@ struct ReportsTests {
         merged.merge(try decode(partial([Self.handBuilt(2), StrategyAggregate(days: 2), Self.handBuilt(1)],
                                         shard: (2, 2)).encoded()).result)
         #expect(merged.aggregates == [Self.handBuilt(3), Self.handBuilt(2), Self.handBuilt(1)])
-        #expect(merged.users == 8 && merged.events == 198)
+        #expect(Self.scenario.devices == 10)
+        #expect(merged.users == 10 && merged.events == 198)
         var direct = SimulationResult(strategies: Self.scenario.strategies,
                                       aggregates: [Self.handBuilt(1), Self.handBuilt(2), StrategyAggregate(days: 2)],
-                                      users: 4, events: 99)
+                                      users: 5, events: 99)
         direct.merge(SimulationResult(strategies: Self.scenario.strategies,
                                       aggregates: [Self.handBuilt(2), StrategyAggregate(days: 2), Self.handBuilt(1)],
-                                      users: 4, events: 99))
+                                      users: 5, events: 99))
         #expect(merged == direct)
         let fromPartials = Reports(scenario: Self.scenario, result: merged)
         let fromAggregates = Reports(scenario: Self.scenario, result: direct)
@@ -395,6 +398,35 @@ struct ReportWriterTests {
         }
         #expect(try listing(folder) == ["apns.csv", "daily.csv", "notes.txt", "summary.csv"])
         #expect(text(folder + "/summary.csv") == "old summary\n")
+    }
+
+    @Test("a failed write into a new folder takes away the folders it created, and only those")
+    func failureRemovesCreatedFolders() throws {
+        let root = try olderReports()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let target = root + "/deep/er/reports"
+        do {
+            try ReportWriter.write(Self.files, to: target) { _, _ in errno = EACCES; return -1 }
+            Issue.record("the write succeeded")
+        } catch {
+            #expect(error.description == "\(target)/summary.csv: cannot move into place (Permission denied)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: root + "/deep"))
+        #expect(try listing(root) == ["daily.csv", "notes.txt", "summary.csv"])
+    }
+
+    @Test("a folder that cannot be created is named with the system's reason")
+    func uncreatableFolder() throws {
+        let root = try olderReports()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let target = root + "/notes.txt/reports"
+        do {
+            try ReportWriter.write(Self.files, to: target)
+            Issue.record("the write succeeded")
+        } catch {
+            #expect(error.description == "\(target): cannot create the folder (Not a directory)")
+        }
+        #expect(try listing(root) == ["daily.csv", "notes.txt", "summary.csv"])
     }
 
     @Test("a successful write replaces the older reports, adds the new ones and leaves nothing else")

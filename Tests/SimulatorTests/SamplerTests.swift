@@ -1,3 +1,4 @@
+import Foundation
 import FakeAPNs
 import Testing
 @testable import Simulator
@@ -30,6 +31,29 @@ struct SamplerTests {
         var sum = 0.0
         for _ in 0..<200_000 { sum += Double(sampler.sample(&rng)) }
         #expect(abs(sum / 200_000 / distribution.mean - 1) < 0.006)
+    }
+
+    @Test("a heavy tail is capped at the longest draw instead of overflowing the clock")
+    func heavyTailIsCapped() {
+        // 100 years, σ = 5 (the largest allowed): a draw passes the 1,000-year cap
+        // when e^(5·z) > 10, z > 0.46; the exact tails reach 10^34 µs.
+        let distribution = Distribution.lognormal(median: 100 * 365 * TimeUnit.day, sigma: 5)
+        let sampler = Sampler(distribution)
+        var a = SplitMix64(seed: 9), b = SplitMix64(seed: 9)
+        var capped = 0
+        for _ in 0..<10_000 {
+            let table = sampler.sample(&a), exact = distribution.sample(&b)
+            #expect(table > 0 && table <= Distribution.longestDraw)
+            #expect(exact > 0 && exact <= Distribution.longestDraw)
+            if table == Distribution.longestDraw { capped += 1 }
+        }
+        // P(z > ln 10 / 5) = 0.3226: 3,226 expected, SE 47; tolerance 250 (5 SE).
+        #expect(abs(capped - 3_226) < 250)
+        // Below the cap, draws are untouched: rounding to the microsecond only.
+        var c = SplitMix64(seed: 9), d = SplitMix64(seed: 9)
+        let light = Distribution.lognormal(median: 1_000_000, sigma: 1)
+        let unit = c.nextUnitInterval()
+        #expect(light.sample(&d) == SimDuration(1_000_000 * Foundation.exp(standardNormalQuantile(unit)) + 0.5))
     }
 
     @Test("other distributions are drawn exactly as the distribution draws them")

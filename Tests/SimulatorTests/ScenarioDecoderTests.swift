@@ -332,6 +332,11 @@ struct ScenarioDecoderTests {
                         replace: "\"2026-01-05\"", with: "\"2026-1-05\"",
                         kind: .invalidValue("not a date: \"2026-1-05\" (write YYYY-MM-DD)"), path: "start", line: 3, column: 12,
                         message: "start: not a date: \"2026-1-05\" (write YYYY-MM-DD)"),
+        BadScenarioCase(name: "a run that ends after 9999-12-31",
+                        replace: "\"2026-01-05\"", with: "\"9999-12-30\"",
+                        kind: .invalidValue("the run would end on 10000-01-01, after 9999-12-31 (reports write YYYY-MM-DD)"),
+                        path: "start", line: 3, column: 12,
+                        message: "start: the run would end on 10000-01-01, after 9999-12-31 (reports write YYYY-MM-DD)"),
         BadScenarioCase(name: "diurnal with 23 entries",
                         replace: "{ \"perDay\": 24 }",
                         with: "{ \"perDay\": 24, \"diurnal\": [" + Array(repeating: "1", count: 23).joined(separator: ",") + "] }",
@@ -374,6 +379,12 @@ struct ScenarioDecoderTests {
         #expect(scenario.strategies.map(\.label) == ["no-queue", "queue"])
     }
 
+    @Test("a run may end on 9999-12-31, the last date reports can write")
+    func lastWritableDay() throws {
+        let scenario = try decode(Self.base.replacingOccurrences(of: "\"2026-01-05\"", with: "\"9999-12-29\""))
+        #expect(scenario.start.adding(days: scenario.dayCount - 1).description == "9999-12-31")
+    }
+
     @Test("a missing file is reported as unreadable, without a location")
     func missingFile() {
         let path = FileManager.default.temporaryDirectory
@@ -398,6 +409,34 @@ struct ScenarioDecoderTests {
         } catch {
             #expect(error.kind == .unreadable("it is a directory"))
             #expect(error.description == "\(directory): cannot read the scenario: it is a directory")
+        }
+    }
+
+    @Test("a pipe reads like a file: process substitution and /dev/stdin work")
+    func pipeReadsLikeAFile() throws {
+        var descriptors: [Int32] = [0, 0]
+        try #require(pipe(&descriptors) == 0)
+        defer { close(descriptors[0]) }
+        let bytes = Array(Self.full.utf8)
+        // A pipe holds 64 KiB; the scenario is far smaller, so one write cannot block.
+        try #require(bytes.count < 60_000)
+        #expect(bytes.withUnsafeBytes { write(descriptors[1], $0.baseAddress, $0.count) } == bytes.count)
+        close(descriptors[1])
+        let path = "/dev/fd/\(descriptors[0])"
+        #expect(try ScenarioDecoder.load(path: path) == decode(Self.full, file: path))
+    }
+
+    @Test("an empty device is an empty document, not an unreadable file")
+    func devNullIsEmpty() {
+        do {
+            _ = try ScenarioDecoder.load(path: "/dev/null")
+            Issue.record("an empty file decoded")
+        } catch {
+            guard case .syntax = error.kind else {
+                Issue.record("expected a syntax error, got \(error)")
+                return
+            }
+            #expect(error.location == Simulator.SourceLocation(line: 1, column: 1))
         }
     }
 

@@ -80,4 +80,39 @@ struct ShardMergeCLITests {
         }
         #expect(PushSimCommand.main(["merge", one, two, "--out", out], console: Captured().console) == .success)
     }
+
+    @Test("merge names a damaged part (impossible shard, wrong user count, counts that do not add up) and exits 65")
+    func mergeNamesADamagedPart() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let scenario = root.appendingPathComponent("s.json").path
+        try Self.scenarioJSON.write(toFile: scenario, atomically: true, encoding: .utf8)
+        let one = root.appendingPathComponent("p1").path, two = root.appendingPathComponent("p2").path
+        for (index, path) in [one, two].enumerated() {
+            try #require(PushSimCommand.main(["run", scenario, "--shard", "\(index + 1)/2", "--out", path],
+                                             console: Captured().console) == .success)
+        }
+        let original = try String(contentsOfFile: one + "/partial.json", encoding: .utf8)
+        // 37 devices in two shards: the first has 18.
+        try #require(original.contains("\"shard\":[1,2]") && original.contains("\"users\":18,"))
+        let firstCount = try #require(original.firstRange(of: /"counts":\[(\d+),/))
+        let messages = try #require(Int(original[firstCount].dropFirst(10).dropLast()))
+        let damaged = [
+            (original.replacingOccurrences(of: "\"shard\":[1,2]", with: "\"shard\":[0,2]"), "damaged partial result (shard 0/2)"),
+            (original.replacingOccurrences(of: "\"shard\":[1,2]", with: "\"shard\":[3,2]"), "damaged partial result (shard 3/2)"),
+            (original.replacingOccurrences(of: "\"users\":18,", with: "\"users\":17,"),
+             "damaged partial result (17 users; shard 1/2 of 37 devices has 18)"),
+            (original.replacingCharacters(in: firstCount, with: "\"counts\":[\(messages + 1),"),
+             "damaged partial result (strategy no-queue: "),
+        ]
+        let out = root.appendingPathComponent("out").path
+        for (text, message) in damaged {
+            try text.write(toFile: one + "/partial.json", atomically: true, encoding: .utf8)
+            let captured = Captured()
+            #expect(PushSimCommand.main(["merge", one, two, "--out", out], console: captured.console) == .dataError)
+            let err = captured.err.withLock { $0 }
+            #expect(err.hasPrefix("error: \(one)/partial.json: \(message)"), "\(err)")
+            #expect(!FileManager.default.fileExists(atPath: out))
+        }
+    }
 }

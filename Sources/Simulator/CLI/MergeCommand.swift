@@ -38,12 +38,13 @@ enum MergeCommand {
             var isDirectory: ObjCBool = false
             _ = FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory)
             let path = isDirectory.boolValue ? (argument as NSString).appendingPathComponent("partial.json") : argument
-            guard let data = FileManager.default.contents(atPath: path) else {
-                console.err("error: \(path): cannot read\n")
+            let bytes: [UInt8]
+            do { bytes = try FileBytes.read(path: path) } catch {
+                console.err("error: \(path): cannot read: \(error.reason)\n")
                 return .dataError
             }
             let decoded: (partial: PartialResult, scenario: Scenario)
-            do { decoded = try PartialResult.decode(Array(data), file: path) } catch {
+            do { decoded = try PartialResult.decode(bytes, file: path) } catch {
                 console.err("error: \(error)\n")
                 return .dataError
             }

@@ -18,11 +18,35 @@ public struct Console: Sendable {
         self.errIsTerminal = errIsTerminal
     }
 
-    /// The process's standard streams.
+    /// The process's standard streams. Results that cannot reach standard output
+    /// (a full disk, a closed descriptor) end the process with exit code 1 and one
+    /// line on standard error; a failure to write standard error is ignored.
     public static var standard: Console {
-        Console(out: { FileHandle.standardOutput.write(Data($0.utf8)) },
-                err: { FileHandle.standardError.write(Data($0.utf8)) },
-                errIsTerminal: isatty(2) == 1)
+        Console(out: { text in
+                    if let problem = writeAll(text, to: STDOUT_FILENO) {
+                        _ = writeAll("error: cannot write to standard output: \(problem)\n", to: STDERR_FILENO)
+                        exit(ExitCode.failure.rawValue)
+                    }
+                },
+                err: { _ = writeAll($0, to: STDERR_FILENO) },
+                errIsTerminal: isatty(STDERR_FILENO) == 1)
+    }
+
+    /// Writes all of `text` to `descriptor`, retrying short and interrupted writes.
+    /// Returns nil, or the system's description of what went wrong.
+    /// (`FileHandle.write(_:)` traps on an error instead.)
+    /// - Complexity: O(n) in the text's UTF-8 length.
+    static func writeAll(_ text: String, to descriptor: Int32) -> String? {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return String(cString: strerror(errno))
+            }
+            bytes = bytes.dropFirst(written)
+        }
+        return nil
     }
 }
 

@@ -107,7 +107,8 @@ enum RunCommand {
 
         init(_ arguments: ArraySlice<String>) throws(UsageError) {
             let scanner = try ArgumentScanner(arguments, command: "run",
-                                              valued: ["--out", "--seed", "--strategy", "--threads", "--shard"], flags: [])
+                                              valued: ["--out", "--seed", "--strategy", "--threads", "--shard"],
+                                              repeatable: ["--strategy"], flags: [])
             guard let path = scanner.positional.first else { throw .missingArgument("the scenario file") }
             if scanner.positional.count > 1 { throw .unexpectedArgument(scanner.positional[1]) }
             scenarioPath = path

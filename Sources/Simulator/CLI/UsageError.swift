@@ -5,6 +5,7 @@ public enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     case missingCommand
     case unknownOption(String, command: String)
     case missingValue(option: String)
+    case repeatedOption(String)
     case invalidValue(option: String, value: String, expected: String)
     case missingArgument(String)
     case unexpectedArgument(String)
@@ -16,6 +17,7 @@ public enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
         case .missingCommand: "no command given"
         case .unknownOption(let option, let command): "unknown option '\(option)' for '\(command)'"
         case .missingValue(let option): "option '\(option)' needs a value"
+        case .repeatedOption(let option): "option '\(option)' given twice; it takes one value"
         case .invalidValue(let option, let value, let expected): "invalid value '\(value)' for '\(option)': expected \(expected)"
         case .missingArgument(let name): "missing \(name)"
         case .unexpectedArgument(let argument): "unexpected argument '\(argument)'"
@@ -32,8 +34,11 @@ struct ArgumentScanner {
     private var values: [(name: String, value: String)] = []
     private var flags: Set<String> = []
 
-    /// Scans `arguments` against the options a command knows.
-    init(_ arguments: ArraySlice<String>, command: String, valued: Set<String>, flags known: Set<String>) throws(UsageError) {
+    /// Scans `arguments` against the options a command knows. A valued option
+    /// outside `repeatable` may be given once: in a templated job array a second
+    /// `--shard` is a mistake, not an override.
+    init(_ arguments: ArraySlice<String>, command: String, valued: Set<String>, repeatable: Set<String> = [],
+         flags known: Set<String>) throws(UsageError) {
         var index = arguments.startIndex
         var optionsEnded = false
         while index < arguments.endIndex {
@@ -51,6 +56,9 @@ struct ArgumentScanner {
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
             if valued.contains(name) {
+                if !repeatable.contains(name), values.contains(where: { $0.name == name }) {
+                    throw .repeatedOption(name)
+                }
                 if let inlineValue {
                     values.append((name, inlineValue))
                 } else {
@@ -66,7 +74,7 @@ struct ArgumentScanner {
         }
     }
 
-    /// The last value given for an option.
+    /// The value given for an option.
     func value(_ name: String) -> String? { values.last(where: { $0.name == name })?.value }
 
     /// Every value given for a repeatable option, in order.

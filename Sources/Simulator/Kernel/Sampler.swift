@@ -39,7 +39,7 @@ struct Sampler {
         tabulated = true
     }
 
-    /// One draw, rounded to a whole microsecond.
+    /// One draw, rounded to a whole microsecond, at most `Distribution.longestDraw`.
     /// - Complexity: O(1).
     @inline(__always)
     func sample(_ rng: inout SplitMix64) -> SimDuration {
@@ -48,12 +48,12 @@ struct Sampler {
         let x = u * Double(Self.points)
         let index = Int(x)
         guard index >= Self.exactBins, index < Self.points - Self.exactBins else {
-            return SimDuration(median * Foundation.exp(sigma * standardNormalQuantile(u)) + 0.5)
+            return Distribution.rounded(median * Foundation.exp(sigma * standardNormalQuantile(u)))
         }
         // The guard keeps index + 1 inside the table: no bounds checks needed.
         return table.withUnsafeBufferPointer { points in
             let low = points[index]
-            return SimDuration(low + (points[index + 1] - low) * (x - Double(index)) + 0.5)
+            return Distribution.rounded(low + (points[index + 1] - low) * (x - Double(index)))
         }
     }
 }

@@ -91,6 +91,9 @@ struct PartialResult {
         let shardItems = try array(object["shard"])
         guard shardItems.count == 2 else { throw fail("damaged partial result (shard)") }
         let shard = (index: Int(try integer(shardItems[0])), count: Int(try integer(shardItems[1])))
+        guard shard.count >= 1, (1...shard.count).contains(shard.index) else {
+            throw fail("damaged partial result (shard \(shard.index)/\(shard.count))")
+        }
         var strategies: [Strategy] = []
         for item in try array(object["strategies"]) {
             guard case .string(let label) = item.value,
@@ -137,6 +140,14 @@ struct PartialResult {
         }
         let result = SimulationResult(strategies: strategies, aggregates: aggregates,
                                       users: try integer(object["users"]), events: try integer(object["events"]))
+        // A part is checked on its own, so a damaged one is named (exit 65) rather
+        // than found out after merging.
+        let expectedUsers = RunCommand.shardRange(index: shard.index, count: shard.count, devices: scenario.devices).count
+        guard result.users == Int64(expectedUsers) else {
+            throw fail("damaged partial result (\(result.users) users; shard \(shard.index)/\(shard.count) "
+                       + "of \(scenario.devices) devices has \(expectedUsers))")
+        }
+        if let broken = result.checkIdentity() { throw fail("damaged partial result (\(broken))") }
         return (PartialResult(scenarioText: scenarioText, seed: seed, shard: shard, result: result), scenario)
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// Writes report files whole or not at all: each goes to a temporary name in the
 /// target folder and is renamed into place only after every one was written; if a
 /// rename fails, the reports already renamed are put back, so a failure leaves the
-/// folder as it was.
+/// folder as it was (and takes away the folders it created).
 public enum ReportWriter {
     /// A write that failed, with the path.
     public struct Failure: Error, CustomStringConvertible {
@@ -24,14 +24,11 @@ public enum ReportWriter {
                       move: (String, String) -> Int32) throws(Failure) {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
+        var created: [String] = []
         if manager.fileExists(atPath: directory, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else { throw Failure(description: "\(directory): exists and is not a directory") }
         } else {
-            do {
-                try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            } catch {
-                throw Failure(description: "\(directory): cannot create the folder (\(error.localizedDescription))")
-            }
+            created = try makeDirectories(directory)
         }
         func path(_ name: String) -> String { (directory as NSString).appendingPathComponent(name) }
         let suffix = "-\(ProcessInfo.processInfo.processIdentifier)"
@@ -40,6 +37,7 @@ public enum ReportWriter {
         func cleanUp() {
             for file in written { try? manager.removeItem(atPath: file.temporary) }
             for case let backup? in kept { try? manager.removeItem(atPath: backup) }
+            removeDirectories(created)
         }
         for file in files {
             let final = path(file.name), temporary = path("." + file.name + ".partial" + suffix)
@@ -82,5 +80,38 @@ public enum ReportWriter {
             }
         }
         for case let backup? in kept { try? manager.removeItem(atPath: backup) }
+    }
+
+    /// Creates `directory` and the missing folders above it, and returns the ones
+    /// it created, outermost first, so a failure can take them away again. A folder
+    /// another process creates meanwhile is used, not counted as created.
+    /// - Complexity: O(depth).
+    static func makeDirectories(_ directory: String) throws(Failure) -> [String] {
+        var missing: [String] = []
+        var current = directory
+        while !current.isEmpty && access(current, F_OK) != 0 {
+            missing.append(current)
+            let parent = (current as NSString).deletingLastPathComponent
+            if parent == current { break }
+            current = parent
+        }
+        var created: [String] = []
+        for folder in missing.reversed() {
+            if mkdir(folder, 0o777) == 0 {
+                created.append(folder)
+            } else if errno != EEXIST {
+                let reason = String(cString: strerror(errno))
+                removeDirectories(created)
+                throw Failure(description: "\(directory): cannot create the folder (\(reason))")
+            }
+        }
+        return created
+    }
+
+    /// Removes folders `makeDirectories` created, innermost first; one that is no
+    /// longer empty (another run wrote there) stays.
+    /// - Complexity: O(count).
+    static func removeDirectories(_ created: [String]) {
+        for folder in created.reversed() { rmdir(folder) }
     }
 }

@@ -25,21 +25,35 @@ public enum Distribution: Sendable, Equatable {
         }
     }
 
-    /// One draw, rounded to a whole microsecond.
+    /// The longest draw: 1,000 years. A heavy tail (a log-normal with a large
+    /// median and σ near 5 reaches 10^27 µs) would overflow the clock; anything
+    /// this long falls past every run's horizon (at most 100 years) anyway, so
+    /// capping it changes no outcome.
+    public static let longestDraw: SimDuration = 1000 * 365 * TimeUnit.day
+
+    /// A drawn length in microseconds, rounded to a whole microsecond and capped
+    /// at `longestDraw`.
+    /// - Complexity: O(1).
+    @inline(__always)
+    static func rounded(_ microseconds: Double) -> SimDuration {
+        SimDuration(Swift.min(microseconds + 0.5, Double(longestDraw)))
+    }
+
+    /// One draw, rounded to a whole microsecond, at most `longestDraw`.
     /// - Complexity: O(1).
     public func sample(_ rng: inout SplitMix64) -> SimDuration {
         switch self {
         case .constant(let value):
             return value
         case .exponential(let mean):
-            return SimDuration(-Double(mean) * Foundation.log(rng.nextUnitInterval()) + 0.5)
+            return Self.rounded(-Double(mean) * Foundation.log(rng.nextUnitInterval()))
         case .uniform(let low, let high):
             return low + SimDuration(Double(high - low) * (1 - rng.nextUnitInterval()) + 0.5)
         case .lognormal(let median, let sigma):
             // Inversion needs one uniform and, away from the tails, no log or cos: the
             // latency hops draw this per push, so it is the simulator's hottest math.
             let normal = standardNormalQuantile(rng.nextUnitInterval())
-            return SimDuration(Double(median) * Foundation.exp(sigma * normal) + 0.5)
+            return Self.rounded(Double(median) * Foundation.exp(sigma * normal))
         }
     }
 }

@@ -9,13 +9,13 @@ public enum ScenarioDecoder {
     /// Loads and validates the scenario at `path`.
     /// - Complexity: O(n) in the file's size.
     public static func load(path: String) throws(ScenarioError) -> Scenario {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            var isDirectory: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-            let why = !exists ? "no such file" : isDirectory.boolValue ? "it is a directory" : "permission denied"
-            throw ScenarioError(.unreadable(why), file: path, path: "", location: nil)
+        let bytes: [UInt8]
+        do {
+            bytes = try FileBytes.read(path: path)
+        } catch {
+            throw ScenarioError(.unreadable(error.reason), file: path, path: "", location: nil)
         }
-        return try decode(Array(data), file: path)
+        return try decode(bytes, file: path)
     }
 
     /// Validates a scenario held in memory; `file` names it in errors.
@@ -58,6 +58,11 @@ public enum ScenarioDecoder {
             throw startReader.invalid("not a date: \"\(startText)\" (write YYYY-MM-DD)")
         }
         let duration = try top.required("duration").duration(positive: true)
+        // Reports write days as YYYY-MM-DD: four digits.
+        let lastDay = start.adding(days: Int((duration - 1) / TimeUnit.day))
+        guard lastDay.year <= 9999 else {
+            throw startReader.invalid("the run would end on \(lastDay), after 9999-12-31 (reports write YYYY-MM-DD)")
+        }
         let devices = Int(try top.required("devices").integer(in: 1...100_000_000))
 
         let mail = try decodeMail(try top.required("mail"))

@@ -1,0 +1,41 @@
+import Foundation
+
+/// Why a file could not be read, in a few words ("no such file").
+struct FileReadError: Error, Equatable {
+    var reason: String
+}
+
+/// Reads whole files with plain POSIX calls, so that a pipe, a FIFO,
+/// `/dev/stdin` or `<(…)` reads like a regular file (`FileManager.contents(atPath:)`
+/// returns nil for anything but a regular file, and never says why).
+enum FileBytes {
+    /// The bytes of the file at `path`.
+    /// - Complexity: O(n) in the file's size.
+    static func read(path: String) throws(FileReadError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw FileReadError(reason: describe(errno)) }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                bytes.append(contentsOf: chunk[..<count])
+            } else if count == 0 {
+                return bytes
+            } else if errno != EINTR {
+                throw FileReadError(reason: describe(errno))
+            }
+        }
+    }
+
+    /// The usual reasons in the words the CLI has always used; others as the system says.
+    static func describe(_ code: Int32) -> String {
+        switch code {
+        case ENOENT: "no such file"
+        case EISDIR: "it is a directory"
+        case EACCES: "permission denied"
+        default: String(cString: strerror(code)).lowercased()
+        }
+    }
+}

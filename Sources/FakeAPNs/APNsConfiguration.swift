@@ -64,6 +64,11 @@ public struct APNsCounters: Sendable, Equatable {
     public var delivered: Int64 = 0
     /// Notifications handed out when the device reconnected, from offline storage.
     public var deliveredFromStorage: Int64 = 0
+    /// Notifications handed out (either way above) that found the device gone
+    /// before they arrived and came back to APNs: handed out again, stored or
+    /// discarded, and counted there again. Handed out minus bounced is what reached
+    /// a device (or was still on its way when the run ended).
+    public var bounced: Int64 = 0
     /// Notifications stored because the device was offline.
     public var storedOffline: Int64 = 0
     /// Notifications held for the device's power considerations (priority 5 / 1).
@@ -89,6 +94,7 @@ public struct APNsCounters: Sendable, Equatable {
         lhs.tooManyRequests += rhs.tooManyRequests
         lhs.delivered += rhs.delivered
         lhs.deliveredFromStorage += rhs.deliveredFromStorage
+        lhs.bounced += rhs.bounced
         lhs.storedOffline += rhs.storedOffline
         lhs.storedPower += rhs.storedPower
         lhs.discardedUnregistered += rhs.discardedUnregistered
@@ -100,22 +106,22 @@ public struct APNsCounters: Sendable, Equatable {
     /// The counters in `apns.csv` column order (README documents each).
     /// - Complexity: O(1).
     public var values: [Int64] {
-        [accepted, rejected, tooManyRequests, delivered, deliveredFromStorage, storedOffline, storedPower,
+        [accepted, rejected, tooManyRequests, delivered, deliveredFromStorage, bounced, storedOffline, storedPower,
          discardedUnregistered, discardedExpired, discardedDisabled, discardedReplaced]
     }
 
     /// The `apns.csv` column names, same order as `values`.
     public static let columnNames = ["accepted", "rejected", "too_many_requests", "delivered", "delivered_from_storage",
-                                     "stored_offline", "stored_power", "discarded_unregistered", "discarded_expired",
-                                     "discarded_disabled", "discarded_replaced"]
+                                     "bounced", "stored_offline", "stored_power", "discarded_unregistered",
+                                     "discarded_expired", "discarded_disabled", "discarded_replaced"]
 
     /// Counters from `values` (for partial results); nil when the count is wrong.
     /// - Complexity: O(1).
     public init?(values: [Int64]) {
         guard values.count == Self.columnNames.count else { return nil }
-        (accepted, rejected, tooManyRequests, delivered, deliveredFromStorage, storedOffline, storedPower,
+        (accepted, rejected, tooManyRequests, delivered, deliveredFromStorage, bounced, storedOffline, storedPower,
          discardedUnregistered, discardedExpired, discardedDisabled, discardedReplaced)
             = (values[0], values[1], values[2], values[3], values[4], values[5], values[6], values[7], values[8],
-               values[9], values[10])
+               values[9], values[10], values[11])
     }
 }

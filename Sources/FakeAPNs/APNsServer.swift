@@ -49,8 +49,6 @@ public struct APNsServer: Sendable {
         var stored: PushNotification?
         /// When `stored` expires.
         var storedUntil: SimTime = 0
-        /// When `stored` was put into the slot (the nondeterministic policy compares it).
-        var storedAt: SimTime = 0
         /// GCRA's theoretical arrival time for the rate limit; 0 lets the first request through.
         var theoreticalArrival: SimTime = 0
     }
@@ -178,6 +176,8 @@ public struct APNsServer: Sendable {
             return .failure(.tooManyRequests)
         }
         counters.accepted += 1
+        var push = push
+        push.acceptedAt = now
         if !tokens[index].notificationsEnabled {
             discard(push, .disabled, into: &effects)
         } else if !tokens[index].connected {
@@ -269,86 +269,80 @@ public struct APNsServer: Sendable {
         powerBatches[index].removeAll(keepingCapacity: true)
     }
 
-    /// A delivery found the device gone before it arrived. It is not a new request
-    /// (no 200 is counted again): a connected device gets it again (`delivered`);
-    /// otherwise APNs keeps it as it would any notification for an offline device,
-    /// except that a valid stored one reached APNs after it, so under `.latest` the
-    /// stored one wins; under `.nondeterministic` the coin decides when the stored
-    /// one was stored less than `closeTogether` ago, and the stored one wins further
-    /// apart. A bounce for an unknown or unregistered token is discarded `.unregistered`.
+    /// A delivery found the device gone before it arrived (counted `bounced`). It is
+    /// not a new request (no 200 is counted again): a connected device gets it again (`delivered`);
+    /// otherwise APNs stores it as it would any notification for an offline device,
+    /// by when it was accepted: a stored one accepted later (sent after the device
+    /// went away) stays, an older stored one (an earlier bounce) is replaced. A
+    /// bounce for an unknown or unregistered token is discarded `.unregistered`.
     /// - Complexity: O(1).
     public mutating func deliveryFailed(_ push: PushNotification, at now: SimTime,
                                         into effects: inout ContiguousArray<APNsEffect>) {
+        counters.bounced += 1
         guard isKnown(push.token), tokens[Int(push.token.rawValue)].unregisteredAt == nil else {
             discard(push, .unregistered, into: &effects)
             return
         }
-        let index = Int(push.token.rawValue)
-        if tokens[index].connected {
+        if tokens[Int(push.token.rawValue)].connected {
             deliver(push, into: &effects)
-        } else if let stored = tokens[index].stored, now < tokens[index].storedUntil, !hasExpired(push, at: now) {
-            if isCloseTogether(index, at: now) && coinKeepsOlder() {
-                // The coin says the slot holds the bounce, which reached APNs first.
-                clearSlot(index)
-                discard(stored, .replaced, into: &effects)
-                store(push, at: now, into: &effects)
-            } else {
-                // The stored one reached APNs after the device went away, so after
-                // this one was handed out: it is the latest, and APNs keeps the latest.
-                discard(push, .replaced, into: &effects)
-            }
         } else {
             store(push, at: now, into: &effects)
         }
     }
 
-    /// Whether `push` may no longer be stored at `now` by its own `apns-expiration`.
-    private func hasExpired(_ push: PushNotification, at now: SimTime) -> Bool {
-        switch push.expiration {
-        case .absent: false
-        case .immediately: true
-        case .at(let instant): instant <= now
+    /// When `push` was accepted; a copy that never went through `receive` (a test's
+    /// hand-built bounce) counts as accepted `now`.
+    private func acceptance(_ push: PushNotification, at now: SimTime) -> SimTime {
+        push.acceptedAt >= 0 ? push.acceptedAt : now
+    }
+
+    /// Whether `arriving` takes the offline slot from `stored` (valid, not expired).
+    /// Under `.latest` the one accepted later wins (at the same instant, the one
+    /// arriving). Under `.nondeterministic`, two accepted less than `closeTogether`
+    /// apart are decided by an even coin; further apart, the later wins.
+    private mutating func arrivingWins(_ arriving: PushNotification, over stored: PushNotification,
+                                       at now: SimTime) -> Bool {
+        let arrivingAt = acceptance(arriving, at: now), storedAt = acceptance(stored, at: now)
+        let arrivingIsNewer = arrivingAt >= storedAt
+        if case .nondeterministic(let closeTogether) = configuration.storage,
+           abs(arrivingAt - storedAt) < closeTogether, coinKeepsOlder() {
+            return !arrivingIsNewer
         }
+        return arrivingIsNewer
     }
 
-    /// Whether the slot of token `index` was filled less than `closeTogether`
-    /// before `now` under the nondeterministic policy.
-    private func isCloseTogether(_ index: Int, at now: SimTime) -> Bool {
-        guard case .nondeterministic(let closeTogether) = configuration.storage else { return false }
-        return now - tokens[index].storedAt < closeTogether
-    }
-
-    /// One even draw: true keeps the older notification of two close together.
+    /// One even draw: true keeps the one accepted first of two close together.
     private mutating func coinKeepsOlder() -> Bool { random.next() >> 63 == 1 }
 
     /// Puts `push` into the offline slot of its token; what was there (or `push`
-    /// itself) is discarded by the storage policy.
+    /// itself) is discarded by the storage policy (`arrivingWins`). APNs keeps a
+    /// notification at most `maximumStorage` after it accepted it.
     private mutating func store(_ push: PushNotification, at now: SimTime,
                                 into effects: inout ContiguousArray<APNsEffect>) {
-        let until: SimTime
+        var until = acceptance(push, at: now) + Self.maximumStorage
         switch push.expiration {
         case .immediately:
             discard(push, .expired, into: &effects)
             return
         case .absent:
-            until = now + Self.maximumStorage
+            break
         case .at(let instant):
-            guard instant > now else {
-                discard(push, .expired, into: &effects)
-                return
-            }
-            until = min(instant, now + Self.maximumStorage)
+            until = min(instant, until)
+        }
+        guard until > now else {
+            discard(push, .expired, into: &effects)
+            return
         }
         let index = Int(push.token.rawValue)
-        if let older = tokens[index].stored {
+        if let stored = tokens[index].stored {
             if now >= tokens[index].storedUntil {
                 // An expired one is not "replaced": it was already gone.
-                discard(older, .expired, into: &effects)
-            } else if isCloseTogether(index, at: now) && coinKeepsOlder() {
+                discard(stored, .expired, into: &effects)
+            } else if arrivingWins(push, over: stored, at: now) {
+                discard(stored, .replaced, into: &effects)
+            } else {
                 discard(push, .replaced, into: &effects)
                 return
-            } else {
-                discard(older, .replaced, into: &effects)
             }
         } else {
             heldNotifications += 1
@@ -356,7 +350,6 @@ public struct APNsServer: Sendable {
         counters.storedOffline += 1
         tokens[index].stored = push
         tokens[index].storedUntil = until
-        tokens[index].storedAt = now
     }
 
     /// Empties the offline slot of token `index` (it held a notification).

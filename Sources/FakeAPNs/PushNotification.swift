@@ -121,6 +121,12 @@ public struct PushNotification: Equatable, Sendable {
     public var payload: PushPayload
     /// True for a push the provider re-sent after a re-request.
     public var isResend: Bool
+    /// When APNs accepted this copy (answered 200); -1 for a request it has not
+    /// accepted. APNs stamps it, as it attaches an `apns-id`, and it travels with
+    /// the notification to the device and back on a bounce, so the offline slot
+    /// can keep the latest accepted whatever path each copy took. It is APNs's
+    /// bookkeeping about one copy, not part of what was sent: `==` ignores it.
+    public var acceptedAt: SimTime = -1
 
     /// A request.
     /// - Complexity: O(1).
@@ -134,5 +140,15 @@ public struct PushNotification: Equatable, Sendable {
         self.collapseID = collapseID
         self.payload = payload
         self.isResend = isResend
+    }
+}
+
+extension PushNotification {
+    /// Same headers and payload; `acceptedAt` is not compared.
+    /// - Complexity: O(1).
+    public static func == (lhs: PushNotification, rhs: PushNotification) -> Bool {
+        lhs.token == rhs.token && lhs.pushType == rhs.pushType && lhs.priority == rhs.priority
+            && lhs.expiration == rhs.expiration && lhs.collapseID == rhs.collapseID && lhs.payload == rhs.payload
+            && lhs.isResend == rhs.isResend
     }
 }

@@ -389,15 +389,62 @@ struct APNsDeliveryTests {
         var effects: ContiguousArray<APNsEffect> = []
         apns.deviceConnected(DeviceToken(1), at: 0, into: &effects)
         #expect(apns.receive(push(1), at: second, into: &effects) == .ok)   // on its way to the device
+        guard case .deliver(let onItsWay)? = effects.first else { Issue.record("not delivered"); return }
+        #expect(onItsWay.acceptedAt == second)
         apns.deviceDisconnected(DeviceToken(1))
         #expect(apns.receive(push(2), at: 2 * second, into: &effects) == .ok)   // stored
         effects.removeAll()
-        apns.deliveryFailed(push(1), at: 3 * second, into: &effects)            // push 1 bounces back
+        apns.deliveryFailed(onItsWay, at: 3 * second, into: &effects)           // push 1 bounces back
         #expect(effects == [.discard(push(1), .replaced)])
         #expect(apns.storedNotification(for: DeviceToken(1)) == push(2))
         effects.removeAll()
         apns.deviceConnected(DeviceToken(1), at: 4 * second, into: &effects)
         #expect(effects == [.deliver(push(2))])
+        // Push 1 was handed out once and came back: delivered once, bounced once.
+        var expected = APNsCounters()
+        (expected.accepted, expected.delivered, expected.deliveredFromStorage, expected.bounced) = (2, 1, 1, 1)
+        (expected.storedOffline, expected.discardedReplaced) = (1, 1)
+        #expect(apns.counters == expected)
+    }
+
+    @Test("storage lasts 30 days from acceptance: a bounce of a copy accepted longer ago is expired, not stored")
+    func storageCountsFromAcceptance() {
+        var apns = server()
+        var effects: ContiguousArray<APNsEffect> = []
+        var old = push(1), recent = push(2)
+        old.acceptedAt = 0
+        recent.acceptedAt = 2 * second
+        let limit = APNsServer.maximumStorage
+        apns.deliveryFailed(old, at: limit, into: &effects)
+        #expect(effects == [.discard(push(1), .expired)])
+        effects.removeAll()
+        apns.deliveryFailed(recent, at: limit, into: &effects)
+        #expect(effects.isEmpty)
+        apns.deviceConnected(DeviceToken(1), at: limit + 2 * second, into: &effects)
+        #expect(effects == [.discard(push(2), .expired)])
+    }
+
+    @Test("two bounces, in either order: the slot keeps the one APNs accepted later")
+    func twoBouncesKeepTheLaterAccepted() {
+        for laterBouncesFirst in [false, true] {
+            var apns = server()
+            var effects: ContiguousArray<APNsEffect> = []
+            apns.deviceConnected(DeviceToken(1), at: 0, into: &effects)
+            #expect(apns.receive(push(1), at: 0, into: &effects) == .ok)
+            #expect(apns.receive(push(2), at: second, into: &effects) == .ok)
+            let handedOut = effects.compactMap { effect -> PushNotification? in
+                if case .deliver(let push) = effect { push } else { nil }
+            }
+            #expect(handedOut.map(\.acceptedAt) == [0, second])
+            apns.deviceDisconnected(DeviceToken(1))
+            effects.removeAll()
+            let bounces = laterBouncesFirst ? handedOut.reversed() : handedOut
+            apns.deliveryFailed(bounces[0], at: 5 * second, into: &effects)
+            apns.deliveryFailed(bounces[1], at: 6 * second, into: &effects)
+            #expect(effects == [.discard(push(1), .replaced)], "later bounces first: \(laterBouncesFirst)")
+            #expect(apns.storedNotification(for: DeviceToken(1)) == push(2))
+            #expect(apns.counters.storedOffline == (laterBouncesFirst ? 1 : 2))
+        }
     }
 
     @Test("a bounced push replaces a stored one whose expiry already passed, which is discarded as expired")
@@ -491,7 +538,7 @@ private func server(_ configuration: APNsConfiguration, seed: UInt64 = 0,
 
 /// Console counters spelled out; every one not named is 0.
 private func counts(accepted: Int64 = 0, rejected: Int64 = 0, tooManyRequests: Int64 = 0, delivered: Int64 = 0,
-                    deliveredFromStorage: Int64 = 0, storedOffline: Int64 = 0, storedPower: Int64 = 0,
+                    deliveredFromStorage: Int64 = 0, bounced: Int64 = 0, storedOffline: Int64 = 0, storedPower: Int64 = 0,
                     unregistered: Int64 = 0, expired: Int64 = 0, disabled: Int64 = 0,
                     replaced: Int64 = 0) -> APNsCounters {
     var counters = APNsCounters()
@@ -500,6 +547,7 @@ private func counts(accepted: Int64 = 0, rejected: Int64 = 0, tooManyRequests: I
     counters.tooManyRequests = tooManyRequests
     counters.delivered = delivered
     counters.deliveredFromStorage = deliveredFromStorage
+    counters.bounced = bounced
     counters.storedOffline = storedOffline
     counters.storedPower = storedPower
     counters.discardedUnregistered = unregistered
@@ -556,7 +604,7 @@ struct APNsCounterTests {
         #expect(apns.counters == counts(accepted: 3, storedOffline: 1, expired: 3))
     }
 
-    @Test("a bounce is no new request: re-stored it counts storedOffline, handed to a reconnected device it counts delivered")
+    @Test("a bounce is no new request but counts bounced: re-stored it counts storedOffline, handed to a connected device delivered")
     func bouncesAreNotRequests() {
         var apns = server()
         var effects: ContiguousArray<APNsEffect> = []
@@ -564,11 +612,12 @@ struct APNsCounterTests {
         #expect(apns.receive(push(1), at: 0, into: &effects) == .ok)
         apns.deviceDisconnected(DeviceToken(1))
         apns.deliveryFailed(push(1), at: second, into: &effects)
-        #expect(apns.counters == counts(accepted: 1, delivered: 1, storedOffline: 1))
+        #expect(apns.counters == counts(accepted: 1, delivered: 1, bounced: 1, storedOffline: 1))
         apns.deviceConnected(DeviceToken(1), at: 2 * second, into: &effects)
         apns.deliveryFailed(push(1), at: 3 * second, into: &effects)
         #expect(effects == [.deliver(push(1)), .deliver(push(1)), .deliver(push(1))])
-        #expect(apns.counters == counts(accepted: 1, delivered: 2, deliveredFromStorage: 1, storedOffline: 1))
+        // Handed out three times, twice back: one reached the device.
+        #expect(apns.counters == counts(accepted: 1, delivered: 2, deliveredFromStorage: 1, bounced: 2, storedOffline: 1))
     }
 
     @Test("power-held notifications count storedPower when held and delivered when the window opens")
@@ -594,7 +643,7 @@ struct APNsCounterTests {
         apns.deliveryFailed(push(3), at: second, into: &effects)
         #expect(effects == [.discard(push(2, to: DeviceToken(2)), .disabled), .discard(push(1), .unregistered),
                             .discard(push(3), .unregistered)])
-        #expect(apns.counters == counts(accepted: 2, storedOffline: 1, unregistered: 2, disabled: 1))
+        #expect(apns.counters == counts(accepted: 2, bounced: 1, storedOffline: 1, unregistered: 2, disabled: 1))
     }
 
     @Test("reset(configuration:seed:) zeroes the counters, forgets tokens and takes the new configuration")
@@ -938,7 +987,14 @@ struct APNsNondeterministicStorageTests {
         #expect(choicesAfter(expiredFirst: true) == choicesAfter(expiredFirst: false))
     }
 
-    @Test("a bounce close to the stored one: the coin keeps either, exactly; far apart the stored one wins")
+    /// Push 1 as APNs handed it out, accepted at `acceptedAt`.
+    private func handedOut(acceptedAt: SimTime) -> PushNotification {
+        var copy = push(1)
+        copy.acceptedAt = acceptedAt
+        return copy
+    }
+
+    @Test("a bounce accepted close to the stored one: the coin keeps either, exactly; further apart the later-accepted stored one wins")
     func bounceUnderCoin() {
         var apns = server(policy, seed: 8)
         var keptBounce = 0, keptStored = 0
@@ -946,7 +1002,8 @@ struct APNsNondeterministicStorageTests {
             let start = SimTime(trial) * TimeUnit.minute
             var effects: ContiguousArray<APNsEffect> = []
             #expect(apns.receive(push(2), at: start, into: &effects) == .ok)
-            apns.deliveryFailed(push(1), at: start + second, into: &effects)
+            // Accepted just before push 2 and handed out; it bounces a second later.
+            apns.deliveryFailed(handedOut(acceptedAt: start - 1), at: start + second, into: &effects)
             if effects == [.discard(push(2), .replaced)] {
                 #expect(apns.storedNotification(for: DeviceToken(1)) == push(1))
                 keptBounce += 1
@@ -963,7 +1020,7 @@ struct APNsNondeterministicStorageTests {
             let start = SimTime(trial) * TimeUnit.minute
             var effects: ContiguousArray<APNsEffect> = []
             #expect(apns.receive(push(2), at: start, into: &effects) == .ok)
-            apns.deliveryFailed(push(1), at: start + Self.closeTogether, into: &effects)
+            apns.deliveryFailed(handedOut(acceptedAt: start - Self.closeTogether), at: start + second, into: &effects)
             #expect(effects == [.discard(push(1), .replaced)], "\(trial)")
             apns.deviceConnected(DeviceToken(1), at: start + Self.closeTogether, into: &effects)
             apns.deviceDisconnected(DeviceToken(1))
@@ -994,6 +1051,22 @@ struct APNsPowerDeferralTests {
         effects.removeAll()
         #expect(apns.receive(push(4, priority: 5), at: 6 * second, into: &effects) == .ok)
         #expect(effects == [.deferForPower(DeviceToken(1))])
+    }
+
+    @Test("a held push released to an offline device does not push out a newer one stored meanwhile")
+    func releasedHeldPushKeepsTheNewerStored() {
+        var apns = server(deferring)
+        var effects: ContiguousArray<APNsEffect> = []
+        apns.deviceConnected(DeviceToken(1), at: 0, into: &effects)
+        #expect(apns.receive(push(1, priority: 5), at: 0, into: &effects) == .ok)          // held for power
+        apns.deviceDisconnected(DeviceToken(1))
+        #expect(apns.receive(push(2, priority: 5), at: 60 * second, into: &effects) == .ok) // stored: offline
+        #expect(apns.storedNotification(for: DeviceToken(1)) == push(2, priority: 5))
+        effects.removeAll()
+        apns.powerWindowOpens(DeviceToken(1), at: 120 * second, into: &effects)
+        #expect(effects == [.discard(push(1, priority: 5), .replaced)])
+        #expect(apns.storedNotification(for: DeviceToken(1)) == push(2, priority: 5))
+        #expect(apns.heldNotifications == 1)
     }
 
     @Test("priority 10 is delivered at once past a held batch; without deferral priority 5 is delivered at once too")

@@ -59,7 +59,7 @@ struct ReportsTests {
         aggregate.registrations = 11 * scale
         aggregate.launches = 12 * scale
         aggregate.subscriptionChanges = 13 * scale
-        aggregate.apns = APNsCounters(values: [120, 7, 3, 90, 20, 25, 2, 4, 1, 1, 5].map { $0 * scale })!
+        aggregate.apns = APNsCounters(values: [120, 7, 3, 90, 20, 6, 25, 2, 4, 1, 1, 5].map { $0 * scale })!
         return aggregate
     }
 
@@ -161,11 +161,11 @@ struct ReportsTests {
     @Test("apns.csv: the strategy, then every APNs counter in APNsCounters order")
     func apnsText() {
         #expect(Reports(scenario: Self.scenario, result: Self.result).apns == """
-        strategy,accepted,rejected,too_many_requests,delivered,delivered_from_storage,stored_offline,stored_power,\
+        strategy,accepted,rejected,too_many_requests,delivered,delivered_from_storage,bounced,stored_offline,stored_power,\
         discarded_unregistered,discarded_expired,discarded_disabled,discarded_replaced
-        no-queue,120,7,3,90,20,25,2,4,1,1,5
-        queue,240,14,6,180,40,50,4,8,2,2,10
-        queue-as-published,0,0,0,0,0,0,0,0,0,0,0
+        no-queue,120,7,3,90,20,6,25,2,4,1,1,5
+        queue,240,14,6,180,40,12,50,4,8,2,2,10
+        queue-as-published,0,0,0,0,0,0,0,0,0,0,0,0
 
         """)
     }
@@ -265,14 +265,14 @@ struct ReportsTests {
         // A field added to StrategyAggregate or DayCounts without a place here fails this.
         #expect(PartialResult.countFields.count == Self.int64Fields(of: StrategyAggregate(days: 1)).count)
         #expect(PartialResult.dayFields.count == Self.int64Fields(of: DayCounts()).count)
-        #expect(PartialResult.version == 2)
+        #expect(PartialResult.version == 3)
     }
 
     @Test("a partial with every field nonzero round-trips exactly through encode and decode")
     func partialRoundTrip() throws {
         let original = partial([Self.handBuilt(1), Self.handBuilt(2), StrategyAggregate(days: 2)], shard: (2, 3))
         let text = original.encoded()
-        #expect(text.hasPrefix("{\"format\":\"pushsim-partial\",\"version\":2,\"shard\":[2,3],\"seed\":5,"))
+        #expect(text.hasPrefix("{\"format\":\"pushsim-partial\",\"version\":3,\"shard\":[2,3],\"seed\":5,"))
         let decoded = try PartialResult.decode(Array(text.utf8), file: "part.json")
         #expect(decoded.partial.result == original.result)
         #expect(decoded.partial.shard == (2, 3))
@@ -303,23 +303,23 @@ struct ReportsTests {
         #expect(fromPartials.table == fromAggregates.table)
     }
 
-    @Test("a version 1 partial is refused with a message saying to re-run the shards")
-    func versionOneRefused() {
+    @Test("an older partial is refused with a message saying to re-run the shards; a newer one too")
+    func otherVersionsRefused() {
         let text = partial([Self.handBuilt(1), Self.handBuilt(1), Self.handBuilt(1)]).encoded()
-            .replacingOccurrences(of: "\"version\":2,", with: "\"version\":1,")
+            .replacingOccurrences(of: "\"version\":3,", with: "\"version\":2,")
         do {
             _ = try decode(text)
-            Issue.record("decoded a version 1 partial")
+            Issue.record("decoded a version 2 partial")
         } catch {
-            #expect(error.description == "part.json: a version 1 partial result, from a pushsim without the delivery-chain "
-                    + "reports; this pushsim reads version 2: re-run every shard with it")
+            #expect(error.description == "part.json: a version 2 partial result, from an older pushsim whose reports had "
+                    + "other columns; this pushsim reads version 3: re-run every shard with it")
         }
-        let newer = text.replacingOccurrences(of: "\"version\":1,", with: "\"version\":3,")
+        let newer = text.replacingOccurrences(of: "\"version\":2,", with: "\"version\":4,")
         do {
             _ = try decode(newer)
-            Issue.record("decoded a version 3 partial")
+            Issue.record("decoded a version 4 partial")
         } catch {
-            #expect(error.description == "part.json: a version 3 partial result, from a newer pushsim; this one reads version 2")
+            #expect(error.description == "part.json: a version 4 partial result, from a newer pushsim; this one reads version 3")
         }
     }
 

@@ -7,7 +7,7 @@ import Provider
 struct PartialResult {
     static let format = "pushsim-partial"
     /// 2: the delivery chain (funnel, measured deliverability, chain and APNs counters).
-    static let version: Int64 = 2
+    static let version: Int64 = 3
 
     /// The aggregate's scalar counters, in the order of a partial's `counts` array.
     /// A test checks that it holds every `Int64` field of `StrategyAggregate`.
@@ -77,7 +77,7 @@ struct PartialResult {
         let fileVersion = try integer(object["version"])
         guard fileVersion == version else {
             throw fail(fileVersion < version
-                ? "a version \(fileVersion) partial result, from a pushsim without the delivery-chain reports; "
+                ? "a version \(fileVersion) partial result, from an older pushsim whose reports had other columns; "
                   + "this pushsim reads version \(version): re-run every shard with it"
                 : "a version \(fileVersion) partial result, from a newer pushsim; this one reads version \(version)")
         }

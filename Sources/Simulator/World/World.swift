@@ -194,7 +194,8 @@ struct World {
     }
 
     /// Every copy the ledger thinks is in flight must be somewhere: in a queued
-    /// message, held at APNs, or waiting in an extension invocation.
+    /// message, held at APNs, or waiting in an extension invocation; and APNs's
+    /// counters must account for every notification it took in.
     private func checkInFlight(user: Int) throws(AccountingError) {
         var located = Int64(queue.countPending { event in
             switch event {
@@ -210,6 +211,17 @@ struct World {
         let counted = ledger.copiesInFlight
         guard counted == located else {
             throw AccountingError(description: "user \(user): the ledger has \(counted) copies in flight, the world holds \(located)")
+        }
+        // APNs's own books: every notification it accepted or took back from a
+        // bounce was handed out, discarded, or is still held, exactly once.
+        let apnsCounts = apns.counters
+        let entered = apnsCounts.accepted + apnsCounts.bounced
+        let left = apnsCounts.delivered + apnsCounts.deliveredFromStorage + apnsCounts.discardedUnregistered
+            + apnsCounts.discardedExpired + apnsCounts.discardedDisabled + apnsCounts.discardedReplaced
+            + Int64(apns.heldNotifications)
+        guard entered == left else {
+            throw AccountingError(description: "user \(user): APNs accepted \(apnsCounts.accepted) and took back "
+                                  + "\(apnsCounts.bounced) bounces, but handed out, discarded or holds \(left)")
         }
     }
 }

@@ -33,7 +33,7 @@ struct DeterminismTests {
         let whole = try Simulation.run(Self.scenario, threads: 2)
         var merged: SimulationResult?
         for index in 1...3 {
-            let users = RunCommand.shardRange(index: index, count: 3, devices: Self.scenario.devices)
+            let users = Simulation.shardRange(index: index, count: 3, devices: Self.scenario.devices)
             let part = try Simulation.run(Self.scenario, users: users, threads: 1)
             // Through the partial file format, as `pushsim merge` reads it.
             let text = PartialResult(scenarioText: "{}", seed: Self.scenario.seed, shard: (index, 3), result: part).encoded()
@@ -50,7 +50,7 @@ struct DeterminismTests {
             for count in [1, 2, 3, 8, 13] {
                 var next = 0
                 for index in 1...count {
-                    let range = RunCommand.shardRange(index: index, count: count, devices: devices)
+                    let range = Simulation.shardRange(index: index, count: count, devices: devices)
                     #expect(range.lowerBound == next)
                     next = range.upperBound
                 }

@@ -250,7 +250,7 @@ struct ReportsTests {
 
     /// A part holding `aggregates`, with the user count its shard has (decoding checks it).
     private func partial(_ aggregates: [StrategyAggregate], shard: (Int, Int) = (1, 2)) -> PartialResult {
-        let users = RunCommand.shardRange(index: shard.0, count: shard.1, devices: Self.scenario.devices).count
+        let users = Simulation.shardRange(index: shard.0, count: shard.1, devices: Self.scenario.devices).count
         return PartialResult(scenarioText: Self.scenarioJSON, seed: 5, shard: shard,
                              result: SimulationResult(strategies: Self.scenario.strategies, aggregates: aggregates,
                                                       users: Int64(users), events: 99))

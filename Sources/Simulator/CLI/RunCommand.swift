@@ -55,7 +55,7 @@ enum RunCommand {
             }
             scenario.strategies = chosen
         }
-        let users = options.shard.map { shardRange(index: $0.index, count: $0.count, devices: scenario.devices) }
+        let users = options.shard.map { Simulation.shardRange(index: $0.index, count: $0.count, devices: scenario.devices) }
             ?? 0..<scenario.devices
         let progress = ProgressReporter(total: users.count, console: console)
         let result: SimulationResult
@@ -88,13 +88,6 @@ enum RunCommand {
             return .failure
         }
         return .success
-    }
-
-    /// Devices of shard `index` (1-based) of `count`: contiguous, sizes differ by at most one.
-    static func shardRange(index: Int, count: Int, devices: Int) -> Range<Int> {
-        let lower = devices * (index - 1) / count
-        let upper = devices * index / count
-        return lower..<upper
     }
 
     struct Options {

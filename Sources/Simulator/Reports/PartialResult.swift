@@ -6,7 +6,8 @@ import Provider
 /// file and can check that every part came from the same scenario, seed and strategies.
 struct PartialResult {
     static let format = "pushsim-partial"
-    /// 2: the delivery chain (funnel, measured deliverability, chain and APNs counters).
+    /// 2: the delivery chain (funnel, measured deliverability, chain and APNs counters);
+    /// 3: APNs's `bounced`.
     static let version: Int64 = 3
 
     /// The aggregate's scalar counters, in the order of a partial's `counts` array.
@@ -142,7 +143,7 @@ struct PartialResult {
                                       users: try integer(object["users"]), events: try integer(object["events"]))
         // A part is checked on its own, so a damaged one is named (exit 65) rather
         // than found out after merging.
-        let expectedUsers = RunCommand.shardRange(index: shard.index, count: shard.count, devices: scenario.devices).count
+        let expectedUsers = Simulation.shardRange(index: shard.index, count: shard.count, devices: scenario.devices).count
         guard result.users == Int64(expectedUsers) else {
             throw fail("damaged partial result (\(result.users) users; shard \(shard.index)/\(shard.count) "
                        + "of \(scenario.devices) devices has \(expectedUsers))")

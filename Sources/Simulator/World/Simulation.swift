@@ -41,6 +41,14 @@ public enum Simulation {
     /// Users handed to a thread at a time.
     static let blockSize = 64
 
+    /// Devices of shard `index` (1-based) of `count`: contiguous, sizes differ by at most one.
+    /// - Complexity: O(1).
+    static func shardRange(index: Int, count: Int, devices: Int) -> Range<Int> {
+        let lower = devices * (index - 1) / count
+        let upper = devices * index / count
+        return lower..<upper
+    }
+
     /// Simulates `users` (a range of user indices, for shards) of `scenario` with
     /// the strategies in `strategies` (default: all of the scenario's).
     /// - Complexity: O(users × strategies × events per user).

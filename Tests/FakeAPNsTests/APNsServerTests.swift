@@ -1243,3 +1243,30 @@ struct APNsEndOfRunTests {
         #expect(apns.storedNotification(for: DeviceToken(1000)) == push(1000, to: DeviceToken(1000)))
     }
 }
+
+@Suite("FakeAPNs: the notification value")
+struct PushNotificationTests {
+    @Test("== compares every field but APNs's acceptance stamp (a field added later must be compared too)")
+    func equalityCoversEveryFieldButTheStamp() {
+        let base = push(1, collapseID: CollapseID("a"))
+        // token, pushType, priority, expiration, collapseID, payload, isResend, acceptedAt.
+        #expect(Mirror(reflecting: base).children.count == 8)
+        var stamped = base
+        stamped.acceptedAt = 5 * second
+        #expect(stamped == base)
+        var variants: [PushNotification] = []
+        func vary(_ change: (inout PushNotification) -> Void) {
+            var copy = base
+            change(&copy)
+            variants.append(copy)
+        }
+        vary { $0.token = DeviceToken(2) }
+        vary { $0.pushType = .background }
+        vary { $0.priority = 5 }
+        vary { $0.expiration = .immediately }
+        vary { $0.collapseID = nil }
+        vary { $0.payload.messageIndex = 2 }
+        vary { $0.isResend = true }
+        for variant in variants { #expect(variant != base, "\(variant)") }
+    }
+}

@@ -17,7 +17,9 @@ let package = Package(
         // iOS, the Notification Service Extension and Notification Center.
         .target(name: "Device", dependencies: ["FakeAPNs"]),
         // Kernel, scenario, wiring, metrics, reports and the CLI's commands.
-        .target(name: "Simulator", dependencies: ["FakeAPNs", "Provider", "Device"]),
+        // Debug builds (what `swift test` runs) check the kernel's invariants after every change.
+        .target(name: "Simulator", dependencies: ["FakeAPNs", "Provider", "Device"],
+                swiftSettings: [.define("PUSHSIM_INVARIANTS", .when(configuration: .debug))]),
         // The thin executable: parses nothing itself, hands argv to Simulator.
         .executableTarget(name: "pushsim", dependencies: ["Simulator"]),
         .testTarget(name: "FakeAPNsTests", dependencies: ["FakeAPNs"]),

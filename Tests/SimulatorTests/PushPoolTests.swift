@@ -8,7 +8,7 @@ struct PushPoolTests {
         PushNotification(token: DeviceToken(0), payload: PushPayload(messageIndex: message, byteCount: 100))
     }
 
-    @Test("a parked push and its attempt number are read back from its slot until it is taken")
+    @Test("a parked push is read back from its slot, and taking it returns the push with its attempt number")
     func parkedPushesAreKeptBySlot() {
         var pool = PushPool()
         let first = pool.park(push(1), attempt: 0)
@@ -16,32 +16,33 @@ struct PushPoolTests {
         #expect(first != second)
         #expect(pool[first].payload.messageIndex == 1)
         #expect(pool[second].payload.messageIndex == 2)
-        #expect(pool.attempt(first) == 0)
-        #expect(pool.attempt(second) == 2)
-        #expect(pool.take(second).payload.messageIndex == 2)
+        let taken = pool.take(second)
+        #expect(taken.push.payload.messageIndex == 2 && taken.attempt == 2)
         #expect(pool[first].payload.messageIndex == 1)
-        #expect(pool.attempt(first) == 0)
+        let other = pool.take(first)
+        #expect(other.push.payload.messageIndex == 1 && other.attempt == 0)
     }
 
-    @Test("taken slots are reused, the last freed first, so the pool never outgrows the pushes in flight")
+    @Test("taken and freed slots are reused, the last freed first, so the pool never outgrows the pushes in flight")
     func freedSlotsAreReused() {
         var pool = PushPool()
         let slots = (0..<3).map { pool.park(push($0), attempt: 0) }
         #expect(slots == [0, 1, 2])
         _ = pool.take(slots[0])
-        _ = pool.take(slots[2])
+        pool.free(slots[2])
         // The free list is a stack: slot 2, then slot 0, then a new one.
         let reused = (10..<13).map { pool.park(push(Int32($0)), attempt: Int32($0)) }
         #expect(reused == [2, 0, 3])
-        #expect(pool[2].payload.messageIndex == 10 && pool.attempt(2) == 10)
-        #expect(pool[0].payload.messageIndex == 11 && pool.attempt(0) == 11)
-        #expect(pool[1].payload.messageIndex == 1 && pool.attempt(1) == 0)
+        // A reused slot gives back the new push and the new attempt, not the free-list link.
+        #expect(pool.take(2) == (push(10), 10))
+        #expect(pool.take(0) == (push(11), 11))
+        #expect(pool.take(1) == (push(1), 0))
         // Many trips through one slot: still slot 0 every time.
         var pool2 = PushPool()
         for message in 0..<1000 {
             let slot = pool2.park(push(Int32(message)), attempt: 1)
             #expect(slot == 0)
-            #expect(pool2.take(slot).payload.messageIndex == Int32(message))
+            #expect(pool2.take(slot).push.payload.messageIndex == Int32(message))
         }
     }
 

@@ -136,12 +136,12 @@ struct UserTimelineTests {
         let user = try #require((0..<8).first { WiringTests.Connectivity(scenario, user: $0).isOnline(at: instant - 1) })
         let entries = Self.drawn(scenario, user: user).entries
         #expect(zip(entries, entries.dropFirst()).allSatisfy {
-            $0.time < $1.time || ($0.time == $1.time && $0.event.rank <= $1.event.rank)
+            $0.time < $1.time || ($0.time == $1.time && $0.event.phase <= $1.event.phase)
         })
-        let atInstant = entries.filter { $0.time == instant }.map(\.event.rank)
-        #expect(atInstant == [TimelineEvent.outage(down: true).rank, TimelineEvent.connectivity(online: false).rank])
+        let atInstant = entries.filter { $0.time == instant }.map(\.event.phase)
+        #expect(atInstant == [AgendaPhase.outage, .connectivity])
         // Only an outage's end may lie past the horizon (the kernel stops before it).
-        #expect(entries.allSatisfy { $0.time < scenario.duration || $0.event.rank == 0 })
+        #expect(entries.allSatisfy { $0.time < scenario.duration || $0.event.phase == .outage })
     }
 
     @Test("A reused timeline redraws for another user and gives the same draws back")

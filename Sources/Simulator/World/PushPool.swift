@@ -40,15 +40,21 @@ struct PushPool {
     /// - Complexity: O(1).
     subscript(slot: PushSlot) -> PushNotification { slots[Int(slot)].push }
 
-    /// The attempt number the push in `slot` was parked with.
+    /// Frees `slot` and returns the push it held with its attempt number: one
+    /// call, so the attempt cannot be read after the slot became free.
     /// - Complexity: O(1).
-    func attempt(_ slot: PushSlot) -> Int32 { slots[Int(slot)].attemptOrNextFree }
+    mutating func take(_ slot: PushSlot) -> (push: PushNotification, attempt: Int32) {
+        let index = Int(slot)
+        let attempt = slots[index].attemptOrNextFree
+        slots[index].attemptOrNextFree = firstFree
+        firstFree = slot
+        return (slots[index].push, attempt)
+    }
 
-    /// Frees `slot` and returns the push it held.
+    /// Frees `slot` without reading it (the push's journey ended where it was read).
     /// - Complexity: O(1).
-    mutating func take(_ slot: PushSlot) -> PushNotification {
+    mutating func free(_ slot: PushSlot) {
         slots[Int(slot)].attemptOrNextFree = firstFree
         firstFree = slot
-        return slots[Int(slot)].push
     }
 }

@@ -37,9 +37,8 @@ struct TimelineEntry {
 /// a world's events, and the queue is left with the few messages in flight.
 /// The draws are exactly the ones the lazy processes make, in stream order.
 ///
-/// At one instant the order is: outage, device id change, token rotation,
-/// subscription change, connectivity change, mail, launch. Such ties need equal
-/// microseconds, which only scheduled instants (outages, offline windows) make.
+/// Entries are sorted in the agenda's order (`AgendaPhase`), which decides
+/// what comes first at one instant.
 struct UserTimeline {
     /// One app's timeline on the device.
     struct Lane {
@@ -178,8 +177,8 @@ struct UserTimeline {
                 drawn.entries.append(TimelineEntry(time: launch, event: .launch))
             }
         }
-        // Sorted runs, one per source: the (stable) sort merges them.
-        drawn.entries.sort { $0.time < $1.time || ($0.time == $1.time && $0.event.rank < $1.event.rank) }
+        // Sorted runs, one per source: the (stable) sort merges them in the agenda's order.
+        drawn.entries.sort(by: TimelineEntry.agendaOrder)
         lanes[lane] = drawn
     }
 
@@ -192,20 +191,5 @@ struct UserTimeline {
         guard gap < Double(horizon) else { return nil }
         let next = now + max(1, SimTime(gap.rounded(.up)))
         return next < horizon ? next : nil
-    }
-}
-
-extension TimelineEvent {
-    /// Order among events at the same instant (the declaration order).
-    var rank: Int {
-        switch self {
-        case .outage: 0
-        case .deviceIDChange: 1
-        case .tokenRotation: 2
-        case .subscriptionChange: 3
-        case .connectivity: 4
-        case .mail: 5
-        case .launch: 6
-        }
     }
 }

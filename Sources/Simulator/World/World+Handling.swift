@@ -3,34 +3,55 @@ import FakeAPNs
 import Provider
 
 extension World {
-    mutating func handle(_ event: WorldEvent, at now: SimTime) {
-        switch event {
+    /// Delivers one message to its actor and routes what the actor answers.
+    mutating func handle(_ message: WorldEvent, at now: SimTime) {
+        switch message {
+        case .connectionReachesAPNs(let token):
+            apns.deviceConnected(token, at: now, into: &apnsEffects)
+            routeAPNsEffects(at: now)
+        case .disconnectionReachesAPNs(let token):
+            apns.deviceDisconnected(token)
+        case .bounceReachesAPNs(let slot):
+            apns.deliveryFailed(pushPool.take(slot).push, at: now, into: &apnsEffects)
+            routeAPNsEffects(at: now)
+        case .tokenChangeReachesAPNs(let old, let new):
+            apns.invalidate(old, at: now, into: &apnsEffects)
+            apns.register(new)
+            // The user's setting belongs to the app, not to the token.
+            apns.setNotificationsEnabled(new, !notificationsDisabled)
+            routeAPNsEffects(at: now)
+        case .registrationReachesProvider(let token, let hash):
+            ledger.counts.registrations += 1
+            provider.register(token, deviceIDHash: hash, at: now)
+        case .subscriptionSyncReachesProvider(let generation):
+            provider.subscriptionsSynced(generation: generation)
         case .pushReachesAPNs(let slot):
             let response = apns.receive(pushPool[slot], at: now, into: &apnsEffects)
             if let reason = response.reason {
-                queue.schedule(.apnsErrorReachesProvider(slot, reason, timestamp: response.timestamp ?? now), at: now)
+                agenda.send(.apnsErrorReachesProvider(slot, reason, timestamp: response.timestamp ?? now), arrivingAt: now)
             } else {
-                ledger.reached(Ledger.Stage.apnsAccepted, messageIndex: pushPool.take(slot).payload.messageIndex)
+                ledger.reached(Ledger.Stage.apnsAccepted, messageIndex: pushPool[slot].payload.messageIndex)
+                pushPool.free(slot)
             }
             routeAPNsEffects(at: now)
         case .apnsErrorReachesProvider(let slot, let reason, let timestamp):
-            let attempt = pushPool.attempt(slot)
-            provider.receiveResponse(.failure(reason, timestamp: timestamp), for: pushPool.take(slot),
+            let (push, attempt) = pushPool.take(slot)
+            provider.receiveResponse(.failure(reason, timestamp: timestamp), for: push,
                                      attempt: attempt, into: &providerEffects)
             routeProviderEffects(at: now, returnDelay: 0)
         case .sendFailureReachesProvider(let slot):
-            let attempt = pushPool.attempt(slot)
-            provider.sendFailed(pushPool.take(slot), attempt: attempt, into: &providerEffects)
+            let (push, attempt) = pushPool.take(slot)
+            provider.sendFailed(push, attempt: attempt, into: &providerEffects)
             routeProviderEffects(at: now, returnDelay: 0)
         case .retryDue(let slot):
-            let attempt = pushPool.attempt(slot)
-            provider.retryDue(pushPool.take(slot), attempt: attempt, at: now, into: &providerEffects)
+            let (push, attempt) = pushPool.take(slot)
+            provider.retryDue(push, attempt: attempt, at: now, into: &providerEffects)
             routeProviderEffects(at: now, returnDelay: 0)
         case .powerWindowOpens(let token):
             apns.powerWindowOpens(token, at: now, into: &apnsEffects)
             routeAPNsEffects(at: now)
         case .pushReachesDevice(let slot):
-            let push = pushPool.take(slot)
+            let push = pushPool.take(slot).push
             if isDeviceOnline { ledger.reachedDevice(push) }
             let footprintKB = footprint?.sample(&memoryRandom) ?? 0
             phone.receive(push, footprintKB: footprintKB, into: &deviceEffects)
@@ -132,10 +153,10 @@ extension World {
                 send(push, attempt: attempt, at: now)
             case .retry(let push, let attempt, let after):
                 ledger.counts.retries += 1
-                queue.schedule(.retryDue(pushPool.park(push, attempt: attempt)), at: now + after)
+                agenda.send(.retryDue(pushPool.park(push, attempt: attempt)), arrivingAt: now + after)
             case .answer(let invocation, let ok):
                 if !ok { ledger.counts.rerequestErrors += 1 }
-                queue.schedule(.answerReachesDevice(invocation: invocation, ok: ok), at: now + returnDelay)
+                agenda.send(.answerReachesDevice(invocation: invocation, ok: ok), arrivingAt: now + returnDelay)
             case .positionsExpired(let count):
                 ledger.counts.positionsExpired += Int64(count)
             case .failed(let push, let failure):
@@ -155,9 +176,9 @@ extension World {
     private mutating func send(_ push: PushNotification, attempt: Int32, at now: SimTime) {
         let slot = pushPool.park(push, attempt: attempt)
         if let network = chain.network, networkRandom.nextUnitInterval() <= network.failureProbability {
-            queue.schedule(.sendFailureReachesProvider(slot), at: now + network.timeout)
+            agenda.send(.sendFailureReachesProvider(slot), arrivingAt: now + network.timeout)
         } else {
-            queue.schedule(.pushReachesAPNs(slot), at: now + providerToAPNs.sample(&providerLatencyRandom))
+            agenda.send(.pushReachesAPNs(slot), arrivingAt: now + providerToAPNs.sample(&providerLatencyRandom))
         }
     }
 
@@ -189,10 +210,10 @@ extension World {
             switch effect {
             case .deliver(let push):
                 let delay = apnsToDevice.sample(&apnsLatencyRandom)
-                queue.schedule(.pushReachesDevice(pushPool.park(push, attempt: 0)), at: now + delay)
+                agenda.send(.pushReachesDevice(pushPool.park(push, attempt: 0)), arrivingAt: now + delay)
             case .deferForPower(let token):
                 let delay = powerDeferral?.sample(&powerRandom) ?? 0
-                queue.schedule(.powerWindowOpens(token), at: now + delay)
+                agenda.send(.powerWindowOpens(token), arrivingAt: now + delay)
             case .discard(let push, .replaced):
                 ledger.lost(push, .apnsCoalesced)
             case .discard(let push, .expired):
@@ -214,23 +235,19 @@ extension World {
             let effect = deviceEffects[deviceRouted]
             deviceRouted += 1
             switch effect {
-            // Messages that take no time are delivered at once, in effect order.
             case .connected(let token):
-                apns.deviceConnected(token, at: now, into: &apnsEffects)
-                routeAPNsEffects(at: now)
+                agenda.sendNow(.connectionReachesAPNs(token))
             case .disconnected(let token):
-                apns.deviceDisconnected(token)
+                agenda.sendNow(.disconnectionReachesAPNs(token))
             case .deliveryFailed(let push):
-                apns.deliveryFailed(push, at: now, into: &apnsEffects)
-                routeAPNsEffects(at: now)
+                agenda.sendNow(.bounceReachesAPNs(pushPool.park(push, attempt: 0)))
             case .rerequest(let position, let gap, let invocation):
                 ledger.rerequested()
                 let roundTrip = rerequestRoundTrip.sample(&rerequestRandom)
-                queue.schedule(.rerequestReachesProvider(position: position, gap: gap, invocation: invocation,
-                                                         returnDelay: roundTrip - roundTrip / 2),
-                               at: now + roundTrip / 2)
+                agenda.send(.rerequestReachesProvider(position: position, gap: gap, invocation: invocation,
+                                                         returnDelay: roundTrip - roundTrip / 2), arrivingAt: now + roundTrip / 2)
             case .startDeadline(let invocation, let after):
-                queue.schedule(.extensionDeadline(invocation: invocation), at: now + after)
+                agenda.send(.extensionDeadline(invocation: invocation), arrivingAt: now + after)
             case .logged(let push):
                 ledger.logged(push, at: now)
             case .presented(let push, let replacedExisting, let run):
@@ -245,7 +262,7 @@ extension World {
                 if first, let taps = chain.taps, tapRandom.nextUnitInterval() <= taps.probability {
                     let delay = tapDelay?.sample(&tapRandom) ?? 0
                     if now + delay < scenario.duration {
-                        queue.schedule(.tapped(messageIndex: push.payload.messageIndex), at: now + delay)
+                        agenda.send(.tapped(messageIndex: push.payload.messageIndex), arrivingAt: now + delay)
                     }
                 }
             case .summaryShown(let push, let from, let to, let replacedExisting):
@@ -253,16 +270,11 @@ extension World {
             case .notShown(let push, let reason):
                 ledger.lost(push, reason == .alertsNotAllowed ? .alertsNotAllowed : .displayOff)
             case .tokenChanged(let old, let new):
-                apns.invalidate(old, at: now, into: &apnsEffects)
-                apns.register(new)
-                // The user's setting belongs to the app, not to the token.
-                apns.setNotificationsEnabled(new, !notificationsDisabled)
-                routeAPNsEffects(at: now)
+                agenda.sendNow(.tokenChangeReachesAPNs(old: old, new: new))
             case .registered(let token, let hash):
-                ledger.counts.registrations += 1
-                provider.register(token, deviceIDHash: hash, at: now)
+                agenda.sendNow(.registrationReachesProvider(token, deviceIDHash: hash))
             case .subscriptionsSynced(let generation):
-                provider.subscriptionsSynced(generation: generation)
+                agenda.sendNow(.subscriptionSyncReachesProvider(generation: generation))
             }
         }
         if deviceRouted >= World.effectsKept {

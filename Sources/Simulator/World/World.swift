@@ -14,7 +14,8 @@ import Provider
 struct World {
     let scenario: Scenario
     let chain: ChainModel
-    var queue = EventQueue<WorldEvent>()
+    /// What happens next: the one place that orders this world's events.
+    var agenda = Agenda<WorldEvent>()
     var apns = APNsServer()
     var provider: XivaProvider
     var phone: Phone
@@ -126,7 +127,7 @@ struct World {
         let own = timeline.lanes[lane]
         notificationsDisabled = own.notificationsDisabled
 
-        queue.reset()
+        agenda.start(timeline: own.entries)
         pushPool.removeAll()
         providerEffects.removeAll(keepingCapacity: true)
         apnsEffects.removeAll(keepingCapacity: true)
@@ -161,26 +162,14 @@ struct World {
         phone.setOnline(isDeviceOnline, into: &deviceEffects)
         routeDeviceEffects(at: 0)
 
-        // The user's timeline is merged with the queue: at one instant its events
-        // come first (they were due before anything the instant itself caused).
         let end = scenario.duration
-        let entries = own.entries
-        var next = 0
-        var timelineAt = entries.isEmpty ? SimTime.max : entries[0].time
         var events: Int64 = 0
-        while true {
-            if timelineAt <= queue.nextTime {
-                guard timelineAt < end else { break }
-                queue.advance(to: timelineAt)
-                events += 1
-                handle(entries[next].event, at: timelineAt)
-                next += 1
-                timelineAt = next < entries.count ? entries[next].time : .max
-                continue
-            }
-            guard let (now, event) = queue.popNext(notAfter: end - 1) else { break }
+        while let item = agenda.next(before: end) {
             events += 1
-            handle(event, at: now)
+            switch item {
+            case .message(let message): handle(message, at: agenda.now)
+            case .occurrence(let occurrence): handle(occurrence, at: agenda.now)
+            }
         }
         eventsProcessed += events
 
@@ -197,12 +186,14 @@ struct World {
     /// message, held at APNs, or waiting in an extension invocation; and APNs's
     /// counters must account for every notification it took in.
     private func checkInFlight(user: Int) throws(AccountingError) {
-        var located = Int64(queue.countPending { event in
-            switch event {
-            case .pushReachesAPNs, .pushReachesDevice, .apnsErrorReachesProvider,
-                 .sendFailureReachesProvider, .retryDue:
+        var located = Int64(agenda.countMessages { message in
+            switch message {
+            case .pushReachesAPNs, .pushReachesDevice, .apnsErrorReachesProvider, .sendFailureReachesProvider,
+                 .retryDue, .bounceReachesAPNs:
                 true
-            default:
+            case .connectionReachesAPNs, .disconnectionReachesAPNs, .tokenChangeReachesAPNs,
+                 .registrationReachesProvider, .subscriptionSyncReachesProvider, .powerWindowOpens,
+                 .rerequestReachesProvider, .answerReachesDevice, .extensionDeadline, .tapped:
                 false
             }
         })

@@ -6,13 +6,27 @@ import Provider
 /// carry this 4-byte handle instead of the whole request, so queue entries stay small.
 typealias PushSlot = Int32
 
-/// The messages the kernel carries between the actors of one app's world.
-/// Plain values, not closures: the queue stores them inline. What the user and
+/// The messages the agenda carries between the actors of one app's world.
+/// Plain values, not closures: the agenda stores them inline. What the user and
 /// the network do on their own (mail, connectivity, launches, outages, …) is
-/// not here: `UserTimeline` replays it beside the queue. Nor are messages that
-/// take no time (a connection reaching APNs, a bounce, a registration, a
-/// subscription sync): the wiring delivers those at once, in effect order.
+/// not here: it is the user's timeline (`TimelineEvent`), which the agenda
+/// merges with these.
 enum WorldEvent {
+    // Messages that take no time (`AgendaPhase.zeroTime`).
+    /// The device's connection for this token reaches APNs.
+    case connectionReachesAPNs(DeviceToken)
+    /// The device's disconnection reaches APNs.
+    case disconnectionReachesAPNs(DeviceToken)
+    /// A notification that found the device gone goes back to APNs.
+    case bounceReachesAPNs(PushSlot)
+    /// The app's token changed: APNs forgets the old one and serves the new one.
+    case tokenChangeReachesAPNs(old: DeviceToken, new: DeviceToken)
+    /// The app's registration (token and device-id hash) reaches the provider.
+    case registrationReachesProvider(DeviceToken, deviceIDHash: UInt32)
+    /// Folder subscriptions up to `generation` reach the provider.
+    case subscriptionSyncReachesProvider(generation: Int32)
+
+    // Messages in flight (`AgendaPhase.inFlight`).
     /// A request reaches APNs.
     case pushReachesAPNs(PushSlot)
     /// APNs answered a request with an error; the answer reaches the provider.
@@ -33,37 +47,4 @@ enum WorldEvent {
     case extensionDeadline(invocation: Int32)
     /// The user taps the notification of this mail (and so opens the app).
     case tapped(messageIndex: Int32)
-}
-
-/// How one strategy is played, prepared once per run.
-struct StrategyPlan {
-    let strategy: Strategy
-    let provider: ProviderConfiguration
-    let serviceExtension: ServiceExtension
-    let apns: APNsConfiguration
-
-    init(strategy: Strategy, scenario: Scenario) {
-        self.strategy = strategy
-        let numbered = strategy.kind != .noQueue
-        let chain = scenario.chain
-        // A UUID-shaped device id: only its length matters for payload and collapse-id sizes.
-        let template = PushTemplate(app: scenario.app, deviceID: String(repeating: "0", count: 36),
-                                    alertBody: String(repeating: "x", count: scenario.alertBodyBytes),
-                                    numbered: numbered)
-        provider = ProviderConfiguration(template: template, numbering: numbered,
-                                         sendsCollapseID: strategy.collapseID, payloadTTL: scenario.payloadTTL,
-                                         expiration: scenario.expiration, priority: strategy.priority,
-                                         retry: chain.retry, expiredPositions: chain.expiredPositions)
-        serviceExtension = ServiceExtension(
-            positionSaving: strategy.kind == .queueAsPublished ? .onlyWhenGapFound : .everyNewerPosition,
-            repeatMaxCount: strategy.repeatMaxCount)
-        apns = APNsConfiguration(storage: chain.storage, rateLimit: chain.rateLimit,
-                                 defersLowPriority: chain.lowPriorityDeferral != nil)
-    }
-}
-
-/// A broken accounting identity: the run is wrong and nothing may be reported.
-public struct AccountingError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// What did not add up, and where.
-    public var description: String
 }

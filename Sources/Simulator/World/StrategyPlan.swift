@@ -1,0 +1,30 @@
+import Device
+import FakeAPNs
+import Provider
+
+/// How one strategy is played, prepared once per run.
+struct StrategyPlan {
+    let strategy: Strategy
+    let provider: ProviderConfiguration
+    let serviceExtension: ServiceExtension
+    let apns: APNsConfiguration
+
+    init(strategy: Strategy, scenario: Scenario) {
+        self.strategy = strategy
+        let numbered = strategy.kind != .noQueue
+        let chain = scenario.chain
+        // A UUID-shaped device id: only its length matters for payload and collapse-id sizes.
+        let template = PushTemplate(app: scenario.app, deviceID: String(repeating: "0", count: 36),
+                                    alertBody: String(repeating: "x", count: scenario.alertBodyBytes),
+                                    numbered: numbered)
+        provider = ProviderConfiguration(template: template, numbering: numbered,
+                                         sendsCollapseID: strategy.collapseID, payloadTTL: scenario.payloadTTL,
+                                         expiration: scenario.expiration, priority: strategy.priority,
+                                         retry: chain.retry, expiredPositions: chain.expiredPositions)
+        serviceExtension = ServiceExtension(
+            positionSaving: strategy.kind == .queueAsPublished ? .onlyWhenGapFound : .everyNewerPosition,
+            repeatMaxCount: strategy.repeatMaxCount)
+        apns = APNsConfiguration(storage: chain.storage, rateLimit: chain.rateLimit,
+                                 defersLowPriority: chain.lowPriorityDeferral != nil)
+    }
+}

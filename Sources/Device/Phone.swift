@@ -54,13 +54,44 @@ public struct ExtensionEligibility: Sendable, Equatable {
     public var extensionRuns: Bool { alertsAllowed && displayEnabled && supportsServiceExtension }
 }
 
-/// One iPhone with the mail app: connectivity, the Notification Service
-/// Extension with its saved position, Notification Center, and the app's
-/// registration and subscription state.
-public struct Phone: Sendable {
+/// What stays the same for one app on one phone through a run: the extension's
+/// logic and limits, what iOS allows it and the app's policies.
+public struct PhoneConfiguration: Sendable, Equatable {
     /// How long iOS waits for the extension's completion before showing the original.
     public static let defaultExtensionTimeLimit: SimDuration = 30 * TimeUnit.second
 
+    /// The extension's logic.
+    public var serviceExtension: ServiceExtension
+    /// Whether iOS runs the extension.
+    public var eligibility: ExtensionEligibility
+    /// The extension's time limit.
+    public var extensionTimeLimit: SimDuration
+    /// When the app registers for remote notifications.
+    public var registrationPolicy: RegistrationPolicy
+    /// When a subscription change made offline reaches the provider.
+    public var subscriptionSync: SubscriptionSync
+    /// The extension's memory limit in KB; an invocation over it is killed.
+    public var memoryLimitKB: Int64
+
+    /// A configuration; the defaults are an app with nothing unusual.
+    /// - Complexity: O(1).
+    public init(serviceExtension: ServiceExtension, eligibility: ExtensionEligibility = ExtensionEligibility(),
+                extensionTimeLimit: SimDuration = Self.defaultExtensionTimeLimit,
+                registrationPolicy: RegistrationPolicy = .everyLaunch, subscriptionSync: SubscriptionSync = .reconnect,
+                memoryLimitKB: Int64 = .max) {
+        self.serviceExtension = serviceExtension
+        self.eligibility = eligibility
+        self.extensionTimeLimit = extensionTimeLimit
+        self.registrationPolicy = registrationPolicy
+        self.subscriptionSync = subscriptionSync
+        self.memoryLimitKB = memoryLimitKB
+    }
+}
+
+/// One iPhone with the mail app: connectivity, the Notification Service
+/// Extension with its saved position, Notification Center, and the app's
+/// registration, subscription and analytics state.
+public struct Phone: Sendable {
     private struct Invocation: Sendable {
         var id: Int32
         var push: PushNotification
@@ -74,18 +105,8 @@ public struct Phone: Sendable {
     public private(set) var deviceID: UInt64
     /// The hash of `deviceID`, as the app reports it when it registers.
     public private(set) var deviceIDHash: UInt32
-    /// The extension's logic.
-    public var serviceExtension: ServiceExtension
-    /// Whether iOS runs the extension.
-    public var eligibility: ExtensionEligibility
-    /// The extension's time limit.
-    public var extensionTimeLimit: SimDuration
-    /// When the app registers for remote notifications. Configuration: `reset` keeps it.
-    public var registrationPolicy: RegistrationPolicy = .everyLaunch
-    /// When a subscription change made offline reaches the provider. Configuration: `reset` keeps it.
-    public var subscriptionSync: SubscriptionSync = .reconnect
-    /// The extension's memory limit in KB; an invocation over it is killed. Configuration: `reset` keeps it.
-    public var memoryLimitKB: Int64 = .max
+    /// The app's logic, limits and policies; `reset` changes it (tests may set it).
+    public internal(set) var configuration: PhoneConfiguration
     /// The extension's UserDefaults.
     public private(set) var storage = ExtensionStorage()
     /// Connected to APNs.
@@ -96,6 +117,8 @@ public struct Phone: Sendable {
     public private(set) var registrationPending = false
     /// The latest subscription generation changed offline and not yet synced.
     public private(set) var pendingSubscriptionGeneration: Int32?
+    /// The app was launched offline: its log goes up at the next connection.
+    public private(set) var uploadPending = false
 
     private var shownCollapseKeys = CollapseKeySet()
     private var invocations: ContiguousArray<Invocation> = []
@@ -103,21 +126,19 @@ public struct Phone: Sendable {
 
     /// A phone that is offline until told otherwise, with the app installed and registered.
     /// - Complexity: O(1).
-    public init(token: DeviceToken, deviceID: UInt64, deviceIDHash: UInt32, serviceExtension: ServiceExtension,
-                eligibility: ExtensionEligibility = ExtensionEligibility(),
-                extensionTimeLimit: SimDuration = Phone.defaultExtensionTimeLimit) {
+    public init(configuration: PhoneConfiguration, token: DeviceToken, deviceID: UInt64, deviceIDHash: UInt32) {
+        self.configuration = configuration
         self.token = token
         self.deviceID = deviceID
         self.deviceIDHash = deviceIDHash
-        self.serviceExtension = serviceExtension
-        self.eligibility = eligibility
-        self.extensionTimeLimit = extensionTimeLimit
     }
 
-    /// Back to a fresh install that has already registered its first token (the
-    /// world tells the provider itself), keeping buffers' capacity and the configuration.
+    /// Back to a fresh install under `configuration` that has already registered
+    /// its first token (the world tells the provider itself), keeping buffers' capacity.
     /// - Complexity: O(n) in what it held.
-    public mutating func reset(token: DeviceToken, deviceID: UInt64, deviceIDHash: UInt32) {
+    public mutating func reset(configuration: PhoneConfiguration, token: DeviceToken, deviceID: UInt64,
+                               deviceIDHash: UInt32) {
+        self.configuration = configuration
         self.token = token
         self.deviceID = deviceID
         self.deviceIDHash = deviceIDHash
@@ -126,6 +147,7 @@ public struct Phone: Sendable {
         promptPending = false
         registrationPending = false
         pendingSubscriptionGeneration = nil
+        uploadPending = false
         shownCollapseKeys.removeAll()
         invocations.removeAll(keepingCapacity: true)
         nextInvocation = 0
@@ -134,34 +156,46 @@ public struct Phone: Sendable {
     /// Extension invocations waiting for the provider's answer.
     public var waitingInvocations: Int { invocations.count }
 
-    /// The radio came up or went down. Coming up, the connection serves the token
-    /// first, then a registration and (under `.reconnect`) a subscription sync
-    /// that were waiting for the network go out.
+    /// The radio came up or went down. Coming up, the connection serves the token,
+    /// then a registration and (under `.reconnect`) a subscription sync that were
+    /// waiting for the network go out. Answers whether the log of a launch made
+    /// offline went to analytics now (it goes first, before the connection's traffic).
     /// - Complexity: O(1).
-    public mutating func setOnline(_ online: Bool, into effects: inout ContiguousArray<DeviceEffect>) {
-        guard online != isOnline else { return }
+    @discardableResult
+    public mutating func setOnline(_ online: Bool, into effects: inout ContiguousArray<DeviceEffect>) -> Bool {
+        guard online != isOnline else { return false }
         isOnline = online
         guard online else {
             effects.append(.disconnected(token))
-            return
+            return false
         }
+        let uploaded = uploadPending
+        uploadPending = false
         effects.append(.connected(token))
         if registrationPending { register(into: &effects) }
-        if subscriptionSync == .reconnect { syncPendingSubscriptions(into: &effects) }
+        if configuration.subscriptionSync == .reconnect { syncPendingSubscriptions(into: &effects) }
+        return uploaded
     }
 
-    /// The user opened the app (or tapped a notification). It registers for remote
+    /// The user opened the app (or tapped a notification). It sends the extension's
+    /// log to analytics (offline: at the next connection) and registers for remote
     /// notifications on every launch, or under `.onceAtPrompt` only when the
     /// permission prompt is shown; online, it also syncs a pending subscription change.
+    /// Answers whether the log went to analytics now.
     /// - Complexity: O(1).
-    public mutating func launch(into effects: inout ContiguousArray<DeviceEffect>) {
-        if registrationPolicy == .everyLaunch || promptPending {
+    @discardableResult
+    public mutating func launch(into effects: inout ContiguousArray<DeviceEffect>) -> Bool {
+        if configuration.registrationPolicy == .everyLaunch || promptPending {
             promptPending = false
             registrationPending = true
         }
-        guard isOnline else { return }
+        guard isOnline else {
+            uploadPending = true
+            return false
+        }
         if registrationPending { register(into: &effects) }
         syncPendingSubscriptions(into: &effects)
+        return true
     }
 
     /// The app got a new APNs token (restore from backup, reinstall, OS reinstall).
@@ -203,36 +237,40 @@ public struct Phone: Sendable {
     }
 
     /// APNs delivers a notification; `footprintKB` is the memory this extension
-    /// invocation would need (drawn by the world).
+    /// invocation would need (drawn by the world). Answers whether iOS received it
+    /// (the device was online), like APNs answers a request; a push that found the
+    /// device gone goes back to APNs (`.deliveryFailed`).
     /// - Complexity: O(1) amortized.
+    @discardableResult
     public mutating func receive(_ push: PushNotification, footprintKB: Int64 = 0,
-                                 into effects: inout ContiguousArray<DeviceEffect>) {
+                                 into effects: inout ContiguousArray<DeviceEffect>) -> Bool {
         guard isOnline else {
             effects.append(.deliveryFailed(push))
-            return
+            return false
         }
+        let eligibility = configuration.eligibility
         // The talk: without alerts, or with display off, the extension is not called and nothing is drawn.
         guard eligibility.alertsAllowed else {
             effects.append(.notShown(push, .alertsNotAllowed))
-            return
+            return true
         }
         guard eligibility.displayEnabled else {
             effects.append(.notShown(push, .displayOff))
-            return
+            return true
         }
         guard eligibility.supportsServiceExtension, push.payload.mutableContent, push.payload.hasAlert else {
             present(push, run: .notRun, into: &effects)
-            return
+            return true
         }
         // Killed before it could log or save: iOS shows the original.
-        guard footprintKB <= memoryLimitKB else {
+        guard footprintKB <= configuration.memoryLimitKB else {
             present(push, run: .killed, into: &effects)
-            return
+            return true
         }
         // Step 1 comes before the log: a payload that is not the provider's is not logged.
         if push.payload.fromProvider { effects.append(.logged(push)) }
-        switch serviceExtension.process(push.payload, deviceID: deviceID, deviceIDHash: deviceIDHash,
-                                        storage: &storage) {
+        switch configuration.serviceExtension.process(push.payload, deviceID: deviceID,
+                                                      deviceIDHash: deviceIDHash, storage: &storage) {
         case .showAsIs(.deviceIDHashMismatch):
             present(push, run: .hashMismatch, into: &effects)
         case .showAsIs:
@@ -245,8 +283,9 @@ public struct Phone: Sendable {
             nextInvocation &+= 1
             invocations.append(Invocation(id: id, push: push, position: position, gap: gap))
             effects.append(.rerequest(position: position, gap: gap, invocation: id))
-            effects.append(.startDeadline(invocation: id, after: extensionTimeLimit))
+            effects.append(.startDeadline(invocation: id, after: configuration.extensionTimeLimit))
         }
+        return true
     }
 
     /// The provider answered a re-request. Success shows the push (the re-sent

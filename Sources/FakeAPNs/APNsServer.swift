@@ -135,6 +135,18 @@ public struct APNsServer: Sendable {
         powerBatches[index].removeAll(keepingCapacity: true)
     }
 
+    /// The app behind `old` got the new token `new` (restore, reinstall): `old` is
+    /// invalidated (`invalidate`) and `new` registered with the same notification
+    /// setting, which belongs to the app on the device, not to the token.
+    /// - Complexity: O(k) in the notifications held for `old`.
+    public mutating func tokenChanged(from old: DeviceToken, to new: DeviceToken, at now: SimTime,
+                                      into effects: inout ContiguousArray<APNsEffect>) {
+        let enabled = isKnown(old) ? tokens[Int(old.rawValue)].notificationsEnabled : true
+        invalidate(old, at: now, into: &effects)
+        register(new)
+        setNotificationsEnabled(new, enabled)
+    }
+
     /// The user switched notifications for the app behind `token` on or off. While
     /// off, APNs still answers 200 (it does not tell the provider) and drops each
     /// new request as `.disabled`; notifications accepted before go their way.

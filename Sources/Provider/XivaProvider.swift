@@ -262,7 +262,9 @@ public struct XivaProvider: Sendable {
             }
         case .unregistered:
             if token == push.token, (response.timestamp ?? .max) >= tokenRegisteredAt { token = nil }
-        default:
+        case .badCollapseId, .badDeviceToken, .badExpirationDate, .badPriority, .missingPushType, .payloadTooLarge,
+             nil:
+            // The request itself is wrong: sending it again cannot help.
             break
         }
         effects.append(.failed(push, .rejected(response)))

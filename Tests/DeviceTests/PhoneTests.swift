@@ -1,6 +1,6 @@
 import Testing
 import FakeAPNs
-import Device
+@testable import Device
 
 private let token = DeviceToken(2)
 private let deviceID: UInt64 = 42
@@ -23,22 +23,24 @@ private func push(_ position: Int32, hash pushHash: UInt32) -> PushNotification 
                                           xiva: XivaInfo(position: position, deviceIDHash: pushHash), byteCount: 300))
 }
 
+/// The `queue` extension with repeatMaxCount 3.
+private let queueExtension = ServiceExtension(positionSaving: .everyNewerPosition, repeatMaxCount: 3)
+
 /// An offline phone with the `queue` extension and the given app policies.
 private func offlinePhone(registration: RegistrationPolicy = .everyLaunch,
                           sync: SubscriptionSync = .reconnect) -> Phone {
-    var phone = Phone(token: token, deviceID: deviceID, deviceIDHash: hash,
-                      serviceExtension: ServiceExtension(positionSaving: .everyNewerPosition, repeatMaxCount: 3))
-    phone.registrationPolicy = registration
-    phone.subscriptionSync = sync
-    return phone
+    Phone(configuration: PhoneConfiguration(serviceExtension: queueExtension, registrationPolicy: registration,
+                                            subscriptionSync: sync),
+          token: token, deviceID: deviceID, deviceIDHash: hash)
 }
 
 /// An online phone with the `queue` extension (repeatMaxCount 3).
 private func onlinePhone(saving: PositionSaving = .everyNewerPosition,
                          eligibility: ExtensionEligibility = ExtensionEligibility()) -> Phone {
-    var phone = Phone(token: token, deviceID: deviceID, deviceIDHash: hash,
-                      serviceExtension: ServiceExtension(positionSaving: saving, repeatMaxCount: 3),
-                      eligibility: eligibility)
+    var phone = Phone(configuration: PhoneConfiguration(serviceExtension: ServiceExtension(positionSaving: saving,
+                                                                                           repeatMaxCount: 3),
+                                                        eligibility: eligibility),
+                      token: token, deviceID: deviceID, deviceIDHash: hash)
     var effects: ContiguousArray<DeviceEffect> = []
     phone.setOnline(true, into: &effects)
     return phone
@@ -57,8 +59,8 @@ struct PhoneTests {
 
     @Test("setOnline emits connected and disconnected only when the state changes")
     func connectivityChanges() {
-        var phone = Phone(token: token, deviceID: deviceID, deviceIDHash: hash,
-                          serviceExtension: ServiceExtension(positionSaving: .everyNewerPosition, repeatMaxCount: 3))
+        var phone = Phone(configuration: PhoneConfiguration(serviceExtension: queueExtension),
+                          token: token, deviceID: deviceID, deviceIDHash: hash)
         var effects: ContiguousArray<DeviceEffect> = []
         #expect(!phone.isOnline)
         phone.setOnline(false, into: &effects)
@@ -113,7 +115,7 @@ struct PhoneTests {
         #expect(phone.storage == ExtensionStorage())
         #expect(phone.waitingInvocations == 0)
         // Nothing entered Notification Center: the same collapse id later adds an entry.
-        phone.eligibility = ExtensionEligibility()
+        phone.configuration.eligibility = ExtensionEligibility()
         effects.removeAll()
         phone.receive(push(9), into: &effects)
         #expect(effects == [.logged(push(9)), .presented(push(9), replacedExisting: false, run: .ran)])
@@ -143,16 +145,16 @@ struct PhoneTests {
         phone.receive(push(4), into: &effects)
         #expect(effects == [.logged(push(4)), .rerequest(position: 4, gap: 2, invocation: 0),
                             .startDeadline(invocation: 0, after: 30 * second)])
-        #expect(Phone.defaultExtensionTimeLimit == 30 * second)
+        #expect(PhoneConfiguration.defaultExtensionTimeLimit == 30 * second)
         #expect(phone.waitingInvocations == 1)
         #expect(phone.storage.lastNotificationPosition == 4)
     }
 
     @Test("the deadline uses the phone's own extension time limit, and invocations are numbered 0, 1, 2 …")
     func customTimeLimit() {
-        var phone = Phone(token: token, deviceID: deviceID, deviceIDHash: hash,
-                          serviceExtension: ServiceExtension(positionSaving: .everyNewerPosition, repeatMaxCount: 3),
-                          extensionTimeLimit: 7 * second)
+        var phone = Phone(configuration: PhoneConfiguration(serviceExtension: queueExtension,
+                                                            extensionTimeLimit: 7 * second),
+                          token: token, deviceID: deviceID, deviceIDHash: hash)
         var effects: ContiguousArray<DeviceEffect> = []
         phone.setOnline(true, into: &effects)
         phone.receive(push(1), into: &effects)
@@ -304,7 +306,7 @@ struct PhoneTests {
         var phone = phoneAtPosition1()
         var effects: ContiguousArray<DeviceEffect> = []
         phone.receive(push(4), into: &effects)
-        phone.reset(token: DeviceToken(8), deviceID: 9, deviceIDHash: hash)
+        phone.reset(configuration: phone.configuration, token: DeviceToken(8), deviceID: 9, deviceIDHash: hash)
         #expect(phone.token == DeviceToken(8))
         #expect(phone.deviceID == 9)
         #expect(!phone.isOnline)
@@ -321,11 +323,12 @@ struct PhoneTests {
 
     @Test("defaults: every-launch registration, sync at reconnect, no memory limit")
     func defaults() {
-        let phone = Phone(token: token, deviceID: deviceID, deviceIDHash: hash,
-                          serviceExtension: ServiceExtension(positionSaving: .everyNewerPosition, repeatMaxCount: 3))
-        #expect(phone.registrationPolicy == .everyLaunch)
-        #expect(phone.subscriptionSync == .reconnect)
-        #expect(phone.memoryLimitKB == .max)
+        let phone = Phone(configuration: PhoneConfiguration(serviceExtension: queueExtension),
+                          token: token, deviceID: deviceID, deviceIDHash: hash)
+        #expect(phone.configuration.registrationPolicy == .everyLaunch)
+        #expect(phone.configuration.subscriptionSync == .reconnect)
+        #expect(phone.configuration.memoryLimitKB == .max)
+        #expect(phone.configuration.extensionTimeLimit == PhoneConfiguration.defaultExtensionTimeLimit)
         #expect(!phone.promptPending && !phone.registrationPending)
         #expect(phone.pendingSubscriptionGeneration == nil)
     }
@@ -333,7 +336,7 @@ struct PhoneTests {
     @Test("over the memory limit the extension is killed: shown as is, nothing logged, the old position kept")
     func killedOverMemoryLimit() {
         var phone = phoneAtPosition1()
-        phone.memoryLimitKB = 12_288
+        phone.configuration.memoryLimitKB = 12_288
         var effects: ContiguousArray<DeviceEffect> = []
         phone.receive(push(4), footprintKB: 12_289, into: &effects)
         #expect(effects == [.presented(push(4), replacedExisting: false, run: .killed)])
@@ -345,7 +348,7 @@ struct PhoneTests {
           arguments: [Int64(12_288), 12_287])
     func runsAtMemoryLimit(footprintKB: Int64) {
         var phone = phoneAtPosition1()
-        phone.memoryLimitKB = 12_288
+        phone.configuration.memoryLimitKB = 12_288
         var effects: ContiguousArray<DeviceEffect> = []
         phone.receive(push(4), footprintKB: footprintKB, into: &effects)
         #expect(effects == [.logged(push(4)), .rerequest(position: 4, gap: 2, invocation: 0),
@@ -382,7 +385,7 @@ struct PhoneTests {
     func resetRegistersNothing() {
         var phone = offlinePhone(registration: .onceAtPrompt)
         var effects: ContiguousArray<DeviceEffect> = []
-        phone.reset(token: DeviceToken(8), deviceID: 9, deviceIDHash: 3)
+        phone.reset(configuration: phone.configuration, token: DeviceToken(8), deviceID: 9, deviceIDHash: 3)
         phone.setOnline(true, into: &effects)
         phone.launch(into: &effects)
         #expect(effects == [.connected(DeviceToken(8))])
@@ -597,23 +600,54 @@ struct PhoneTests {
                             .subscriptionsSynced(generation: 6)])
     }
 
-    @Test("reset drops a pending registration, prompt and sync but keeps the app's policies and memory limit")
+    @Test("reset drops a pending registration, prompt, sync and log upload, and takes the configuration it is given")
     func resetDropsPending() {
         var phone = offlinePhone(registration: .onceAtPrompt, sync: .launch)
-        phone.memoryLimitKB = 24_576
+        var configuration = phone.configuration
+        configuration.memoryLimitKB = 24_576
         var effects: ContiguousArray<DeviceEffect> = []
         phone.rotateToken(to: DeviceToken(3), promptShown: true, into: &effects)
         phone.launch(into: &effects)
         phone.subscriptionChanged(generation: 6, into: &effects)
         phone.rotateToken(to: DeviceToken(4), promptShown: true, into: &effects)
-        phone.reset(token: DeviceToken(8), deviceID: 9, deviceIDHash: 3)
-        #expect(!phone.promptPending && !phone.registrationPending)
+        #expect(phone.uploadPending)
+        phone.reset(configuration: configuration, token: DeviceToken(8), deviceID: 9, deviceIDHash: 3)
+        #expect(!phone.promptPending && !phone.registrationPending && !phone.uploadPending)
         #expect(phone.pendingSubscriptionGeneration == nil)
-        #expect(phone.registrationPolicy == .onceAtPrompt && phone.subscriptionSync == .launch)
-        #expect(phone.memoryLimitKB == 24_576)
+        #expect(phone.configuration == configuration)
         effects.removeAll()
         phone.setOnline(true, into: &effects)
         phone.launch(into: &effects)
         #expect(effects == [.connected(DeviceToken(8))])
+    }
+
+    // MARK: - Answers
+
+    @Test("receive answers whether iOS got the push: true online, false (and a bounce) offline")
+    func receiveAnswersArrival() {
+        var phone = offlinePhone()
+        var effects: ContiguousArray<DeviceEffect> = []
+        let offline = phone.receive(push(1), into: &effects)
+        #expect(!offline && effects == [.deliveryFailed(push(1))])
+        phone.setOnline(true, into: &effects)
+        effects.removeAll()
+        let online = phone.receive(push(1), into: &effects)
+        #expect(online && effects == [.logged(push(1)), .presented(push(1), replacedExisting: false, run: .ran)])
+    }
+
+    @Test("a launch online uploads the log at once; a launch offline uploads it at the next connection, once")
+    func launchUploadsTheLog() {
+        var phone = offlinePhone()
+        var effects: ContiguousArray<DeviceEffect> = []
+        var answers: [Bool] = []
+        answers.append(phone.launch(into: &effects))       // offline: waits
+        answers.append(phone.launch(into: &effects))       // still one pending upload
+        #expect(phone.uploadPending)
+        answers.append(phone.setOnline(true, into: &effects))   // goes up now
+        answers.append(phone.setOnline(false, into: &effects))
+        answers.append(phone.setOnline(true, into: &effects))   // nothing left
+        answers.append(phone.launch(into: &effects))       // online: at once
+        #expect(answers == [false, false, true, false, false, true])
+        #expect(!phone.uploadPending)
     }
 }

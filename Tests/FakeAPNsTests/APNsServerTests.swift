@@ -742,6 +742,19 @@ struct APNsInvalidationTests {
         #expect(effects == [.deliver(push(1)), .discard(push(2), .disabled), .deliver(push(3))])
     }
 
+    @Test("a token change invalidates the old token and carries the app's notification setting to the new one",
+          arguments: [true, false])
+    func tokenChangeCarriesTheSetting(enabled: Bool) {
+        var apns = server()
+        var effects: ContiguousArray<APNsEffect> = []
+        apns.setNotificationsEnabled(DeviceToken(1), enabled)
+        apns.tokenChanged(from: DeviceToken(1), to: DeviceToken(2), at: 5, into: &effects)
+        apns.deviceConnected(DeviceToken(2), at: 6, into: &effects)
+        #expect(apns.receive(push(1), at: 7, into: &effects) == .failure(.unregistered, timestamp: 5))
+        #expect(apns.receive(push(2, to: DeviceToken(2)), at: 8, into: &effects) == .ok)
+        #expect(effects == [enabled ? .deliver(push(2, to: DeviceToken(2))) : .discard(push(2, to: DeviceToken(2)), .disabled)])
+    }
+
     @Test("a disabled token still gets 400 for an invalid request and 410 once invalidated")
     func disabledKeepsErrors() {
         var apns = server()

@@ -11,7 +11,13 @@ struct StrategyPlan {
 
     init(strategy: Strategy, scenario: Scenario) {
         self.strategy = strategy
-        let numbered = strategy.kind != .noQueue
+        // What the kind decides: whether pushes are numbered, and how the extension saves positions.
+        let numbered: Bool, positionSaving: PositionSaving
+        switch strategy.kind {
+        case .noQueue: (numbered, positionSaving) = (false, .everyNewerPosition)
+        case .queue: (numbered, positionSaving) = (true, .everyNewerPosition)
+        case .queueAsPublished: (numbered, positionSaving) = (true, .onlyWhenGapFound)
+        }
         let chain = scenario.chain
         // A UUID-shaped device id: only its length matters for payload and collapse-id sizes.
         let template = PushTemplate(app: scenario.app, deviceID: String(repeating: "0", count: 36),
@@ -22,7 +28,7 @@ struct StrategyPlan {
                                          expiration: scenario.expiration, priority: strategy.priority,
                                          retry: chain.retry, expiredPositions: chain.expiredPositions)
         serviceExtension = ServiceExtension(
-            positionSaving: strategy.kind == .queueAsPublished ? .onlyWhenGapFound : .everyNewerPosition,
+            positionSaving: positionSaving,
             repeatMaxCount: strategy.repeatMaxCount)
         apns = APNsConfiguration(storage: chain.storage, rateLimit: chain.rateLimit,
                                  defersLowPriority: chain.lowPriorityDeferral != nil)

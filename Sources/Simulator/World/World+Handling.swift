@@ -15,10 +15,7 @@ extension World {
             apns.deliveryFailed(pushPool.take(slot).push, at: now, into: &apnsEffects)
             routeAPNsEffects(at: now)
         case .tokenChangeReachesAPNs(let old, let new):
-            apns.invalidate(old, at: now, into: &apnsEffects)
-            apns.register(new)
-            // The user's setting belongs to the app, not to the token.
-            apns.setNotificationsEnabled(new, !notificationsDisabled)
+            apns.tokenChanged(from: old, to: new, at: now, into: &apnsEffects)
             routeAPNsEffects(at: now)
         case .registrationReachesProvider(let token, let hash):
             ledger.counts.registrations += 1
@@ -52,9 +49,8 @@ extension World {
             routeAPNsEffects(at: now)
         case .pushReachesDevice(let slot):
             let push = pushPool.take(slot).push
-            if isDeviceOnline { ledger.reachedDevice(push) }
             let footprintKB = footprint?.sample(&memoryRandom) ?? 0
-            phone.receive(push, footprintKB: footprintKB, into: &deviceEffects)
+            if phone.receive(push, footprintKB: footprintKB, into: &deviceEffects) { ledger.reachedDevice(push) }
             routeDeviceEffects(at: now)
         case .rerequestReachesProvider(let position, let gap, let invocation, let returnDelay):
             provider.receiveRerequest(lastPosition: position, gap: gap, invocation: invocation, at: now,
@@ -73,6 +69,7 @@ extension World {
     }
 
     /// Handles what the user, the device or the provider's schedule does on its own.
+    @inline(__always)
     mutating func handle(_ event: TimelineEvent, at now: SimTime) {
         switch event {
         case .outage(let down):
@@ -105,14 +102,9 @@ extension World {
         routeProviderEffects(at: now, returnDelay: 0)
     }
 
-    /// The device goes online or offline; a launch made offline uploads its log now.
+    /// The device goes online or offline.
     mutating func connectivityChanges(at now: SimTime, online: Bool) {
-        isDeviceOnline = online
-        if isDeviceOnline && uploadPending {
-            uploadPending = false
-            launchLog.upload(at: now, atReconnect: true)
-        }
-        phone.setOnline(isDeviceOnline, into: &deviceEffects)
+        if phone.setOnline(online, into: &deviceEffects) { launchLog.upload(at: now, atReconnect: true) }
         routeDeviceEffects(at: now)
     }
 
@@ -124,18 +116,12 @@ extension World {
         routeDeviceEffects(at: now)
     }
 
-    /// The user opens the app: its log goes up to analytics (at once, or at the
-    /// next reconnect when offline), it registers (per policy) and syncs what
-    /// changed offline.
+    /// The user opens the app: it uploads its log, registers (per policy) and
+    /// syncs what changed offline.
     mutating func launch(at now: SimTime) {
         ledger.counts.launches += 1
         launchLog.times.append(now)
-        if isDeviceOnline {
-            launchLog.upload(at: now, atReconnect: false)
-        } else {
-            uploadPending = true
-        }
-        phone.launch(into: &deviceEffects)
+        if phone.launch(into: &deviceEffects) { launchLog.upload(at: now, atReconnect: false) }
         routeDeviceEffects(at: now)
     }
 
@@ -188,10 +174,18 @@ extension World {
             switch response.reason {
             case .unregistered: .unregistered
             case .tooManyRequests: .rateLimited
-            default: .apnsRejected
+            case .badCollapseId, .badDeviceToken, .badExpirationDate, .badPriority, .missingPushType,
+                 .payloadTooLarge, .serviceUnavailable, nil: .apnsRejected
             }
         case .network: .providerNetwork
         case .outage: .providerOutage
+        }
+    }
+
+    static func lossReason(_ notShown: NotShownReason) -> LossReason {
+        switch notShown {
+        case .alertsNotAllowed: .alertsNotAllowed
+        case .displayOff: .displayOff
         }
     }
 
@@ -268,7 +262,7 @@ extension World {
             case .summaryShown(let push, let from, let to, let replacedExisting):
                 ledger.summaryShown(push, from: from, to: to, replacedExisting: replacedExisting)
             case .notShown(let push, let reason):
-                ledger.lost(push, reason == .alertsNotAllowed ? .alertsNotAllowed : .displayOff)
+                ledger.lost(push, Self.lossReason(reason))
             case .tokenChanged(let old, let new):
                 agenda.sendNow(.tokenChangeReachesAPNs(old: old, new: new))
             case .registered(let token, let hash):

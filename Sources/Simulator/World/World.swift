@@ -57,11 +57,6 @@ struct World {
     var nextTokenNumber: Int32 = 0
     /// Folders the user subscribed to so far (0: those of the install).
     var folderGeneration: Int32 = 0
-    var isDeviceOnline = false
-    /// The user disabled notifications for this app (APNs discards).
-    var notificationsDisabled = false
-    /// A launch happened offline: the extension's log goes up at the next reconnect.
-    var uploadPending = false
     /// The app being played (0: the first; device-level counts are kept there only).
     var currentLane = 0
 
@@ -74,8 +69,8 @@ struct World {
         self.outages = outages
         let placeholder = StrategyPlan(strategy: scenario.strategies[0], scenario: scenario)
         provider = XivaProvider(configuration: placeholder.provider)
-        phone = Phone(token: DeviceToken(0), deviceID: 0, deviceIDHash: 0, serviceExtension: placeholder.serviceExtension,
-                      extensionTimeLimit: scenario.extensionTimeLimit)
+        phone = Phone(configuration: PhoneConfiguration(serviceExtension: placeholder.serviceExtension),
+                      token: DeviceToken(0), deviceID: 0, deviceIDHash: 0)
         providerToAPNs = Sampler(scenario.latency.providerToAPNs)
         apnsToDevice = Sampler(scenario.latency.apnsToDevice)
         rerequestRoundTrip = Sampler(scenario.latency.rerequestRoundTrip)
@@ -125,7 +120,6 @@ struct World {
         memoryRandom = stream(.extensionMemory)
         tapRandom = stream(.taps)
         let own = timeline.lanes[lane]
-        notificationsDisabled = own.notificationsDisabled
 
         agenda.start(timeline: own.entries)
         pushPool.removeAll()
@@ -137,7 +131,6 @@ struct World {
         apns.reset(configuration: plan.apns, seed: apnsSeed.next())
         ledger.reset()
         launchLog.removeAll()
-        uploadPending = false
         currentLane = lane
         launchLog.measured = !traits.legacyIOS
         nextTokenNumber = 1
@@ -145,21 +138,21 @@ struct World {
         let token = DeviceToken(0)
         let hash = UInt32(truncatingIfNeeded: SplitMix64.mix(traits.deviceID))
         provider.reset(configuration: plan.provider, deviceIDHash: hash)
-        phone.serviceExtension = plan.serviceExtension
-        phone.reset(token: token, deviceID: traits.deviceID, deviceIDHash: hash)
-        phone.eligibility = ExtensionEligibility(alertsAllowed: !own.alertsNotAllowed, displayEnabled: !own.displayOff,
-                                                 supportsServiceExtension: !traits.legacyIOS)
-        phone.registrationPolicy = plan.strategy.registration
-        phone.subscriptionSync = chain.subscriptions?.syncOn ?? .reconnect
-        phone.memoryLimitKB = chain.memory.map { traits.olderIOS ? $0.olderLimitKB : $0.newerLimitKB } ?? .max
+        let configuration = PhoneConfiguration(
+            serviceExtension: plan.serviceExtension,
+            eligibility: ExtensionEligibility(alertsAllowed: !own.alertsNotAllowed, displayEnabled: !own.displayOff,
+                                              supportsServiceExtension: !traits.legacyIOS),
+            extensionTimeLimit: scenario.extensionTimeLimit, registrationPolicy: plan.strategy.registration,
+            subscriptionSync: chain.subscriptions?.syncOn ?? .reconnect,
+            memoryLimitKB: chain.memory.map { traits.olderIOS ? $0.olderLimitKB : $0.newerLimitKB } ?? .max)
+        phone.reset(configuration: configuration, token: token, deviceID: traits.deviceID, deviceIDHash: hash)
 
         // Installed and registered before the run starts.
         apns.register(token)
-        apns.setNotificationsEnabled(token, !notificationsDisabled)
+        apns.setNotificationsEnabled(token, !own.notificationsDisabled)
         provider.register(token, deviceIDHash: hash, at: 0)
         ledger.counts.registrations += 1
-        isDeviceOnline = timeline.startsOnline
-        phone.setOnline(isDeviceOnline, into: &deviceEffects)
+        phone.setOnline(timeline.startsOnline, into: &deviceEffects)
         routeDeviceEffects(at: 0)
 
         let end = scenario.duration

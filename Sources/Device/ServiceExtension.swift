@@ -50,7 +50,7 @@ public enum ExtensionDecision: Sendable, Equatable {
 }
 
 /// The Notification Service Extension's queue logic, in the talk's order
-/// (MODEL.md steps 1–8). Pure: the storage it may change is passed in.
+/// (docs/model.md steps 1–8). Pure: the storage it may change is passed in.
 public struct ServiceExtension: Sendable, Equatable {
     /// When a newer position is saved.
     public var positionSaving: PositionSaving

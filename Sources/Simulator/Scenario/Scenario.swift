@@ -154,7 +154,7 @@ public struct LatencyModel: Sendable, Equatable {
     public var rerequestRoundTrip: Distribution = .constant(0)
 }
 
-/// The three strategies MODEL.md compares.
+/// The three strategies docs/model.md compares.
 public enum StrategyKind: String, Sendable, CaseIterable {
     case noQueue = "no-queue"
     case queue

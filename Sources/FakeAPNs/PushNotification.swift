@@ -59,7 +59,9 @@ public struct CollapseID: Hashable, Sendable {
     }
 }
 
-/// The provider's numbering inside a payload (the talk's "xiva info").
+/// The provider's numbering inside a payload (the talk's "xiva info"). It lives in
+/// the APNs contract, the one module Provider and Device both import, because it
+/// travels between them inside the payload; APNs itself never reads it.
 public struct XivaInfo: Equatable, Sendable {
     /// Position of the push in its device + app queue: 1, 2, 3 …
     public var position: Int32

@@ -525,7 +525,7 @@ struct APNsDeliveryTests {
     }
 }
 
-// MARK: - Issue 3: configuration, counters, rate limit, storage policy, power deferral
+// MARK: - The delivery chain: configuration, counters, rate limit, storage policy, power deferral
 
 /// An APNs with `configuration` and `seed` that knows `tokens`, each with its device offline.
 private func server(_ configuration: APNsConfiguration, seed: UInt64 = 0,

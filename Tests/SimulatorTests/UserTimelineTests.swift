@@ -50,7 +50,7 @@ struct UserTimelineTests {
             #expect(!changes.isEmpty)
             // Replay the way the world handled mail before the timeline: one folder
             // draw per mail once a subscription change happened, then the next arrival.
-            var process = MailProcess(model: scenario.mail, firstWeekday: scenario.start.weekday)
+            var process = WeeklyPoissonProcess(model: scenario.mail, firstWeekday: scenario.start.weekday)
             process.reset(multiplier: Double(lane.accounts))
             var random = RandomStream.mail.generator(seed: scenario.seed, user: UInt64(user), lane: 0)
             var expected: [(SimTime, Int32)] = []
@@ -92,7 +92,7 @@ struct UserTimelineTests {
         let lane = Self.drawn(scenario, user: user)
         let horizon = scenario.duration
 
-        var launches = MailProcess(model: scenario.chain.launches!.rhythm, firstWeekday: scenario.start.weekday)
+        var launches = WeeklyPoissonProcess(model: scenario.chain.launches!.rhythm, firstWeekday: scenario.start.weekday)
         var random = RandomStream.launches.generator(seed: scenario.seed, user: UInt64(user), lane: 0)
         var expectedLaunches: [SimTime] = []
         while let launch = launches.next(&random), launch < horizon { expectedLaunches.append(launch) }

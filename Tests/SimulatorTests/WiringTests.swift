@@ -5,7 +5,7 @@ import Testing
 /// The world's wiring, one rule at a time, on small always-online fixtures with no
 /// latency, where the expected counts are exact. Where the count depends on the
 /// mail itself, the test replays the lane's mail stream (seed, user, lane) through
-/// `MailProcess` as the world does, and compares message for message.
+/// `WeeklyPoissonProcess` as the world does, and compares message for message.
 @Suite("World wiring")
 struct WiringTests {
     static let start = "2026-01-05"
@@ -28,7 +28,7 @@ struct WiringTests {
 
     /// The mail arrival times of `user`'s app `lane`, as the world draws them.
     static func arrivals(_ scenario: Scenario, user: Int, lane: Int = 0, accounts: Int = 1) -> [SimTime] {
-        var process = MailProcess(model: scenario.mail, firstWeekday: scenario.start.weekday)
+        var process = WeeklyPoissonProcess(model: scenario.mail, firstWeekday: scenario.start.weekday)
         process.reset(multiplier: Double(accounts))
         var rng = RandomStream.mail.generator(seed: scenario.seed, user: UInt64(user), lane: lane)
         var times: [SimTime] = []
@@ -248,7 +248,7 @@ struct WiringTests {
         var sent = [Int64](repeating: 0, count: Self.days), received = [Int64](repeating: 0, count: Self.days)
         var uploaded: Int64 = 0, launchCount: Int64 = 0
         for user in 0..<scenario.devices {
-            var process = MailProcess(model: scenario.chain.launches!.rhythm, firstWeekday: scenario.start.weekday)
+            var process = WeeklyPoissonProcess(model: scenario.chain.launches!.rhythm, firstWeekday: scenario.start.weekday)
             process.reset()
             var rng = RandomStream.launches.generator(seed: scenario.seed, user: UInt64(user), lane: 0)
             var launches: [SimTime] = []
@@ -288,7 +288,7 @@ struct WiringTests {
         var uploaded: Int64 = 0, logged: Int64 = 0
         for user in 0..<scenario.devices {
             let device = Connectivity(scenario, user: user)
-            var process = MailProcess(model: scenario.chain.launches!.rhythm, firstWeekday: scenario.start.weekday)
+            var process = WeeklyPoissonProcess(model: scenario.chain.launches!.rhythm, firstWeekday: scenario.start.weekday)
             process.reset()
             var rng = RandomStream.launches.generator(seed: scenario.seed, user: UInt64(user), lane: 0)
             var launches: [SimTime] = []

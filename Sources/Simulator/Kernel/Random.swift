@@ -5,7 +5,7 @@ import FakeAPNs
 /// (common random numbers) even though they draw different numbers of latencies.
 public enum RandomStream: UInt64, Sendable {
     case mail = 1, connectivity, providerLatency, apnsLatency, rerequestLatency, deviceTraits
-    /// Issue 3's chain: one stream per purpose, so turning one effect on leaves the others' draws alone.
+    /// The delivery chain's families: one stream per purpose, so turning one effect on leaves the others' draws alone.
     case laneTraits, providerNetwork, powerDeferral, extensionMemory, tokenRotation, deviceIDChange,
          subscriptionChanges, launches, taps, apnsChoice
     /// The global schedule (provider outages), drawn once per run from the seed alone.

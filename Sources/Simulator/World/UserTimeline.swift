@@ -55,8 +55,8 @@ struct UserTimeline {
     private let horizon: SimTime
     private let chain: ChainModel
     private let outages: [OutageWindow]
-    private var mailProcess: MailProcess
-    private var launchProcess: MailProcess?
+    private var mailProcess: WeeklyPoissonProcess
+    private var launchProcess: WeeklyPoissonProcess?
     private var connectivityProcess: ConnectivityProcess?
 
     /// The device's state at time 0.
@@ -72,8 +72,8 @@ struct UserTimeline {
         chain = scenario.chain
         self.outages = outages
         let weekday = scenario.start.weekday
-        mailProcess = MailProcess(model: scenario.mail, firstWeekday: weekday)
-        launchProcess = scenario.chain.launches.map { MailProcess(model: $0.rhythm, firstWeekday: weekday) }
+        mailProcess = WeeklyPoissonProcess(model: scenario.mail, firstWeekday: weekday)
+        launchProcess = scenario.chain.launches.map { WeeklyPoissonProcess(model: $0.rhythm, firstWeekday: weekday) }
         connectivityProcess = scenario.connectivity.map {
             ConnectivityProcess(model: $0, firstWeekday: weekday, horizon: scenario.duration)
         }

@@ -1,10 +1,11 @@
 import FakeAPNs
 import Foundation
 
-/// Mail arrivals of one user: a non-homogeneous Poisson process whose rate
-/// follows the hour of day and the weekday, drawn by thinning (Lewis & Shedler):
-/// candidates at the peak rate, each kept with probability rate(t) / peak.
-struct MailProcess {
+/// A non-homogeneous Poisson process whose rate follows the hour of day and the
+/// weekday: one user's mail arrivals, or their app launches. Drawn by thinning
+/// (Lewis & Shedler): candidates at the peak rate, each kept with probability
+/// rate(t) / peak.
+struct WeeklyPoissonProcess {
     /// Rate per microsecond for each hour of the week (7 × 24), Monday 00:00 first.
     private let hourlyRate: ContiguousArray<Double>
     private let peakRate: Double

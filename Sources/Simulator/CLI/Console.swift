@@ -1,7 +1,7 @@
 import Foundation
 
-/// Where a command writes: results to `out`, messages to `err`. Injected so tests
-/// can run the CLI in-process.
+/// Where a command reads and writes: a scenario given as `-` from `input`, results
+/// to `out`, messages to `err`. Injected so tests can run the CLI in-process.
 public struct Console: Sendable {
     /// Standard output.
     public var out: @Sendable (String) -> Void
@@ -9,13 +9,16 @@ public struct Console: Sendable {
     public var err: @Sendable (String) -> Void
     /// Whether standard error is a terminal (progress is shown only then).
     public var errIsTerminal: Bool
+    /// The descriptor read for a scenario given as `-` (standard input); never closed.
+    public var input: Int32
 
     /// A console.
     public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
-                errIsTerminal: Bool = false) {
+                errIsTerminal: Bool = false, input: Int32 = STDIN_FILENO) {
         self.out = out
         self.err = err
         self.errIsTerminal = errIsTerminal
+        self.input = input
     }
 
     /// The process's standard streams. Results that cannot reach standard output

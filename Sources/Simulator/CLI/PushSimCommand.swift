@@ -23,6 +23,7 @@ public enum PushSimCommand {
       validate   Check a scenario file without running it
       merge      Combine partial results of sharded runs into reports
       bench      Measure speed and peak memory on a scenario
+      version    Print the version (also --version)
       help       Show help for a command
 
     EXAMPLES:
@@ -59,10 +60,15 @@ public enum PushSimCommand {
             return MergeCommand.main(rest, console: console)
         case "bench":
             return BenchCommand.main(rest, console: console)
+        case "version", "--version":
+            return VersionCommand.main(rest, console: console)
         default:
             return usage(.unknownCommand(name), help: help, console: console)
         }
     }
+
+    /// The commands that have their own help.
+    static let commandNames = ["run", "validate", "merge", "bench", "version"]
 
     static func commandHelp(_ name: String) -> String? {
         switch name {
@@ -70,12 +76,24 @@ public enum PushSimCommand {
         case "validate": ValidateCommand.help
         case "merge": MergeCommand.help
         case "bench": BenchCommand.help
+        case "version": VersionCommand.help
         default: nil
         }
     }
 
-    /// Prints a usage error with a pointer to help; exit 64.
+    /// Prints a usage error with a pointer to the command's help; exit 64.
+    static func usage(_ error: UsageError, command: String, console: Console) -> ExitCode {
+        console.err("error: \(error)\n")
+        console.err("(see 'pushsim help \(command)')\n")
+        return .usage
+    }
+
+    /// Prints a usage error with a pointer to the help text `help`: the command's whose
+    /// help it is, else the top level's; exit 64.
     static func usage(_ error: UsageError, help: String, console: Console) -> ExitCode {
+        if let command = commandNames.first(where: { commandHelp($0) == help }) {
+            return usage(error, command: command, console: console)
+        }
         console.err("error: \(error)\n")
         console.err("(see 'pushsim help' or '--help')\n")
         return .usage

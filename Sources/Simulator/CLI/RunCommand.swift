@@ -29,7 +29,13 @@ enum RunCommand {
 
     """
 
-    static func main(_ arguments: ArraySlice<String>, console: Console) -> ExitCode {
+    /// Simulates users of a scenario with a number of threads, reporting progress.
+    typealias Simulate = (Scenario, Range<Int>, Int, (@Sendable (Int) -> Void)?) throws -> SimulationResult
+
+    /// Runs the command; `simulate` is `Simulation.run`, and tests pass one that
+    /// records whether the simulation was reached.
+    static func main(_ arguments: ArraySlice<String>, console: Console,
+                     simulate: Simulate = { try Simulation.run($0, users: $1, threads: $2, progress: $3) }) -> ExitCode {
         if arguments.contains("--help") || arguments.contains("-h") { console.out(help); return .success }
         let options: Options
         do {
@@ -80,7 +86,7 @@ enum RunCommand {
         do {
             var onProgress: (@Sendable (Int) -> Void)?
             if let progress { onProgress = { progress.update(done: $0) } }
-            result = try Simulation.run(scenario, users: users, threads: options.threads, progress: onProgress)
+            result = try simulate(scenario, users, options.threads, onProgress)
         } catch {
             progress?.finish()
             console.err("error: the accounting identity broke, no report written: \(error)\n")

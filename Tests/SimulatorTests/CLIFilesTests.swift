@@ -301,7 +301,8 @@ struct CLIFilesTests {
         return name
     }
 
-    @Test("run writes into one-character relative folders (r, r/, x/y/z) instead of crashing")
+    @Test("run writes into one-character relative folders (r, r/, x/y/z) instead of crashing",
+          .enabled(if: access(".", W_OK) == 0, "writes in the working directory"))
     func runIntoOneCharacterFolders() throws {
         let root = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -319,7 +320,8 @@ struct CLIFilesTests {
         }
     }
 
-    @Test("shards written to one-character folders merge into a one-character folder")
+    @Test("shards written to one-character folders merge into a one-character folder",
+          .enabled(if: access(".", W_OK) == 0, "writes in the working directory"))
     func shardAndMergeWithOneCharacterFolders() throws {
         let root = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: root) }

@@ -215,6 +215,44 @@ struct CLIFilesTests {
         #expect(contents(root + "/file") == "a file\n")
     }
 
+    @Test("a report name taken by a folder fails before simulating")
+    func reportNameTakenByAFolderFailsAtOnce() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let scenario = Self.writeScenario(in: root)
+        try FileManager.default.createDirectory(atPath: root + "/out/daily.csv", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: root + "/part/partial.json", withIntermediateDirectories: true)
+        for (out, name, shard) in [("out", "daily.csv", [String]()), ("part", "partial.json", ["--shard", "1/2"])] {
+            let result = runChecked([scenario, "--out", root + "/" + out] + shard)
+            #expect(result.code == .failure)
+            #expect(!result.simulated)
+            #expect(result.err == "error: \(root)/\(out)/\(name): exists and is a directory\n")
+            #expect(listing(root + "/" + out) == [name])
+        }
+    }
+
+    @Test("merge reads a part from standard input as '-', named <stdin> in messages")
+    func mergeReadsAPartFromStandardInput() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let scenario = Self.writeScenario(in: root)
+        for index in 1...2 {
+            #expect(pushsim(["run", scenario, "--shard", "\(index)/2", "--out", root + "/p\(index)"]).code == .success)
+        }
+        #expect(pushsim(["run", scenario, "--out", root + "/whole"]).code == .success)
+        let part = try #require(contents(root + "/p2/partial.json"))
+        let descriptor = try pipeHolding(part)
+        defer { close(descriptor) }
+        let result = pushsim(["merge", root + "/p1", "-", "--out", root + "/merged"], input: descriptor)
+        #expect(result.code == .success, "\(result.err)")
+        #expect(contents(root + "/merged/summary.csv") == contents(root + "/whole/summary.csv"))
+        let damaged = try pipeHolding("{}")
+        defer { close(damaged) }
+        let refused = pushsim(["merge", root + "/p1", "-", "--out", root + "/other"], input: damaged)
+        #expect(refused.code == .dataError)
+        #expect(refused.err == "error: <stdin>: not a pushsim partial result\n")
+    }
+
     @Test("a folder without write permission fails before simulating with the system's reason",
           .enabled(if: geteuid() != 0, "root may write anywhere"))
     func unwritableOutFailsAtOnce() throws {

@@ -35,9 +35,12 @@ enum MergeCommand {
         var reference: (partial: PartialResult, scenario: Scenario, path: String)?
         var seen: Set<Int> = []
         for argument in scanner.positional {
-            let path = ReportWriter.kind(of: argument) == true ? ReportWriter.join(argument, RunCommand.partialFileName) : argument
+            let isFolder = ReportWriter.kind(of: argument) == true
+            let path = isFolder ? ReportWriter.join(argument, RunCommand.partialFileName) : FileBytes.displayName(argument)
             let bytes: [UInt8]
-            do { bytes = try FileBytes.read(path: path) } catch {
+            do {
+                bytes = try FileBytes.read(path: isFolder ? path : argument, standardInput: console.input)
+            } catch {
                 console.err("error: \(path): cannot read: \(error.reason)\n")
                 return .dataError
             }
@@ -68,7 +71,7 @@ enum MergeCommand {
         }
         guard let reference, var result = merged else { return .dataError }
         do {
-            try ReportWriter.checkWritable(out)
+            try ReportWriter.checkWritable(out, for: Reports.fileNames)
         } catch {
             console.err("error: \(error)\n")
             return .failure

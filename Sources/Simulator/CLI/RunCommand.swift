@@ -74,7 +74,7 @@ enum RunCommand {
         let directory = options.out ?? "reports/\(scenario.name)"
         // A folder that cannot take the output fails now, not after the simulation.
         do {
-            try ReportWriter.checkWritable(directory)
+            try ReportWriter.checkWritable(directory, for: options.shard == nil ? Reports.fileNames : [Self.partialFileName])
         } catch {
             console.err("error: \(error)\n")
             return .failure

@@ -17,11 +17,15 @@ public enum ReportWriter {
     /// Checks, before a long simulation, that reports can be written to `directory`:
     /// creates the missing folders, creates and deletes a probe file, then removes the
     /// folders it created. Finds a file in the way, a parent that is a file, a folder
-    /// without write permission or a read-only file system.
-    /// - Complexity: O(depth of `directory`).
-    public static func checkWritable(_ directory: String) throws(Failure) {
+    /// without write permission, a read-only file system, or a folder in the place of
+    /// one of the files `names`.
+    /// - Complexity: O(depth of `directory` + names).
+    public static func checkWritable(_ directory: String, for names: [String] = []) throws(Failure) {
         let created = try prepareDirectory(directory)
         defer { removeDirectories(created) }
+        for name in names where kind(of: join(directory, name)) == true {
+            throw Failure(description: "\(join(directory, name)): exists and is a directory")
+        }
         let probe = join(directory, ".pushsim-probe-\(getpid())")
         let descriptor = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0o600)
         guard descriptor >= 0 else {

@@ -22,12 +22,21 @@ struct CPUAllowanceTests {
         #expect(CPUAllowance.cgroupV1Limit(quota: quota, period: period) == limit)
     }
 
-    @Test("the process's cgroup v2 folder comes from the 0:: line of /proc/self/cgroup")
-    func cgroupPath() {
-        #expect(CPUAllowance.cgroupV2Path(procSelfCgroup: "0::/\n") == "/")
-        #expect(CPUAllowance.cgroupV2Path(procSelfCgroup: "0::/kubepods/pod1/abc\n") == "/kubepods/pod1/abc")
-        #expect(CPUAllowance.cgroupV2Path(procSelfCgroup: "12:cpu,cpuacct:/slurm/uid_0/job_7\n0::/x\n") == "/x")
-        #expect(CPUAllowance.cgroupV2Path(procSelfCgroup: "4:cpu,cpuacct:/docker/abc\n") == nil)
+    @Test("the cgroup folders read are the process's own and those above it, from /proc/self/cgroup")
+    func cgroupFolders() {
+        let v2Roots = ["/sys/fs/cgroup", "/sys/fs/cgroup/unified"]
+        let v1Roots = ["/sys/fs/cgroup/cpu", "/sys/fs/cgroup/cpu,cpuacct", "/sys/fs/cgroup/cpuacct,cpu"]
+        // A container with its own cgroup namespace: only the roots.
+        let namespaced = CPUAllowance.cgroupFolders(procSelfCgroup: "0::/\n")
+        #expect(namespaced.v2 == v2Roots && namespaced.v1 == v1Roots)
+        let kubernetes = CPUAllowance.cgroupFolders(procSelfCgroup: "0::/kubepods/pod1/abc\n")
+        #expect(kubernetes.v2 == ["/sys/fs/cgroup", "/sys/fs/cgroup/kubepods/pod1/abc", "/sys/fs/cgroup/kubepods/pod1",
+                                  "/sys/fs/cgroup/kubepods", "/sys/fs/cgroup/unified", "/sys/fs/cgroup/unified/kubepods/pod1/abc",
+                                  "/sys/fs/cgroup/unified/kubepods/pod1", "/sys/fs/cgroup/unified/kubepods"])
+        // cgroup v1: the line whose controllers include cpu; memory's path is not the CPU's.
+        let slurm = CPUAllowance.cgroupFolders(procSelfCgroup: "4:memory:/elsewhere\n3:cpu,cpuacct:/slurm/job_7\n")
+        #expect(slurm.v1 == v1Roots.flatMap { [$0, $0 + "/slurm/job_7", $0 + "/slurm"] })
+        #expect(slurm.v2 == v2Roots)
     }
 
     @Test("the smallest of affinity, quotas and processors wins; one CPU from Slurm or a 1-CPU limit gives 1")

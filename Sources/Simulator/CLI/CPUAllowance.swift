@@ -41,35 +41,48 @@ enum CPUAllowance {
         return Int(max(1, (quota + period - 1) / period))
     }
 
-    /// The cgroup v2 folder of this process, from `/proc/self/cgroup`'s "0::/path" line,
-    /// relative to `/sys/fs/cgroup`; nil without cgroup v2.
+    /// The folders whose CPU quota binds this process: its own cgroup and each above it
+    /// (a parent's limit binds its children), from `/proc/self/cgroup`'s lines
+    /// "id:controllers:path" ("0::path" for v2), under the usual mount points. A
+    /// container sees its own cgroup as the root, so the roots are always included.
     /// - Complexity: O(n) in the text's length.
-    static func cgroupV2Path(procSelfCgroup: String) -> String? {
-        for line in procSelfCgroup.split(separator: "\n") where line.hasPrefix("0::") {
-            return String(line.dropFirst(3))
+    static func cgroupFolders(procSelfCgroup: String) -> (v2: [String], v1: [String]) {
+        func withParents(_ path: String, under roots: [String]) -> [String] {
+            var paths: [String] = []
+            var current: String? = path
+            while let folder = current, folder != "/", !folder.isEmpty {
+                paths.append(folder)
+                current = ReportWriter.parent(of: folder)
+            }
+            return roots.flatMap { root in [root] + paths.map { root + $0 } }
         }
-        return nil
+        let v2Roots = ["/sys/fs/cgroup", "/sys/fs/cgroup/unified"]
+        let v1Roots = ["/sys/fs/cgroup/cpu", "/sys/fs/cgroup/cpu,cpuacct", "/sys/fs/cgroup/cpuacct,cpu"]
+        var v2 = v2Roots, v1 = v1Roots
+        for line in procSelfCgroup.split(separator: "\n") {
+            let fields = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            guard fields.count == 3 else { continue }
+            let path = String(fields[2])
+            if fields[0] == "0" && fields[1].isEmpty {
+                v2 = withParents(path, under: v2Roots)
+            } else if fields[1].split(separator: ",").contains("cpu") {
+                v1 = withParents(path, under: v1Roots)
+            }
+        }
+        return (v2, v1)
     }
 
-    /// The quota of every folder from this process's cgroup up to the root that sets
-    /// one (a parent's limit binds its children), v2 and v1.
+    /// The quota of every folder of `cgroupFolders` that sets one, v2 and v1.
     private static func cgroupQuotas() -> [Int] {
         func text(_ path: String) -> String? {
             (try? FileBytes.read(path: path)).map { String(decoding: $0, as: UTF8.self) }
         }
+        let folders = cgroupFolders(procSelfCgroup: text("/proc/self/cgroup") ?? "")
         var quotas: [Int] = []
-        var folders = ["/sys/fs/cgroup"]
-        if let own = text("/proc/self/cgroup").flatMap({ cgroupV2Path(procSelfCgroup: $0) }) {
-            var path: String? = own
-            while let current = path, current != "/", !current.isEmpty {
-                folders.append("/sys/fs/cgroup" + current)
-                path = ReportWriter.parent(of: current)
-            }
-        }
-        for folder in folders {
+        for folder in folders.v2 {
             if let limit = text(folder + "/cpu.max").flatMap(cgroupV2Limit) { quotas.append(limit) }
         }
-        for folder in ["/sys/fs/cgroup/cpu", "/sys/fs/cgroup/cpu,cpuacct"] {
+        for folder in folders.v1 {
             if let quota = text(folder + "/cpu.cfs_quota_us"), let period = text(folder + "/cpu.cfs_period_us"),
                let limit = cgroupV1Limit(quota: quota, period: period) {
                 quotas.append(limit)

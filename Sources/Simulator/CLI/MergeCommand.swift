@@ -9,7 +9,7 @@ enum MergeCommand {
     USAGE: pushsim merge <dir-or-partial.json>... --out <dir>
 
     Every shard 1…N of one scenario, seed and strategy set must be given exactly
-    once. Writes \(Reports.listing(Reports.fileNames)) to <dir>,
+    once; '-' reads one part from standard input. Writes \(Reports.listing(Reports.fileNames)) to <dir>,
     identical to an unsharded run.
 
     EXAMPLES:

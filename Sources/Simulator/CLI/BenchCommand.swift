@@ -11,7 +11,8 @@ enum BenchCommand {
 
     Prints devices, messages (summed over strategies), kernel events, wall time,
     messages/s, messages/s per thread, events/s and peak resident memory. --devices and
-    --days override the scenario's, for scaling measurements. Build with -c release.
+    --days override the scenario's, for scaling measurements. --threads defaults to the
+    CPUs this process may use (affinity mask, cgroup CPU quota). Build with -c release.
 
     EXAMPLES:
       swift run -c release pushsim bench scenarios/scale-1m.json

@@ -72,7 +72,7 @@ struct ShardMergeCLITests {
         let one = part(1), two = part(2), otherSeed = part(2, seed: 12)
         let out = root.appendingPathComponent("out").path
         for (parts, message) in [([one], "shards missing: 2/2"), ([one, one], "given twice"),
-                                 ([one, otherSeed], "another scenario, seed")] {
+                                 ([one, otherSeed], "are parts of different runs: seed 12 against 11")] {
             let captured = Captured()
             #expect(PushSimCommand.main(["merge"] + parts + ["--out", out], console: captured.console) == .dataError)
             #expect(captured.err.withLock { $0 }.contains(message), "\(captured.err.withLock { $0 })")

@@ -11,7 +11,8 @@ enum BenchCommand {
 
     Prints devices, messages (summed over strategies), kernel events, wall time,
     messages/s, messages/s per thread, events/s and peak resident memory. --devices and
-    --days override the scenario's, for scaling measurements. Build with -c release.
+    --days override the scenario's, for scaling measurements. --threads defaults to the
+    CPUs this process may use (affinity mask, cgroup CPU quota). Build with -c release.
 
     EXAMPLES:
       swift run -c release pushsim bench scenarios/scale-1m.json
@@ -25,26 +26,26 @@ enum BenchCommand {
         do {
             scanner = try ArgumentScanner(arguments, command: "bench", valued: ["--threads", "--devices", "--days"], flags: [])
         } catch {
-            return PushSimCommand.usage(error, help: help, console: console)
+            return PushSimCommand.usage(error, command: "bench", console: console)
         }
         guard let path = scanner.positional.first, scanner.positional.count == 1 else {
             return PushSimCommand.usage(scanner.positional.isEmpty ? .missingArgument("the scenario file")
-                                        : .unexpectedArgument(scanner.positional[1]), help: help, console: console)
+                                        : .unexpectedArgument(scanner.positional[1]), command: "bench", console: console)
         }
         func positive(_ option: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int? {
             guard let text = scanner.value(option) else { return nil }
-            guard let value = Int(text), range.contains(value) else {
+            guard let value: Int = ArgumentScanner.plainInteger(text), range.contains(value) else {
                 throw .invalidValue(option: option, value: text, expected: "an integer from \(range.lowerBound) to \(range.upperBound)")
             }
             return value
         }
         let threads: Int, devices: Int?, days: Int?
         do {
-            threads = try positive("--threads", 1...1024) ?? ProcessInfo.processInfo.activeProcessorCount
+            threads = try positive("--threads", 1...1024) ?? CPUAllowance.available()
             devices = try positive("--devices", 1...100_000_000)
             days = try positive("--days", 1...3650)
         } catch {
-            return PushSimCommand.usage(error, help: help, console: console)
+            return PushSimCommand.usage(error, command: "bench", console: console)
         }
         var scenario: Scenario
         do {

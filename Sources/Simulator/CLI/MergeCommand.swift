@@ -9,7 +9,7 @@ enum MergeCommand {
     USAGE: pushsim merge <dir-or-partial.json>... --out <dir>
 
     Every shard 1…N of one scenario, seed and strategy set must be given exactly
-    once. Writes \(Reports.listing(Reports.fileNames)) to <dir>,
+    once; '-' reads one part from standard input. Writes \(Reports.listing(Reports.fileNames)) to <dir>,
     identical to an unsharded run.
 
     EXAMPLES:
@@ -23,23 +23,24 @@ enum MergeCommand {
         do {
             scanner = try ArgumentScanner(arguments, command: "merge", valued: ["--out"], flags: [])
         } catch {
-            return PushSimCommand.usage(error, help: help, console: console)
+            return PushSimCommand.usage(error, command: "merge", console: console)
         }
         guard !scanner.positional.isEmpty else {
-            return PushSimCommand.usage(.missingArgument("the partial results to merge"), help: help, console: console)
+            return PushSimCommand.usage(.missingArgument("the partial results to merge"), command: "merge", console: console)
         }
         guard let out = scanner.value("--out"), !out.isEmpty else {
-            return PushSimCommand.usage(.missingArgument("--out <dir>"), help: help, console: console)
+            return PushSimCommand.usage(.missingArgument("--out <dir>"), command: "merge", console: console)
         }
         var merged: SimulationResult?
-        var reference: (partial: PartialResult, scenario: Scenario)?
+        var reference: (partial: PartialResult, scenario: Scenario, path: String)?
         var seen: Set<Int> = []
         for argument in scanner.positional {
-            var isDirectory: ObjCBool = false
-            _ = FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory)
-            let path = isDirectory.boolValue ? (argument as NSString).appendingPathComponent("partial.json") : argument
+            let isFolder = ReportWriter.kind(of: argument) == true
+            let path = isFolder ? ReportWriter.join(argument, RunCommand.partialFileName) : FileBytes.displayName(argument)
             let bytes: [UInt8]
-            do { bytes = try FileBytes.read(path: path) } catch {
+            do {
+                bytes = try FileBytes.read(path: isFolder ? path : argument, standardInput: console.input)
+            } catch {
                 console.err("error: \(path): cannot read: \(error.reason)\n")
                 return .dataError
             }
@@ -48,24 +49,33 @@ enum MergeCommand {
                 console.err("error: \(error)\n")
                 return .dataError
             }
+            let shard = decoded.partial.shard
+            guard shard.count <= decoded.scenario.devices else {
+                console.err("error: \(path): shard \(shard.index)/\(shard.count) of a scenario of \(decoded.scenario.devices) "
+                            + "devices: there are at most as many shards as devices\n")
+                return .dataError
+            }
             if let reference {
-                guard decoded.partial.scenarioText == reference.partial.scenarioText,
-                      decoded.partial.seed == reference.partial.seed,
-                      decoded.partial.result.strategies == reference.partial.result.strategies,
-                      decoded.partial.shard.count == reference.partial.shard.count else {
-                    console.err("error: \(path): from another scenario, seed, strategy set or shard count than the first part\n")
+                if let difference = Self.difference(decoded.partial, reference.partial) {
+                    console.err("error: \(path) and \(reference.path) are parts of different runs: \(difference)\n")
                     return .dataError
                 }
             } else {
-                reference = decoded
+                reference = (decoded.partial, decoded.scenario, path)
             }
-            guard seen.insert(decoded.partial.shard.index).inserted else {
-                console.err("error: \(path): shard \(decoded.partial.shard.index)/\(decoded.partial.shard.count) given twice\n")
+            guard seen.insert(shard.index).inserted else {
+                console.err("error: \(path): shard \(shard.index)/\(shard.count) given twice\n")
                 return .dataError
             }
             if merged == nil { merged = decoded.partial.result } else { merged!.merge(decoded.partial.result) }
         }
         guard let reference, var result = merged else { return .dataError }
+        do {
+            try ReportWriter.checkWritable(out, for: Reports.fileNames)
+        } catch {
+            console.err("error: \(error)\n")
+            return .failure
+        }
         let missing = (1...reference.partial.shard.count).filter { !seen.contains($0) }
         guard missing.isEmpty else {
             console.err("error: shards missing: " + missing.map { "\($0)/\(reference.partial.shard.count)" }.joined(separator: ", ") + "\n")
@@ -78,7 +88,7 @@ enum MergeCommand {
         }
         let reports = Reports(scenario: reference.scenario, result: result)
         do {
-            try ReportWriter.write(reports.files, to: out)
+            try ReportWriter.write(reports.files, to: out, removing: [RunCommand.partialFileName])
         } catch {
             console.err("error: \(error)\n")
             return .failure
@@ -86,5 +96,22 @@ enum MergeCommand {
         console.out(reports.table)
         console.err("merged \(seen.count) shards into \(Reports.listing(Reports.fileNames)) in \(out)\n")
         return .success
+    }
+
+    /// What differs between two parts that must come from one run (the first of scenario
+    /// text, seed, strategy set and shard count), with both values; nil if nothing does.
+    /// - Complexity: O(n) in the scenario texts' length.
+    static func difference(_ part: PartialResult, _ first: PartialResult) -> String? {
+        func labels(_ partial: PartialResult) -> String { partial.result.strategies.map(\.label).joined(separator: ", ") }
+        if part.scenarioText != first.scenarioText { return "the scenario texts differ" }
+        if part.seed != first.seed { return "seed \(part.seed) against \(first.seed)" }
+        if part.result.strategies != first.result.strategies {
+            return "strategies \(labels(part)) against \(labels(first))"
+        }
+        if part.shard.count != first.shard.count {
+            return "shard \(part.shard.index)/\(part.shard.count) against \(first.shard.index)/\(first.shard.count) "
+                + "(another shard count)"
+        }
+        return nil
     }
 }

@@ -1,55 +1,5 @@
 import Foundation
 
-/// Where a command writes: results to `out`, messages to `err`. Injected so tests
-/// can run the CLI in-process.
-public struct Console: Sendable {
-    /// Standard output.
-    public var out: @Sendable (String) -> Void
-    /// Standard error.
-    public var err: @Sendable (String) -> Void
-    /// Whether standard error is a terminal (progress is shown only then).
-    public var errIsTerminal: Bool
-
-    /// A console.
-    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
-                errIsTerminal: Bool = false) {
-        self.out = out
-        self.err = err
-        self.errIsTerminal = errIsTerminal
-    }
-
-    /// The process's standard streams. Results that cannot reach standard output
-    /// (a full disk, a closed descriptor) end the process with exit code 1 and one
-    /// line on standard error; a failure to write standard error is ignored.
-    public static var standard: Console {
-        Console(out: { text in
-                    if let problem = writeAll(text, to: STDOUT_FILENO) {
-                        _ = writeAll("error: cannot write to standard output: \(problem)\n", to: STDERR_FILENO)
-                        exit(ExitCode.failure.rawValue)
-                    }
-                },
-                err: { _ = writeAll($0, to: STDERR_FILENO) },
-                errIsTerminal: isatty(STDERR_FILENO) == 1)
-    }
-
-    /// Writes all of `text` to `descriptor`, retrying short and interrupted writes.
-    /// Returns nil, or the system's description of what went wrong.
-    /// (`FileHandle.write(_:)` traps on an error instead.)
-    /// - Complexity: O(n) in the text's UTF-8 length.
-    static func writeAll(_ text: String, to descriptor: Int32) -> String? {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return String(cString: strerror(errno))
-            }
-            bytes = bytes.dropFirst(written)
-        }
-        return nil
-    }
-}
-
 /// Exit codes, as BSD's sysexits.h names them.
 public enum ExitCode: Int32, Sendable {
     case success = 0
@@ -73,6 +23,7 @@ public enum PushSimCommand {
       validate   Check a scenario file without running it
       merge      Combine partial results of sharded runs into reports
       bench      Measure speed and peak memory on a scenario
+      version    Print the version (also --version)
       help       Show help for a command
 
     EXAMPLES:
@@ -109,10 +60,15 @@ public enum PushSimCommand {
             return MergeCommand.main(rest, console: console)
         case "bench":
             return BenchCommand.main(rest, console: console)
+        case "version", "--version":
+            return VersionCommand.main(rest, console: console)
         default:
             return usage(.unknownCommand(name), help: help, console: console)
         }
     }
+
+    /// The commands that have their own help.
+    static let commandNames = ["run", "validate", "merge", "bench", "version"]
 
     static func commandHelp(_ name: String) -> String? {
         switch name {
@@ -120,12 +76,24 @@ public enum PushSimCommand {
         case "validate": ValidateCommand.help
         case "merge": MergeCommand.help
         case "bench": BenchCommand.help
+        case "version": VersionCommand.help
         default: nil
         }
     }
 
-    /// Prints a usage error with a pointer to help; exit 64.
+    /// Prints a usage error with a pointer to the command's help; exit 64.
+    static func usage(_ error: UsageError, command: String, console: Console) -> ExitCode {
+        console.err("error: \(error)\n")
+        console.err("(see 'pushsim help \(command)')\n")
+        return .usage
+    }
+
+    /// Prints a usage error with a pointer to the help text `help`: the command's whose
+    /// help it is, else the top level's; exit 64.
     static func usage(_ error: UsageError, help: String, console: Console) -> ExitCode {
+        if let command = commandNames.first(where: { commandHelp($0) == help }) {
+            return usage(error, command: command, console: console)
+        }
         console.err("error: \(error)\n")
         console.err("(see 'pushsim help' or '--help')\n")
         return .usage

@@ -6,17 +6,18 @@ enum RunCommand {
     static let help = """
     OVERVIEW: Run a scenario and compare its strategies.
 
-    USAGE: pushsim run <scenario.json> [--out <dir>] [--seed <n>] [--strategy <label>]...
+    USAGE: pushsim run <scenario.json | -> [--out <dir>] [--seed <n>] [--strategy <label>]...
                        [--threads <n>] [--shard <k>/<n>]
 
     Prints a side-by-side table on stdout and writes \(Reports.listing(Reports.fileNames))
-    to <dir>, whole or not at all.
+    to <dir>, whole or not at all. '-' reads the scenario from standard input.
 
     OPTIONS:
       --out <dir>          Report folder (default: reports/<scenario name>/)
       --seed <n>           Override the scenario's seed (0 … 2^63-1)
       --strategy <label>   Run only this strategy; repeat for several (default: all)
-      --threads <n>        Worker threads (default: all cores); the output does not depend on it
+      --threads <n>        Worker threads (default: the CPUs this process may use, after its
+                           affinity mask and cgroup CPU quota); the output does not depend on it
       --shard <k>/<n>      Simulate only the k-th of n equal slices of the devices and write
                            <dir>/partial.json instead of reports; 'pushsim merge' combines them
       -h, --help           Show this help
@@ -28,17 +29,27 @@ enum RunCommand {
 
     """
 
-    static func main(_ arguments: ArraySlice<String>, console: Console) -> ExitCode {
+    /// Simulates users of a scenario with a number of threads, reporting progress.
+    typealias Simulate = (Scenario, Range<Int>, Int, (@Sendable (Int) -> Void)?) throws -> SimulationResult
+
+    /// Runs the command; `simulate` is `Simulation.run`, and tests pass one that
+    /// records whether the simulation was reached.
+    static func main(_ arguments: ArraySlice<String>, console: Console,
+                     simulate: Simulate = { try Simulation.run($0, users: $1, threads: $2, progress: $3) }) -> ExitCode {
         if arguments.contains("--help") || arguments.contains("-h") { console.out(help); return .success }
         let options: Options
         do {
             options = try Options(arguments)
         } catch {
-            return PushSimCommand.usage(error, help: help, console: console)
+            return PushSimCommand.usage(error, command: "run", console: console)
         }
         var scenario: Scenario
+        let scenarioBytes: [UInt8]
         do {
-            scenario = try ScenarioDecoder.load(path: options.scenarioPath)
+            // Read once: a pipe cannot be read again, and a partial result must carry
+            // exactly the text that was simulated.
+            (scenario, scenarioBytes) = try ScenarioDecoder.loadKeepingBytes(path: options.scenarioPath,
+                                                                             standardInput: console.input)
         } catch {
             console.err("error: \(error)\n")
             return .dataError
@@ -49,11 +60,24 @@ enum RunCommand {
             for label in options.strategies {
                 guard let strategy = scenario.strategies.first(where: { $0.label == label }) else {
                     return PushSimCommand.usage(.unknownStrategy(label, known: scenario.strategies.map(\.label)),
-                                                help: help, console: console)
+                                                command: "run", console: console)
                 }
                 if !chosen.contains(strategy) { chosen.append(strategy) }
             }
             scenario.strategies = chosen
+        }
+        if let shard = options.shard, shard.count > scenario.devices {
+            return PushSimCommand.usage(.invalidValue(option: "--shard", value: "\(shard.index)/\(shard.count)",
+                                                      expected: "K/N with N ≤ \(scenario.devices), the scenario's device count"),
+                                        command: "run", console: console)
+        }
+        let directory = options.out ?? "reports/\(scenario.name)"
+        // A folder that cannot take the output fails now, not after the simulation.
+        do {
+            try ReportWriter.checkWritable(directory, for: options.shard == nil ? Reports.fileNames : [Self.partialFileName])
+        } catch {
+            console.err("error: \(error)\n")
+            return .failure
         }
         let users = options.shard.map { Simulation.shardRange(index: $0.index, count: $0.count, devices: scenario.devices) }
             ?? 0..<scenario.devices
@@ -62,24 +86,26 @@ enum RunCommand {
         do {
             var onProgress: (@Sendable (Int) -> Void)?
             if let progress { onProgress = { progress.update(done: $0) } }
-            result = try Simulation.run(scenario, users: users, threads: options.threads, progress: onProgress)
+            result = try simulate(scenario, users, options.threads, onProgress)
         } catch {
             progress?.finish()
             console.err("error: the accounting identity broke, no report written: \(error)\n")
             return .failure
         }
         progress?.finish()
-        let directory = options.out ?? "reports/\(scenario.name)"
         do {
+            // Each kind of run removes the other kind's output from the folder, in the
+            // same all-or-nothing step: a merge or a reader must not mix them up.
             if let shard = options.shard {
-                let source = try String(contentsOfFile: options.scenarioPath, encoding: .utf8)
-                let partial = PartialResult(scenarioText: source, seed: scenario.seed,
-                                            shard: shard, result: result)
-                try ReportWriter.write([("partial.json", partial.encoded())], to: directory)
-                console.err("wrote \(directory)/partial.json (shard \(shard.index)/\(shard.count), \(users.count) devices)\n")
+                let partial = PartialResult(scenarioText: String(decoding: scenarioBytes, as: UTF8.self),
+                                            seed: scenario.seed, shard: shard, result: result)
+                try ReportWriter.write([(Self.partialFileName, partial.encoded())], to: directory,
+                                       removing: Reports.fileNames)
+                console.err("wrote \(ReportWriter.join(directory, Self.partialFileName)) "
+                            + "(shard \(shard.index)/\(shard.count), \(users.count) devices)\n")
             } else {
                 let reports = Reports(scenario: scenario, result: result)
-                try ReportWriter.write(reports.files, to: directory)
+                try ReportWriter.write(reports.files, to: directory, removing: [Self.partialFileName])
                 console.out(reports.table)
                 console.err("wrote \(Reports.listing(Reports.fileNames)) to \(directory)\n")
             }
@@ -89,6 +115,9 @@ enum RunCommand {
         }
         return .success
     }
+
+    /// The file a shard writes in its folder; `merge` reads it from a folder given.
+    static let partialFileName = "partial.json"
 
     struct Options {
         var scenarioPath: String
@@ -108,22 +137,23 @@ enum RunCommand {
             out = scanner.value("--out")
             if out?.isEmpty == true { throw .invalidValue(option: "--out", value: "", expected: "a folder") }
             if let text = scanner.value("--seed") {
-                guard let value = UInt64(text), value <= UInt64(Int64.max) else {
+                guard let value: UInt64 = ArgumentScanner.plainInteger(text), value <= UInt64(Int64.max) else {
                     throw .invalidValue(option: "--seed", value: text, expected: "an integer from 0 to 2^63-1")
                 }
                 seed = value
             }
             strategies = scanner.values("--strategy")
-            threads = ProcessInfo.processInfo.activeProcessorCount
+            threads = CPUAllowance.available()
             if let text = scanner.value("--threads") {
-                guard let value = Int(text), (1...1024).contains(value) else {
+                guard let value: Int = ArgumentScanner.plainInteger(text), (1...1024).contains(value) else {
                     throw .invalidValue(option: "--threads", value: text, expected: "an integer from 1 to 1024")
                 }
                 threads = value
             }
             if let text = scanner.value("--shard") {
                 let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-                guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]),
+                guard parts.count == 2, let index: Int = ArgumentScanner.plainInteger(String(parts[0])),
+                      let count: Int = ArgumentScanner.plainInteger(String(parts[1])),
                       count >= 1, count <= 100_000, (1...count).contains(index) else {
                     throw .invalidValue(option: "--shard", value: text, expected: "K/N with 1 ≤ K ≤ N, e.g. 3/8")
                 }

@@ -13,7 +13,7 @@ public enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .unknownCommand(let name): "unknown command '\(name)'; expected run, validate, merge, bench or help"
+        case .unknownCommand(let name): "unknown command '\(name)'; expected run, validate, merge, bench, version or help"
         case .missingCommand: "no command given"
         case .unknownOption(let option, let command): "unknown option '\(option)' for '\(command)'"
         case .missingValue(let option): "option '\(option)' needs a value"
@@ -82,4 +82,12 @@ struct ArgumentScanner {
 
     /// Whether a flag was given.
     func flag(_ name: String) -> Bool { flags.contains(name) }
+
+    /// `text` as an integer if it is plain ASCII digits: Swift's own parser also takes
+    /// a leading '+' (and '-'), which a job template should not silently rely on.
+    /// - Complexity: O(n) in the text's length.
+    static func plainInteger<Value: FixedWidthInteger>(_ text: String) -> Value? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+        return Value(text)
+    }
 }

@@ -7,14 +7,33 @@ struct FileReadError: Error, Equatable {
 
 /// Reads whole files with plain POSIX calls, so that a pipe, a FIFO,
 /// `/dev/stdin` or `<(…)` reads like a regular file (`FileManager.contents(atPath:)`
-/// returns nil for anything but a regular file, and never says why).
+/// returns nil for anything but a regular file, and never says why). Callers read
+/// a file once and keep the bytes: a pipe cannot be read twice.
 enum FileBytes {
-    /// The bytes of the file at `path`.
+    /// The argument that means standard input.
+    static let standardInputArgument = "-"
+    /// How messages name standard input.
+    static let standardInputName = "<stdin>"
+
+    /// How messages name the file an argument designates: `<stdin>` for `-`.
+    /// - Complexity: O(1).
+    static func displayName(_ argument: String) -> String {
+        argument == standardInputArgument ? standardInputName : argument
+    }
+
+    /// The bytes of the file at `path`; `-` reads `standardInput` to its end.
     /// - Complexity: O(n) in the file's size.
-    static func read(path: String) throws(FileReadError) -> [UInt8] {
+    static func read(path: String, standardInput: Int32 = STDIN_FILENO) throws(FileReadError) -> [UInt8] {
+        if path == standardInputArgument { return try read(descriptor: standardInput) }
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { throw FileReadError(reason: describe(errno)) }
         defer { close(descriptor) }
+        return try read(descriptor: descriptor)
+    }
+
+    /// The bytes of an open descriptor, read to its end; the descriptor stays open.
+    /// - Complexity: O(n) in the bytes read.
+    static func read(descriptor: Int32) throws(FileReadError) -> [UInt8] {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
@@ -35,6 +54,7 @@ enum FileBytes {
         case ENOENT: "no such file"
         case EISDIR: "it is a directory"
         case EACCES: "permission denied"
+        case EBADF: "not open for reading"
         default: String(cString: strerror(code)).lowercased()
         }
     }

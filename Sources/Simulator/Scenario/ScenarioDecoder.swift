@@ -6,16 +6,26 @@ import Provider
 /// Reads scenario files: JSON with positions first, then every field checked
 /// with its path, unknown fields refused (a typo must not silently mean "absent").
 public enum ScenarioDecoder {
-    /// Loads and validates the scenario at `path`.
+    /// Loads and validates the scenario at `path` (`-`: standard input, named `<stdin>`).
     /// - Complexity: O(n) in the file's size.
     public static func load(path: String) throws(ScenarioError) -> Scenario {
+        try loadKeepingBytes(path: path).scenario
+    }
+
+    /// `load(path:)` that also returns the bytes it decoded, read once: a caller that
+    /// keeps the scenario's text (a shard's partial result) keeps exactly what was
+    /// simulated, even from a pipe or a file edited meanwhile. `-` reads `standardInput`.
+    /// - Complexity: O(n) in the file's size.
+    public static func loadKeepingBytes(path: String, standardInput: Int32 = STDIN_FILENO)
+        throws(ScenarioError) -> (scenario: Scenario, bytes: [UInt8]) {
+        let file = FileBytes.displayName(path)
         let bytes: [UInt8]
         do {
-            bytes = try FileBytes.read(path: path)
+            bytes = try FileBytes.read(path: path, standardInput: standardInput)
         } catch {
-            throw ScenarioError(.unreadable(error.reason), file: path, path: "", location: nil)
+            throw ScenarioError(.unreadable(error.reason), file: file, path: "", location: nil)
         }
-        return try decode(bytes, file: path)
+        return (try decode(bytes, file: file), bytes)
     }
 
     /// Validates a scenario held in memory; `file` names it in errors.

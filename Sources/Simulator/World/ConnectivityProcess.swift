@@ -33,8 +33,11 @@ struct ConnectivityProcess {
     }
 
     /// Draws the state at time 0. For the alternation it is the stationary one:
-    /// online with probability E[on] / (E[on] + E[off]); for exponential periods
-    /// the first period is then exactly the equilibrium residual (memorylessness).
+    /// online with probability E[on] / (E[on] + E[off]), then what is left of that
+    /// period drawn from its equilibrium residual (`Distribution.equilibriumResidual`),
+    /// so the run starts as if the alternation had been going on forever, whatever
+    /// the laws of the periods. Later periods are drawn whole, from the samplers.
+    /// - Complexity: O(windows that hold the device offline at 0).
     mutating func start(_ rng: inout SplitMix64) -> Bool {
         time = 0
         forcedUntil = .min
@@ -43,7 +46,7 @@ struct ConnectivityProcess {
         if let online, let offline {
             let onMean = online.distribution.mean, offMean = offline.distribution.mean
             baseOnline = rng.nextUnitInterval() * (onMean + offMean) <= onMean
-            baseFlipAt = (baseOnline ? online : offline).sample(&rng)
+            baseFlipAt = (baseOnline ? online : offline).distribution.equilibriumResidual(&rng)
         } else {
             baseOnline = true
             baseFlipAt = .max

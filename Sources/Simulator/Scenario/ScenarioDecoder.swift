@@ -106,7 +106,7 @@ public enum ScenarioDecoder {
             extensionTimeLimit = try decodeDevice(deviceReader, chain: &chain) ?? extensionTimeLimit
         }
         // Checked once the device is read: launches are named after the provider in the file.
-        if chain.subscriptions?.syncOn == .launch && chain.launches == nil, let subscriptionSyncReader {
+        if chain.provider.subscriptions?.syncOn == .launch && chain.device.launches == nil, let subscriptionSyncReader {
             throw subscriptionSyncReader.invalid("needs device.launches: nothing would ever sync")
         }
 
@@ -223,7 +223,7 @@ public enum ScenarioDecoder {
     }
 }
 
-// MARK: The chain's fields (issue 3): provider, APNs and device behaviour beyond the core model.
+// MARK: The delivery chain's fields: provider, APNs and device behaviour beyond the core model.
 
 extension ScenarioDecoder {
     /// Keys of a `strategies[]` entry.
@@ -246,30 +246,30 @@ extension ScenarioDecoder {
                                        chain: inout ChainModel) throws -> (payloadTTL: SimDuration?, syncOn: FieldReader?) {
         let fields = try reader.object(known: providerFields)
         let payloadTTL = try fields.optional("payloadTTL")?.duration(positive: true)
-        chain.expiredPositions = try fields.optional("expiredPositions")?
+        chain.provider.expiredPositions = try fields.optional("expiredPositions")?
             .choice("answer", ["resendRest": ExpiredPositionsAnswer.resendRest, "error": .error]) ?? .resendRest
 
         var retry = RetryPolicy()
         if let field = fields.optional("retries") { retry.maxRetries = Int32(try field.integer(in: 0...20)) }
         if let field = fields.optional("backoff") { retry.backoff = try field.duration(positive: true) }
-        chain.retry = retry
+        chain.provider.retry = retry
 
         if let networkReader = fields.optional("network") {
             let network = try networkReader.object(known: ["failureProbability", "timeout"])
-            chain.network = ProviderNetworkModel(
+            chain.provider.network = ProviderNetworkModel(
                 failureProbability: try network.required("failureProbability").probability(),
                 timeout: try network.optional("timeout")?.duration(positive: true) ?? 10 * TimeUnit.second)
         }
 
         if let outagesReader = fields.optional("outages") {
-            chain.outages = try decodeOutages(outagesReader, start: start, duration: duration)
+            chain.provider.outages = try decodeOutages(outagesReader, start: start, duration: duration)
         }
 
         var syncOnReader: FieldReader?
         if let subscriptionsReader = fields.optional("subscriptions") {
             let subscriptions = try subscriptionsReader.object(known: ["changesPerDay", "mailShare", "syncOn"])
             syncOnReader = subscriptions.optional("syncOn")
-            chain.subscriptions = SubscriptionModel(
+            chain.provider.subscriptions = SubscriptionModel(
                 changesPerDay: try subscriptions.required("changesPerDay").perDay("subscription changes"),
                 mailShare: try subscriptions.required("mailShare").probability(),
                 syncOn: try syncOnReader?.choice("sync trigger", ["reconnect": SubscriptionSync.reconnect,
@@ -329,7 +329,7 @@ extension ScenarioDecoder {
             .choice("storage policy", ["latest": false, "nondeterministic": true] as KeyValuePairs<String, Bool>) ?? false
         let closeTogetherReader = fields.optional("closeTogether")
         if nondeterministic {
-            chain.storage = .nondeterministic(
+            chain.apns.storage = .nondeterministic(
                 closeTogether: try closeTogetherReader?.duration(positive: true) ?? TimeUnit.second)
         } else if let closeTogetherReader {
             throw closeTogetherReader.invalid("only apns.storage \"nondeterministic\" has closeTogether")
@@ -337,10 +337,10 @@ extension ScenarioDecoder {
 
         if let rateLimitReader = fields.optional("rateLimit") {
             let rateLimit = try rateLimitReader.object(known: ["burst", "window"])
-            chain.rateLimit = APNsRateLimit(burst: Int32(try rateLimit.required("burst").integer(in: 1...1_000_000)),
+            chain.apns.rateLimit = APNsRateLimit(burst: Int32(try rateLimit.required("burst").integer(in: 1...1_000_000)),
                                             window: try rateLimit.required("window").duration(positive: true))
         }
-        chain.lowPriorityDeferral = try fields.optional("priority5Deferral")?.distribution()
+        chain.apns.lowPriorityDeferral = try fields.optional("priority5Deferral")?.distribution()
         return expiration
     }
 
@@ -349,14 +349,14 @@ extension ScenarioDecoder {
         let fields = try reader.object(known: deviceFields)
         let extensionTimeLimit = try fields.optional("extensionTimeLimit")?.duration(positive: true)
 
-        chain.notificationsDisabledShare = try fields.optional("notificationsDisabled")?.probability() ?? 0
-        chain.alertsNotAllowedShare = try fields.optional("alertsNotAllowed")?.probability() ?? 0
-        chain.displayOffShare = try fields.optional("displayOff")?.probability() ?? 0
-        chain.legacyIOSShare = try fields.optional("legacyIOS")?.probability() ?? 0
+        chain.device.notificationsDisabledShare = try fields.optional("notificationsDisabled")?.probability() ?? 0
+        chain.device.alertsNotAllowedShare = try fields.optional("alertsNotAllowed")?.probability() ?? 0
+        chain.device.displayOffShare = try fields.optional("displayOff")?.probability() ?? 0
+        chain.device.legacyIOSShare = try fields.optional("legacyIOS")?.probability() ?? 0
 
         if let memoryReader = fields.optional("extensionMemory") {
             let memory = try memoryReader.object(known: ["footprintMB", "olderIOS", "olderLimitMB", "newerLimitMB"])
-            chain.memory = ExtensionMemoryModel(
+            chain.device.memory = ExtensionMemoryModel(
                 footprintKB: try memory.required("footprintMB").sizeDistribution(),
                 olderIOSShare: try memory.optional("olderIOS")?.probability() ?? 0,
                 olderLimitKB: try memory.optional("olderLimitMB")?.kilobytes(positive: true) ?? 12 * 1024,
@@ -365,18 +365,18 @@ extension ScenarioDecoder {
 
         if let rotationReader = fields.optional("tokenRotation") {
             let rotation = try rotationReader.object(known: ["perDay", "withPrompt"])
-            chain.tokenRotation = TokenRotationModel(
+            chain.device.tokenRotation = TokenRotationModel(
                 perDay: try rotation.required("perDay").perDay("token rotations"),
                 withPromptShare: try rotation.optional("withPrompt")?.probability() ?? 0)
         }
-        chain.deviceIDChangesPerDay = try fields.optional("deviceIDChangesPerDay")?.perDay("device id changes") ?? 0
-        chain.accounts = try fields.optional("accounts")?.countShares(maxCount: maxCount) ?? .one
-        chain.apps = try fields.optional("apps")?.countShares(maxCount: maxCount) ?? .one
-        chain.launches = try fields.optional("launches").map { LaunchModel(rhythm: try decodeRhythm($0, events: "launches")) }
+        chain.device.deviceIDChangesPerDay = try fields.optional("deviceIDChangesPerDay")?.perDay("device id changes") ?? 0
+        chain.device.accounts = try fields.optional("accounts")?.countShares(maxCount: maxCount) ?? .one
+        chain.device.apps = try fields.optional("apps")?.countShares(maxCount: maxCount) ?? .one
+        chain.device.launches = try fields.optional("launches").map { LaunchModel(rhythm: try decodeRhythm($0, events: "launches")) }
 
         if let tapsReader = fields.optional("taps") {
             let taps = try tapsReader.object(known: ["probability", "delay"])
-            chain.taps = TapModel(probability: try taps.required("probability").probability(),
+            chain.device.taps = TapModel(probability: try taps.required("probability").probability(),
                                   delay: try taps.optional("delay")?.distribution() ?? .constant(0))
         }
         return extensionTimeLimit

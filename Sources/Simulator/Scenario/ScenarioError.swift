@@ -53,3 +53,24 @@ public struct ScenarioError: Error, Equatable, Sendable, CustomStringConvertible
         return text
     }
 }
+
+/// A position in a scenario file (a JSON text): 1-based line and column.
+///
+/// The column counts Unicode scalars from the start of the line, so a line
+/// holding `"é": x` puts `x` at column 7 even though `é` takes two bytes;
+/// a tab counts as one column. LF, CR and CRLF each end one line.
+public struct SourceLocation: Equatable, Hashable, Sendable, CustomStringConvertible {
+    /// 1-based line number.
+    public var line: Int
+    /// 1-based column, counted in Unicode scalars from the start of the line.
+    public var column: Int
+
+    /// Creates a location from a 1-based line and column.
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+
+    /// `"line:column"`, ready to follow `file:` in a diagnostic.
+    public var description: String { "\(line):\(column)" }
+}

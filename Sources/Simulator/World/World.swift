@@ -78,9 +78,9 @@ struct World {
         providerToAPNs = Sampler(scenario.latency.providerToAPNs)
         apnsToDevice = Sampler(scenario.latency.apnsToDevice)
         rerequestRoundTrip = Sampler(scenario.latency.rerequestRoundTrip)
-        powerDeferral = scenario.chain.lowPriorityDeferral.map(Sampler.init)
-        footprint = scenario.chain.memory.map { Sampler($0.footprintKB) }
-        tapDelay = scenario.chain.taps.map { Sampler($0.delay) }
+        powerDeferral = scenario.chain.apns.lowPriorityDeferral.map(Sampler.init)
+        footprint = scenario.chain.device.memory.map { Sampler($0.footprintKB) }
+        tapDelay = scenario.chain.device.taps.map { Sampler($0.delay) }
         timeline = UserTimeline(scenario: scenario, outages: outages)
     }
 
@@ -102,9 +102,9 @@ struct World {
         // The device id is the first draw, as in the core model; the rest follow.
         let deviceID = traitsRandom.next()
         let traits = DeviceTraits(deviceID: deviceID,
-                                  legacyIOS: traitsRandom.nextUnitInterval() <= chain.legacyIOSShare,
-                                  olderIOS: traitsRandom.nextUnitInterval() <= (chain.memory?.olderIOSShare ?? 0),
-                                  apps: chain.apps.count(for: traitsRandom.nextUnitInterval()))
+                                  legacyIOS: traitsRandom.nextUnitInterval() <= chain.device.legacyIOSShare,
+                                  olderIOS: traitsRandom.nextUnitInterval() <= (chain.device.memory?.olderIOSShare ?? 0),
+                                  apps: chain.device.apps.count(for: traitsRandom.nextUnitInterval()))
         timeline.drawDevice(seed: seed, user: user)
         for lane in 0..<traits.apps {
             timeline.drawLane(lane, seed: seed, user: user)
@@ -149,8 +149,8 @@ struct World {
         phone.eligibility = ExtensionEligibility(alertsAllowed: !own.alertsNotAllowed, displayEnabled: !own.displayOff,
                                                  supportsServiceExtension: !traits.legacyIOS)
         phone.registrationPolicy = plan.strategy.registration
-        phone.subscriptionSync = chain.subscriptions?.syncOn ?? .reconnect
-        phone.memoryLimitKB = chain.memory.map { traits.olderIOS ? $0.olderLimitKB : $0.newerLimitKB } ?? .max
+        phone.subscriptionSync = chain.provider.subscriptions?.syncOn ?? .reconnect
+        phone.memoryLimitKB = chain.device.memory.map { traits.olderIOS ? $0.olderLimitKB : $0.newerLimitKB } ?? .max
 
         // Installed and registered before the run starts.
         apns.register(token)

@@ -137,7 +137,7 @@ struct ScenarioChainDecoderTests {
                   "provider": { "outages": { "scheduled": [
                     { "start": "2026-01-07T23:59", "duration": "10m" },
                     { "start": "2026-01-05T00:00", "duration": "2h" },
-                    { "start": "2026-01-06T03:30", "duration": 90 }
+                    { "start": "2026-01-06T03:30", "duration": "90s" }
                   ] } },
                   """,
                   expected: chain {
@@ -512,7 +512,7 @@ struct ScenarioChainDecoderTests {
                 kind: .invalidValue("duration must be positive"), path: "apns.rateLimit.window", at: #""0s""#),
         BadCase(name: "a priority 5 deferral that is not a duration",
                 sections: #""apns": { "priority5Deferral": "soon" },"#,
-                kind: .invalidValue(#"not a duration: "soon" (write e.g. "250ms", "30s", "15m", "3h", "2d" or a number of seconds)"#),
+                kind: .invalidValue(#"not a duration: "soon" (write e.g. "250ms", "30s", "15m", "3h", "2d")"#),
                 path: "apns.priority5Deferral", at: #""soon""#),
 
         // device shares
@@ -649,7 +649,7 @@ struct ScenarioChainDecoderTests {
                 kind: .invalidValue("probability must be between 0 and 1, found 3"), path: "device.taps.probability", at: "3 }"),
         BadCase(name: "a tap delay that is not a duration",
                 sections: #""device": { "taps": { "probability": 0.1, "delay": "later" } },"#,
-                kind: .invalidValue(#"not a duration: "later" (write e.g. "250ms", "30s", "15m", "3h", "2d" or a number of seconds)"#),
+                kind: .invalidValue(#"not a duration: "later" (write e.g. "250ms", "30s", "15m", "3h", "2d")"#),
                 path: "device.taps.delay", at: #""later""#),
 
         // strategies[].registration, priority

@@ -65,8 +65,9 @@ struct ScenarioDiagnosticsTests {
         BareNumberCase(name: "a decimal constant", edit: (#""offline": { "distribution": "exponential", "mean": "1h" }"#,
                                                           #""offline": 1.5"#),
                        path: "connectivity.offline", line: 9, column: 16, written: "1.5"),
-        BareNumberCase(name: "a negative number", edit: (#""duration": "3d""#, #""duration": -2"#),
-                       path: "duration", line: 4, column: 15, written: "-2"),
+        BareNumberCase(name: "a number with an exponent, quoted back as a plain decimal",
+                       edit: (#""duration": "3d""#, #""duration": 1.5e2"#), path: "duration", line: 4, column: 15,
+                       written: "150"),
         BareNumberCase(name: "provider.payloadTTL", edit: (#""devices": 20,"#, #""devices": 20, "provider": { "payloadTTL": 86400 },"#),
                        path: "provider.payloadTTL", line: 5, column: 46, written: "86400"),
     ]
@@ -80,6 +81,13 @@ struct ScenarioDiagnosticsTests {
         #expect(error == ScenarioError(.invalidValue(message), file: "bad.json", path: bare.path,
                                        location: SourceLocation(line: bare.line, column: bare.column)))
         #expect(error.description == "bad.json:\(bare.line):\(bare.column): \(bare.path): \(message)")
+    }
+
+    @Test("a bare negative number is refused as negative")
+    func bareNegativeRefused() throws {
+        let error = try #require(Self.failure(Self.edited([(#""duration": "3d""#, #""duration": -2"#)])))
+        #expect(error == ScenarioError(.invalidValue("negative duration -2"), file: "bad.json", path: "duration",
+                                       location: SourceLocation(line: 4, column: 15)))
     }
 
     @Test("a bare 0 is a duration: no expiration storage, no latency, a zero-width uniform")

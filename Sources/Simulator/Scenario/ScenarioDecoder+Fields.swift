@@ -77,8 +77,11 @@ struct FieldReader {
         let microseconds: Double
         switch node.value {
         case .number(let number):
+            if number.doubleValue < 0 { throw invalid("negative duration \(number.text)") }
             guard number.doubleValue == 0 else {
-                let written = number.text
+                // The fix quotes the number as written, or as a plain decimal when written with
+                // an exponent (a duration string takes none).
+                let written = number.text.contains(where: { $0 == "e" || $0 == "E" }) ? format(number.doubleValue) : number.text
                 throw invalid("a duration needs a unit: write \"\(written)d\", \"\(written)h\", \"\(written)m\" or \"\(written)s\"")
             }
             microseconds = 0

@@ -29,8 +29,8 @@ public enum ScenarioDecoder {
         } catch {
             throw ScenarioError(.syntax(error.message), file: file, path: "", location: error.location)
         }
-        let log = ScenarioErrorLog()
-        let scenario = log.attempt { try decodeScenario(FieldReader(file: file, node: root, path: "", log: log)) }
+        let log = ScenarioErrorLog(file: file)
+        let scenario = log.attemptOptional { try decodeScenario(FieldReader(file: file, node: root, path: "", log: log)) }
         if let error = log.combined() { throw error }
         guard let scenario else {
             throw ScenarioError(.invalidValue("the scenario could not be read"), file: file, path: "", location: nil)
@@ -43,8 +43,8 @@ public enum ScenarioDecoder {
 
     /// Reads every field; a field with an error is logged and taken as absent (its
     /// default), and a check across fields is skipped when one of them is broken. The
-    /// result is only used when nothing was logged.
-    private static func decodeScenario(_ reader: FieldReader) throws -> Scenario {
+    /// result (nil when the start or the duration is broken) is only used when nothing was logged.
+    private static func decodeScenario(_ reader: FieldReader) throws -> Scenario? {
         let top = try reader.object(known: topLevelFields)
         let log = reader.log
 
@@ -152,8 +152,9 @@ public enum ScenarioDecoder {
             }
         }
 
-        return Scenario(name: name, description: description, seed: seed, start: start ?? CivilDate(iso: "2000-01-01")!,
-                        duration: duration ?? TimeUnit.day, devices: devices, mail: mail, connectivity: connectivity,
+        guard let start, let duration else { return nil }
+        return Scenario(name: name, description: description, seed: seed, start: start,
+                        duration: duration, devices: devices, mail: mail, connectivity: connectivity,
                         latency: latency, payloadTTL: payloadTTL, expiration: expiration, app: app,
                         alertBodyBytes: alertBodyBytes, extensionTimeLimit: extensionTimeLimit, strategies: strategies,
                         chain: chain)

@@ -2,8 +2,14 @@
 /// through `attempt`: an error is logged and the field counts as absent (its default),
 /// so the fields after it are still checked and one pass reports them all.
 final class ScenarioErrorLog {
+    /// The scenario file, as named on the command line.
+    let file: String
     /// The errors so far, in the order found.
     private(set) var errors: [ScenarioError] = []
+
+    /// An empty log for `file`.
+    /// - Complexity: O(1).
+    init(file: String) { self.file = file }
 
     /// Logs `error`.
     /// - Complexity: amortised O(1).
@@ -17,7 +23,7 @@ final class ScenarioErrorLog {
         } catch let error as ScenarioError {
             record(error)
         } catch {
-            record(ScenarioError(.invalidValue("\(error)"), file: "", path: "", location: nil))
+            record(ScenarioError(.invalidValue("\(error)"), file: file, path: "", location: nil))
         }
         return nil
     }

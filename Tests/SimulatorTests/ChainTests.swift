@@ -33,7 +33,7 @@ struct ChainTests {
         // The provider never numbered those mails: the same ones are lost either way.
         #expect(queue.lost(.staleSubscription) == noQueue.lost(.staleSubscription))
         #expect(queue.subscriptionChanges > 0)
-        let without = try Self.run("stale-subscription.json", devices: 120) { $0.chain.subscriptions = nil }
+        let without = try Self.run("stale-subscription.json", devices: 120) { $0.chain.provider.subscriptions = nil }
         #expect(without["no-queue"].lost(.staleSubscription) == 0)
     }
 
@@ -44,7 +44,7 @@ struct ChainTests {
         let result = try Self.run("provider-network.json", devices: 150) { scenario in
             scenario.connectivity = nil
             scenario.duration = 7 * TimeUnit.day
-            scenario.chain.network?.failureProbability = 0.2
+            scenario.chain.provider.network?.failureProbability = 0.2
         }
         let noQueue = result["no-queue"]
         let share = Double(noQueue.lost(.providerNetwork)) / Double(noQueue.messages)
@@ -70,7 +70,7 @@ struct ChainTests {
         let result = try Self.run("provider-outage.json", devices: 150) { scenario in
             scenario.connectivity = nil
             scenario.duration = 10 * TimeUnit.day
-            scenario.chain.outages = OutageModel(scheduled: [OutageWindow(start: 3 * TimeUnit.day, duration: TimeUnit.day)],
+            scenario.chain.provider.outages = OutageModel(scheduled: [OutageWindow(start: 3 * TimeUnit.day, duration: TimeUnit.day)],
                                                  between: nil, duration: nil)
         }
         let noQueue = result["no-queue"]
@@ -99,7 +99,7 @@ struct ChainTests {
         #expect(once.lost(.unregistered) > 3 * everyLaunch.lost(.unregistered))
         #expect(everyLaunch.apns.rejected > 0)
         #expect(everyLaunch.registrations > once.registrations)
-        let without = try Self.run("token-rotation.json", devices: 60) { $0.chain.tokenRotation = nil }
+        let without = try Self.run("token-rotation.json", devices: 60) { $0.chain.device.tokenRotation = nil }
         #expect(without.aggregates.allSatisfy { $0.lost(.unregistered) == 0 })
     }
 
@@ -113,7 +113,7 @@ struct ChainTests {
         let result = try Self.run("apns-rate-limit.json", devices: 60) { scenario in
             scenario.connectivity = nil
             scenario.mail = MailModel(perDay: 288)
-            scenario.chain.rateLimit = APNsRateLimit(burst: 1, window: 10 * TimeUnit.minute)
+            scenario.chain.apns.rateLimit = APNsRateLimit(burst: 1, window: 10 * TimeUnit.minute)
             scenario.strategies = [scenario.strategies[0]]
         }
         let noQueue = result["no-queue"]
@@ -130,7 +130,7 @@ struct ChainTests {
         #expect(big.apns.tooManyRequests > 0)
         #expect(small.apns.tooManyRequests < big.apns.tooManyRequests)
         #expect(result["no-queue"].apns.tooManyRequests == 0)
-        let without = try Self.run("apns-rate-limit.json", devices: 60) { $0.chain.rateLimit = nil }
+        let without = try Self.run("apns-rate-limit.json", devices: 60) { $0.chain.apns.rateLimit = nil }
         #expect(without.aggregates.allSatisfy { $0.lost(.rateLimited) == 0 && $0.apns.tooManyRequests == 0 })
         // A re-send refused by 429 leaves its message lost where it was first lost.
         #expect(big.deliverability < without["queue-max-50"].deliverability - 0.05)
@@ -159,8 +159,8 @@ struct ChainTests {
         func run(_ storage: APNsStoragePolicy) throws -> StrategyAggregate {
             try Self.run("apns-storage-priority.json", devices: 60) { scenario in
                 scenario.latency = LatencyModel()
-                scenario.chain.lowPriorityDeferral = nil
-                scenario.chain.storage = storage
+                scenario.chain.apns.lowPriorityDeferral = nil
+                scenario.chain.apns.storage = storage
                 scenario.strategies = [scenario.strategies[0]]
             }["no-queue"]
         }
@@ -207,8 +207,8 @@ struct ChainTests {
         #expect(queue.deviceIDChanges > 0)
         #expect(once.hashMismatches > queue.hashMismatches)
         let single = try Self.run("identity-and-apps.json", devices: 80) {
-            $0.chain.apps = .one
-            $0.chain.accounts = .one
+            $0.chain.device.apps = .one
+            $0.chain.device.accounts = .one
         }
         // Mean accounts 1.5 and apps 1.3: about 1.95 × the mail.
         let ratio = Double(queue.messages) / Double(single["queue"].messages)
@@ -222,8 +222,8 @@ struct ChainTests {
         // Users who launched on day d or d + 1 count; mail arrives uniformly in the day.
         let result = try Self.run("measurement.json", devices: 300) { scenario in
             scenario.connectivity = nil
-            scenario.chain.taps = nil
-            scenario.chain.launches = LaunchModel(rhythm: MailModel(perDay: 1))
+            scenario.chain.device.taps = nil
+            scenario.chain.device.launches = LaunchModel(rhythm: MailModel(perDay: 1))
         }
         let noQueue = result["no-queue"]
         #expect(noQueue.deliverability == 1)

@@ -69,7 +69,7 @@ struct LaneTests {
         #expect(seen.count == total)
     }
 
-    // MARK: MailProcess
+    // MARK: WeeklyPoissonProcess
 
     /// Night hours 0–5 get no mail; the evening weighs twice the day.
     static let shapedMail = MailModel(perDay: 10, diurnal: Array(repeating: 0, count: 6) + Array(repeating: 1, count: 12)
@@ -77,7 +77,7 @@ struct LaneTests {
 
     /// Arrivals before `horizon` after `reset(multiplier:)`, and how many fell in hours 0–5.
     static func arrivals(multiplier: Double, seed: UInt64, horizon: SimTime) -> (count: Int, atNight: Int) {
-        var process = MailProcess(model: shapedMail, firstWeekday: 0)
+        var process = WeeklyPoissonProcess(model: shapedMail, firstWeekday: 0)
         process.reset(multiplier: multiplier)
         var rng = SplitMix64(seed: seed)
         var count = 0, atNight = 0
@@ -101,12 +101,12 @@ struct LaneTests {
 
     @Test("reset starts over at 0 and its default multiplier is 1 again")
     func resetStartsOver() {
-        var reused = MailProcess(model: Self.shapedMail, firstWeekday: 0)
+        var reused = WeeklyPoissonProcess(model: Self.shapedMail, firstWeekday: 0)
         var rng = SplitMix64(seed: 3)
         reused.reset(multiplier: 3)
         for _ in 0..<50 { _ = reused.next(&rng) }
         reused.reset()
-        var fresh = MailProcess(model: Self.shapedMail, firstWeekday: 0)
+        var fresh = WeeklyPoissonProcess(model: Self.shapedMail, firstWeekday: 0)
         var a = SplitMix64(seed: 5), b = SplitMix64(seed: 5)
         #expect((0..<50).map { _ in reused.next(&a) } == (0..<50).map { _ in fresh.next(&b) })
     }
@@ -114,8 +114,8 @@ struct LaneTests {
     @Test("with a flat day, m times the rate is the same draws m times faster, up to the microsecond rounding")
     func multiplierCompressesTime() {
         // No thinning when the rate is flat: gaps are −ln u / (m λ), rounded up to 1 µs each.
-        var single = MailProcess(model: MailModel(perDay: 24), firstWeekday: 0)
-        var triple = MailProcess(model: MailModel(perDay: 24), firstWeekday: 0)
+        var single = WeeklyPoissonProcess(model: MailModel(perDay: 24), firstWeekday: 0)
+        var triple = WeeklyPoissonProcess(model: MailModel(perDay: 24), firstWeekday: 0)
         triple.reset(multiplier: 3)
         var a = SplitMix64(seed: 9), b = SplitMix64(seed: 9)
         for index in 1...200 {

@@ -30,7 +30,7 @@ struct UserTimelineTests {
     """)
 
     static func drawn(_ scenario: Scenario, user: Int, lane: Int = 0) -> UserTimeline.Lane {
-        let outages = OutageSchedule.draw(scenario.chain.outages, seed: scenario.seed, horizon: scenario.duration)
+        let outages = OutageSchedule.draw(scenario.chain.provider.outages, seed: scenario.seed, horizon: scenario.duration)
         var timeline = UserTimeline(scenario: scenario, outages: outages)
         timeline.drawDevice(seed: scenario.seed, user: user)
         timeline.drawLane(lane, seed: scenario.seed, user: user)
@@ -92,7 +92,7 @@ struct UserTimelineTests {
         let lane = Self.drawn(scenario, user: user)
         let horizon = scenario.duration
 
-        var launches = WeeklyPoissonProcess(model: scenario.chain.launches!.rhythm, firstWeekday: scenario.start.weekday)
+        var launches = WeeklyPoissonProcess(model: scenario.chain.device.launches!.rhythm, firstWeekday: scenario.start.weekday)
         var random = RandomStream.launches.generator(seed: scenario.seed, user: UInt64(user), lane: 0)
         var expectedLaunches: [SimTime] = []
         while let launch = launches.next(&random), launch < horizon { expectedLaunches.append(launch) }

@@ -160,7 +160,7 @@ struct WiringTests {
         #expect(result.pending == pending)
         // The device id process is the device's: both apps replay it, and it is counted once per device.
         var oneApp = scenario
-        oneApp.chain.apps = .one
+        oneApp.chain.device.apps = .one
         let single = try Self.run(oneApp)["no-queue"]
         #expect(single.deviceIDChanges > 0)
         #expect(result.deviceIDChanges == single.deviceIDChanges)
@@ -248,7 +248,7 @@ struct WiringTests {
         var sent = [Int64](repeating: 0, count: Self.days), received = [Int64](repeating: 0, count: Self.days)
         var uploaded: Int64 = 0, launchCount: Int64 = 0
         for user in 0..<scenario.devices {
-            var process = WeeklyPoissonProcess(model: scenario.chain.launches!.rhythm, firstWeekday: scenario.start.weekday)
+            var process = WeeklyPoissonProcess(model: scenario.chain.device.launches!.rhythm, firstWeekday: scenario.start.weekday)
             process.reset()
             var rng = RandomStream.launches.generator(seed: scenario.seed, user: UInt64(user), lane: 0)
             var launches: [SimTime] = []
@@ -288,7 +288,7 @@ struct WiringTests {
         var uploaded: Int64 = 0, logged: Int64 = 0
         for user in 0..<scenario.devices {
             let device = Connectivity(scenario, user: user)
-            var process = WeeklyPoissonProcess(model: scenario.chain.launches!.rhythm, firstWeekday: scenario.start.weekday)
+            var process = WeeklyPoissonProcess(model: scenario.chain.device.launches!.rhythm, firstWeekday: scenario.start.weekday)
             process.reset()
             var rng = RandomStream.launches.generator(seed: scenario.seed, user: UInt64(user), lane: 0)
             var launches: [SimTime] = []

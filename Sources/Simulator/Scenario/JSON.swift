@@ -13,41 +13,20 @@
 
 import Provider
 
-/// A position in a JSON text: 1-based line and column.
-///
-/// The column counts Unicode scalars from the start of the line, so a line
-/// holding `"é": x` puts `x` at column 7 even though `é` takes two bytes;
-/// a tab counts as one column. LF, CR and CRLF each end one line.
-public struct SourceLocation: Equatable, Hashable, Sendable, CustomStringConvertible {
-    /// 1-based line number.
-    public var line: Int
-    /// 1-based column, counted in Unicode scalars from the start of the line.
-    public var column: Int
-
-    /// Creates a location from a 1-based line and column.
-    public init(line: Int, column: Int) {
-        self.line = line
-        self.column = column
-    }
-
-    /// `"line:column"`, ready to follow `file:` in a diagnostic.
-    public var description: String { "\(line):\(column)" }
-}
-
 /// A JSON number, kept as written so callers can choose their own precision.
-public struct JSONNumber: Equatable, Sendable {
+struct JSONNumber: Equatable, Sendable {
     /// The literal exactly as written, e.g. `"-1.5e3"`.
-    public var text: String
+    var text: String
     /// True when the literal has no fraction and no exponent (`-0` included,
     /// `1e2` and `1.0` not), whatever its magnitude.
-    public var isInteger: Bool
+    var isInteger: Bool
     /// The exact value when `isInteger` and it fits in `Int64`; otherwise nil.
-    public var int64Value: Int64?
+    var int64Value: Int64?
     /// The nearest `Double`; magnitudes beyond `Double` range become ±infinity.
-    public var doubleValue: Double
+    var doubleValue: Double
 
     /// Creates a number from its parts; the parser fills them consistently.
-    public init(text: String, isInteger: Bool, int64Value: Int64?, doubleValue: Double) {
+    init(text: String, isInteger: Bool, int64Value: Int64?, doubleValue: Double) {
         self.text = text
         self.isInteger = isInteger
         self.int64Value = int64Value
@@ -56,7 +35,7 @@ public struct JSONNumber: Equatable, Sendable {
 }
 
 /// A JSON value whose children keep their source locations.
-public indirect enum JSONValue: Equatable, Sendable {
+indirect enum JSONValue: Equatable, Sendable {
     /// `null`.
     case null
     /// `true` or `false`.
@@ -73,7 +52,7 @@ public indirect enum JSONValue: Equatable, Sendable {
     /// The kind with its article, for messages like
     /// "expected a number, found a string": `"null"`, `"a boolean"`,
     /// `"a number"`, `"a string"`, `"an array"` or `"an object"`.
-    public var kindName: String {
+    var kindName: String {
         switch self {
         case .null: "null"
         case .bool: "a boolean"
@@ -86,30 +65,30 @@ public indirect enum JSONValue: Equatable, Sendable {
 }
 
 /// A value together with the location of its first character.
-public struct JSONNode: Equatable, Sendable {
+struct JSONNode: Equatable, Sendable {
     /// The value.
-    public var value: JSONValue
+    var value: JSONValue
     /// Where the value's first character is (`[`, `{`, `"`, `-`, a digit or a letter).
-    public var location: SourceLocation
+    var location: SourceLocation
 
     /// Creates a node.
-    public init(value: JSONValue, location: SourceLocation) {
+    init(value: JSONValue, location: SourceLocation) {
         self.value = value
         self.location = location
     }
 }
 
 /// One `"key": value` pair of an object.
-public struct JSONMember: Equatable, Sendable {
+struct JSONMember: Equatable, Sendable {
     /// The key with escapes resolved.
-    public var key: String
+    var key: String
     /// Where the key's opening quote is, so "unknown key" errors can point at it.
-    public var keyLocation: SourceLocation
+    var keyLocation: SourceLocation
     /// The member's value.
-    public var value: JSONNode
+    var value: JSONNode
 
     /// Creates a member.
-    public init(key: String, keyLocation: SourceLocation, value: JSONNode) {
+    init(key: String, keyLocation: SourceLocation, value: JSONNode) {
         self.key = key
         self.keyLocation = keyLocation
         self.value = value
@@ -117,12 +96,12 @@ public struct JSONMember: Equatable, Sendable {
 }
 
 /// A JSON object: its members in file order. The parser guarantees unique keys.
-public struct JSONObject: Equatable, Sendable {
+struct JSONObject: Equatable, Sendable {
     /// The members in the order they appear in the file.
-    public var members: [JSONMember]
+    var members: [JSONMember]
 
     /// Creates an object from members in file order.
-    public init(members: [JSONMember]) {
+    init(members: [JSONMember]) {
         self.members = members
     }
 
@@ -131,34 +110,34 @@ public struct JSONObject: Equatable, Sendable {
     /// Keys compare with `String` equality (canonical equivalence), the same
     /// rule the parser uses to reject duplicates.
     /// - Complexity: O(number of members); scenario objects are small.
-    public subscript(key: String) -> JSONNode? {
+    subscript(key: String) -> JSONNode? {
         members.first { $0.key == key }?.value
     }
 }
 
 /// Why a JSON text was rejected, and where.
-public struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
+struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A short message quoting what was found, e.g.
     /// `expected ',' or '}' after object member, found ']'`.
-    public var message: String
+    var message: String
     /// The exact position of the offending character (the end of the text for
     /// "unexpected end of input", the opening quote for "unterminated string").
-    public var location: SourceLocation
+    var location: SourceLocation
 
     /// Creates an error.
-    public init(message: String, location: SourceLocation) {
+    init(message: String, location: SourceLocation) {
         self.message = message
         self.location = location
     }
 
     /// `"line:column: message"`; callers prefix the file name.
-    public var description: String { "\(location): \(message)" }
+    var description: String { "\(location): \(message)" }
 }
 
 /// Entry points of the strict JSON parser.
-public enum JSONParser {
+enum JSONParser {
     /// The deepest nesting of arrays and objects accepted; one more is an error.
-    public static let maximumDepth = 512
+    static let maximumDepth = 512
 
     /// Parses one JSON text (RFC 8259). Leading UTF-8 BOM allowed and skipped.
     ///
@@ -167,14 +146,14 @@ public enum JSONParser {
     /// may follow the value; strings must be valid UTF-8 without raw control
     /// characters or lone surrogates; keys must be unique within an object.
     /// - Complexity: O(n) in the number of bytes.
-    public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONNode {
+    static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONNode {
         var parser = JSONByteParser(bytes: bytes)
         return try parser.parseDocument()
     }
 
     /// Parses one JSON text (RFC 8259) given as a string; see `parse(_:)` for bytes.
     /// - Complexity: O(n) in the number of UTF-8 bytes of `text`.
-    public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONNode {
+    static func parse(_ text: String) throws(JSONSyntaxError) -> JSONNode {
         try parse(Array(text.utf8))
     }
 }

@@ -111,10 +111,8 @@ public struct TapModel: Sendable, Equatable {
     public var delay: Distribution
 }
 
-/// Everything of issue 3's chain that a scenario may name; each part nil (or its
-/// neutral value) when the file does not name it, so the core model is unchanged.
-public struct ChainModel: Sendable, Equatable {
-    // Provider
+/// The provider's side of the chain (the file's `provider` object, beside `payloadTTL`).
+public struct ProviderBehaviour: Sendable, Equatable {
     /// Stale subscriptions (`provider.subscriptions`).
     public var subscriptions: SubscriptionModel?
     /// Provider → APNs failures (`provider.network`).
@@ -126,7 +124,13 @@ public struct ChainModel: Sendable, Equatable {
     /// Re-request answer when positions are past the TTL (`provider.expiredPositions`).
     public var expiredPositions = ExpiredPositionsAnswer.resendRest
 
-    // APNs
+    /// A provider that never fails, retries or changes subscriptions.
+    /// - Complexity: O(1).
+    public init() {}
+}
+
+/// APNs's side of the chain (the file's `apns` object, beside `expiration`).
+public struct APNsBehaviour: Sendable, Equatable {
     /// Which stored push survives (`apns.storage`, `apns.closeTogether`).
     public var storage = APNsStoragePolicy.latest
     /// Per-device throttle (`apns.rateLimit`).
@@ -134,7 +138,13 @@ public struct ChainModel: Sendable, Equatable {
     /// How long APNs holds priority 5 pushes for a connected device (`apns.priority5Deferral`).
     public var lowPriorityDeferral: Distribution?
 
-    // Device
+    /// APNs keeping the latest push, with no throttle and no deferral.
+    /// - Complexity: O(1).
+    public init() {}
+}
+
+/// The device's side of the chain (the file's `device` object, beside `extensionTimeLimit`).
+public struct DeviceBehaviour: Sendable, Equatable {
     /// Share of device apps with notifications disabled: APNs discards (`device.notificationsDisabled`).
     public var notificationsDisabledShare = 0.0
     /// Share of device apps whose user does not allow alerts (`device.alertsNotAllowed`).
@@ -158,6 +168,23 @@ public struct ChainModel: Sendable, Equatable {
     /// Taps on notifications (`device.taps`).
     public var taps: TapModel?
 
+    /// One app with one account, every setting on, never launched or tapped.
+    /// - Complexity: O(1).
+    public init() {}
+}
+
+/// Every loss, limit and measurement along the delivery chain that a scenario may
+/// name, grouped as the file groups them (`provider`, `apns`, `device`); each part nil
+/// (or its neutral value) when the file does not name it, so the core model is unchanged.
+public struct ChainModel: Sendable, Equatable {
+    /// The provider's failures, retries, outages and subscriptions (`provider`).
+    public var provider = ProviderBehaviour()
+    /// APNs's storage, throttle and deferral (`apns`).
+    public var apns = APNsBehaviour()
+    /// The device's settings, limits, identity, apps, launches and taps (`device`).
+    public var device = DeviceBehaviour()
+
     /// Nothing of the chain: the core model.
+    /// - Complexity: O(1).
     public init() {}
 }

@@ -209,7 +209,7 @@ public struct Scenario: Sendable, Equatable {
     public var extensionTimeLimit: SimDuration
     /// The strategies to compare, in report order.
     public var strategies: [Strategy]
-    /// The losses along the chain and the measurement (issue 3); empty by default.
+    /// The losses, limits and measurement along the delivery chain, grouped as the file groups them; empty by default.
     public var chain = ChainModel()
 
     /// Number of calendar days the run touches.

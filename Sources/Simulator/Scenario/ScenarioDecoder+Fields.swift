@@ -1,11 +1,12 @@
 import FakeAPNs
 
 /// One JSON value on its way into a scenario, with the path and file that name it
-/// in error messages.
+/// in error messages, and the log that collects the file's errors.
 struct FieldReader {
     let file: String
     let node: JSONNode
     let path: String
+    let log: ScenarioErrorLog
 
     func failure(_ kind: ScenarioError.Kind) -> ScenarioError {
         ScenarioError(kind, file: file, path: path, location: node.location)
@@ -17,11 +18,13 @@ struct FieldReader {
         failure(.wrongType(expected: expected, found: node.value.kindName))
     }
 
+    /// The object's members; each unknown one is logged (and ignored), so its known
+    /// siblings are still read.
     func object(known: [String]) throws -> ObjectReader {
         guard case .object(let object) = node.value else { throw wrongType("an object") }
         for member in object.members where !known.contains(member.key) {
-            throw ScenarioError(.unknownField(known: known), file: file, path: child(member.key),
-                                location: member.keyLocation)
+            log.record(ScenarioError(.unknownField(known: known), file: file, path: child(member.key),
+                                     location: member.keyLocation))
         }
         return ObjectReader(reader: self, object: object)
     }
@@ -64,24 +67,32 @@ struct FieldReader {
 
     func array() throws -> [FieldReader] {
         guard case .array(let items) = node.value else { throw wrongType("an array") }
-        return items.enumerated().map { FieldReader(file: file, node: $1, path: path + "[\($0)]") }
+        return items.enumerated().map { FieldReader(file: file, node: $1, path: path + "[\($0)]", log: log) }
     }
 
-    /// A duration: `"250ms"`, `"30s"`, `"15m"`, `"3h"`, `"2d"` (decimals allowed) or a number of seconds.
+    /// A duration: `"250ms"`, `"30s"`, `"15m"`, `"3h"`, `"2d"` (decimals allowed), or a bare `0`.
+    /// Any other bare number is refused: `28` could mean days as well as seconds.
+    /// - Complexity: O(n) in the text's length.
     func duration(positive: Bool = false) throws -> SimDuration {
         let microseconds: Double
         switch node.value {
         case .number(let number):
-            microseconds = number.doubleValue * Double(TimeUnit.second)
-            if microseconds < 0 { throw invalid("negative duration \(number.text)") }
+            if number.doubleValue < 0 { throw invalid("negative duration \(number.text)") }
+            guard number.doubleValue == 0 else {
+                // The fix quotes the number as written, or as a plain decimal when written with
+                // an exponent (a duration string takes none).
+                let written = number.text.contains(where: { $0 == "e" || $0 == "E" }) ? format(number.doubleValue) : number.text
+                throw invalid("a duration needs a unit: write \"\(written)d\", \"\(written)h\", \"\(written)m\" or \"\(written)s\"")
+            }
+            microseconds = 0
         case .string(let text):
             guard let parsed = Self.parseDuration(text) else {
-                throw invalid("not a duration: \"\(text)\" (write e.g. \"250ms\", \"30s\", \"15m\", \"3h\", \"2d\" or a number of seconds)")
+                throw invalid("not a duration: \"\(text)\" (write e.g. \"250ms\", \"30s\", \"15m\", \"3h\", \"2d\")")
             }
             if parsed < 0 { throw invalid("negative duration \"\(text)\"") }
             microseconds = parsed
         default:
-            throw wrongType("a duration (\"30s\", \"3h\", … or a number of seconds)")
+            throw wrongType("a duration (\"250ms\", \"30s\", \"15m\", \"3h\", \"2d\")")
         }
         guard microseconds <= Double(100 * 365 * TimeUnit.day) else { throw invalid("duration longer than 100 years") }
         let value = SimDuration(microseconds.rounded())
@@ -119,14 +130,19 @@ struct FieldReader {
     /// (`true`: it must be positive) in the distribution's unit.
     private func distribution(positiveMean: Bool,
                               amount: (FieldReader, Bool) throws -> Int64) throws -> Distribution {
-        if case .object = node.value {} else {
+        guard case .object(let members) = node.value else {
             let value = try amount(self, false)
             if positiveMean && value <= 0 { throw invalid("must be positive") }
             return .constant(value)
         }
         let kinds = ["constant", "exponential", "uniform", "lognormal"]
-        let probe = try object(known: ["distribution", "value", "mean", "min", "max", "median", "sigma"])
-        let kindReader = try probe.required("distribution")
+        let allParameters = ["distribution", "value", "mean", "min", "max", "median", "sigma"]
+        // The kind first, so unknown fields are checked once, against its own parameters.
+        guard let kindNode = members["distribution"] else {
+            _ = try object(known: allParameters)
+            throw ScenarioError(.missingField, file: file, path: child("distribution"), location: node.location)
+        }
+        let kindReader = FieldReader(file: file, node: kindNode, path: child("distribution"), log: log)
         let kind = try kindReader.string()
         let result: Distribution
         switch kind {
@@ -151,6 +167,7 @@ struct FieldReader {
             guard sigma <= 5 else { throw sigmaReader.invalid("sigma above 5 gives absurd tails") }
             result = .lognormal(median: median, sigma: sigma)
         default:
+            _ = try object(known: allParameters)
             throw kindReader.invalid("unknown distribution \"\(kind)\"; expected one of: " + kinds.joined(separator: ", "))
         }
         if positiveMean && result.mean <= 0 { throw invalid("the mean must be positive") }
@@ -208,7 +225,7 @@ struct FieldReader {
                     throw ScenarioError(.invalidValue("a key is a count from 1 to \(maxCount), found \"\(member.key)\""),
                                         file: file, path: memberPath, location: member.keyLocation)
                 }
-                shares[count - 1] = try FieldReader(file: file, node: member.value, path: memberPath).probability()
+                shares[count - 1] = try FieldReader(file: file, node: member.value, path: memberPath, log: log).probability()
             }
             let sum = shares.reduce(0, +)
             guard abs(sum - 1) <= 1e-6 else { throw invalid("the shares must sum to 1, found \(format(sum))") }
@@ -227,7 +244,7 @@ struct ObjectReader {
 
     func optional(_ key: String) -> FieldReader? {
         guard let node = object[key] else { return nil }
-        return FieldReader(file: reader.file, node: node, path: reader.child(key))
+        return FieldReader(file: reader.file, node: node, path: reader.child(key), log: reader.log)
     }
 
     func required(_ key: String) throws -> FieldReader {

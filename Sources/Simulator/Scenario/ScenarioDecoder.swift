@@ -28,7 +28,9 @@ public enum ScenarioDecoder {
         return (try decode(bytes, file: file), bytes)
     }
 
-    /// Validates a scenario held in memory; `file` names it in errors.
+    /// Validates a scenario held in memory; `file` names it in errors. Every error
+    /// that can be found in one pass is reported: the thrown error is the first in file
+    /// order, with the others in its `more`.
     /// - Complexity: O(n) in the text's size.
     public static func decode(_ bytes: [UInt8], file: String) throws(ScenarioError) -> Scenario {
         let root: JSONNode
@@ -37,149 +39,186 @@ public enum ScenarioDecoder {
         } catch {
             throw ScenarioError(.syntax(error.message), file: file, path: "", location: error.location)
         }
-        do {
-            return try decodeScenario(FieldReader(file: file, node: root, path: ""))
-        } catch let error as ScenarioError {
-            throw error
-        } catch {
-            throw ScenarioError(.invalidValue("\(error)"), file: file, path: "", location: nil)
+        let log = ScenarioErrorLog(file: file)
+        let scenario = log.attemptOptional { try decodeScenario(FieldReader(file: file, node: root, path: "", log: log)) }
+        if let error = log.combined() { throw error }
+        guard let scenario else {
+            throw ScenarioError(.invalidValue("the scenario could not be read"), file: file, path: "", location: nil)
         }
+        return scenario
     }
 
     static let topLevelFields = ["name", "description", "seed", "start", "duration", "devices", "mail",
                                  "connectivity", "latency", "provider", "apns", "push", "device", "strategies"]
 
-    private static func decodeScenario(_ reader: FieldReader) throws -> Scenario {
+    /// Reads every field; a field with an error is logged and taken as absent (its
+    /// default), and a check across fields is skipped when one of them is broken. The
+    /// result (nil when the start or the duration is broken) is only used when nothing was logged.
+    private static func decodeScenario(_ reader: FieldReader) throws -> Scenario? {
         let top = try reader.object(known: topLevelFields)
+        let log = reader.log
 
-        let nameReader = try top.required("name")
-        let name = try nameReader.string()
-        guard !name.isEmpty, name.count <= 100,
-              name.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0)) }),
-              name != ".", name != ".." else {
-            throw nameReader.invalid("a name is 1–100 letters, digits, '-', '_' or '.' (it names the report folder)")
-        }
-        let description = try top.optional("description")?.string() ?? ""
-        let seed = UInt64(try top.optional("seed")?.integer(in: 0...Int64.max) ?? 0)
+        let name = log.attempt {
+            let nameReader = try top.required("name")
+            let name = try nameReader.string()
+            guard !name.isEmpty, name.count <= 100,
+                  name.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0)) }),
+                  name != ".", name != ".." else {
+                throw nameReader.invalid("a name is 1–100 letters, digits, '-', '_' or '.' (it names the report folder)")
+            }
+            return name
+        } ?? ""
+        let description = log.attemptOptional { try top.optional("description")?.string() } ?? ""
+        let seed = log.attemptOptional { try top.optional("seed")?.integer(in: 0...Int64.max) }.map(UInt64.init) ?? 0
 
-        let startReader = try top.required("start")
-        let startText = try startReader.string()
-        guard let start = CivilDate(iso: startText) else {
-            throw startReader.invalid("not a date: \"\(startText)\" (write YYYY-MM-DD)")
+        let startReader = top.optional("start")
+        let start = log.attempt { () throws -> CivilDate in
+            let startReader = try top.required("start")
+            let startText = try startReader.string()
+            guard let start = CivilDate(iso: startText) else {
+                throw startReader.invalid("not a date: \"\(startText)\" (write YYYY-MM-DD)")
+            }
+            return start
         }
-        let duration = try top.required("duration").duration(positive: true)
-        // Reports write days as YYYY-MM-DD: four digits.
-        let lastDay = start.adding(days: Int((duration - 1) / TimeUnit.day))
-        guard lastDay.year <= 9999 else {
-            throw startReader.invalid("the run would end on \(lastDay), after 9999-12-31 (reports write YYYY-MM-DD)")
+        let duration = log.attempt { try top.required("duration").duration(positive: true) }
+        if let start, let duration, let startReader {
+            // Reports write days as YYYY-MM-DD: four digits.
+            let lastDay = start.adding(days: Int((duration - 1) / TimeUnit.day))
+            if lastDay.year > 9999 {
+                log.record(startReader.invalid("the run would end on \(lastDay), after 9999-12-31 (reports write YYYY-MM-DD)"))
+            }
         }
-        let devices = Int(try top.required("devices").integer(in: 1...100_000_000))
+        let devices = log.attempt { Int(try top.required("devices").integer(in: 1...100_000_000)) } ?? 1
 
-        let mail = try decodeMail(try top.required("mail"))
-        let connectivity = try top.optional("connectivity").map(decodeConnectivity)
+        let mail = log.attempt { try decodeRhythm(try top.required("mail"), events: "mails") } ?? MailModel(perDay: 0)
+        let connectivity = top.optional("connectivity").flatMap { field in log.attempt { try decodeConnectivity(field) } }
 
         var latency = LatencyModel()
-        if let latencyReader = top.optional("latency") {
-            let fields = try latencyReader.object(known: ["providerToAPNs", "apnsToDevice", "rerequestRoundTrip"])
-            latency.providerToAPNs = try fields.optional("providerToAPNs")?.distribution() ?? .constant(0)
-            latency.apnsToDevice = try fields.optional("apnsToDevice")?.distribution() ?? .constant(0)
-            latency.rerequestRoundTrip = try fields.optional("rerequestRoundTrip")?.distribution() ?? .constant(0)
+        if let latencyReader = top.optional("latency"),
+           let fields = log.attempt({ try latencyReader.object(known: ["providerToAPNs", "apnsToDevice", "rerequestRoundTrip"]) }) {
+            func hop(_ key: String) -> Distribution {
+                fields.optional(key).flatMap { field in log.attempt { try field.distribution() } } ?? .constant(0)
+            }
+            latency.providerToAPNs = hop("providerToAPNs")
+            latency.apnsToDevice = hop("apnsToDevice")
+            latency.rerequestRoundTrip = hop("rerequestRoundTrip")
         }
 
         var chain = ChainModel()
         var payloadTTL: SimDuration?
         var subscriptionSyncReader: FieldReader?
-        if let providerReader = top.optional("provider") {
-            let provider = try decodeProvider(providerReader, start: start, duration: duration, chain: &chain)
+        if let providerReader = top.optional("provider"),
+           let provider = log.attempt({ try decodeProvider(providerReader, start: start, duration: duration, chain: &chain) }) {
             payloadTTL = provider.payloadTTL
             subscriptionSyncReader = provider.syncOn
         }
 
         var expiration = ExpirationPolicy.absent
         if let apnsReader = top.optional("apns") {
-            expiration = try decodeAPNs(apnsReader, chain: &chain)
+            expiration = log.attempt { try decodeAPNs(apnsReader, chain: &chain) } ?? .absent
         }
 
         var app = "ru.yandex.mail"
         var alertBodyBytes = 120
-        if let pushReader = top.optional("push") {
-            let fields = try pushReader.object(known: ["app", "alertBodyBytes"])
+        if let pushReader = top.optional("push"),
+           let fields = log.attempt({ try pushReader.object(known: ["app", "alertBodyBytes"]) }) {
             if let appReader = fields.optional("app") {
-                app = try appReader.string()
-                guard !app.isEmpty else { throw appReader.invalid("the bundle id must not be empty") }
+                app = log.attempt {
+                    let app = try appReader.string()
+                    guard !app.isEmpty else { throw appReader.invalid("the bundle id must not be empty") }
+                    return app
+                } ?? app
             }
-            alertBodyBytes = Int(try fields.optional("alertBodyBytes")?.integer(in: 0...1_000_000) ?? 120)
+            alertBodyBytes = log.attemptOptional { try fields.optional("alertBodyBytes")?.integer(in: 0...1_000_000) }
+                .map { Int($0) } ?? 120
         }
 
         var extensionTimeLimit = 30 * TimeUnit.second
+        var launchesNamed = false
         if let deviceReader = top.optional("device") {
-            extensionTimeLimit = try decodeDevice(deviceReader, chain: &chain) ?? extensionTimeLimit
+            let device = log.attempt { try decodeDevice(deviceReader, chain: &chain) }
+            extensionTimeLimit = device?.extensionTimeLimit ?? extensionTimeLimit
+            launchesNamed = device?.launchesNamed ?? true
         }
         // Checked once the device is read: launches are named after the provider in the file.
-        if chain.subscriptions?.syncOn == .launch && chain.launches == nil, let subscriptionSyncReader {
-            throw subscriptionSyncReader.invalid("needs device.launches: nothing would ever sync")
+        if chain.provider.subscriptions?.syncOn == .launch && !launchesNamed, let subscriptionSyncReader {
+            log.record(subscriptionSyncReader.invalid("needs device.launches: nothing would ever sync"))
         }
 
-        let strategiesReader = try top.required("strategies")
-        let strategyReaders = try strategiesReader.array()
-        guard !strategyReaders.isEmpty else { throw strategiesReader.invalid("at least one strategy is needed") }
         var strategies: [Strategy] = []
-        for strategyReader in strategyReaders {
-            let strategy = try decodeStrategy(strategyReader)
-            if strategies.contains(where: { $0.label == strategy.label }) {
-                throw strategyReader.invalid("two strategies are labelled \"\(strategy.label)\"; give one a distinct \"label\"")
+        if let strategyReaders = log.attempt({ () throws -> [FieldReader] in
+            let strategiesReader = try top.required("strategies")
+            let readers = try strategiesReader.array()
+            guard !readers.isEmpty else { throw strategiesReader.invalid("at least one strategy is needed") }
+            return readers
+        }) {
+            for strategyReader in strategyReaders {
+                guard let strategy = decodeStrategy(strategyReader) else { continue }
+                if strategies.contains(where: { $0.label == strategy.label }) {
+                    log.record(strategyReader.invalid("two strategies are labelled \"\(strategy.label)\"; give one a distinct \"label\""))
+                    continue
+                }
+                strategies.append(strategy)
             }
-            strategies.append(strategy)
         }
 
-        return Scenario(name: name, description: description, seed: seed, start: start, duration: duration,
-                        devices: devices, mail: mail, connectivity: connectivity, latency: latency,
-                        payloadTTL: payloadTTL, expiration: expiration, app: app, alertBodyBytes: alertBodyBytes,
-                        extensionTimeLimit: extensionTimeLimit, strategies: strategies, chain: chain)
-    }
-
-    /// `mail`: the arrival rhythm.
-    private static func decodeMail(_ reader: FieldReader) throws -> MailModel {
-        try decodeRhythm(reader, events: "mails")
+        guard let start, let duration else { return nil }
+        return Scenario(name: name, description: description, seed: seed, start: start,
+                        duration: duration, devices: devices, mail: mail, connectivity: connectivity,
+                        latency: latency, payloadTTL: payloadTTL, expiration: expiration, app: app,
+                        alertBodyBytes: alertBodyBytes, extensionTimeLimit: extensionTimeLimit, strategies: strategies,
+                        chain: chain)
     }
 
     /// A Poisson process with a daily rhythm (mail arrivals, app launches): `perDay`,
     /// 24 `diurnal` weights, `weekendFactor`; `events` names them in messages.
     private static func decodeRhythm(_ reader: FieldReader, events: String) throws -> MailModel {
         let fields = try reader.object(known: ["perDay", "diurnal", "weekendFactor"])
-        let perDay = try fields.required("perDay").perDay(events)
+        let log = reader.log
+        let perDay = log.attempt { try fields.required("perDay").perDay(events) } ?? 0
         var diurnal: [Double]?
         if let diurnalReader = fields.optional("diurnal") {
-            let hours = try diurnalReader.array()
-            guard hours.count == 24 else { throw diurnalReader.invalid("needs 24 hourly weights, found \(hours.count)") }
-            let weights = try hours.map { try $0.number() }
-            guard weights.contains(where: { $0 > 0 }) else { throw diurnalReader.invalid("at least one weight must be positive") }
-            diurnal = weights
+            diurnal = log.attempt {
+                let hours = try diurnalReader.array()
+                guard hours.count == 24 else { throw diurnalReader.invalid("needs 24 hourly weights, found \(hours.count)") }
+                let weights = try hours.map { try $0.number() }
+                guard weights.contains(where: { $0 > 0 }) else { throw diurnalReader.invalid("at least one weight must be positive") }
+                return weights
+            }
         }
-        let weekendFactor = try fields.optional("weekendFactor")?.number() ?? 1
+        let weekendFactor = log.attemptOptional { try fields.optional("weekendFactor")?.number() } ?? 1
         return MailModel(perDay: perDay, diurnal: diurnal, weekendFactor: weekendFactor)
     }
 
     private static func decodeConnectivity(_ reader: FieldReader) throws -> ConnectivityModel {
         let fields = try reader.object(known: ["online", "offline", "offlineWindows"])
-        let online = try fields.optional("online")?.distribution(positiveMean: true)
-        let offline = try fields.optional("offline")?.distribution(positiveMean: true)
-        if (online == nil) != (offline == nil) {
-            throw try fields.required(online == nil ? "online" : "offline").failure(.missingField)
+        let log = reader.log
+        let online = fields.optional("online").flatMap { field in log.attempt { try field.distribution(positiveMean: true) } }
+        let offline = fields.optional("offline").flatMap { field in log.attempt { try field.distribution(positiveMean: true) } }
+        // Named, not decoded: a broken one is already logged.
+        if (fields.optional("online") == nil) != (fields.optional("offline") == nil) {
+            _ = log.attempt { try fields.required(fields.optional("online") == nil ? "online" : "offline") }
         }
         var windows: [OfflineWindow] = []
-        if let windowsReader = fields.optional("offlineWindows") {
-            for windowReader in try windowsReader.array() {
-                let window = try windowReader.object(known: ["start", "duration", "probability", "days"])
-                let startReader = try window.required("start")
-                let startText = try startReader.string()
-                guard let start = parseClock(startText) else {
-                    throw startReader.invalid("not a time of day: \"\(startText)\" (write HH:MM, 00:00–23:59)")
+        if let windowsReader = fields.optional("offlineWindows"), let windowReaders = log.attempt({ try windowsReader.array() }) {
+            for windowReader in windowReaders {
+                guard let window = log.attempt({ try windowReader.object(known: ["start", "duration", "probability", "days"]) }) else {
+                    continue
                 }
-                let duration = try window.required("duration").distribution()
-                let probability = try window.required("probability").probability()
-                let days = try window.optional("days")?
-                    .choice("day set", ["all": DaySet.all, "weekdays": .weekdays, "weekends": .weekends]) ?? .all
+                let start = log.attempt { () throws -> SimDuration in
+                    let startReader = try window.required("start")
+                    let startText = try startReader.string()
+                    guard let start = parseClock(startText) else {
+                        throw startReader.invalid("not a time of day: \"\(startText)\" (write HH:MM, 00:00–23:59)")
+                    }
+                    return start
+                }
+                let duration = log.attempt { try window.required("duration").distribution() }
+                let probability = log.attempt { try window.required("probability").probability() }
+                let days = log.attemptOptional {
+                    try window.optional("days")?.choice("day set", ["all": DaySet.all, "weekdays": .weekdays, "weekends": .weekends])
+                } ?? .all
+                guard let start, let duration, let probability else { continue }
                 windows.append(OfflineWindow(start: start, duration: duration, probability: probability, days: days))
             }
         }
@@ -195,45 +234,54 @@ public enum ScenarioDecoder {
         return SimDuration(hours) * TimeUnit.hour + SimDuration(minutes) * TimeUnit.minute
     }
 
-    private static func decodeStrategy(_ reader: FieldReader) throws -> Strategy {
-        let fields = try reader.object(known: strategyFields)
-        let nameReader = try fields.required("name")
-        let nameText = try nameReader.string()
-        guard let kind = StrategyKind(rawValue: nameText) else {
-            throw nameReader.invalid("unknown strategy \"\(nameText)\"; expected one of: "
-                                     + StrategyKind.allCases.map(\.rawValue).joined(separator: ", "))
-        }
-        var label = nameText
-        if let labelReader = fields.optional("label") {
-            label = try labelReader.string()
-            guard !label.isEmpty, !label.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else {
-                throw labelReader.invalid("a label is non-empty and has no comma, quote or line break")
+    /// One `strategies[]` entry, or nil when it has an error (logged).
+    private static func decodeStrategy(_ reader: FieldReader) -> Strategy? {
+        let log = reader.log
+        guard let fields = log.attempt({ try reader.object(known: strategyFields) }) else { return nil }
+        let errorsBefore = log.errors.count
+        let kind = log.attempt { () throws -> StrategyKind in
+            let nameReader = try fields.required("name")
+            let nameText = try nameReader.string()
+            guard let kind = StrategyKind(rawValue: nameText) else {
+                throw nameReader.invalid("unknown strategy \"\(nameText)\"; expected one of: "
+                                         + StrategyKind.allCases.map(\.rawValue).joined(separator: ", "))
             }
+            return kind
         }
-        var repeatMaxCount = Int32.max
-        var collapseID = true
+        var label = kind?.rawValue ?? ""
+        if let labelReader = fields.optional("label") {
+            label = log.attempt {
+                let label = try labelReader.string()
+                guard !label.isEmpty, !label.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else {
+                    throw labelReader.invalid("a label is non-empty and has no comma, quote or line break")
+                }
+                return label
+            } ?? label
+        }
         for key in ["repeatMaxCount", "collapseID"] where kind == .noQueue {
-            if let field = fields.optional(key) { throw field.invalid("only the queue strategies have \(key)") }
+            if let field = fields.optional(key) { log.record(field.invalid("only the queue strategies have \(key)")) }
         }
-        if let field = fields.optional("repeatMaxCount") {
-            repeatMaxCount = Int32(try field.integer(in: 0...1_000_000))
-        }
-        if let field = fields.optional("collapseID") { collapseID = try field.bool() }
-        let registration = try fields.optional("registration")?
-            .choice("registration", ["everyLaunch": RegistrationPolicy.everyLaunch, "once": .onceAtPrompt]) ?? .everyLaunch
-        var priority: UInt8 = 10
-        if let field = fields.optional("priority") {
+        let repeatMaxCount = log.attemptOptional { try fields.optional("repeatMaxCount")?.integer(in: 0...1_000_000) }
+            .map { Int32($0) } ?? Int32.max
+        let collapseID = log.attemptOptional { try fields.optional("collapseID")?.bool() } ?? true
+        let registration = log.attemptOptional {
+            try fields.optional("registration")?
+                .choice("registration", ["everyLaunch": RegistrationPolicy.everyLaunch, "once": .onceAtPrompt])
+        } ?? .everyLaunch
+        let priority = log.attempt { () throws -> UInt8 in
+            guard let field = fields.optional("priority") else { return 10 }
             let value = try field.integer(in: Int64.min...Int64.max)
             // APNs also has 1 (never wake the device); the comparison is 10 (now) against 5 (power considerations).
             guard value == 10 || value == 5 else { throw field.invalid("apns-priority for alerts is 10 or 5, found \(value)") }
-            priority = UInt8(value)
-        }
+            return UInt8(value)
+        } ?? 10
+        guard let kind, log.errors.count == errorsBefore else { return nil }
         return Strategy(label: label, kind: kind, repeatMaxCount: repeatMaxCount, collapseID: collapseID,
                         registration: registration, priority: priority)
     }
 }
 
-// MARK: The chain's fields (issue 3): provider, APNs and device behaviour beyond the core model.
+// MARK: The delivery chain's fields: provider, APNs and device behaviour beyond the core model.
 
 extension ScenarioDecoder {
     /// Keys of a `strategies[]` entry.
@@ -252,69 +300,88 @@ extension ScenarioDecoder {
 
     /// Reads `provider` into `chain`; returns the payload TTL and the reader of
     /// `subscriptions.syncOn` (checked against `device.launches` once the device is read).
-    private static func decodeProvider(_ reader: FieldReader, start: CivilDate, duration: SimDuration,
+    /// `start` and `duration` are nil when broken (outage times are then not checked against the run).
+    private static func decodeProvider(_ reader: FieldReader, start: CivilDate?, duration: SimDuration?,
                                        chain: inout ChainModel) throws -> (payloadTTL: SimDuration?, syncOn: FieldReader?) {
         let fields = try reader.object(known: providerFields)
-        let payloadTTL = try fields.optional("payloadTTL")?.duration(positive: true)
-        chain.expiredPositions = try fields.optional("expiredPositions")?
-            .choice("answer", ["resendRest": ExpiredPositionsAnswer.resendRest, "error": .error]) ?? .resendRest
+        let log = reader.log
+        let payloadTTL = log.attemptOptional { try fields.optional("payloadTTL")?.duration(positive: true) }
+        chain.provider.expiredPositions = log.attemptOptional {
+            try fields.optional("expiredPositions")?
+                .choice("answer", ["resendRest": ExpiredPositionsAnswer.resendRest, "error": .error])
+        } ?? .resendRest
 
         var retry = RetryPolicy()
-        if let field = fields.optional("retries") { retry.maxRetries = Int32(try field.integer(in: 0...20)) }
-        if let field = fields.optional("backoff") { retry.backoff = try field.duration(positive: true) }
-        chain.retry = retry
+        if let field = fields.optional("retries"), let value = log.attempt({ try field.integer(in: 0...20) }) {
+            retry.maxRetries = Int32(value)
+        }
+        if let field = fields.optional("backoff"), let value = log.attempt({ try field.duration(positive: true) }) {
+            retry.backoff = value
+        }
+        chain.provider.retry = retry
 
         if let networkReader = fields.optional("network") {
-            let network = try networkReader.object(known: ["failureProbability", "timeout"])
-            chain.network = ProviderNetworkModel(
-                failureProbability: try network.required("failureProbability").probability(),
-                timeout: try network.optional("timeout")?.duration(positive: true) ?? 10 * TimeUnit.second)
+            chain.provider.network = log.attempt {
+                let network = try networkReader.object(known: ["failureProbability", "timeout"])
+                let timeout = log.attemptOptional { try network.optional("timeout")?.duration(positive: true) }
+                return ProviderNetworkModel(failureProbability: try network.required("failureProbability").probability(),
+                                            timeout: timeout ?? 10 * TimeUnit.second)
+            }
         }
 
         if let outagesReader = fields.optional("outages") {
-            chain.outages = try decodeOutages(outagesReader, start: start, duration: duration)
+            chain.provider.outages = log.attempt { try decodeOutages(outagesReader, start: start, duration: duration) }
         }
 
         var syncOnReader: FieldReader?
         if let subscriptionsReader = fields.optional("subscriptions") {
-            let subscriptions = try subscriptionsReader.object(known: ["changesPerDay", "mailShare", "syncOn"])
-            syncOnReader = subscriptions.optional("syncOn")
-            chain.subscriptions = SubscriptionModel(
-                changesPerDay: try subscriptions.required("changesPerDay").perDay("subscription changes"),
-                mailShare: try subscriptions.required("mailShare").probability(),
-                syncOn: try syncOnReader?.choice("sync trigger", ["reconnect": SubscriptionSync.reconnect,
-                                                                  "launch": .launch]) ?? .reconnect)
+            chain.provider.subscriptions = log.attempt {
+                let subscriptions = try subscriptionsReader.object(known: ["changesPerDay", "mailShare", "syncOn"])
+                let changesPerDay = log.attempt { try subscriptions.required("changesPerDay").perDay("subscription changes") }
+                let mailShare = log.attempt { try subscriptions.required("mailShare").probability() }
+                let syncOn = try subscriptions.optional("syncOn")?
+                    .choice("sync trigger", ["reconnect": SubscriptionSync.reconnect, "launch": .launch]) ?? .reconnect
+                syncOnReader = subscriptions.optional("syncOn")
+                return SubscriptionModel(changesPerDay: changesPerDay ?? 0, mailShare: mailShare ?? 0, syncOn: syncOn)
+            }
         }
         return (payloadTTL, syncOnReader)
     }
 
     /// Scheduled windows (local `YYYY-MM-DDTHH:MM`, inside the run, sorted by start)
     /// and random ones (`between` and `duration`, both with positive means).
-    private static func decodeOutages(_ reader: FieldReader, start: CivilDate,
-                                      duration: SimDuration) throws -> OutageModel {
+    private static func decodeOutages(_ reader: FieldReader, start: CivilDate?,
+                                      duration: SimDuration?) throws -> OutageModel {
         let fields = try reader.object(known: ["scheduled", "random"])
+        let log = reader.log
         var scheduled: [OutageWindow] = []
-        if let scheduledReader = fields.optional("scheduled") {
-            for windowReader in try scheduledReader.array() {
-                let window = try windowReader.object(known: ["start", "duration"])
-                let startReader = try window.required("start")
-                let text = try startReader.string()
-                guard let offset = parseLocalTime(text, from: start) else {
-                    throw startReader.invalid("not a local time: \"\(text)\" (write YYYY-MM-DDTHH:MM)")
+        if let scheduledReader = fields.optional("scheduled"), let windowReaders = log.attempt({ try scheduledReader.array() }) {
+            for windowReader in windowReaders {
+                let outage = log.attempt { () throws -> OutageWindow? in
+                    let window = try windowReader.object(known: ["start", "duration"])
+                    let length = log.attempt { try window.required("duration").duration(positive: true) }
+                    let startReader = try window.required("start")
+                    let text = try startReader.string()
+                    // Without the run's start (broken, and so already reported) there is nothing to place it by.
+                    guard let start else { return nil }
+                    guard let offset = parseLocalTime(text, from: start) else {
+                        throw startReader.invalid("not a local time: \"\(text)\" (write YYYY-MM-DDTHH:MM)")
+                    }
+                    guard offset >= 0 else { throw startReader.invalid("starts before the run (\(start)T00:00)") }
+                    if let duration, offset >= duration { throw startReader.invalid("starts at or after the end of the run") }
+                    return length.map { OutageWindow(start: offset, duration: $0) }
                 }
-                guard offset >= 0 else { throw startReader.invalid("starts before the run (\(start)T00:00)") }
-                guard offset < duration else { throw startReader.invalid("starts at or after the end of the run") }
-                scheduled.append(OutageWindow(start: offset, duration: try window.required("duration").duration(positive: true)))
+                if let outage = outage ?? nil { scheduled.append(outage) }
             }
         }
         // Ties broken by length so the order never depends on the file's order.
         scheduled.sort { ($0.start, $0.duration) < ($1.start, $1.duration) }
         var between: Distribution?
         var length: Distribution?
-        if let randomReader = fields.optional("random") {
-            let random = try randomReader.object(known: ["between", "duration"])
-            between = try random.required("between").distribution(positiveMean: true)
-            length = try random.required("duration").distribution(positiveMean: true)
+        if let randomReader = fields.optional("random"),
+           let random = log.attempt({ try randomReader.object(known: ["between", "duration"]) }) {
+            between = log.attempt { try random.required("between").distribution(positiveMean: true) }
+            length = log.attempt { try random.required("duration").distribution(positiveMean: true) }
         }
         return OutageModel(scheduled: scheduled, between: between, duration: length)
     }
@@ -330,65 +397,92 @@ extension ScenarioDecoder {
     /// Reads `apns` into `chain`; returns the `apns-expiration` policy.
     private static func decodeAPNs(_ reader: FieldReader, chain: inout ChainModel) throws -> ExpirationPolicy {
         let fields = try reader.object(known: apnsFields)
+        let log = reader.log
         var expiration = ExpirationPolicy.absent
-        if let value = try fields.optional("expiration")?.duration() {
+        if let field = fields.optional("expiration"), let value = log.attempt({ try field.duration() }) {
             expiration = value == 0 ? .immediately : .after(value)
         }
 
-        let nondeterministic: Bool = try fields.optional("storage")?
-            .choice("storage policy", ["latest": false, "nondeterministic": true] as KeyValuePairs<String, Bool>) ?? false
+        let nondeterministic: Bool? = log.attempt {
+            try fields.optional("storage")?
+                .choice("storage policy", ["latest": false, "nondeterministic": true] as KeyValuePairs<String, Bool>) ?? false
+        }
         let closeTogetherReader = fields.optional("closeTogether")
-        if nondeterministic {
-            chain.storage = .nondeterministic(
-                closeTogether: try closeTogetherReader?.duration(positive: true) ?? TimeUnit.second)
-        } else if let closeTogetherReader {
-            throw closeTogetherReader.invalid("only apns.storage \"nondeterministic\" has closeTogether")
+        if nondeterministic == true {
+            let closeTogether = closeTogetherReader.flatMap { field in log.attempt { try field.duration(positive: true) } }
+            chain.apns.storage = .nondeterministic(closeTogether: closeTogether ?? TimeUnit.second)
+        } else if nondeterministic == false, let closeTogetherReader {
+            log.record(closeTogetherReader.invalid("only apns.storage \"nondeterministic\" has closeTogether"))
         }
 
         if let rateLimitReader = fields.optional("rateLimit") {
-            let rateLimit = try rateLimitReader.object(known: ["burst", "window"])
-            chain.rateLimit = APNsRateLimit(burst: Int32(try rateLimit.required("burst").integer(in: 1...1_000_000)),
-                                            window: try rateLimit.required("window").duration(positive: true))
+            chain.apns.rateLimit = log.attemptOptional {
+                let rateLimit = try rateLimitReader.object(known: ["burst", "window"])
+                let burst = log.attempt { Int32(try rateLimit.required("burst").integer(in: 1...1_000_000)) }
+                let window = try rateLimit.required("window").duration(positive: true)
+                return burst.map { APNsRateLimit(burst: $0, window: window) }
+            }
         }
-        chain.lowPriorityDeferral = try fields.optional("priority5Deferral")?.distribution()
+        if let field = fields.optional("priority5Deferral") {
+            chain.apns.lowPriorityDeferral = log.attempt { try field.distribution() }
+        }
         return expiration
     }
 
-    /// Reads `device` into `chain`; returns `extensionTimeLimit` when named.
-    private static func decodeDevice(_ reader: FieldReader, chain: inout ChainModel) throws -> SimDuration? {
+    /// Reads `device` into `chain`; returns `extensionTimeLimit` when named, and whether
+    /// `launches` is named (broken or not).
+    private static func decodeDevice(_ reader: FieldReader, chain: inout ChainModel) throws
+        -> (extensionTimeLimit: SimDuration?, launchesNamed: Bool) {
         let fields = try reader.object(known: deviceFields)
-        let extensionTimeLimit = try fields.optional("extensionTimeLimit")?.duration(positive: true)
+        let log = reader.log
+        let extensionTimeLimit = log.attemptOptional { try fields.optional("extensionTimeLimit")?.duration(positive: true) }
 
-        chain.notificationsDisabledShare = try fields.optional("notificationsDisabled")?.probability() ?? 0
-        chain.alertsNotAllowedShare = try fields.optional("alertsNotAllowed")?.probability() ?? 0
-        chain.displayOffShare = try fields.optional("displayOff")?.probability() ?? 0
-        chain.legacyIOSShare = try fields.optional("legacyIOS")?.probability() ?? 0
+        func share(_ key: String) -> Double {
+            log.attemptOptional { try fields.optional(key)?.probability() } ?? 0
+        }
+        chain.device.notificationsDisabledShare = share("notificationsDisabled")
+        chain.device.alertsNotAllowedShare = share("alertsNotAllowed")
+        chain.device.displayOffShare = share("displayOff")
+        chain.device.legacyIOSShare = share("legacyIOS")
 
         if let memoryReader = fields.optional("extensionMemory") {
-            let memory = try memoryReader.object(known: ["footprintMB", "olderIOS", "olderLimitMB", "newerLimitMB"])
-            chain.memory = ExtensionMemoryModel(
-                footprintKB: try memory.required("footprintMB").sizeDistribution(),
-                olderIOSShare: try memory.optional("olderIOS")?.probability() ?? 0,
-                olderLimitKB: try memory.optional("olderLimitMB")?.kilobytes(positive: true) ?? 12 * 1024,
-                newerLimitKB: try memory.optional("newerLimitMB")?.kilobytes(positive: true) ?? 24 * 1024)
+            chain.device.memory = log.attempt {
+                let memory = try memoryReader.object(known: ["footprintMB", "olderIOS", "olderLimitMB", "newerLimitMB"])
+                let olderIOS = log.attemptOptional { try memory.optional("olderIOS")?.probability() }
+                let olderLimit = log.attemptOptional { try memory.optional("olderLimitMB")?.kilobytes(positive: true) }
+                let newerLimit = log.attemptOptional { try memory.optional("newerLimitMB")?.kilobytes(positive: true) }
+                return ExtensionMemoryModel(footprintKB: try memory.required("footprintMB").sizeDistribution(),
+                                            olderIOSShare: olderIOS ?? 0,
+                                            olderLimitKB: olderLimit ?? 12 * 1024,
+                                            newerLimitKB: newerLimit ?? 24 * 1024)
+            }
         }
 
         if let rotationReader = fields.optional("tokenRotation") {
-            let rotation = try rotationReader.object(known: ["perDay", "withPrompt"])
-            chain.tokenRotation = TokenRotationModel(
-                perDay: try rotation.required("perDay").perDay("token rotations"),
-                withPromptShare: try rotation.optional("withPrompt")?.probability() ?? 0)
+            chain.device.tokenRotation = log.attempt {
+                let rotation = try rotationReader.object(known: ["perDay", "withPrompt"])
+                let withPrompt = log.attemptOptional { try rotation.optional("withPrompt")?.probability() }
+                return TokenRotationModel(perDay: try rotation.required("perDay").perDay("token rotations"),
+                                          withPromptShare: withPrompt ?? 0)
+            }
         }
-        chain.deviceIDChangesPerDay = try fields.optional("deviceIDChangesPerDay")?.perDay("device id changes") ?? 0
-        chain.accounts = try fields.optional("accounts")?.countShares(maxCount: maxCount) ?? .one
-        chain.apps = try fields.optional("apps")?.countShares(maxCount: maxCount) ?? .one
-        chain.launches = try fields.optional("launches").map { LaunchModel(rhythm: try decodeRhythm($0, events: "launches")) }
+        chain.device.deviceIDChangesPerDay = log.attemptOptional {
+            try fields.optional("deviceIDChangesPerDay")?.perDay("device id changes")
+        } ?? 0
+        chain.device.accounts = log.attemptOptional { try fields.optional("accounts")?.countShares(maxCount: maxCount) } ?? .one
+        chain.device.apps = log.attemptOptional { try fields.optional("apps")?.countShares(maxCount: maxCount) } ?? .one
+        let launchesReader = fields.optional("launches")
+        chain.device.launches = launchesReader.flatMap { field in
+            log.attempt { LaunchModel(rhythm: try decodeRhythm(field, events: "launches")) }
+        }
 
         if let tapsReader = fields.optional("taps") {
-            let taps = try tapsReader.object(known: ["probability", "delay"])
-            chain.taps = TapModel(probability: try taps.required("probability").probability(),
-                                  delay: try taps.optional("delay")?.distribution() ?? .constant(0))
+            chain.device.taps = log.attempt {
+                let taps = try tapsReader.object(known: ["probability", "delay"])
+                let delay = log.attemptOptional { try taps.optional("delay")?.distribution() }
+                return TapModel(probability: try taps.required("probability").probability(), delay: delay ?? .constant(0))
+            }
         }
-        return extensionTimeLimit
+        return (extensionTimeLimit, launchesReader != nil)
     }
 }

@@ -1,6 +1,7 @@
 /// Why a scenario could not be used. Structured first (this type), rendered
-/// second (`rendered`), like swift-argument-parser's errors: tests check the
-/// structure, users read the text.
+/// second (`description`), like swift-argument-parser's errors: tests check the
+/// structure, users read the text. The decoder reports every error it can find in
+/// one pass: the first in file order is this value, the others are in `more`.
 public struct ScenarioError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What went wrong.
     public enum Kind: Equatable, Sendable {
@@ -26,6 +27,14 @@ public struct ScenarioError: Error, Equatable, Sendable, CustomStringConvertible
     public var path: String
     /// Where in the file, when known.
     public var location: SourceLocation?
+    /// The errors found after this one in the same file, in file order (at most
+    /// `listLimit - 1`); empty when this is the only one.
+    public var more: [ScenarioError] = []
+    /// Errors found beyond the listed ones (counted, not kept).
+    public var unlisted = 0
+
+    /// Most errors one report lists; the rest are only counted.
+    public static let listLimit = 20
 
     /// An error.
     public init(_ kind: Kind, file: String, path: String, location: SourceLocation?) {
@@ -35,8 +44,28 @@ public struct ScenarioError: Error, Equatable, Sendable, CustomStringConvertible
         self.location = location
     }
 
-    /// One line: `FILE:LINE:COL: PATH: MESSAGE`.
+    /// This error alone (without `more`), then each of `more`.
+    /// - Complexity: O(n) in the listed errors.
+    public var all: [ScenarioError] {
+        var first = self
+        first.more = []
+        first.unlisted = 0
+        return [first] + more
+    }
+
+    /// One line per error: `FILE:LINE:COL: PATH: MESSAGE`, then `FILE: … and N more errors`
+    /// when some were not listed. The command line prints `error: ` before the text, so
+    /// every line after the first carries its own `error: `.
+    /// - Complexity: O(n) in the listed errors.
     public var description: String {
+        var text = line
+        for error in more { text += "\nerror: " + error.line }
+        if unlisted > 0 { text += "\nerror: \(file): … and \(unlisted) more error\(unlisted == 1 ? "" : "s")" }
+        return text
+    }
+
+    /// This error alone, as one line.
+    private var line: String {
         var text = file
         if let location { text += ":\(location.line):\(location.column)" }
         text += ": "
@@ -52,4 +81,25 @@ public struct ScenarioError: Error, Equatable, Sendable, CustomStringConvertible
         }
         return text
     }
+}
+
+/// A position in a scenario file (a JSON text): 1-based line and column.
+///
+/// The column counts Unicode scalars from the start of the line, so a line
+/// holding `"é": x` puts `x` at column 7 even though `é` takes two bytes;
+/// a tab counts as one column. LF, CR and CRLF each end one line.
+public struct SourceLocation: Equatable, Hashable, Sendable, CustomStringConvertible {
+    /// 1-based line number.
+    public var line: Int
+    /// 1-based column, counted in Unicode scalars from the start of the line.
+    public var column: Int
+
+    /// Creates a location from a 1-based line and column.
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+
+    /// `"line:column"`, ready to follow `file:` in a diagnostic.
+    public var description: String { "\(line):\(column)" }
 }

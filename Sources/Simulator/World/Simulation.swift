@@ -58,7 +58,7 @@ public enum Simulation {
         let users = users ?? 0..<scenario.devices
         let plans = strategies.map { StrategyPlan(strategy: $0, scenario: scenario) }
         // Global schedules first: every user (and shard) shares them.
-        let outages = OutageSchedule.draw(scenario.chain.outages, seed: scenario.seed, horizon: scenario.duration)
+        let outages = OutageSchedule.draw(scenario.chain.provider.outages, seed: scenario.seed, horizon: scenario.duration)
         let empty = SimulationResult(strategies: strategies,
                                      aggregates: strategies.map { _ in StrategyAggregate(days: scenario.dayCount) },
                                      users: 0, events: 0)

@@ -26,11 +26,11 @@ struct StrategyPlan {
         provider = ProviderConfiguration(template: template, numbering: numbered,
                                          sendsCollapseID: strategy.collapseID, payloadTTL: scenario.payloadTTL,
                                          expiration: scenario.expiration, priority: strategy.priority,
-                                         retry: chain.retry, expiredPositions: chain.expiredPositions)
+                                         retry: chain.provider.retry, expiredPositions: chain.provider.expiredPositions)
         serviceExtension = ServiceExtension(
             positionSaving: positionSaving,
             repeatMaxCount: strategy.repeatMaxCount)
-        apns = APNsConfiguration(storage: chain.storage, rateLimit: chain.rateLimit,
-                                 defersLowPriority: chain.lowPriorityDeferral != nil)
+        apns = APNsConfiguration(storage: chain.apns.storage, rateLimit: chain.apns.rateLimit,
+                                 defersLowPriority: chain.apns.lowPriorityDeferral != nil)
     }
 }

@@ -73,7 +73,7 @@ struct UserTimeline {
         self.outages = outages
         let weekday = scenario.start.weekday
         mailProcess = WeeklyPoissonProcess(model: scenario.mail, firstWeekday: weekday)
-        launchProcess = scenario.chain.launches.map { WeeklyPoissonProcess(model: $0.rhythm, firstWeekday: weekday) }
+        launchProcess = scenario.chain.device.launches.map { WeeklyPoissonProcess(model: $0.rhythm, firstWeekday: weekday) }
         connectivityProcess = scenario.connectivity.map {
             ConnectivityProcess(model: $0, firstWeekday: weekday, horizon: scenario.duration)
         }
@@ -90,10 +90,10 @@ struct UserTimeline {
             deviceEntries.append(TimelineEntry(time: window.start, event: .outage(down: true)))
             deviceEntries.append(TimelineEntry(time: window.start + window.duration, event: .outage(down: false)))
         }
-        if chain.deviceIDChangesPerDay > 0 {
+        if chain.device.deviceIDChangesPerDay > 0 {
             var random = RandomStream.deviceIDChange.generator(seed: seed, user: UInt64(user))
             var now: SimTime = 0
-            while let next = Self.nextRare(after: now, perDay: chain.deviceIDChangesPerDay, horizon: horizon, &random) {
+            while let next = Self.nextRare(after: now, perDay: chain.device.deviceIDChangesPerDay, horizon: horizon, &random) {
                 deviceEntries.append(TimelineEntry(time: next, event: .deviceIDChange(newID: random.next())))
                 now = next
             }
@@ -124,14 +124,14 @@ struct UserTimeline {
             purpose.generator(seed: seed, user: UInt64(user), lane: lane)
         }
         var traits = stream(.laneTraits)
-        drawn.notificationsDisabled = traits.nextUnitInterval() <= chain.notificationsDisabledShare
-        drawn.alertsNotAllowed = traits.nextUnitInterval() <= chain.alertsNotAllowedShare
-        drawn.displayOff = traits.nextUnitInterval() <= chain.displayOffShare
-        drawn.accounts = chain.accounts.count(for: traits.nextUnitInterval())
+        drawn.notificationsDisabled = traits.nextUnitInterval() <= chain.device.notificationsDisabledShare
+        drawn.alertsNotAllowed = traits.nextUnitInterval() <= chain.device.alertsNotAllowedShare
+        drawn.displayOff = traits.nextUnitInterval() <= chain.device.displayOffShare
+        drawn.accounts = chain.device.accounts.count(for: traits.nextUnitInterval())
 
         drawn.entries.removeAll(keepingCapacity: true)
         drawn.entries.append(contentsOf: deviceEntries)
-        if let rotation = chain.tokenRotation, rotation.perDay > 0 {
+        if let rotation = chain.device.tokenRotation, rotation.perDay > 0 {
             var random = stream(.tokenRotation)
             var now: SimTime = 0
             while let next = Self.nextRare(after: now, perDay: rotation.perDay, horizon: horizon, &random) {
@@ -141,7 +141,7 @@ struct UserTimeline {
             }
         }
         let subscriptionsStart = drawn.entries.count
-        if let perDay = chain.subscriptions?.changesPerDay, perDay > 0 {
+        if let perDay = chain.provider.subscriptions?.changesPerDay, perDay > 0 {
             var random = stream(.subscriptionChanges)
             var now: SimTime = 0
             while let next = Self.nextRare(after: now, perDay: perDay, horizon: horizon, &random) {
@@ -163,7 +163,7 @@ struct UserTimeline {
                 generation += 1
             }
             var folder: Int32 = 0
-            if let subscriptions = chain.subscriptions, generation > 0,
+            if let subscriptions = chain.provider.subscriptions, generation > 0,
                random.nextUnitInterval() <= subscriptions.mailShare {
                 folder = generation
             }

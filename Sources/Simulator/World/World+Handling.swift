@@ -161,7 +161,7 @@ extension World {
     /// fires) or it reaches APNs after the provider-to-APNs latency.
     private mutating func send(_ push: PushNotification, attempt: Int32, at now: SimTime) {
         let slot = pushPool.park(push, attempt: attempt)
-        if let network = chain.network, networkRandom.nextUnitInterval() <= network.failureProbability {
+        if let network = chain.provider.network, networkRandom.nextUnitInterval() <= network.failureProbability {
             agenda.send(.sendFailureReachesProvider(slot), arrivingAt: now + network.timeout)
         } else {
             agenda.send(.pushReachesAPNs(slot), arrivingAt: now + providerToAPNs.sample(&providerLatencyRandom))
@@ -253,7 +253,7 @@ extension World {
                 case .hashMismatch: ledger.counts.hashMismatches += 1
                 }
                 let first = ledger.presented(push, replacedExisting: replacedExisting, at: now)
-                if first, let taps = chain.taps, tapRandom.nextUnitInterval() <= taps.probability {
+                if first, let taps = chain.device.taps, tapRandom.nextUnitInterval() <= taps.probability {
                     let delay = tapDelay?.sample(&tapRandom) ?? 0
                     if now + delay < scenario.duration {
                         agenda.send(.tapped(messageIndex: push.payload.messageIndex), arrivingAt: now + delay)

@@ -74,9 +74,9 @@ struct World {
         providerToAPNs = Sampler(scenario.latency.providerToAPNs)
         apnsToDevice = Sampler(scenario.latency.apnsToDevice)
         rerequestRoundTrip = Sampler(scenario.latency.rerequestRoundTrip)
-        powerDeferral = scenario.chain.lowPriorityDeferral.map(Sampler.init)
-        footprint = scenario.chain.memory.map { Sampler($0.footprintKB) }
-        tapDelay = scenario.chain.taps.map { Sampler($0.delay) }
+        powerDeferral = scenario.chain.apns.lowPriorityDeferral.map(Sampler.init)
+        footprint = scenario.chain.device.memory.map { Sampler($0.footprintKB) }
+        tapDelay = scenario.chain.device.taps.map { Sampler($0.delay) }
         timeline = UserTimeline(scenario: scenario, outages: outages)
     }
 
@@ -98,9 +98,9 @@ struct World {
         // The device id is the first draw, as in the core model; the rest follow.
         let deviceID = traitsRandom.next()
         let traits = DeviceTraits(deviceID: deviceID,
-                                  legacyIOS: traitsRandom.nextUnitInterval() <= chain.legacyIOSShare,
-                                  olderIOS: traitsRandom.nextUnitInterval() <= (chain.memory?.olderIOSShare ?? 0),
-                                  apps: chain.apps.count(for: traitsRandom.nextUnitInterval()))
+                                  legacyIOS: traitsRandom.nextUnitInterval() <= chain.device.legacyIOSShare,
+                                  olderIOS: traitsRandom.nextUnitInterval() <= (chain.device.memory?.olderIOSShare ?? 0),
+                                  apps: chain.device.apps.count(for: traitsRandom.nextUnitInterval()))
         timeline.drawDevice(seed: seed, user: user)
         for lane in 0..<traits.apps {
             timeline.drawLane(lane, seed: seed, user: user)
@@ -143,8 +143,8 @@ struct World {
             eligibility: ExtensionEligibility(alertsAllowed: !own.alertsNotAllowed, displayEnabled: !own.displayOff,
                                               supportsServiceExtension: !traits.legacyIOS),
             extensionTimeLimit: scenario.extensionTimeLimit, registrationPolicy: plan.strategy.registration,
-            subscriptionSync: chain.subscriptions?.syncOn ?? .reconnect,
-            memoryLimitKB: chain.memory.map { traits.olderIOS ? $0.olderLimitKB : $0.newerLimitKB } ?? .max)
+            subscriptionSync: chain.provider.subscriptions?.syncOn ?? .reconnect,
+            memoryLimitKB: chain.device.memory.map { traits.olderIOS ? $0.olderLimitKB : $0.newerLimitKB } ?? .max)
         phone.reset(configuration: configuration, token: token, deviceID: traits.deviceID, deviceIDHash: hash)
 
         // Installed and registered before the run starts.

@@ -1,0 +1,89 @@
+import Foundation
+
+/// `pushsim validate SCENARIO`.
+enum ValidateCommand {
+    static let help = """
+    OVERVIEW: Check a scenario file without running it.
+
+    USAGE: pushsim validate <scenario.json>
+
+    On success prints "ok" with a one-line description, then what a run will cost:
+    the expected number of messages and a rough wall time on the default thread
+    count. On a bad file prints every error it finds (up to \(ScenarioError.listLimit)), one a line
+    in file order, each naming the file, line:column and field path, and exits 65.
+
+    EXAMPLES:
+      pushsim validate scenarios/two-states.json
+
+    """
+
+    /// Messages one worker thread simulates a second on the machine kind of README's
+    /// "Recorded figures" (2.8–2.9 million measured), rounded down for scenarios that
+    /// do more per message and for a shared machine.
+    static let messagesPerSecondPerThread = 2_500_000.0
+
+    static func main(_ arguments: ArraySlice<String>, console: Console) -> ExitCode {
+        if arguments.contains("--help") || arguments.contains("-h") { console.out(help); return .success }
+        let scanner: ArgumentScanner
+        do {
+            scanner = try ArgumentScanner(arguments, command: "validate", valued: [], flags: [])
+        } catch {
+            return PushSimCommand.usage(error, help: help, console: console)
+        }
+        guard let path = scanner.positional.first else {
+            return PushSimCommand.usage(.missingArgument("the scenario file"), help: help, console: console)
+        }
+        if scanner.positional.count > 1 {
+            return PushSimCommand.usage(.unexpectedArgument(scanner.positional[1]), help: help, console: console)
+        }
+        do {
+            let scenario = try ScenarioDecoder.load(path: path)
+            console.out("ok: \(scenario.name): \(scenario.devices) devices, \(scenario.dayCount) days, "
+                        + "\(scenario.strategies.count) strategies (" + scenario.strategies.map(\.label).joined(separator: ", ") + ")\n")
+            console.out(costLine(scenario, threads: ProcessInfo.processInfo.activeProcessorCount) + "\n")
+            return .success
+        } catch {
+            console.err("error: \(error)\n")
+            return .dataError
+        }
+    }
+
+    /// `cost: about M messages (P per device and strategy); about T on N threads (at 2.5
+    /// million messages a second per thread)`. Only as many threads as devices work.
+    /// - Complexity: O(days) in the run's length.
+    static func costLine(_ scenario: Scenario, threads: Int) -> String {
+        let messages = scenario.expectedMessages
+        let perDeviceAndStrategy = messages / Double(scenario.devices) / Double(scenario.strategies.count)
+        let working = max(1, min(threads, scenario.devices))
+        let seconds = messages / (messagesPerSecondPerThread * Double(working))
+        return "cost: about \(count(messages)) messages (\(count(perDeviceAndStrategy)) per device and strategy); "
+            + "\(wallTime(seconds)) on \(working) thread\(working == 1 ? "" : "s") "
+            + "(at \(format(messagesPerSecondPerThread / 1e6)) million messages a second per thread)"
+    }
+
+    /// A count for people: whole with thousands separators from 100 up (below 10¹⁸),
+    /// else three significant digits.
+    /// - Complexity: O(1).
+    static func count(_ value: Double) -> String {
+        guard value >= 100, value < 1e18 else { return String(format: "%.3g", value) }
+        let digits = String(Int64(value.rounded()))
+        var grouped = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { grouped += "," }
+            grouped.append(digit)
+        }
+        return grouped
+    }
+
+    /// A rough length of time: under a second, or about so many seconds, minutes, hours or days.
+    /// - Complexity: O(1).
+    static func wallTime(_ seconds: Double) -> String {
+        switch seconds {
+        case ..<1: "under a second"
+        case ..<90: "about \(Int(seconds.rounded())) s"
+        case ..<(90 * 60): "about \(Int((seconds / 60).rounded())) min"
+        case ..<(48 * 3600): String(format: "about %.1f h", seconds / 3600)
+        default: String(format: "about %.0f days", seconds / 86_400)
+        }
+    }
+}

@@ -63,7 +63,12 @@ enum MergeCommand {
                 console.err("error: \(path): shard \(decoded.partial.shard.index)/\(decoded.partial.shard.count) given twice\n")
                 return .dataError
             }
-            if merged == nil { merged = decoded.partial.result } else { merged!.merge(decoded.partial.result) }
+            if merged == nil { merged = decoded.partial.result } else {
+                do { try merged!.merge(part: decoded.partial.result, file: path) } catch {
+                    console.err("error: \(error)\n")
+                    return .dataError
+                }
+            }
         }
         guard let reference, var result = merged else { return .dataError }
         let missing = (1...reference.partial.shard.count).filter { !seen.contains($0) }

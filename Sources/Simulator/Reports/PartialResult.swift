@@ -10,20 +10,8 @@ struct PartialResult {
     /// 3: APNs's `bounced`.
     static let version: Int64 = 3
 
-    /// The aggregate's scalar counters, in the order of a partial's `counts` array.
-    /// A test checks that it holds every `Int64` field of `StrategyAggregate`.
-    /// - Complexity: O(1).
-    static var countFields: [WritableKeyPath<StrategyAggregate, Int64>] {
-        [\.messages, \.delivered, \.summarized, \.pending, \.pushesSent, \.rerequests, \.duplicatesShown, \.collapsed,
-         \.providerSent, \.apnsAccepted, \.reachedDevice, \.logged, \.uploaded, \.opened,
-         \.measuredSent, \.measuredReceived] + Reports.chainCounters.map(\.field)
-    }
-
-    /// A day's counters, in the order of a partial's `daily` arrays.
-    /// - Complexity: O(1).
-    static var dayFields: [WritableKeyPath<DayCounts, Int64>] {
-        [\.messages, \.delivered, \.summarized, \.lost, \.pending, \.measuredSent, \.measuredReceived]
-    }
+    /// The most shards `run --shard` accepts; a part claiming more is damaged.
+    static let maximumShardCount = 100_000
 
     var scenarioText: String
     var seed: UInt64
@@ -40,13 +28,15 @@ struct PartialResult {
         text += "\"strategies\":" + list(result.strategies) { jsonStringLiteral($0.label) } + ","
         text += "\"users\":\(result.users),\"events\":\(result.events),\n"
         text += "\"aggregates\":[\n"
-        let countFields = Self.countFields, dayFields = Self.dayFields
         text += result.aggregates.map { aggregate in
-            var item = "{\"counts\":" + list(countFields) { String(aggregate[keyPath: $0]) }
+            // The scalar counts, then the chain counters, in one array.
+            var item = "{\"counts\":" + list(StrategyAggregate.counts.map { aggregate[keyPath: $0.field] } + aggregate.chain.values) {
+                String($0)
+            }
             item += ",\"lost\":" + list(aggregate.lostByReason) { String($0) }
             item += ",\"apns\":" + list(aggregate.apns.values) { String($0) }
             item += ",\"latency\":" + list(aggregate.latency.nonEmptyBuckets) { "[\($0.0),\($0.1)]" }
-            item += ",\"daily\":" + list(aggregate.daily) { day in list(dayFields) { String(day[keyPath: $0]) } }
+            item += ",\"daily\":" + list(aggregate.daily) { day in list(DayCounts.counts) { String(day[keyPath: $0.field]) } }
             return item + "}"
         }.joined(separator: ",\n")
         text += "\n],\n\"scenario\":" + jsonStringLiteral(scenarioText) + "}\n"
@@ -87,12 +77,12 @@ struct PartialResult {
         do { scenario = try ScenarioDecoder.decode(Array(scenarioText.utf8), file: file + " (embedded scenario)") } catch {
             throw fail("\(error)")
         }
-        let seed = UInt64(try integer(object["seed"]))
+        guard let seed = UInt64(exactly: try integer(object["seed"])) else { throw fail("damaged partial result (seed)") }
         scenario.seed = seed
         let shardItems = try array(object["shard"])
         guard shardItems.count == 2 else { throw fail("damaged partial result (shard)") }
         let shard = (index: Int(try integer(shardItems[0])), count: Int(try integer(shardItems[1])))
-        guard shard.count >= 1, (1...shard.count).contains(shard.index) else {
+        guard (1...maximumShardCount).contains(shard.count), (1...shard.count).contains(shard.index) else {
             throw fail("damaged partial result (shard \(shard.index)/\(shard.count))")
         }
         var strategies: [Strategy] = []
@@ -111,44 +101,58 @@ struct PartialResult {
             guard case .object(let fields) = item.value else { throw fail("damaged partial result (aggregate)") }
             var aggregate = StrategyAggregate(days: scenario.dayCount)
             let counts = try array(fields["counts"]).map { node throws(DecodingError) in try integer(node) }
-            let countFields = Self.countFields
-            guard counts.count == countFields.count else { throw fail("damaged partial result (counts)") }
-            for (field, value) in zip(countFields, counts) { aggregate[keyPath: field] = value }
+            let scalars = StrategyAggregate.counts
+            guard counts.count == scalars.count + ChainCounter.allCases.count,
+                  let chain = ChainCounts(values: counts.dropFirst(scalars.count)) else {
+                throw fail("damaged partial result (counts)")
+            }
+            for ((_, field), value) in zip(scalars, counts) { aggregate[keyPath: field] = value }
+            aggregate.chain = chain
             let lost = try array(fields["lost"])
             guard lost.count == LossReason.slots else { throw fail("damaged partial result (lost)") }
             for (index, node) in lost.enumerated() { aggregate.lostByReason[index] = try integer(node) }
             let apns = try array(fields["apns"]).map { node throws(DecodingError) in try integer(node) }
             guard let counters = APNsCounters(values: apns) else { throw fail("damaged partial result (apns)") }
             aggregate.apns = counters
+            var latencyTotal: Int64 = 0
             for bucket in try array(fields["latency"]) {
                 let pair = try array(bucket)
                 guard pair.count == 2 else { throw fail("damaged partial result (latency)") }
                 let index = Int(try integer(pair[0])), count = try integer(pair[1])
-                guard (0..<LatencyHistogram.bucketCount).contains(index), count >= 0 else {
+                // Only buckets a latency (a non-negative Int64) can fall in.
+                guard (0..<LatencyHistogram.reachableBucketCount).contains(index), count >= 0 else {
                     throw fail("damaged partial result (latency bucket)")
                 }
+                // The total is a count of messages: an Int64, like every count.
+                let (total, overflow) = latencyTotal.addingReportingOverflow(count)
+                guard !overflow else { throw fail("damaged partial result (latency counts add up past \(Int64.max))") }
+                latencyTotal = total
                 aggregate.latency.add(bucket: index, count: UInt64(count))
             }
             let days = try array(fields["daily"])
             guard days.count == scenario.dayCount else { throw fail("damaged partial result (daily)") }
-            let dayFields = Self.dayFields
             for (day, node) in days.enumerated() {
                 let values = try array(node).map { node throws(DecodingError) in try integer(node) }
-                guard values.count == dayFields.count else { throw fail("damaged partial result (day)") }
-                for (field, value) in zip(dayFields, values) { aggregate.daily[day][keyPath: field] = value }
+                guard values.count == DayCounts.counts.count else { throw fail("damaged partial result (day)") }
+                for ((_, field, _), value) in zip(DayCounts.counts, values) { aggregate.daily[day][keyPath: field] = value }
             }
             aggregates.append(aggregate)
         }
         let result = SimulationResult(strategies: strategies, aggregates: aggregates,
                                       users: try integer(object["users"]), events: try integer(object["events"]))
         // A part is checked on its own, so a damaged one is named (exit 65) rather
-        // than found out after merging.
+        // than found out after merging: every rule a run's own result obeys.
+        guard result.events >= 0 else { throw fail("damaged partial result (events \(result.events) < 0)") }
+        for (strategy, aggregate) in zip(strategies, aggregates) {
+            if let broken = PartialChecks.violation(in: aggregate) {
+                throw fail("damaged partial result (strategy \(strategy.label): \(broken))")
+            }
+        }
         let expectedUsers = Simulation.shardRange(index: shard.index, count: shard.count, devices: scenario.devices).count
         guard result.users == Int64(expectedUsers) else {
             throw fail("damaged partial result (\(result.users) users; shard \(shard.index)/\(shard.count) "
                        + "of \(scenario.devices) devices has \(expectedUsers))")
         }
-        if let broken = result.checkIdentity() { throw fail("damaged partial result (\(broken))") }
         return (PartialResult(scenarioText: scenarioText, seed: seed, shard: shard, result: result), scenario)
     }
 }

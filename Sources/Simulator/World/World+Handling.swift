@@ -58,10 +58,10 @@ extension World {
             if down { provider.outageBegins() } else { provider.outageEnds() }
         case .deviceIDChange(let newID):
             // One device event, replayed in every app's lane: counted once.
-            if currentLane == 0 { ledger.counts.deviceIDChanges += 1 }
+            if currentLane == 0 { ledger.counts[.deviceIDChanges] += 1 }
             phone.changeDeviceID(to: newID, hash: UInt32(truncatingIfNeeded: SplitMix64.mix(newID)))
         case .tokenRotation(let promptShown):
-            ledger.counts.tokenRotations += 1
+            ledger.counts[.tokenRotations] += 1
             let newToken = DeviceToken(nextTokenNumber)
             nextTokenNumber += 1
             phone.rotateToken(to: newToken, promptShown: promptShown, into: &deviceEffects)
@@ -97,7 +97,7 @@ extension World {
 
     /// The user subscribes to another folder in the app.
     mutating func subscriptionChanges(at now: SimTime) {
-        ledger.counts.subscriptionChanges += 1
+        ledger.counts[.subscriptionChanges] += 1
         folderGeneration += 1
         phone.subscriptionChanged(generation: folderGeneration, into: &deviceEffects)
         routeDeviceEffects(at: now)
@@ -107,7 +107,7 @@ extension World {
     /// next reconnect when offline), it registers (per policy) and syncs what
     /// changed offline.
     mutating func launch(at now: SimTime) {
-        ledger.counts.launches += 1
+        ledger.counts[.launches] += 1
         launchLog.times.append(now)
         if isDeviceOnline {
             launchLog.upload(at: now, atReconnect: false)
@@ -131,13 +131,13 @@ extension World {
                 ledger.pushSent(push, isRetry: true)
                 send(push, attempt: attempt, at: now)
             case .retry(let push, let attempt, let after):
-                ledger.counts.retries += 1
+                ledger.counts[.retries] += 1
                 queue.schedule(.retryDue(pushPool.park(push, attempt: attempt)), at: now + after)
             case .answer(let invocation, let ok):
-                if !ok { ledger.counts.rerequestErrors += 1 }
+                if !ok { ledger.counts[.rerequestErrors] += 1 }
                 queue.schedule(.answerReachesDevice(invocation: invocation, ok: ok), at: now + returnDelay)
             case .positionsExpired(let count):
-                ledger.counts.positionsExpired += Int64(count)
+                ledger.counts[.positionsExpired] += Int64(count)
             case .failed(let push, let failure):
                 ledger.lost(push, Self.lossReason(failure))
             case .dropped(let message, let reason):
@@ -236,10 +236,10 @@ extension World {
             case .presented(let push, let replacedExisting, let run):
                 switch run {
                 case .ran: break
-                case .notRun: ledger.counts.extensionNotRun += 1
-                case .killed: ledger.counts.extensionKilled += 1
-                case .timedOut: ledger.counts.extensionTimedOut += 1
-                case .hashMismatch: ledger.counts.hashMismatches += 1
+                case .notRun: ledger.counts[.extensionNotRun] += 1
+                case .killed: ledger.counts[.extensionKilled] += 1
+                case .timedOut: ledger.counts[.extensionTimedOut] += 1
+                case .hashMismatch: ledger.counts[.hashMismatches] += 1
                 }
                 let first = ledger.presented(push, replacedExisting: replacedExisting, at: now)
                 if first, let taps = chain.taps, tapRandom.nextUnitInterval() <= taps.probability {
@@ -259,7 +259,7 @@ extension World {
                 apns.setNotificationsEnabled(new, !notificationsDisabled)
                 routeAPNsEffects(at: now)
             case .registered(let token, let hash):
-                ledger.counts.registrations += 1
+                ledger.counts[.registrations] += 1
                 provider.register(token, deviceIDHash: hash, at: now)
             case .subscriptionsSynced(let generation):
                 provider.subscriptionsSynced(generation: generation)

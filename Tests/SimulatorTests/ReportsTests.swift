@@ -318,14 +318,14 @@ struct ReportsTests {
         #expect(StrategyAggregate.counts.map(\.name) == Self.int64Fields(of: StrategyAggregate(days: 1)).map { Self.snakeCase($0.0) })
         #expect(DayCounts.counts.count == Self.int64Fields(of: DayCounts()).count)
         #expect(DayCounts.counts.map(\.name) == Self.int64Fields(of: DayCounts()).map { Self.snakeCase($0.0) })
-        #expect(PartialResult.version == 3)
+        #expect(PartialResult.version == 4)
     }
 
     @Test("a partial with every field nonzero round-trips exactly through encode and decode")
     func partialRoundTrip() throws {
         let original = partial([Self.handBuilt(1), Self.handBuilt(2), StrategyAggregate(days: 2)], shard: (2, 3))
         let text = original.encoded()
-        #expect(text.hasPrefix("{\"format\":\"pushsim-partial\",\"version\":3,\"shard\":[2,3],\"seed\":5,"))
+        #expect(text.hasPrefix("{\"format\":\"pushsim-partial\",\"version\":4,\"shard\":[2,3],\"seed\":5,"))
         let decoded = try PartialResult.decode(Array(text.utf8), file: "part.json")
         #expect(decoded.partial.result == original.result)
         #expect(decoded.partial.shard == (2, 3))
@@ -359,26 +359,27 @@ struct ReportsTests {
     @Test("an older partial is refused with a message saying to re-run the shards; a newer one too")
     func otherVersionsRefused() {
         let text = partial([Self.handBuilt(1), Self.handBuilt(1), Self.handBuilt(1)]).encoded()
-            .replacingOccurrences(of: "\"version\":3,", with: "\"version\":2,")
+            .replacingOccurrences(of: "\"version\":4,", with: "\"version\":3,")
         do {
             _ = try decode(text)
-            Issue.record("decoded a version 2 partial")
+            Issue.record("decoded a version 3 partial")
         } catch {
-            #expect(error.description == "part.json: a version 2 partial result, from an older pushsim whose reports had "
-                    + "other columns; this pushsim reads version 3: re-run every shard with it")
+            #expect(error.description == "part.json: a version 3 partial result, from an older pushsim whose reports had "
+                    + "other columns; this pushsim reads version 4: re-run every shard with it")
         }
-        let newer = text.replacingOccurrences(of: "\"version\":2,", with: "\"version\":4,")
+        let newer = text.replacingOccurrences(of: "\"version\":3,", with: "\"version\":5,")
         do {
             _ = try decode(newer)
-            Issue.record("decoded a version 4 partial")
+            Issue.record("decoded a version 5 partial")
         } catch {
-            #expect(error.description == "part.json: a version 4 partial result, from a newer pushsim; this one reads version 3")
+            #expect(error.description == "part.json: a version 5 partial result, from a newer pushsim; this one reads version 4")
         }
     }
 
     @Test("a partial whose new arrays have the wrong length is refused as damaged", arguments: [
         ("\"apns\":[120,", "\"apns\":[", "part.json: damaged partial result (apns)"),
         ("\"counts\":[100,", "\"counts\":[", "part.json: damaged partial result (counts)"),
+        ("\"chain\":[1,", "\"chain\":[", "part.json: damaged partial result (chain)"),
         ("[60,42,6,9,3,50,38]", "[60,42,6,9,3]", "part.json: damaged partial result (day)"),
     ])
     func damagedArraysRefused(find: String, replace: String, message: String) {
@@ -389,6 +390,24 @@ struct ReportsTests {
             Issue.record("decoded a damaged partial")
         } catch {
             #expect(error.description == message)
+        }
+    }
+
+    @Test("a partial from a pushsim with other counters is refused, naming the counters that differ", arguments: [
+        ("\"retries\",", "", "from a pushsim with other chain counters (without retries): re-run every shard with this one"),
+        ("\"retries\",", "\"retries\",\"new_counter\",",
+         "from a pushsim with other chain counters (with new_counter): re-run every shard with this one"),
+        ("\"bounced\",\"stored_offline\",", "\"stored_offline\",\"bounced\",",
+         "from a pushsim with other APNs counters (in another order): re-run every shard with this one"),
+    ])
+    func otherCountersRefused(find: String, replace: String, message: String) {
+        let text = partial([Self.handBuilt(1), Self.handBuilt(1), Self.handBuilt(1)]).encoded()
+        #expect(text.contains("\"chainCounters\":[\"extension_not_run\","))
+        do {
+            _ = try decode(text.replacingOccurrences(of: find, with: replace))
+            Issue.record("decoded a partial with other counters")
+        } catch {
+            #expect(error.description == "part.json: " + message)
         }
     }
 }

@@ -7,8 +7,10 @@ import Provider
 struct PartialResult {
     static let format = "pushsim-partial"
     /// 2: the delivery chain (funnel, measured deliverability, chain and APNs counters);
-    /// 3: APNs's `bounced`.
-    static let version: Int64 = 3
+    /// 3: APNs's `bounced`; 4: the counters named in the file (`chainCounters`,
+    /// `apnsCounters`) and the chain counters in their own `chain` array, so a counter
+    /// added later is told apart by name and needs no new version.
+    static let version: Int64 = 4
 
     /// The most shards `run --shard` accepts; a part claiming more is damaged.
     static let maximumShardCount = 100_000
@@ -27,12 +29,12 @@ struct PartialResult {
         text += "\"shard\":[\(shard.index),\(shard.count)],\"seed\":\(seed),"
         text += "\"strategies\":" + list(result.strategies) { jsonStringLiteral($0.label) } + ","
         text += "\"users\":\(result.users),\"events\":\(result.events),\n"
+        text += "\"chainCounters\":" + list(ChainCounts.columnNames, jsonStringLiteral) + ","
+        text += "\"apnsCounters\":" + list(APNsCounters.columnNames, jsonStringLiteral) + ",\n"
         text += "\"aggregates\":[\n"
         text += result.aggregates.map { aggregate in
-            // The scalar counts, then the chain counters, in one array.
-            var item = "{\"counts\":" + list(StrategyAggregate.counts.map { aggregate[keyPath: $0.field] } + aggregate.chain.values) {
-                String($0)
-            }
+            var item = "{\"counts\":" + list(StrategyAggregate.counts) { String(aggregate[keyPath: $0.field]) }
+            item += ",\"chain\":" + list(aggregate.chain.values) { String($0) }
             item += ",\"lost\":" + list(aggregate.lostByReason) { String($0) }
             item += ",\"apns\":" + list(aggregate.apns.values) { String($0) }
             item += ",\"latency\":" + list(aggregate.latency.nonEmptyBuckets) { "[\($0.0),\($0.1)]" }
@@ -72,6 +74,23 @@ struct PartialResult {
                   + "this pushsim reads version \(version): re-run every shard with it"
                 : "a version \(fileVersion) partial result, from a newer pushsim; this one reads version \(version)")
         }
+        // The counters by name: a part from a pushsim with other counters would put
+        // its numbers under the wrong columns.
+        for (key, kind, names) in [("chainCounters", "chain", ChainCounts.columnNames),
+                                   ("apnsCounters", "APNs", APNsCounters.columnNames)] {
+            let found = try array(object[key]).map { node throws(DecodingError) -> String in
+                guard case .string(let name) = node.value else { throw fail("damaged partial result (\(key))") }
+                return name
+            }
+            guard found == names else {
+                let missing = names.filter { !found.contains($0) }, unknown = found.filter { !names.contains($0) }
+                let difference = (missing.isEmpty ? [] : ["without " + missing.joined(separator: ", ")])
+                    + (unknown.isEmpty ? [] : ["with " + unknown.joined(separator: ", ")])
+                throw fail("from a pushsim with other \(kind) counters ("
+                           + (difference.isEmpty ? "in another order" : difference.joined(separator: "; "))
+                           + "): re-run every shard with this one")
+            }
+        }
         guard case .string(let scenarioText)? = object["scenario"]?.value else { throw fail("damaged partial result (no scenario)") }
         var scenario: Scenario
         do { scenario = try ScenarioDecoder.decode(Array(scenarioText.utf8), file: file + " (embedded scenario)") } catch {
@@ -101,13 +120,11 @@ struct PartialResult {
             guard case .object(let fields) = item.value else { throw fail("damaged partial result (aggregate)") }
             var aggregate = StrategyAggregate(days: scenario.dayCount)
             let counts = try array(fields["counts"]).map { node throws(DecodingError) in try integer(node) }
-            let scalars = StrategyAggregate.counts
-            guard counts.count == scalars.count + ChainCounter.allCases.count,
-                  let chain = ChainCounts(values: counts.dropFirst(scalars.count)) else {
-                throw fail("damaged partial result (counts)")
-            }
-            for ((_, field), value) in zip(scalars, counts) { aggregate[keyPath: field] = value }
-            aggregate.chain = chain
+            guard counts.count == StrategyAggregate.counts.count else { throw fail("damaged partial result (counts)") }
+            for ((_, field), value) in zip(StrategyAggregate.counts, counts) { aggregate[keyPath: field] = value }
+            let chain = try array(fields["chain"]).map { node throws(DecodingError) in try integer(node) }
+            guard let chainCounts = ChainCounts(values: chain) else { throw fail("damaged partial result (chain)") }
+            aggregate.chain = chainCounts
             let lost = try array(fields["lost"])
             guard lost.count == LossReason.slots else { throw fail("damaged partial result (lost)") }
             for (index, node) in lost.enumerated() { aggregate.lostByReason[index] = try integer(node) }

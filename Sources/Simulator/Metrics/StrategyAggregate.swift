@@ -100,9 +100,9 @@ public struct StrategyAggregate: Sendable, Equatable {
         daily = ContiguousArray(repeating: DayCounts(), count: days)
     }
 
-    /// The scalar counts, named as in the reports, in the order of a partial
-    /// result's `counts` array (the chain counters follow them there). A test checks
-    /// it holds every `Int64` field.
+    /// The scalar counts (the counters are in `chain` and `apns`), named as in the
+    /// reports, in the order of a partial result's `counts` array. A test checks it
+    /// holds every `Int64` field.
     /// - Complexity: O(1).
     public static var counts: [(name: String, field: WritableKeyPath<StrategyAggregate, Int64>)] {
         [("messages", \.messages), ("delivered", \.delivered), ("summarized", \.summarized), ("pending", \.pending),

@@ -51,77 +51,39 @@ public struct APNsConfiguration: Sendable, Equatable {
     }
 }
 
-/// What the Apple Push Notifications Console shows for an app, counted per request.
-/// Integers only, so counters of many worlds add up in any order.
-public struct APNsCounters: Sendable, Equatable {
+/// What the Apple Push Notifications Console shows for an app, counted per request
+/// or notification: one case per `apns.csv` column, in column order (the column is
+/// the case's name in snake_case). Adding a counter is adding its case here and
+/// counting it in `APNsServer`.
+public enum APNsCounter: Int, Counter {
     /// Requests answered 200.
-    public var accepted: Int64 = 0
+    case accepted
     /// Requests answered with an error other than 429 (400, 410, 413, 503).
-    public var rejected: Int64 = 0
+    case rejected
     /// Requests answered 429 `TooManyRequests`.
-    public var tooManyRequests: Int64 = 0
+    case tooManyRequests
     /// Notifications handed to a connected device straight away (after any power deferral).
-    public var delivered: Int64 = 0
+    case delivered
     /// Notifications handed out when the device reconnected, from offline storage.
-    public var deliveredFromStorage: Int64 = 0
+    case deliveredFromStorage
     /// Notifications handed out (either way above) that found the device gone
     /// before they arrived and came back to APNs: handed out again, stored or
     /// discarded, and counted there again. Handed out minus bounced is what reached
     /// a device (or was still on its way when the run ended).
-    public var bounced: Int64 = 0
+    case bounced
     /// Notifications stored because the device was offline.
-    public var storedOffline: Int64 = 0
+    case storedOffline
     /// Notifications held for the device's power considerations (priority 5 / 1).
-    public var storedPower: Int64 = 0
+    case storedPower
     /// Discarded: the token was no longer valid.
-    public var discardedUnregistered: Int64 = 0
+    case discardedUnregistered
     /// Discarded: `apns-expiration` passed (or was 0 for an offline device).
-    public var discardedExpired: Int64 = 0
+    case discardedExpired
     /// Discarded: the user disabled notifications for the app.
-    public var discardedDisabled: Int64 = 0
+    case discardedDisabled
     /// Discarded: a newer notification replaced it in the one-per-app storage.
-    public var discardedReplaced: Int64 = 0
-
-    /// All zeros.
-    /// - Complexity: O(1).
-    public init() {}
-
-    /// Adds another world's counters.
-    /// - Complexity: O(1).
-    public static func += (lhs: inout APNsCounters, rhs: APNsCounters) {
-        lhs.accepted += rhs.accepted
-        lhs.rejected += rhs.rejected
-        lhs.tooManyRequests += rhs.tooManyRequests
-        lhs.delivered += rhs.delivered
-        lhs.deliveredFromStorage += rhs.deliveredFromStorage
-        lhs.bounced += rhs.bounced
-        lhs.storedOffline += rhs.storedOffline
-        lhs.storedPower += rhs.storedPower
-        lhs.discardedUnregistered += rhs.discardedUnregistered
-        lhs.discardedExpired += rhs.discardedExpired
-        lhs.discardedDisabled += rhs.discardedDisabled
-        lhs.discardedReplaced += rhs.discardedReplaced
-    }
-
-    /// The counters in `apns.csv` column order (README documents each).
-    /// - Complexity: O(1).
-    public var values: [Int64] {
-        [accepted, rejected, tooManyRequests, delivered, deliveredFromStorage, bounced, storedOffline, storedPower,
-         discardedUnregistered, discardedExpired, discardedDisabled, discardedReplaced]
-    }
-
-    /// The `apns.csv` column names, same order as `values`.
-    public static let columnNames = ["accepted", "rejected", "too_many_requests", "delivered", "delivered_from_storage",
-                                     "bounced", "stored_offline", "stored_power", "discarded_unregistered",
-                                     "discarded_expired", "discarded_disabled", "discarded_replaced"]
-
-    /// Counters from `values` (for partial results); nil when the count is wrong.
-    /// - Complexity: O(1).
-    public init?(values: [Int64]) {
-        guard values.count == Self.columnNames.count else { return nil }
-        (accepted, rejected, tooManyRequests, delivered, deliveredFromStorage, bounced, storedOffline, storedPower,
-         discardedUnregistered, discardedExpired, discardedDisabled, discardedReplaced)
-            = (values[0], values[1], values[2], values[3], values[4], values[5], values[6], values[7], values[8],
-               values[9], values[10], values[11])
-    }
+    case discardedReplaced
 }
+
+/// The Console's counters of one app (or summed over many).
+public typealias APNsCounters = CounterSet<APNsCounter>

@@ -83,7 +83,7 @@ public struct APNsServer: Sendable {
     /// - Complexity: O(n) in the number of tokens it knew.
     public mutating func reset(configuration: APNsConfiguration, seed: UInt64) {
         self.configuration = configuration
-        counters = APNsCounters()
+        counters.reset()
         heldNotifications = 0
         random = SplitMix64(seed: seed)
         var index = 0
@@ -175,19 +175,19 @@ public struct APNsServer: Sendable {
     public mutating func receive(_ push: PushNotification, at now: SimTime,
                                  into effects: inout ContiguousArray<APNsEffect>) -> APNsResponse {
         if let rejection = validate(push) {
-            counters.rejected += 1
+            counters[.rejected] += 1
             return rejection
         }
         let index = Int(push.token.rawValue)
         if let since = tokens[index].unregisteredAt {
-            counters.rejected += 1
+            counters[.rejected] += 1
             return .failure(.unregistered, timestamp: since)
         }
         if let limit = configuration.rateLimit, !takeRateCredit(index, limit, at: now) {
-            counters.tooManyRequests += 1
+            counters[.tooManyRequests] += 1
             return .failure(.tooManyRequests)
         }
-        counters.accepted += 1
+        counters[.accepted] += 1
         var push = push
         push.acceptedAt = now
         if !tokens[index].notificationsEnabled {
@@ -240,7 +240,7 @@ public struct APNsServer: Sendable {
         if now >= tokens[index].storedUntil {
             discard(stored, .expired, into: &effects)
         } else {
-            counters.deliveredFromStorage += 1
+            counters[.deliveredFromStorage] += 1
             effects.append(.deliver(stored))
         }
     }
@@ -290,7 +290,7 @@ public struct APNsServer: Sendable {
     /// - Complexity: O(1).
     public mutating func deliveryFailed(_ push: PushNotification, at now: SimTime,
                                         into effects: inout ContiguousArray<APNsEffect>) {
-        counters.bounced += 1
+        counters[.bounced] += 1
         guard isKnown(push.token), tokens[Int(push.token.rawValue)].unregisteredAt == nil else {
             discard(push, .unregistered, into: &effects)
             return
@@ -359,7 +359,7 @@ public struct APNsServer: Sendable {
         } else {
             heldNotifications += 1
         }
-        counters.storedOffline += 1
+        counters[.storedOffline] += 1
         tokens[index].stored = push
         tokens[index].storedUntil = until
     }
@@ -377,12 +377,12 @@ public struct APNsServer: Sendable {
         if powerBatches[index].isEmpty { effects.append(.deferForPower(push.token)) }
         powerBatches[index].append(push)
         heldNotifications += 1
-        counters.storedPower += 1
+        counters[.storedPower] += 1
     }
 
     /// Hands `push` to its connected device.
     private mutating func deliver(_ push: PushNotification, into effects: inout ContiguousArray<APNsEffect>) {
-        counters.delivered += 1
+        counters[.delivered] += 1
         effects.append(.deliver(push))
     }
 
@@ -390,10 +390,10 @@ public struct APNsServer: Sendable {
     private mutating func discard(_ push: PushNotification, _ reason: APNsDiscardReason,
                                   into effects: inout ContiguousArray<APNsEffect>) {
         switch reason {
-        case .replaced: counters.discardedReplaced += 1
-        case .expired: counters.discardedExpired += 1
-        case .unregistered: counters.discardedUnregistered += 1
-        case .disabled: counters.discardedDisabled += 1
+        case .replaced: counters[.discardedReplaced] += 1
+        case .expired: counters[.discardedExpired] += 1
+        case .unregistered: counters[.discardedUnregistered] += 1
+        case .disabled: counters[.discardedDisabled] += 1
         }
         effects.append(.discard(push, reason))
     }

@@ -402,8 +402,8 @@ struct APNsDeliveryTests {
         #expect(effects == [.deliver(push(2))])
         // Push 1 was handed out once and came back: delivered once, bounced once.
         var expected = APNsCounters()
-        (expected.accepted, expected.delivered, expected.deliveredFromStorage, expected.bounced) = (2, 1, 1, 1)
-        (expected.storedOffline, expected.discardedReplaced) = (1, 1)
+        (expected[.accepted], expected[.delivered], expected[.deliveredFromStorage], expected[.bounced]) = (2, 1, 1, 1)
+        (expected[.storedOffline], expected[.discardedReplaced]) = (1, 1)
         #expect(apns.counters == expected)
     }
 
@@ -443,7 +443,7 @@ struct APNsDeliveryTests {
             apns.deliveryFailed(bounces[1], at: 6 * second, into: &effects)
             #expect(effects == [.discard(push(1), .replaced)], "later bounces first: \(laterBouncesFirst)")
             #expect(apns.storedNotification(for: DeviceToken(1)) == push(2))
-            #expect(apns.counters.storedOffline == (laterBouncesFirst ? 1 : 2))
+            #expect(apns.counters[.storedOffline] == (laterBouncesFirst ? 1 : 2))
         }
     }
 
@@ -489,9 +489,9 @@ struct APNsDeliveryTests {
         apns.deliveryFailed(push(2, to: DeviceToken(9)), at: second, into: &effects)
         #expect(effects == [.discard(push(1), .unregistered), .discard(push(2, to: DeviceToken(9)), .unregistered)])
         #expect(apns.storedNotification(for: DeviceToken(1)) == nil)
-        #expect(apns.counters.discardedUnregistered == 2)
-        #expect(apns.counters.discardedExpired == 0)
-        #expect(apns.counters.accepted == 0)
+        #expect(apns.counters[.discardedUnregistered] == 2)
+        #expect(apns.counters[.discardedExpired] == 0)
+        #expect(apns.counters[.accepted] == 0)
     }
 
     @Test("expireStored discards a stored push past its expiry and keeps one still valid")
@@ -542,18 +542,18 @@ private func counts(accepted: Int64 = 0, rejected: Int64 = 0, tooManyRequests: I
                     unregistered: Int64 = 0, expired: Int64 = 0, disabled: Int64 = 0,
                     replaced: Int64 = 0) -> APNsCounters {
     var counters = APNsCounters()
-    counters.accepted = accepted
-    counters.rejected = rejected
-    counters.tooManyRequests = tooManyRequests
-    counters.delivered = delivered
-    counters.deliveredFromStorage = deliveredFromStorage
-    counters.bounced = bounced
-    counters.storedOffline = storedOffline
-    counters.storedPower = storedPower
-    counters.discardedUnregistered = unregistered
-    counters.discardedExpired = expired
-    counters.discardedDisabled = disabled
-    counters.discardedReplaced = replaced
+    counters[.accepted] = accepted
+    counters[.rejected] = rejected
+    counters[.tooManyRequests] = tooManyRequests
+    counters[.delivered] = delivered
+    counters[.deliveredFromStorage] = deliveredFromStorage
+    counters[.bounced] = bounced
+    counters[.storedOffline] = storedOffline
+    counters[.storedPower] = storedPower
+    counters[.discardedUnregistered] = unregistered
+    counters[.discardedExpired] = expired
+    counters[.discardedDisabled] = disabled
+    counters[.discardedReplaced] = replaced
     return counters
 }
 
@@ -703,7 +703,7 @@ struct APNsInvalidationTests {
         effects.removeAll()
         apns.powerWindowOpens(DeviceToken(1), at: 3 * second, into: &effects)
         #expect(effects.isEmpty)
-        #expect(apns.counters.discardedUnregistered == 3)
+        #expect(apns.counters[.discardedUnregistered] == 3)
     }
 
     @Test("invalidating an unknown token does nothing")
@@ -786,8 +786,8 @@ struct APNsRateLimitTests {
         #expect(apns.receive(push(7), at: second, into: &effects) == .ok)
         #expect(apns.receive(push(8), at: second, into: &effects) == .failure(.tooManyRequests))
         #expect(apns.storedNotification(for: DeviceToken(1)) == push(7))
-        #expect(apns.counters.tooManyRequests == 3)
-        #expect(apns.counters.accepted == 5)
+        #expect(apns.counters[.tooManyRequests] == 3)
+        #expect(apns.counters[.accepted] == 5)
     }
 
     @Test("refused requests use no credit: after a hundred 429s one still conforms exactly one interval later")
@@ -870,7 +870,7 @@ struct APNsRateLimitTests {
         var apns = server()
         var effects: ContiguousArray<APNsEffect> = []
         for message: Int32 in 1...1000 { #expect(apns.receive(push(message), at: 0, into: &effects) == .ok) }
-        #expect(apns.counters.tooManyRequests == 0)
+        #expect(apns.counters[.tooManyRequests] == 0)
     }
 }
 
@@ -908,8 +908,8 @@ struct APNsNondeterministicStorageTests {
         }
         let share = Double(older) / Double(trials)
         #expect(abs(share - 0.5) <= 4 * 0.0079, "\(share)")
-        #expect(apns.counters.discardedReplaced == Int64(trials))
-        #expect(apns.counters.storedOffline == Int64(trials + trials - older))
+        #expect(apns.counters[.discardedReplaced] == Int64(trials))
+        #expect(apns.counters[.storedOffline] == Int64(trials + trials - older))
     }
 
     @Test("closeTogether or further apart, the newer always survives")
@@ -1097,7 +1097,7 @@ struct APNsPowerDeferralTests {
         #expect(plain.receive(push(1, priority: 5), at: 0, into: &effects) == .ok)
         #expect(plain.receive(push(2, priority: 1), at: 0, into: &effects) == .ok)
         #expect(effects == [.deliver(push(1, priority: 5)), .deliver(push(2, priority: 1))])
-        #expect(plain.counters.storedPower == 0)
+        #expect(plain.counters[.storedPower] == 0)
     }
 
     @Test("priority 5 for an offline device is stored as usual, with no deferForPower")
@@ -1235,7 +1235,7 @@ struct APNsEndOfRunTests {
         #expect(effects == [.discard(short1, .expired), .discard(heldStale, .expired), .discard(short5, .expired)])
         #expect(apns.storedNotification(for: DeviceToken(2)) == long)
         #expect(apns.heldNotifications == 2)
-        #expect(apns.counters.discardedExpired == 3)
+        #expect(apns.counters[.discardedExpired] == 3)
         effects.removeAll()
         apns.powerWindowOpens(DeviceToken(3), at: 10 * second, into: &effects)
         #expect(effects == [.deliver(heldFresh)])

@@ -24,16 +24,43 @@ struct AccountingTests {
             { "name": "queue-as-published", "repeatMaxCount": 3 },
             { "name": "queue", "label": "no-collapse", "collapseID": false }
             """)
-        // Simulation.run itself checks the identity and the in-flight reconciliation and throws if broken.
+        // Simulation.run checks the identity and the in-flight reconciliation and throws
+        // when either breaks: not throwing under this stress is the test. (That the checks
+        // fire on a broken ledger or aggregate is tested below and in MetricsTests.)
         let result = try Simulation.run(scenario, threads: 2)
         for aggregate in result.aggregates {
-            #expect(aggregate.delivered + aggregate.summarized + aggregate.lost + aggregate.pending == aggregate.messages)
             #expect(aggregate.lost(.apnsExpired) > 0)
             #expect(aggregate.pending > 0)
         }
         #expect(result["queue"].summarized > 0)
         #expect(result["no-collapse"].duplicatesShown > 0)
-        #expect(result.checkIdentity() == nil)
+    }
+
+    typealias Corruption = @Sendable (inout StrategyAggregate) -> Void
+
+    /// Ways a result can stop adding up, each with what `checkIdentity` says about it.
+    static let corruptions: [(String, Corruption, String)] = [
+        ("a message in no bucket", { $0.messages += 1; $0.daily[0].messages += 1 }, "≠ messages"),
+        ("a day not adding up", { $0.daily[0].delivered += 1; $0.daily[1].delivered -= 1 },
+         "a day's outcomes do not add up to its messages"),
+        ("days adding up, but not to the totals", { $0.daily[0].delivered -= 1; $0.daily[0].summarized += 1 },
+         "the daily series does not add up to the totals"),
+        ("a latency without its delivery", { $0.latency.record(1_000) }, "latency was recorded for"),
+        ("a loss without a reason", { $0.lostByReason[0] += 1; $0.lostByReason[Int(LossReason.apnsCoalesced.rawValue)] -= 1 },
+         "a loss without a reason was counted"),
+    ]
+
+    @Test("the checks a run and a merge end with fire on a real result corrupted after the fact", arguments: corruptions)
+    func identityCheckFiresOnCorruptedResult(name: String, corrupt: Corruption, message: String) throws {
+        let scenario = WorldFixtures.twoStates(perDay: 30, onMean: "2h", offMean: "2h", devices: 20, days: 2,
+                                               strategies: #"{ "name": "no-queue" }, { "name": "queue" }"#)
+        var result = try Simulation.run(scenario)
+        #expect(result.aggregates[1].lost(.apnsCoalesced) > 0 && result.aggregates[1].delivered > 0)
+        #expect(result.aggregates[1].daily.count == 2 && result.aggregates[1].daily.allSatisfy { $0.delivered > 0 })
+        corrupt(&result.aggregates[1])
+        let broken = try #require(result.checkIdentity()?.description, "\(name)")
+        #expect(broken.hasPrefix("strategy queue: ") && broken.contains(message), "\(name): \(broken)")
+        #expect(PartialChecks.violation(in: result.aggregates[1]) != nil, "\(name)")
     }
 
     @Test("a payload over 4096 bytes loses every message as apns_rejected")
@@ -82,7 +109,18 @@ struct AccountingTests {
         ledger.presented(push, replacedExisting: false, at: 1)
         ledger.lost(push, .apnsCoalesced)
         var aggregate = StrategyAggregate(days: 1)
-        #expect(ledger.fold(into: &aggregate) != nil)
+        #expect(ledger.fold(into: &aggregate) == "message 0 had a copy end that was never sent")
+    }
+
+    @Test("the ledger refuses a copy that ends without having been sent")
+    func ledgerCatchesAnEndWithoutSend() {
+        var ledger = Ledger()
+        let message = ledger.newMessage(at: 0)
+        let push = PushNotification(token: DeviceToken(0), payload: PushPayload(messageIndex: message, byteCount: 100))
+        ledger.lost(push, .apnsExpired)
+        var aggregate = StrategyAggregate(days: 1)
+        #expect(ledger.fold(into: &aggregate) == "message 0 had a copy end that was never sent")
+        #expect(aggregate == StrategyAggregate(days: 1))
     }
 
     @Test("a message shown late still counts delivered once, with its latency from mail arrival")

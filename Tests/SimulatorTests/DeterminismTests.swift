@@ -4,12 +4,9 @@ import Testing
 
 @Suite("Determinism")
 struct DeterminismTests {
-    static let scenario: Scenario = {
-        var scenario = WorldFixtures.shipped("mail-january-february.json")
-        scenario.devices = 300
-        scenario.duration = 10 * 86_400_000_000
-        return scenario
-    }()
+    /// mail-january-february with 300 devices over 10 days (its scheduled outage moved
+    /// into them), decoded from `scenarioText`, the text a shard's partial embeds.
+    static let scenario = WorldFixtures.scenario(scenarioText)
 
     @Test("one seed gives the same result, whatever the number of threads")
     func sameResultForAnyThreadCount() throws {
@@ -28,20 +25,42 @@ struct DeterminismTests {
         #expect(try Simulation.run(Self.scenario, threads: 2) != Simulation.run(other, threads: 2))
     }
 
-    @Test("shards simulated apart and merged equal one run, report for report")
+    /// The shipped file's text, shortened.
+    static let scenarioText: String = {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let file = root.appendingPathComponent("scenarios/mail-january-february.json")
+        let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+        return text.replacingOccurrences(of: "\"devices\": 2000,", with: "\"devices\": 300,")
+            .replacingOccurrences(of: "\"duration\": \"59d\",", with: "\"duration\": \"10d\",")
+            .replacingOccurrences(of: "\"start\": \"2026-02-10T14:00\"", with: "\"start\": \"2026-01-08T14:00\"")
+    }()
+
+    @Test("shards simulated apart, written as partial files, read back and merged equal one run, report for report")
     func shardsThenMergeEqualOneRun() throws {
+        #expect(Self.scenario.devices == 300 && Self.scenario.dayCount == 10)
         let whole = try Simulation.run(Self.scenario, threads: 2)
         var merged: SimulationResult?
-        for index in 1...3 {
+        // In `pushsim merge`'s order of arguments, not the shards' own.
+        for index in [2, 3, 1] {
             let users = Simulation.shardRange(index: index, count: 3, devices: Self.scenario.devices)
             let part = try Simulation.run(Self.scenario, users: users, threads: 1)
-            // Through the partial file format, as `pushsim merge` reads it.
-            let text = PartialResult(scenarioText: "{}", seed: Self.scenario.seed, shard: (index, 3), result: part).encoded()
-            #expect(text.contains("\"shard\":[\(index),3]"))
-            if merged == nil { merged = part } else { merged!.merge(part) }
+            // Through the partial file format, as `pushsim merge` reads it: encoded to
+            // bytes, decoded (checked), then summed with checked sums.
+            let bytes = Array(PartialResult(scenarioText: Self.scenarioText, seed: Self.scenario.seed, shard: (index, 3),
+                                            result: part).encoded().utf8)
+            let decoded = try PartialResult.decode(bytes, file: "part\(index).json")
+            #expect(decoded.scenario == Self.scenario)
+            #expect(decoded.partial.shard == (index, 3))
+            #expect(decoded.partial.result == part)
+            if merged == nil { merged = decoded.partial.result } else {
+                try merged!.merge(part: decoded.partial.result, file: "part\(index).json")
+            }
         }
         #expect(merged == whole)
-        #expect(Reports(scenario: Self.scenario, result: merged!).daily == Reports(scenario: Self.scenario, result: whole).daily)
+        let fromParts = Reports(scenario: Self.scenario, result: merged!), fromWhole = Reports(scenario: Self.scenario, result: whole)
+        #expect(fromParts.files.map(\.contents) == fromWhole.files.map(\.contents))
+        #expect(fromParts.table == fromWhole.table)
     }
 
     @Test("shard ranges cover every device exactly once")

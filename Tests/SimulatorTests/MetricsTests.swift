@@ -267,57 +267,57 @@ struct ReportFormattingTests {
         (123_456_789, 1_000, "123456.789000"),
     ])
     func ratioRounds(numerator: Int64, denominator: Int64, expected: String) {
-        #expect(Simulator.Decimal.ratio(numerator, denominator) == expected)
+        #expect(FixedPoint.ratio(numerator, denominator) == expected)
     }
 
     @Test("ratio with other numbers of places")
     func ratioPlaces() {
-        #expect(Simulator.Decimal.ratio(1, 8, places: 2) == "0.13")
-        #expect(Simulator.Decimal.ratio(2, 3, places: 4) == "0.6667")
-        #expect(Simulator.Decimal.ratio(15_948, 14_404, places: 4) == "1.1072")
-        #expect(Simulator.Decimal.ratio(1, 2, places: 0) == "1")
-        #expect(Simulator.Decimal.ratio(1, 3, places: 0) == "0")
+        #expect(FixedPoint.ratio(1, 8, places: 2) == "0.13")
+        #expect(FixedPoint.ratio(2, 3, places: 4) == "0.6667")
+        #expect(FixedPoint.ratio(15_948, 14_404, places: 4) == "1.1072")
+        #expect(FixedPoint.ratio(1, 2, places: 0) == "1")
+        #expect(FixedPoint.ratio(1, 3, places: 0) == "0")
     }
 
     @Test("ratio over a zero denominator is empty")
     func ratioOverZero() {
-        #expect(Simulator.Decimal.ratio(7, 0) == "")
-        #expect(Simulator.Decimal.ratio(0, 0) == "")
+        #expect(FixedPoint.ratio(7, 0) == "")
+        #expect(FixedPoint.ratio(0, 0) == "")
     }
 
     @Test("ratio of huge numerators does not overflow")
     func ratioOfHugeNumbers() {
         // numerator × 10^6 needs more than 64 bits in all of these.
-        #expect(Simulator.Decimal.ratio(10_000_000_000_000, 30_000_000_000_000) == "0.333333")
-        #expect(Simulator.Decimal.ratio(.max, .max) == "1.000000")
-        #expect(Simulator.Decimal.ratio(.max - 1, .max) == "1.000000")
-        #expect(Simulator.Decimal.ratio(.max / 3, .max / 2) == "0.666667")
+        #expect(FixedPoint.ratio(10_000_000_000_000, 30_000_000_000_000) == "0.333333")
+        #expect(FixedPoint.ratio(.max, .max) == "1.000000")
+        #expect(FixedPoint.ratio(.max - 1, .max) == "1.000000")
+        #expect(FixedPoint.ratio(.max / 3, .max / 2) == "0.666667")
         // The remainder here is close to Int64.max: doubling it to compare with
         // the denominator must not overflow. (2^62 - 1) / (2^63 - 1) ≈ 0.49999999999999999995.
-        #expect(Simulator.Decimal.ratio(.max / 2, .max) == "0.500000")
-        #expect(Simulator.Decimal.ratio(.max / 2, .max, places: 18) == "0.500000000000000000")
+        #expect(FixedPoint.ratio(.max / 2, .max) == "0.500000")
+        #expect(FixedPoint.ratio(.max / 2, .max, places: 18) == "0.500000000000000000")
     }
 
     @Test("microseconds as seconds with three decimals, rounded half up")
     func seconds() {
-        #expect(Simulator.Decimal.seconds(microseconds: 0) == "0.000")
-        #expect(Simulator.Decimal.seconds(microseconds: 499) == "0.000")
-        #expect(Simulator.Decimal.seconds(microseconds: 500) == "0.001")
-        #expect(Simulator.Decimal.seconds(microseconds: 1_499) == "0.001")
-        #expect(Simulator.Decimal.seconds(microseconds: 999_424) == "0.999")
-        #expect(Simulator.Decimal.seconds(microseconds: 999_500) == "1.000")
-        #expect(Simulator.Decimal.seconds(microseconds: 1_000_000) == "1.000")
-        #expect(Simulator.Decimal.seconds(microseconds: 12_345_678) == "12.346")
-        #expect(Simulator.Decimal.seconds(microseconds: 90_061_500_000) == "90061.500")
+        #expect(FixedPoint.seconds(microseconds: 0) == "0.000")
+        #expect(FixedPoint.seconds(microseconds: 499) == "0.000")
+        #expect(FixedPoint.seconds(microseconds: 500) == "0.001")
+        #expect(FixedPoint.seconds(microseconds: 1_499) == "0.001")
+        #expect(FixedPoint.seconds(microseconds: 999_424) == "0.999")
+        #expect(FixedPoint.seconds(microseconds: 999_500) == "1.000")
+        #expect(FixedPoint.seconds(microseconds: 1_000_000) == "1.000")
+        #expect(FixedPoint.seconds(microseconds: 12_345_678) == "12.346")
+        #expect(FixedPoint.seconds(microseconds: 90_061_500_000) == "90061.500")
     }
 
     @Test("fixed-point rendering pads with zeros and keeps the sign")
     func fixed() {
-        #expect(Simulator.Decimal.fixed(5, places: 3) == "0.005")
-        #expect(Simulator.Decimal.fixed(-5, places: 3) == "-0.005")
-        #expect(Simulator.Decimal.fixed(12_345, places: 2) == "123.45")
-        #expect(Simulator.Decimal.fixed(7, places: 0) == "7")
-        #expect(Simulator.Decimal.fixed(0, places: 2) == "0.00")
+        #expect(FixedPoint.fixed(5, places: 3) == "0.005")
+        #expect(FixedPoint.fixed(-5, places: 3) == "-0.005")
+        #expect(FixedPoint.fixed(12_345, places: 2) == "123.45")
+        #expect(FixedPoint.fixed(7, places: 0) == "7")
+        #expect(FixedPoint.fixed(0, places: 2) == "0.00")
     }
 
     @Test("CSV fields are quoted only when they hold a comma, a quote or a line break", arguments: [

@@ -42,23 +42,11 @@ struct ReportsTests {
         aggregate.apnsAccepted = 95 * scale
         aggregate.reachedDevice = 85 * scale
         aggregate.logged = 66 * scale
-        aggregate.uploaded = 50 * scale
+        aggregate.uploaded = 60 * scale
         aggregate.opened = 20 * scale
         aggregate.measuredSent = 80 * scale
         aggregate.measuredReceived = 60 * scale
-        aggregate.extensionNotRun = 1 * scale
-        aggregate.extensionKilled = 2 * scale
-        aggregate.extensionTimedOut = 3 * scale
-        aggregate.hashMismatches = 4 * scale
-        aggregate.reordered = 5 * scale
-        aggregate.retries = 6 * scale
-        aggregate.rerequestErrors = 7 * scale
-        aggregate.positionsExpired = 8 * scale
-        aggregate.tokenRotations = 9 * scale
-        aggregate.deviceIDChanges = 10 * scale
-        aggregate.registrations = 11 * scale
-        aggregate.launches = 12 * scale
-        aggregate.subscriptionChanges = 13 * scale
+        for counter in ChainCounter.allCases { aggregate.chain[counter] = Int64(counter.rawValue + 1) * scale }
         aggregate.apns = APNsCounters(values: [120, 7, 3, 90, 20, 6, 25, 2, 4, 1, 1, 5].map { $0 * scale })!
         return aggregate
     }
@@ -73,6 +61,13 @@ struct ReportsTests {
         Mirror(reflecting: value).children.compactMap { child in (child.value as? Int64).map { (child.label ?? "?", $0) } }
     }
 
+    /// `measuredSent` → `measured_sent`, for comparing field labels with count names.
+    static func snakeCase(_ label: String) -> String {
+        label.reduce(into: "") { text, character in
+            text += character.isUppercase ? "_" + character.lowercased() : String(character)
+        }
+    }
+
     // MARK: CSV files
 
     @Test("the hand-built aggregate has every field nonzero and adds up")
@@ -80,7 +75,8 @@ struct ReportsTests {
         let aggregate = Self.handBuilt(1)
         #expect(aggregate.checkIdentity() == nil)
         #expect(Self.int64Fields(of: aggregate).filter { $0.1 == 0 }.map(\.0) == [])
-        #expect(Self.int64Fields(of: aggregate).count == 29)
+        #expect(Self.int64Fields(of: aggregate).count == 16)
+        #expect(!aggregate.chain.values.contains(0))
         for day in aggregate.daily { #expect(Self.int64Fields(of: day).filter { $0.1 == 0 }.map(\.0) == []) }
         #expect(Self.int64Fields(of: aggregate.daily[0]).count == 7)
         #expect(!aggregate.apns.values.contains(0))
@@ -136,7 +132,7 @@ struct ReportsTests {
         no-queue,reached_device,85,0.850000
         no-queue,shown,70,0.700000
         no-queue,logged,66,0.660000
-        no-queue,uploaded,50,0.500000
+        no-queue,uploaded,60,0.600000
         no-queue,opened,20,0.200000
         queue,messages,200,1.000000
         queue,provider_sent,196,0.980000
@@ -144,7 +140,7 @@ struct ReportsTests {
         queue,reached_device,170,0.850000
         queue,shown,140,0.700000
         queue,logged,132,0.660000
-        queue,uploaded,100,0.500000
+        queue,uploaded,120,0.600000
         queue,opened,40,0.200000
         queue-as-published,messages,0,
         queue-as-published,provider_sent,0,
@@ -177,6 +173,61 @@ struct ReportsTests {
         #expect(reports.files.map(\.contents) == [reports.summary, reports.daily, reports.funnel, reports.apns])
         #expect(Reports.listing(Reports.fileNames) == "summary.csv, daily.csv, funnel.csv and apns.csv")
         #expect(Reports.listing(["one.csv"]) == "one.csv")
+    }
+
+    // MARK: Every declared counter
+
+    @Test("every declared counter, given a value of its own, reaches its summary.csv / apns.csv column, the table, the partial format and the merge")
+    func everyCounterReachesEveryOutput() throws {
+        // Distinct values, so a counter written under another's column shows. APNs's
+        // obey PartialChecks (answers ≤ requests, exits ≤ entries, …): decoding checks them.
+        var aggregate = StrategyAggregate(days: 2)
+        aggregate.pushesSent = 1_000_000
+        for counter in ChainCounter.allCases { aggregate.chain[counter] = 1_000 + 7 * Int64(counter.rawValue) }
+        for counter in APNsCounter.allCases { aggregate.apns[counter] = 100 + Int64(counter.rawValue) }
+        aggregate.apns[.accepted] = 50_000
+        let scenario = Self.scenario
+        let single = SimulationResult(strategies: [scenario.strategies[0]], aggregates: [aggregate], users: 10, events: 1)
+        let reports = Reports(scenario: scenario, result: single)
+
+        /// Column name → value of the first data row.
+        func row(_ csv: String) -> [String: String] {
+            let lines = csv.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+            #expect(Set(lines[0]).count == lines[0].count, "a column name appears twice")
+            return Dictionary(uniqueKeysWithValues: zip(lines[0], lines[1]))
+        }
+        let summary = row(reports.summary), apns = row(reports.apns)
+        let tableLines = reports.table.split(separator: "\n").map(String.init)
+        for counter in ChainCounter.allCases {
+            let value = String(aggregate.chain[counter])
+            #expect(summary[counter.columnName] == value, "summary.csv \(counter.columnName)")
+            let label = counter.columnName.replacingOccurrences(of: "_", with: " ")
+            #expect(tableLines.contains { $0.hasPrefix(label + " ") && $0.hasSuffix(" " + value) }, "table \(label)")
+        }
+        for counter in APNsCounter.allCases {
+            #expect(apns[counter.columnName] == String(aggregate.apns[counter]), "apns.csv \(counter.columnName)")
+        }
+        #expect(Reports.apnsColumns == ["strategy"] + APNsCounter.allCases.map(\.columnName))
+        #expect(Reports.summaryColumns.suffix(ChainCounter.allCases.count) == ArraySlice(ChainCounter.allCases.map(\.columnName)))
+
+        // The partial format: encode → decode keeps every counter; two parts merge by adding.
+        let three = [aggregate, aggregate, aggregate]
+        let first = try decode(partial(three, shard: (1, 2)).encoded())
+        let second = try decode(partial(three, shard: (2, 2)).encoded())
+        #expect(first.result.aggregates == three)
+        var merged = first.result
+        try merged.merge(part: second.result, file: "part 2")
+        for counter in ChainCounter.allCases { #expect(merged.aggregates[0].chain[counter] == 2 * aggregate.chain[counter]) }
+        for counter in APNsCounter.allCases { #expect(merged.aggregates[0].apns[counter] == 2 * aggregate.apns[counter]) }
+    }
+
+    @Test("a counter's column is its case name in snake_case, a run of capitals one word")
+    func counterColumnNames() {
+        #expect(ChainCounter.deviceIDChanges.columnName == "device_id_changes")
+        #expect(APNsCounter.tooManyRequests.columnName == "too_many_requests")
+        // Raw values index the storage: 0, 1, 2, … in declaration order.
+        #expect(ChainCounter.allCases.map(\.rawValue) == Array(ChainCounter.allCases.indices))
+        #expect(APNsCounter.allCases.map(\.rawValue) == Array(APNsCounter.allCases.indices))
     }
 
     // MARK: The stdout table
@@ -230,9 +281,9 @@ struct ReportsTests {
     @Test("the table hides chain counters that are zero for every strategy")
     func tableHidesZeroCounters() {
         var quiet = Self.handBuilt(1)
-        for (_, field) in Reports.chainCounters { quiet[keyPath: field] = 0 }
+        quiet.chain = ChainCounts()
         var retriesOnly = quiet
-        retriesOnly.retries = 3
+        retriesOnly.chain[.retries] = 3
         func labels(_ aggregates: [StrategyAggregate]) -> [String] {
             let result = SimulationResult(strategies: Array(Self.scenario.strategies.prefix(aggregates.count)),
                                           aggregates: aggregates, users: 1, events: 0)
@@ -243,7 +294,7 @@ struct ReportsTests {
         #expect(labels([quiet, quiet]) == [])
         #expect(labels([quiet, retriesOnly]) == ["retries"])
         #expect(labels([retriesOnly, quiet]) == ["retries"])
-        #expect(labels([Self.handBuilt(1)]) == Reports.chainCounters.map { $0.column.replacingOccurrences(of: "_", with: " ") })
+        #expect(labels([Self.handBuilt(1)]) == ChainCounter.allCases.map { $0.columnName.replacingOccurrences(of: "_", with: " ") })
     }
 
     // MARK: Partial results
@@ -263,16 +314,18 @@ struct ReportsTests {
     @Test("the partial format holds every Int64 field of an aggregate and of a day")
     func partialFormatCoversEveryField() {
         // A field added to StrategyAggregate or DayCounts without a place here fails this.
-        #expect(PartialResult.countFields.count == Self.int64Fields(of: StrategyAggregate(days: 1)).count)
-        #expect(PartialResult.dayFields.count == Self.int64Fields(of: DayCounts()).count)
-        #expect(PartialResult.version == 3)
+        #expect(StrategyAggregate.counts.count == Self.int64Fields(of: StrategyAggregate(days: 1)).count)
+        #expect(StrategyAggregate.counts.map(\.name) == Self.int64Fields(of: StrategyAggregate(days: 1)).map { Self.snakeCase($0.0) })
+        #expect(DayCounts.counts.count == Self.int64Fields(of: DayCounts()).count)
+        #expect(DayCounts.counts.map(\.name) == Self.int64Fields(of: DayCounts()).map { Self.snakeCase($0.0) })
+        #expect(PartialResult.version == 4)
     }
 
     @Test("a partial with every field nonzero round-trips exactly through encode and decode")
     func partialRoundTrip() throws {
         let original = partial([Self.handBuilt(1), Self.handBuilt(2), StrategyAggregate(days: 2)], shard: (2, 3))
         let text = original.encoded()
-        #expect(text.hasPrefix("{\"format\":\"pushsim-partial\",\"version\":3,\"shard\":[2,3],\"seed\":5,"))
+        #expect(text.hasPrefix("{\"format\":\"pushsim-partial\",\"version\":4,\"shard\":[2,3],\"seed\":5,"))
         let decoded = try PartialResult.decode(Array(text.utf8), file: "part.json")
         #expect(decoded.partial.result == original.result)
         #expect(decoded.partial.shard == (2, 3))
@@ -306,26 +359,27 @@ struct ReportsTests {
     @Test("an older partial is refused with a message saying to re-run the shards; a newer one too")
     func otherVersionsRefused() {
         let text = partial([Self.handBuilt(1), Self.handBuilt(1), Self.handBuilt(1)]).encoded()
-            .replacingOccurrences(of: "\"version\":3,", with: "\"version\":2,")
+            .replacingOccurrences(of: "\"version\":4,", with: "\"version\":3,")
         do {
             _ = try decode(text)
-            Issue.record("decoded a version 2 partial")
+            Issue.record("decoded a version 3 partial")
         } catch {
-            #expect(error.description == "part.json: a version 2 partial result, from an older pushsim whose reports had "
-                    + "other columns; this pushsim reads version 3: re-run every shard with it")
+            #expect(error.description == "part.json: a version 3 partial result, from an older pushsim whose reports had "
+                    + "other columns; this pushsim reads version 4: re-run every shard with it")
         }
-        let newer = text.replacingOccurrences(of: "\"version\":2,", with: "\"version\":4,")
+        let newer = text.replacingOccurrences(of: "\"version\":3,", with: "\"version\":5,")
         do {
             _ = try decode(newer)
-            Issue.record("decoded a version 4 partial")
+            Issue.record("decoded a version 5 partial")
         } catch {
-            #expect(error.description == "part.json: a version 4 partial result, from a newer pushsim; this one reads version 3")
+            #expect(error.description == "part.json: a version 5 partial result, from a newer pushsim; this one reads version 4")
         }
     }
 
     @Test("a partial whose new arrays have the wrong length is refused as damaged", arguments: [
         ("\"apns\":[120,", "\"apns\":[", "part.json: damaged partial result (apns)"),
         ("\"counts\":[100,", "\"counts\":[", "part.json: damaged partial result (counts)"),
+        ("\"chain\":[1,", "\"chain\":[", "part.json: damaged partial result (chain)"),
         ("[60,42,6,9,3,50,38]", "[60,42,6,9,3]", "part.json: damaged partial result (day)"),
     ])
     func damagedArraysRefused(find: String, replace: String, message: String) {
@@ -336,6 +390,24 @@ struct ReportsTests {
             Issue.record("decoded a damaged partial")
         } catch {
             #expect(error.description == message)
+        }
+    }
+
+    @Test("a partial from a pushsim with other counters is refused, naming the counters that differ", arguments: [
+        ("\"retries\",", "", "from a pushsim with other chain counters (without retries): re-run every shard with this one"),
+        ("\"retries\",", "\"retries\",\"new_counter\",",
+         "from a pushsim with other chain counters (with new_counter): re-run every shard with this one"),
+        ("\"bounced\",\"stored_offline\",", "\"stored_offline\",\"bounced\",",
+         "from a pushsim with other APNs counters (in another order): re-run every shard with this one"),
+    ])
+    func otherCountersRefused(find: String, replace: String, message: String) {
+        let text = partial([Self.handBuilt(1), Self.handBuilt(1), Self.handBuilt(1)]).encoded()
+        #expect(text.contains("\"chainCounters\":[\"extension_not_run\","))
+        do {
+            _ = try decode(text.replacingOccurrences(of: find, with: replace))
+            Issue.record("decoded a partial with other counters")
+        } catch {
+            #expect(error.description == "part.json: " + message)
         }
     }
 }

@@ -67,7 +67,12 @@ enum MergeCommand {
                 console.err("error: \(path): shard \(shard.index)/\(shard.count) given twice\n")
                 return .dataError
             }
-            if merged == nil { merged = decoded.partial.result } else { merged!.merge(decoded.partial.result) }
+            if merged == nil { merged = decoded.partial.result } else {
+                do { try merged!.merge(part: decoded.partial.result, file: path) } catch {
+                    console.err("error: \(error)\n")
+                    return .dataError
+                }
+            }
         }
         guard let reference, var result = merged else { return .dataError }
         do {

@@ -4,6 +4,8 @@
 public struct LatencyHistogram: Sendable, Equatable {
     /// Number of buckets: covers up to 2^63 µs.
     static let bucketCount = 64 + 58 * 32
+    /// Buckets a recorded value can fall in (values are Int64: the top exponent is never reached).
+    static let reachableBucketCount = bucket(of: .max) + 1
     private(set) var counts = ContiguousArray<UInt64>(repeating: 0, count: bucketCount)
 
     /// Total number of values recorded.

@@ -19,7 +19,19 @@ public struct DayCounts: Sendable, Equatable {
     /// the end of the next day.
     public var measuredReceived: Int64 = 0
 
-    /// Adds another day's counts.
+    /// The counts, named as in `daily.csv`, in the order of its columns and of a
+    /// partial result's `daily` arrays, each with the aggregate's total it adds to
+    /// (`StrategyAggregate.add`). A test checks it holds every `Int64` field.
+    /// - Complexity: O(1).
+    public static var counts: [(name: String, field: WritableKeyPath<DayCounts, Int64>,
+                                total: KeyPath<StrategyAggregate, Int64>)] {
+        [("messages", \.messages, \.messages), ("delivered", \.delivered, \.delivered),
+         ("summarized", \.summarized, \.summarized), ("lost", \.lost, \.lost), ("pending", \.pending, \.pending),
+         ("measured_sent", \.measuredSent, \.measuredSent), ("measured_received", \.measuredReceived, \.measuredReceived)]
+    }
+
+    /// Adds another day's counts. Spelled out rather than over `counts`: the fold
+    /// adds a day per user and day, where key paths would cost.
     public static func += (lhs: inout DayCounts, rhs: DayCounts) {
         lhs.messages += rhs.messages
         lhs.delivered += rhs.delivered
@@ -77,33 +89,8 @@ public struct StrategyAggregate: Sendable, Equatable {
     /// Of those, logged and uploaded by the end of the next day.
     public var measuredReceived: Int64 = 0
 
-    // Along the chain, where nothing is lost (in pushes or events).
-    /// Pushes shown without the extension running (iOS < 10).
-    public var extensionNotRun: Int64 = 0
-    /// Extension invocations killed over the memory limit.
-    public var extensionKilled: Int64 = 0
-    /// Extension invocations whose time ran out before the re-request answered.
-    public var extensionTimedOut: Int64 = 0
-    /// Pushes shown as is because they were numbered for another device id.
-    public var hashMismatches: Int64 = 0
-    /// Pushes that reached the device after a push of a later mail.
-    public var reordered: Int64 = 0
-    /// Provider retries (network failures, 429, 503).
-    public var retries: Int64 = 0
-    /// Re-requests answered with an error.
-    public var rerequestErrors: Int64 = 0
-    /// Re-requested positions the provider no longer held (past the TTL).
-    public var positionsExpired: Int64 = 0
-    /// APNs token rotations.
-    public var tokenRotations: Int64 = 0
-    /// Device id changes.
-    public var deviceIDChanges: Int64 = 0
-    /// Registrations that reached the provider (install included).
-    public var registrations: Int64 = 0
-    /// App launches (taps included).
-    public var launches: Int64 = 0
-    /// Folder subscription changes.
-    public var subscriptionChanges: Int64 = 0
+    /// Along the chain, where nothing is lost (in pushes or events).
+    public var chain = ChainCounts()
     /// What the Push Notifications Console would show (`apns.csv`).
     public var apns = APNsCounters()
 
@@ -111,6 +98,18 @@ public struct StrategyAggregate: Sendable, Equatable {
     /// - Complexity: O(days).
     public init(days: Int) {
         daily = ContiguousArray(repeating: DayCounts(), count: days)
+    }
+
+    /// The scalar counts (the counters are in `chain` and `apns`), named as in the
+    /// reports, in the order of a partial result's `counts` array. A test checks it
+    /// holds every `Int64` field.
+    /// - Complexity: O(1).
+    public static var counts: [(name: String, field: WritableKeyPath<StrategyAggregate, Int64>)] {
+        [("messages", \.messages), ("delivered", \.delivered), ("summarized", \.summarized), ("pending", \.pending),
+         ("pushes_sent", \.pushesSent), ("rerequests", \.rerequests), ("duplicates_shown", \.duplicatesShown),
+         ("collapsed", \.collapsed), ("provider_sent", \.providerSent), ("apns_accepted", \.apnsAccepted),
+         ("reached_device", \.reachedDevice), ("logged", \.logged), ("uploaded", \.uploaded), ("opened", \.opened),
+         ("measured_sent", \.measuredSent), ("measured_received", \.measuredReceived)]
     }
 
     /// Total lost.
@@ -125,42 +124,46 @@ public struct StrategyAggregate: Sendable, Equatable {
     /// (delivered + summarized) / messages.
     public var informedRate: Double { messages == 0 ? 0 : Double(delivered + summarized) / Double(messages) }
 
-    /// Adds another aggregate (another user, thread or shard).
+    /// Adds another aggregate (another user, thread or shard) of this run: a sum past
+    /// `Int64.max` is a defect here, and traps.
     /// - Complexity: O(days + buckets).
     public mutating func merge(_ other: StrategyAggregate) {
-        messages += other.messages
-        delivered += other.delivered
-        summarized += other.summarized
-        pending += other.pending
-        for index in lostByReason.indices { lostByReason[index] += other.lostByReason[index] }
-        pushesSent += other.pushesSent
-        rerequests += other.rerequests
-        duplicatesShown += other.duplicatesShown
-        collapsed += other.collapsed
-        latency.merge(other.latency)
-        for index in daily.indices { daily[index] += other.daily[index] }
-        providerSent += other.providerSent
-        apnsAccepted += other.apnsAccepted
-        reachedDevice += other.reachedDevice
-        logged += other.logged
-        uploaded += other.uploaded
-        opened += other.opened
-        measuredSent += other.measuredSent
-        measuredReceived += other.measuredReceived
-        extensionNotRun += other.extensionNotRun
-        extensionKilled += other.extensionKilled
-        extensionTimedOut += other.extensionTimedOut
-        hashMismatches += other.hashMismatches
-        reordered += other.reordered
-        retries += other.retries
-        rerequestErrors += other.rerequestErrors
-        positionsExpired += other.positionsExpired
-        tokenRotations += other.tokenRotations
-        deviceIDChanges += other.deviceIDChanges
-        registrations += other.registrations
-        launches += other.launches
-        subscriptionChanges += other.subscriptionChanges
-        apns += other.apns
+        if let overflow = merge(checking: other) { preconditionFailure("merging aggregates: \(overflow) overflows") }
+    }
+
+    /// Adds another aggregate, every sum checked: on a sum past `Int64.max` it returns
+    /// the count's name and leaves `self` as it was. For counts read from outside
+    /// (partial results); each latency total must be a count of delivered messages
+    /// (at most `Int64.max`), so the merged histogram, whose total is the merged
+    /// `delivered`, cannot overflow either.
+    /// - Complexity: O(days + buckets).
+    public mutating func merge(checking other: StrategyAggregate) -> String? {
+        var sum = self
+        func add(_ lhs: inout Int64, _ rhs: Int64) -> Bool {
+            let (value, overflow) = lhs.addingReportingOverflow(rhs)
+            lhs = value
+            return !overflow
+        }
+        for (name, field) in Self.counts where !add(&sum[keyPath: field], other[keyPath: field]) { return name }
+        for index in lostByReason.indices where !add(&sum.lostByReason[index], other.lostByReason[index]) {
+            return "lost_" + (LossReason(rawValue: UInt8(index))?.columnName ?? "without_reason")
+        }
+        for day in daily.indices {
+            for (name, field, _) in DayCounts.counts where !add(&sum.daily[day][keyPath: field], other.daily[day][keyPath: field]) {
+                return "day \(day + 1) \(name)"
+            }
+        }
+        switch sum.chain.adding(other.chain) {
+        case .success(let chain): sum.chain = chain
+        case .failure(let overflow): return overflow.counter.columnName
+        }
+        switch sum.apns.adding(other.apns) {
+        case .success(let apns): sum.apns = apns
+        case .failure(let overflow): return "apns " + overflow.counter.columnName
+        }
+        sum.latency.merge(other.latency)
+        self = sum
+        return nil
     }
 
     /// Adds one day's counts of some users to `day` and to the totals they sum to.
@@ -195,9 +198,7 @@ public struct StrategyAggregate: Sendable, Equatable {
             }
             total += day
         }
-        if total.messages != messages || total.delivered != delivered || total.summarized != summarized
-            || total.lost != lost || total.pending != pending
-            || total.measuredSent != measuredSent || total.measuredReceived != measuredReceived {
+        if DayCounts.counts.contains(where: { total[keyPath: $0.field] != self[keyPath: $0.total] }) {
             return "the daily series does not add up to the totals"
         }
         if Int64(latency.total) != delivered { return "latency was recorded for \(latency.total) messages, \(delivered) delivered" }

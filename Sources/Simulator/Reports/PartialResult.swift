@@ -7,23 +7,13 @@ import Provider
 struct PartialResult {
     static let format = "pushsim-partial"
     /// 2: the delivery chain (funnel, measured deliverability, chain and APNs counters);
-    /// 3: APNs's `bounced`.
-    static let version: Int64 = 3
+    /// 3: APNs's `bounced`; 4: the counters named in the file (`chainCounters`,
+    /// `apnsCounters`) and the chain counters in their own `chain` array, so a counter
+    /// added later is told apart by name and needs no new version.
+    static let version: Int64 = 4
 
-    /// The aggregate's scalar counters, in the order of a partial's `counts` array.
-    /// A test checks that it holds every `Int64` field of `StrategyAggregate`.
-    /// - Complexity: O(1).
-    static var countFields: [WritableKeyPath<StrategyAggregate, Int64>] {
-        [\.messages, \.delivered, \.summarized, \.pending, \.pushesSent, \.rerequests, \.duplicatesShown, \.collapsed,
-         \.providerSent, \.apnsAccepted, \.reachedDevice, \.logged, \.uploaded, \.opened,
-         \.measuredSent, \.measuredReceived] + Reports.chainCounters.map(\.field)
-    }
-
-    /// A day's counters, in the order of a partial's `daily` arrays.
-    /// - Complexity: O(1).
-    static var dayFields: [WritableKeyPath<DayCounts, Int64>] {
-        [\.messages, \.delivered, \.summarized, \.lost, \.pending, \.measuredSent, \.measuredReceived]
-    }
+    /// The most shards `run --shard` accepts; a part claiming more is damaged.
+    static let maximumShardCount = 100_000
 
     var scenarioText: String
     var seed: UInt64
@@ -39,14 +29,16 @@ struct PartialResult {
         text += "\"shard\":[\(shard.index),\(shard.count)],\"seed\":\(seed),"
         text += "\"strategies\":" + list(result.strategies) { jsonStringLiteral($0.label) } + ","
         text += "\"users\":\(result.users),\"events\":\(result.events),\n"
+        text += "\"chainCounters\":" + list(ChainCounts.columnNames, jsonStringLiteral) + ","
+        text += "\"apnsCounters\":" + list(APNsCounters.columnNames, jsonStringLiteral) + ",\n"
         text += "\"aggregates\":[\n"
-        let countFields = Self.countFields, dayFields = Self.dayFields
         text += result.aggregates.map { aggregate in
-            var item = "{\"counts\":" + list(countFields) { String(aggregate[keyPath: $0]) }
+            var item = "{\"counts\":" + list(StrategyAggregate.counts) { String(aggregate[keyPath: $0.field]) }
+            item += ",\"chain\":" + list(aggregate.chain.values) { String($0) }
             item += ",\"lost\":" + list(aggregate.lostByReason) { String($0) }
             item += ",\"apns\":" + list(aggregate.apns.values) { String($0) }
             item += ",\"latency\":" + list(aggregate.latency.nonEmptyBuckets) { "[\($0.0),\($0.1)]" }
-            item += ",\"daily\":" + list(aggregate.daily) { day in list(dayFields) { String(day[keyPath: $0]) } }
+            item += ",\"daily\":" + list(aggregate.daily) { day in list(DayCounts.counts) { String(day[keyPath: $0.field]) } }
             return item + "}"
         }.joined(separator: ",\n")
         text += "\n],\n\"scenario\":" + jsonStringLiteral(scenarioText) + "}\n"
@@ -82,17 +74,34 @@ struct PartialResult {
                   + "this pushsim reads version \(version): re-run every shard with it"
                 : "a version \(fileVersion) partial result, from a newer pushsim; this one reads version \(version)")
         }
+        // The counters by name: a part from a pushsim with other counters would put
+        // its numbers under the wrong columns.
+        for (key, kind, names) in [("chainCounters", "chain", ChainCounts.columnNames),
+                                   ("apnsCounters", "APNs", APNsCounters.columnNames)] {
+            let found = try array(object[key]).map { node throws(DecodingError) -> String in
+                guard case .string(let name) = node.value else { throw fail("damaged partial result (\(key))") }
+                return name
+            }
+            guard found == names else {
+                let missing = names.filter { !found.contains($0) }, unknown = found.filter { !names.contains($0) }
+                let difference = (missing.isEmpty ? [] : ["without " + missing.joined(separator: ", ")])
+                    + (unknown.isEmpty ? [] : ["with " + unknown.joined(separator: ", ")])
+                throw fail("from a pushsim with other \(kind) counters ("
+                           + (difference.isEmpty ? "in another order" : difference.joined(separator: "; "))
+                           + "): re-run every shard with this one")
+            }
+        }
         guard case .string(let scenarioText)? = object["scenario"]?.value else { throw fail("damaged partial result (no scenario)") }
         var scenario: Scenario
         do { scenario = try ScenarioDecoder.decode(Array(scenarioText.utf8), file: file + " (embedded scenario)") } catch {
             throw fail("\(error)")
         }
-        let seed = UInt64(try integer(object["seed"]))
+        guard let seed = UInt64(exactly: try integer(object["seed"])) else { throw fail("damaged partial result (seed)") }
         scenario.seed = seed
         let shardItems = try array(object["shard"])
         guard shardItems.count == 2 else { throw fail("damaged partial result (shard)") }
         let shard = (index: Int(try integer(shardItems[0])), count: Int(try integer(shardItems[1])))
-        guard shard.count >= 1, (1...shard.count).contains(shard.index) else {
+        guard (1...maximumShardCount).contains(shard.count), (1...shard.count).contains(shard.index) else {
             throw fail("damaged partial result (shard \(shard.index)/\(shard.count))")
         }
         var strategies: [Strategy] = []
@@ -111,44 +120,56 @@ struct PartialResult {
             guard case .object(let fields) = item.value else { throw fail("damaged partial result (aggregate)") }
             var aggregate = StrategyAggregate(days: scenario.dayCount)
             let counts = try array(fields["counts"]).map { node throws(DecodingError) in try integer(node) }
-            let countFields = Self.countFields
-            guard counts.count == countFields.count else { throw fail("damaged partial result (counts)") }
-            for (field, value) in zip(countFields, counts) { aggregate[keyPath: field] = value }
+            guard counts.count == StrategyAggregate.counts.count else { throw fail("damaged partial result (counts)") }
+            for ((_, field), value) in zip(StrategyAggregate.counts, counts) { aggregate[keyPath: field] = value }
+            let chain = try array(fields["chain"]).map { node throws(DecodingError) in try integer(node) }
+            guard let chainCounts = ChainCounts(values: chain) else { throw fail("damaged partial result (chain)") }
+            aggregate.chain = chainCounts
             let lost = try array(fields["lost"])
             guard lost.count == LossReason.slots else { throw fail("damaged partial result (lost)") }
             for (index, node) in lost.enumerated() { aggregate.lostByReason[index] = try integer(node) }
             let apns = try array(fields["apns"]).map { node throws(DecodingError) in try integer(node) }
             guard let counters = APNsCounters(values: apns) else { throw fail("damaged partial result (apns)") }
             aggregate.apns = counters
+            var latencyTotal: Int64 = 0
             for bucket in try array(fields["latency"]) {
                 let pair = try array(bucket)
                 guard pair.count == 2 else { throw fail("damaged partial result (latency)") }
                 let index = Int(try integer(pair[0])), count = try integer(pair[1])
-                guard (0..<LatencyHistogram.bucketCount).contains(index), count >= 0 else {
+                // Only buckets a latency (a non-negative Int64) can fall in.
+                guard (0..<LatencyHistogram.reachableBucketCount).contains(index), count >= 0 else {
                     throw fail("damaged partial result (latency bucket)")
                 }
+                // The total is a count of messages: an Int64, like every count.
+                let (total, overflow) = latencyTotal.addingReportingOverflow(count)
+                guard !overflow else { throw fail("damaged partial result (latency counts add up past \(Int64.max))") }
+                latencyTotal = total
                 aggregate.latency.add(bucket: index, count: UInt64(count))
             }
             let days = try array(fields["daily"])
             guard days.count == scenario.dayCount else { throw fail("damaged partial result (daily)") }
-            let dayFields = Self.dayFields
             for (day, node) in days.enumerated() {
                 let values = try array(node).map { node throws(DecodingError) in try integer(node) }
-                guard values.count == dayFields.count else { throw fail("damaged partial result (day)") }
-                for (field, value) in zip(dayFields, values) { aggregate.daily[day][keyPath: field] = value }
+                guard values.count == DayCounts.counts.count else { throw fail("damaged partial result (day)") }
+                for ((_, field, _), value) in zip(DayCounts.counts, values) { aggregate.daily[day][keyPath: field] = value }
             }
             aggregates.append(aggregate)
         }
         let result = SimulationResult(strategies: strategies, aggregates: aggregates,
                                       users: try integer(object["users"]), events: try integer(object["events"]))
         // A part is checked on its own, so a damaged one is named (exit 65) rather
-        // than found out after merging.
+        // than found out after merging: every rule a run's own result obeys.
+        guard result.events >= 0 else { throw fail("damaged partial result (events \(result.events) < 0)") }
+        for (strategy, aggregate) in zip(strategies, aggregates) {
+            if let broken = PartialChecks.violation(in: aggregate) {
+                throw fail("damaged partial result (strategy \(strategy.label): \(broken))")
+            }
+        }
         let expectedUsers = Simulation.shardRange(index: shard.index, count: shard.count, devices: scenario.devices).count
         guard result.users == Int64(expectedUsers) else {
             throw fail("damaged partial result (\(result.users) users; shard \(shard.index)/\(shard.count) "
                        + "of \(scenario.devices) devices has \(expectedUsers))")
         }
-        if let broken = result.checkIdentity() { throw fail("damaged partial result (\(broken))") }
         return (PartialResult(scenarioText: scenarioText, seed: seed, shard: shard, result: result), scenario)
     }
 }

@@ -21,18 +21,6 @@ public struct Reports: Sendable {
         Array(zip(Self.fileNames, [summary, daily, funnel, apns]))
     }
 
-    /// The chain counters, as (`summary.csv` column, field), in column order. One list
-    /// serves the summary, the table and the partial-result format, so they cannot drift.
-    /// - Complexity: O(1).
-    public static var chainCounters: [(column: String, field: WritableKeyPath<StrategyAggregate, Int64>)] {
-        [("extension_not_run", \.extensionNotRun), ("extension_killed", \.extensionKilled),
-         ("extension_timed_out", \.extensionTimedOut), ("hash_mismatches", \.hashMismatches),
-         ("reordered", \.reordered), ("retries", \.retries), ("rerequest_errors", \.rerequestErrors),
-         ("positions_expired", \.positionsExpired), ("token_rotations", \.tokenRotations),
-         ("device_id_changes", \.deviceIDChanges), ("registrations", \.registrations),
-         ("launches", \.launches), ("subscription_changes", \.subscriptionChanges)]
-    }
-
     /// The funnel's stages, as (`funnel.csv` stage, field), in chain order; `shown` is `delivered`.
     /// - Complexity: O(1).
     public static var funnelStages: [(stage: String, field: KeyPath<StrategyAggregate, Int64>)] {
@@ -46,7 +34,7 @@ public struct Reports: Sendable {
                                         "deliverability", "measured_deliverability", "informed_rate", "pushes_sent",
                                         "rerequests", "duplicates_shown", "collapsed", "latency_p50_s", "latency_p95_s",
                                         "latency_p99_s"] + LossReason.allCases.map { "lost_" + $0.columnName }
-                                        + ["pushes_per_message"] + chainCounters.map(\.column)
+                                        + ["pushes_per_message"] + ChainCounts.columnNames
 
     /// The daily columns, in order.
     public static let dailyColumns = ["strategy", "date", "messages", "delivered", "summarized", "lost", "pending",
@@ -55,7 +43,7 @@ public struct Reports: Sendable {
     /// The funnel columns (long format: one row per stage).
     public static let funnelColumns = ["strategy", "stage", "messages", "share"]
 
-    /// The APNs columns: the strategy, then `APNsCounters.columnNames`.
+    /// The APNs columns: the strategy, then one per `APNsCounter`.
     public static let apnsColumns = ["strategy"] + APNsCounters.columnNames
 
     /// Renders the reports of `result` for `scenario`.
@@ -65,29 +53,29 @@ public struct Reports: Sendable {
         var daily = CSV.row(Self.dailyColumns)
         var funnel = CSV.row(Self.funnelColumns)
         var apns = CSV.row(Self.apnsColumns)
-        let counters = Self.chainCounters, stages = Self.funnelStages
+        let stages = Self.funnelStages
         for (strategy, aggregate) in zip(result.strategies, result.aggregates) {
-            let latency = [0.50, 0.95, 0.99].map { aggregate.latency.quantile($0).map { Decimal.seconds(microseconds: $0) } ?? "" }
+            let latency = [0.50, 0.95, 0.99].map { aggregate.latency.quantile($0).map { FixedPoint.seconds(microseconds: $0) } ?? "" }
             summary += CSV.row([strategy.label, String(aggregate.messages), String(aggregate.delivered),
                                 String(aggregate.summarized), String(aggregate.lost), String(aggregate.pending),
-                                Decimal.ratio(aggregate.delivered, aggregate.messages),
-                                Decimal.ratio(aggregate.measuredReceived, aggregate.measuredSent),
-                                Decimal.ratio(aggregate.delivered + aggregate.summarized, aggregate.messages),
+                                FixedPoint.ratio(aggregate.delivered, aggregate.messages),
+                                FixedPoint.ratio(aggregate.measuredReceived, aggregate.measuredSent),
+                                FixedPoint.ratio(aggregate.delivered + aggregate.summarized, aggregate.messages),
                                 String(aggregate.pushesSent), String(aggregate.rerequests),
                                 String(aggregate.duplicatesShown), String(aggregate.collapsed)]
                                + latency + LossReason.allCases.map { String(aggregate.lost($0)) }
-                               + [Decimal.ratio(aggregate.pushesSent, aggregate.messages, places: 4)]
-                               + counters.map { String(aggregate[keyPath: $0.field]) })
+                               + [FixedPoint.ratio(aggregate.pushesSent, aggregate.messages, places: 4)]
+                               + aggregate.chain.values.map { String($0) })
             for (day, counts) in aggregate.daily.enumerated() {
                 daily += CSV.row([strategy.label, scenario.start.adding(days: day).description, String(counts.messages),
                                   String(counts.delivered), String(counts.summarized), String(counts.lost),
-                                  String(counts.pending), Decimal.ratio(counts.delivered, counts.messages),
+                                  String(counts.pending), FixedPoint.ratio(counts.delivered, counts.messages),
                                   String(counts.measuredSent), String(counts.measuredReceived),
-                                  Decimal.ratio(counts.measuredReceived, counts.measuredSent)])
+                                  FixedPoint.ratio(counts.measuredReceived, counts.measuredSent)])
             }
             for (stage, field) in stages {
                 let count = aggregate[keyPath: field]
-                funnel += CSV.row([strategy.label, stage, String(count), Decimal.ratio(count, aggregate.messages)])
+                funnel += CSV.row([strategy.label, stage, String(count), FixedPoint.ratio(count, aggregate.messages)])
             }
             apns += CSV.row([strategy.label] + aggregate.apns.values.map { String($0) })
         }
@@ -106,7 +94,7 @@ public struct Reports: Sendable {
 
     private static func table(scenario: Scenario, result: SimulationResult) -> String {
         func percent(_ numerator: Int64, _ denominator: Int64) -> String {
-            let text = Decimal.ratio(numerator * 100, denominator, places: 2)
+            let text = FixedPoint.percent(numerator, denominator, places: 2)
             return text.isEmpty ? "–" : text + "%"
         }
         let aggregates = result.aggregates
@@ -124,18 +112,18 @@ public struct Reports: Sendable {
         }
         rows += [
             ("pending", aggregates.map { String($0.pending) }),
-            ("pushes per message", aggregates.map { $0.messages == 0 ? "–" : Decimal.ratio($0.pushesSent, $0.messages, places: 3) }),
+            ("pushes per message", aggregates.map { $0.messages == 0 ? "–" : FixedPoint.ratio($0.pushesSent, $0.messages, places: 3) }),
             ("re-requests", aggregates.map { String($0.rerequests) }),
             ("duplicates shown", aggregates.map { String($0.duplicatesShown) }),
             ("collapsed", aggregates.map { String($0.collapsed) }),
             ("latency p50 / p95 (s)", aggregates.map { aggregate in
-                let values = [0.5, 0.95].map { aggregate.latency.quantile($0).map { Decimal.seconds(microseconds: $0) } ?? "–" }
+                let values = [0.5, 0.95].map { aggregate.latency.quantile($0).map { FixedPoint.seconds(microseconds: $0) } ?? "–" }
                 return values.joined(separator: " / ")
             }),
         ]
         // Chain counters only where they happened, like the loss reasons: most runs have few.
-        for (column, field) in chainCounters where aggregates.contains(where: { $0[keyPath: field] != 0 }) {
-            rows.append((column.replacingOccurrences(of: "_", with: " "), aggregates.map { String($0[keyPath: field]) }))
+        for counter in ChainCounter.allCases where aggregates.contains(where: { $0.chain[counter] != 0 }) {
+            rows.append((counter.columnName.replacingOccurrences(of: "_", with: " "), aggregates.map { String($0.chain[counter]) }))
         }
         let labelWidth = max(22, rows.map(\.0.count).max() ?? 0)
         let widths = result.strategies.indices.map { column in

@@ -28,23 +28,6 @@ struct Ledger {
         static let opened: UInt8 = 8
     }
 
-    /// Counts along the chain where nothing is lost; added to the aggregate as they are.
-    struct ChainCounts {
-        var extensionNotRun: Int64 = 0
-        var extensionKilled: Int64 = 0
-        var extensionTimedOut: Int64 = 0
-        var hashMismatches: Int64 = 0
-        var reordered: Int64 = 0
-        var retries: Int64 = 0
-        var rerequestErrors: Int64 = 0
-        var positionsExpired: Int64 = 0
-        var tokenRotations: Int64 = 0
-        var deviceIDChanges: Int64 = 0
-        var registrations: Int64 = 0
-        var launches: Int64 = 0
-        var subscriptionChanges: Int64 = 0
-    }
-
     /// What the fold needs to know about the app's launches (the talk's measurement).
     struct LaunchLog {
         /// Launch instants, ascending: who counts for a day.
@@ -138,7 +121,7 @@ struct Ledger {
         }
     }
 
-    /// Chain counters of this world.
+    /// Chain counters of this world; added to the aggregate as they are.
     var counts = ChainCounts()
     /// Highest mail index among originals that reached the device (reordering).
     private var latestOriginalAtDevice: Int32 = -1
@@ -161,7 +144,7 @@ struct Ledger {
         duplicatesShown = 0
         collapsed = 0
         inconsistency = nil
-        counts = ChainCounts()
+        counts.reset()
         latestOriginalAtDevice = -1
     }
 
@@ -204,7 +187,7 @@ struct Ledger {
         records[Int(push.payload.messageIndex)].stages |= Stage.reachedDevice
         guard !push.isResend else { return }
         if push.payload.messageIndex < latestOriginalAtDevice {
-            counts.reordered += 1
+            counts[.reordered] += 1
         } else {
             latestOriginalAtDevice = push.payload.messageIndex
         }
@@ -273,19 +256,7 @@ struct Ledger {
         aggregate.rerequests += rerequests
         aggregate.duplicatesShown += duplicatesShown
         aggregate.collapsed += collapsed
-        aggregate.extensionNotRun += counts.extensionNotRun
-        aggregate.extensionKilled += counts.extensionKilled
-        aggregate.extensionTimedOut += counts.extensionTimedOut
-        aggregate.hashMismatches += counts.hashMismatches
-        aggregate.reordered += counts.reordered
-        aggregate.retries += counts.retries
-        aggregate.rerequestErrors += counts.rerequestErrors
-        aggregate.positionsExpired += counts.positionsExpired
-        aggregate.tokenRotations += counts.tokenRotations
-        aggregate.deviceIDChanges += counts.deviceIDChanges
-        aggregate.registrations += counts.registrations
-        aggregate.launches += counts.launches
-        aggregate.subscriptionChanges += counts.subscriptionChanges
+        aggregate.chain += counts
         // Records are in arrival order, so days come one after the other: count a
         // day locally and add it once, and look its launches up once.
         var day = -1

@@ -18,7 +18,7 @@ extension World {
             apns.tokenChanged(from: old, to: new, at: now, into: &apnsEffects)
             routeAPNsEffects(at: now)
         case .registrationReachesProvider(let token, let hash):
-            ledger.counts.registrations += 1
+            ledger.counts[.registrations] += 1
             provider.register(token, deviceIDHash: hash, at: now)
         case .subscriptionSyncReachesProvider(let generation):
             provider.subscriptionsSynced(generation: generation)
@@ -76,10 +76,10 @@ extension World {
             if down { provider.outageBegins() } else { provider.outageEnds() }
         case .deviceIDChange(let newID):
             // One device event, replayed in every app's lane: counted once.
-            if currentLane == 0 { ledger.counts.deviceIDChanges += 1 }
+            if currentLane == 0 { ledger.counts[.deviceIDChanges] += 1 }
             phone.changeDeviceID(to: newID, hash: UInt32(truncatingIfNeeded: SplitMix64.mix(newID)))
         case .tokenRotation(let promptShown):
-            ledger.counts.tokenRotations += 1
+            ledger.counts[.tokenRotations] += 1
             let newToken = DeviceToken(nextTokenNumber)
             nextTokenNumber += 1
             phone.rotateToken(to: newToken, promptShown: promptShown, into: &deviceEffects)
@@ -110,7 +110,7 @@ extension World {
 
     /// The user subscribes to another folder in the app.
     mutating func subscriptionChanges(at now: SimTime) {
-        ledger.counts.subscriptionChanges += 1
+        ledger.counts[.subscriptionChanges] += 1
         folderGeneration += 1
         phone.subscriptionChanged(generation: folderGeneration, into: &deviceEffects)
         routeDeviceEffects(at: now)
@@ -119,7 +119,7 @@ extension World {
     /// The user opens the app: it uploads its log, registers (per policy) and
     /// syncs what changed offline.
     mutating func launch(at now: SimTime) {
-        ledger.counts.launches += 1
+        ledger.counts[.launches] += 1
         launchLog.times.append(now)
         if phone.launch(into: &deviceEffects) { launchLog.upload(at: now, atReconnect: false) }
         routeDeviceEffects(at: now)
@@ -138,13 +138,13 @@ extension World {
                 ledger.pushSent(push, isRetry: true)
                 send(push, attempt: attempt, at: now)
             case .retry(let push, let attempt, let after):
-                ledger.counts.retries += 1
+                ledger.counts[.retries] += 1
                 agenda.send(.retryDue(pushPool.park(push, attempt: attempt)), arrivingAt: now + after)
             case .answer(let invocation, let ok):
-                if !ok { ledger.counts.rerequestErrors += 1 }
+                if !ok { ledger.counts[.rerequestErrors] += 1 }
                 agenda.send(.answerReachesDevice(invocation: invocation, ok: ok), arrivingAt: now + returnDelay)
             case .positionsExpired(let count):
-                ledger.counts.positionsExpired += Int64(count)
+                ledger.counts[.positionsExpired] += Int64(count)
             case .failed(let push, let failure):
                 ledger.lost(push, Self.lossReason(failure))
             case .dropped(let message, let reason):
@@ -247,10 +247,10 @@ extension World {
             case .presented(let push, let replacedExisting, let run):
                 switch run {
                 case .ran: break
-                case .notRun: ledger.counts.extensionNotRun += 1
-                case .killed: ledger.counts.extensionKilled += 1
-                case .timedOut: ledger.counts.extensionTimedOut += 1
-                case .hashMismatch: ledger.counts.hashMismatches += 1
+                case .notRun: ledger.counts[.extensionNotRun] += 1
+                case .killed: ledger.counts[.extensionKilled] += 1
+                case .timedOut: ledger.counts[.extensionTimedOut] += 1
+                case .hashMismatch: ledger.counts[.hashMismatches] += 1
                 }
                 let first = ledger.presented(push, replacedExisting: replacedExisting, at: now)
                 if first, let taps = chain.device.taps, tapRandom.nextUnitInterval() <= taps.probability {

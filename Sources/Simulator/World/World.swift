@@ -151,7 +151,7 @@ struct World {
         apns.register(token)
         apns.setNotificationsEnabled(token, !own.notificationsDisabled)
         provider.register(token, deviceIDHash: hash, at: 0)
-        ledger.counts.registrations += 1
+        ledger.counts[.registrations] += 1
         phone.setOnline(timeline.startsOnline, into: &deviceEffects)
         routeDeviceEffects(at: 0)
 
@@ -199,13 +199,13 @@ struct World {
         // APNs's own books: every notification it accepted or took back from a
         // bounce was handed out, discarded, or is still held, exactly once.
         let apnsCounts = apns.counters
-        let entered = apnsCounts.accepted + apnsCounts.bounced
-        let left = apnsCounts.delivered + apnsCounts.deliveredFromStorage + apnsCounts.discardedUnregistered
-            + apnsCounts.discardedExpired + apnsCounts.discardedDisabled + apnsCounts.discardedReplaced
+        let entered = apnsCounts[.accepted] + apnsCounts[.bounced]
+        let left = apnsCounts[.delivered] + apnsCounts[.deliveredFromStorage] + apnsCounts[.discardedUnregistered]
+            + apnsCounts[.discardedExpired] + apnsCounts[.discardedDisabled] + apnsCounts[.discardedReplaced]
             + Int64(apns.heldNotifications)
         guard entered == left else {
-            throw AccountingError(description: "user \(user): APNs accepted \(apnsCounts.accepted) and took back "
-                                  + "\(apnsCounts.bounced) bounces, but handed out, discarded or holds \(left)")
+            throw AccountingError(description: "user \(user): APNs accepted \(apnsCounts[.accepted]) and took back "
+                                  + "\(apnsCounts[.bounced]) bounces, but handed out, discarded or holds \(left)")
         }
     }
 }

@@ -16,6 +16,11 @@ public enum DeviceEffect: Equatable, Sendable {
     /// it took the place of an entry with the same collapse id instead of adding one.
     /// `run`: how the extension took part.
     case presented(PushNotification, replacedExisting: Bool, run: ExtensionRun)
+    /// The provider's successful answer to this re-request reached the device after
+    /// it had lost the network: the extension's request fails, so it shows "you have
+    /// missed messages" (a `summaryShown` follows) while the provider's re-sends still
+    /// travel through APNs.
+    case rerequestAnswerMissed(invocation: Int32)
     /// A "you have missed messages" notification stands for positions
     /// `fromPosition … toPosition` (the last is the push that triggered it).
     case summaryShown(PushNotification, fromPosition: Int32, toPosition: Int32, replacedExisting: Bool)
@@ -298,6 +303,7 @@ public struct Phone: Sendable {
         if ok && isOnline {
             present(waiting.push, run: .ran, into: &effects)
         } else {
+            if ok { effects.append(.rerequestAnswerMissed(invocation: invocation)) }
             presentSummary(waiting.push, fromPosition: waiting.position - waiting.gap,
                            toPosition: waiting.position, into: &effects)
         }

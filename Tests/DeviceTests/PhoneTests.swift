@@ -190,7 +190,7 @@ struct PhoneTests {
         #expect(phone.waitingInvocations == 0)
     }
 
-    @Test("an ok answer arriving after the phone went offline shows the summary, since the re-sent pushes cannot come")
+    @Test("an ok answer arriving after the phone went offline is missed: the summary is shown, the miss announced first")
     func answerOkButOffline() {
         var phone = phoneAtPosition1()
         var effects: ContiguousArray<DeviceEffect> = []
@@ -198,6 +198,19 @@ struct PhoneTests {
         phone.setOnline(false, into: &effects)
         effects.removeAll()
         phone.receiveRerequestAnswer(invocation: 0, ok: true, into: &effects)
+        #expect(effects == [.rerequestAnswerMissed(invocation: 0),
+                            .summaryShown(push(4), fromPosition: 2, toPosition: 4, replacedExisting: false)])
+        #expect(phone.waitingInvocations == 0)
+    }
+
+    @Test("an error answer arriving offline is an error like any other: summary, no miss announced")
+    func answerErrorOffline() {
+        var phone = phoneAtPosition1()
+        var effects: ContiguousArray<DeviceEffect> = []
+        phone.receive(push(4), into: &effects)
+        phone.setOnline(false, into: &effects)
+        effects.removeAll()
+        phone.receiveRerequestAnswer(invocation: 0, ok: false, into: &effects)
         #expect(effects == [.summaryShown(push(4), fromPosition: 2, toPosition: 4, replacedExisting: false)])
     }
 

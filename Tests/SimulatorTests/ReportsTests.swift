@@ -96,15 +96,15 @@ struct ReportsTests {
         lost_provider_network,lost_provider_outage,lost_rate_limited,lost_disabled,lost_alerts_not_allowed,\
         lost_display_off,pushes_per_message,extension_not_run,extension_killed,extension_timed_out,hash_mismatches,\
         reordered,retries,rerequest_errors,positions_expired,token_rotations,device_id_changes,registrations,\
-        launches,subscription_changes
+        launches,subscription_changes,rerequest_answers_missed
         no-queue,100,70,10,15,5,0.700000,0.750000,0.800000,130,12,3,4,1.999,29.884,29.884,5,\(lostOnes),1.3000,\
-        1,2,3,4,5,6,7,8,9,10,11,12,13
+        1,2,3,4,5,6,7,8,9,10,11,12,13,14
         queue,200,140,20,30,10,0.700000,0.750000,0.800000,260,24,6,8,1.999,29.884,29.884,10,\(lostTwos),1.3000,\
-        2,4,6,8,10,12,14,16,18,20,22,24,26
-        queue-as-published,0,0,0,0,0,,,,0,0,0,0,,,,\(lostZeros),,0,0,0,0,0,0,0,0,0,0,0,0,0
+        2,4,6,8,10,12,14,16,18,20,22,24,26,28
+        queue-as-published,0,0,0,0,0,,,,0,0,0,0,,,,\(lostZeros),,0,0,0,0,0,0,0,0,0,0,0,0,0,0
 
         """)
-        #expect(Reports.summaryColumns.count == 41)
+        #expect(Reports.summaryColumns.count == 42)
     }
 
     @Test("daily.csv: the talk's measured sent, received and deliverability after the true deliverability")
@@ -236,44 +236,45 @@ struct ReportsTests {
     func tableWithCounters() {
         #expect(Reports(scenario: Self.scenario, result: Self.result).table == """
         hand: 10 devices, 2 days from 2026-03-02, seed 5
-                                       no-queue           queue  queue-as-published
-        messages                            100             200                   0
-        deliverability                   70.00%          70.00%                   –
-        measured deliverability          75.00%          75.00%                   –
-        informed rate                    80.00%          80.00%                   –
-        delivered                            70             140                   0
-        summarized                           10              20                   0
-        lost                                 15              30                   0
-          apns_coalesced                      5              10                   0
-          apns_expired                        1               2                   0
-          apns_rejected                       1               2                   0
-          unregistered                        1               2                   0
-          stale_subscription                  1               2                   0
-          provider_network                    1               2                   0
-          provider_outage                     1               2                   0
-          rate_limited                        1               2                   0
-          disabled                            1               2                   0
-          alerts_not_allowed                  1               2                   0
-          display_off                         1               2                   0
-        pending                               5              10                   0
-        pushes per message                1.300           1.300                   –
-        re-requests                          12              24                   0
-        duplicates shown                      3               6                   0
-        collapsed                             4               8                   0
-        latency p50 / p95 (s)    1.999 / 29.884  1.999 / 29.884               – / –
-        extension not run                     1               2                   0
-        extension killed                      2               4                   0
-        extension timed out                   3               6                   0
-        hash mismatches                       4               8                   0
-        reordered                             5              10                   0
-        retries                               6              12                   0
-        rerequest errors                      7              14                   0
-        positions expired                     8              16                   0
-        token rotations                       9              18                   0
-        device id changes                    10              20                   0
-        registrations                        11              22                   0
-        launches                             12              24                   0
-        subscription changes                 13              26                   0
+                                        no-queue           queue  queue-as-published
+        messages                             100             200                   0
+        deliverability                    70.00%          70.00%                   –
+        measured deliverability           75.00%          75.00%                   –
+        informed rate                     80.00%          80.00%                   –
+        delivered                             70             140                   0
+        summarized                            10              20                   0
+        lost                                  15              30                   0
+          apns_coalesced                       5              10                   0
+          apns_expired                         1               2                   0
+          apns_rejected                        1               2                   0
+          unregistered                         1               2                   0
+          stale_subscription                   1               2                   0
+          provider_network                     1               2                   0
+          provider_outage                      1               2                   0
+          rate_limited                         1               2                   0
+          disabled                             1               2                   0
+          alerts_not_allowed                   1               2                   0
+          display_off                          1               2                   0
+        pending                                5              10                   0
+        pushes per message                 1.300           1.300                   –
+        re-requests                           12              24                   0
+        duplicates shown                       3               6                   0
+        collapsed                              4               8                   0
+        latency p50 / p95 (s)     1.999 / 29.884  1.999 / 29.884               – / –
+        extension not run                      1               2                   0
+        extension killed                       2               4                   0
+        extension timed out                    3               6                   0
+        hash mismatches                        4               8                   0
+        reordered                              5              10                   0
+        retries                                6              12                   0
+        rerequest errors                       7              14                   0
+        positions expired                      8              16                   0
+        token rotations                        9              18                   0
+        device id changes                     10              20                   0
+        registrations                         11              22                   0
+        launches                              12              24                   0
+        subscription changes                  13              26                   0
+        rerequest answers missed              14              28                   0
 
         """)
     }
@@ -289,7 +290,10 @@ struct ReportsTests {
                                           aggregates: aggregates, users: 1, events: 0)
             let lines = Reports(scenario: Self.scenario, result: result).table.split(separator: "\n")
             let latency = lines.firstIndex { $0.hasPrefix("latency p50") }!
-            return lines[(latency + 1)...].map { String($0.prefix(22)).trimmingCharacters(in: .whitespaces) }
+            // A label ends where the padding before the first column begins (two spaces or more).
+            return lines[(latency + 1)...].map { line in
+                String(line.components(separatedBy: "  ").first ?? "").trimmingCharacters(in: .whitespaces)
+            }
         }
         #expect(labels([quiet, quiet]) == [])
         #expect(labels([quiet, retriesOnly]) == ["retries"])

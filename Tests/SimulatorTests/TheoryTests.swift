@@ -98,4 +98,28 @@ struct TheoryTests {
         let saturday = Double(result.daily[5].messages), friday = Double(result.daily[4].messages)
         #expect(abs(saturday / friday - 0.5) < 0.06)
     }
+
+    @Test("a re-request's answer is missed offline with probability α/(α+β)·(1 − e^(−(α+β)T)), and its push is summarized")
+    func rerequestAnswersMissedOffline() throws {
+        // Exponential on/off periods (rates α = 1/E[on], β = 1/E[off]): a re-request leaves at a
+        // reconnect (the stored push arrives then), so the device is online at t and, being
+        // memoryless, offline at t + T with the two-state chain's transition probability. T is the
+        // whole round trip (20 s, under the extension's 30 s limit); with no TTL every answer is ok.
+        let scenario = WorldFixtures.twoStates(perDay: 300, onMean: "10m", offMean: "10m", devices: 200, days: 3,
+                                               extra: #""latency": { "rerequestRoundTrip": "20s" },"#,
+                                               strategies: #"{ "name": "queue", "repeatMaxCount": 1000 }"#)
+        let result = try Simulation.run(scenario, threads: 2)["queue"]
+        let alpha = 1.0 / 600, beta = 1.0 / 600, roundTrip = 20.0
+        let expected = alpha / (alpha + beta) * (1 - exp(-(alpha + beta) * roundTrip))     // ≈ 0.0323
+        let missed = Double(result.chain[.rerequestAnswersMissed])
+        let rerequests = Double(result.rerequests)
+        // One re-request per reconnect at most, reconnects independent: binomial, SE = √(p(1−p)/N) ≈ 0.0013.
+        let se = (expected * (1 - expected) / rerequests).squareRoot()
+        #expect(rerequests > 10_000, "enough re-requests for the stated SE")
+        #expect(abs(missed / rerequests - expected) < 4 * se,
+                "missed \(missed) of \(rerequests) = \(missed / rerequests), closed form \(expected), SE \(se)")
+        // A missed answer shows the summary: nothing else summarizes here (repeatMaxCount is never reached).
+        #expect(result.summarized >= result.chain[.rerequestAnswersMissed])
+        #expect(result.chain[.rerequestErrors] == 0)
+    }
 }

@@ -34,6 +34,9 @@ public enum ChainCounter: Int, Counter {
     case launches
     /// Folder subscription changes.
     case subscriptionChanges
+    /// Re-request answers (ok) that reached the device after it lost the network:
+    /// the extension showed "you have missed messages" while the re-sends went on.
+    case rerequestAnswersMissed
 }
 
 /// The chain counters of one world (or summed over many).

@@ -259,6 +259,8 @@ extension World {
                         agenda.send(.tapped(messageIndex: push.payload.messageIndex), arrivingAt: now + delay)
                     }
                 }
+            case .rerequestAnswerMissed:
+                ledger.counts[.rerequestAnswersMissed] += 1
             case .summaryShown(let push, let from, let to, let replacedExisting):
                 ledger.summaryShown(push, from: from, to: to, replacedExisting: replacedExisting)
             case .notShown(let push, let reason):

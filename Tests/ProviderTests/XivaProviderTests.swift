@@ -449,7 +449,7 @@ struct XivaProviderTests {
     }
 }
 
-@Suite("Provider: XivaProvider issue-3 behaviours")
+@Suite("Provider: XivaProvider retries, tokens, outages and subscriptions")
 struct XivaProviderChainTests {
 
     // MARK: Stale subscriptions

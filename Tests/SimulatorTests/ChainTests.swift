@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import Simulator
 
-/// Issue 3, scenario by scenario: each loss family's shipped file puts its loss in
+/// The delivery chain, scenario by scenario: each loss family's shipped file puts its loss in
 /// its own column, the same file without the family's field loses nothing there,
 /// and the accounting adds up (`Simulation.run` refuses a result that does not).
 @Suite("Loss families")

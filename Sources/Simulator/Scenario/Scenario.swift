@@ -159,6 +159,15 @@ public enum StrategyKind: String, Sendable, CaseIterable {
     case noQueue = "no-queue"
     case queue
     case queueAsPublished = "queue-as-published"
+
+    /// Whether the provider numbers this strategy's pushes (and its knobs
+    /// `repeatMaxCount` and `collapseID` mean anything).
+    public var numbersPushes: Bool {
+        switch self {
+        case .noQueue: false
+        case .queue, .queueAsPublished: true
+        }
+    }
 }
 
 /// One column of the comparison: a strategy and its knobs.

@@ -258,7 +258,7 @@ public enum ScenarioDecoder {
                 return label
             } ?? label
         }
-        for key in ["repeatMaxCount", "collapseID"] where kind == .noQueue {
+        for key in ["repeatMaxCount", "collapseID"] where kind?.numbersPushes == false {
             if let field = fields.optional(key) { log.record(field.invalid("only the queue strategies have \(key)")) }
         }
         let repeatMaxCount = log.attemptOptional { try fields.optional("repeatMaxCount")?.integer(in: 0...1_000_000) }

@@ -11,12 +11,12 @@ struct StrategyPlan {
 
     init(strategy: Strategy, scenario: Scenario) {
         self.strategy = strategy
-        // What the kind decides: whether pushes are numbered, and how the extension saves positions.
-        let numbered: Bool, positionSaving: PositionSaving
+        let numbered = strategy.kind.numbersPushes
+        // How the extension saves positions (moot without numbering).
+        let positionSaving: PositionSaving
         switch strategy.kind {
-        case .noQueue: (numbered, positionSaving) = (false, .everyNewerPosition)
-        case .queue: (numbered, positionSaving) = (true, .everyNewerPosition)
-        case .queueAsPublished: (numbered, positionSaving) = (true, .onlyWhenGapFound)
+        case .noQueue, .queue: positionSaving = .everyNewerPosition
+        case .queueAsPublished: positionSaving = .onlyWhenGapFound
         }
         let chain = scenario.chain
         // A UUID-shaped device id: only its length matters for payload and collapse-id sizes.

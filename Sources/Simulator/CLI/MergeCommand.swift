@@ -9,8 +9,8 @@ enum MergeCommand {
     USAGE: pushsim merge <dir-or-partial.json>... --out <dir>
 
     Every shard 1…N of one scenario, seed and strategy set must be given exactly
-    once; '-' reads one part from standard input. Writes \(Reports.listing(Reports.fileNames)) to <dir>,
-    identical to an unsharded run.
+    once; '-' reads one part from standard input. Writes \(Reports.listing(RunCommand.reportFileNames)) to <dir>,
+    the CSVs identical to an unsharded run's (run.json also lists the parts).
 
     EXAMPLES:
       pushsim merge parts/1 parts/2 parts/3 --out reports/scale-1m
@@ -34,6 +34,7 @@ enum MergeCommand {
         var merged: SimulationResult?
         var reference: (partial: PartialResult, scenario: Scenario, path: String)?
         var seen: Set<Int> = []
+        var parts: [RunRecord.Part] = []
         for argument in scanner.positional {
             let isFolder = ReportWriter.kind(of: argument) == true
             let path = isFolder ? ReportWriter.join(argument, RunCommand.partialFileName) : FileBytes.displayName(argument)
@@ -67,6 +68,7 @@ enum MergeCommand {
                 console.err("error: \(path): shard \(shard.index)/\(shard.count) given twice\n")
                 return .dataError
             }
+            parts.append(RunRecord.Part(file: path, shard: "\(shard.index)/\(shard.count)"))
             if merged == nil { merged = decoded.partial.result } else {
                 do { try merged!.merge(part: decoded.partial.result, file: path) } catch {
                     console.err("error: \(error)\n")
@@ -76,7 +78,7 @@ enum MergeCommand {
         }
         guard let reference, var result = merged else { return .dataError }
         do {
-            try ReportWriter.checkWritable(out, for: Reports.fileNames)
+            try ReportWriter.checkWritable(out, for: RunCommand.reportFileNames)
         } catch {
             console.err("error: \(error)\n")
             return .failure
@@ -92,14 +94,17 @@ enum MergeCommand {
             return .failure
         }
         let reports = Reports(scenario: reference.scenario, result: result)
+        let record = RunRecord(scenario: reference.scenario, scenarioBytes: Array(reference.partial.scenarioText.utf8),
+                               commandLine: ["pushsim", "merge"] + arguments, parts: parts)
         do {
-            try ReportWriter.write(reports.files, to: out, removing: [RunCommand.partialFileName])
+            try ReportWriter.write(reports.files + [(RunRecord.fileName, record.encoded())], to: out,
+                                   removing: [RunCommand.partialFileName])
         } catch {
             console.err("error: \(error)\n")
             return .failure
         }
         console.out(reports.table)
-        console.err("merged \(seen.count) shards into \(Reports.listing(Reports.fileNames)) in \(out)\n")
+        console.err("merged \(seen.count) shards into \(Reports.listing(RunCommand.reportFileNames)) in \(out)\n")
         return .success
     }
 

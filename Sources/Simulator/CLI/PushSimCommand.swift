@@ -4,6 +4,8 @@ import Foundation
 public enum ExitCode: Int32, Sendable {
     case success = 0
     case failure = 1
+    /// `check`: an expectation does not hold; `diff`: a rate moved beyond sampling noise.
+    case failedCheck = 2
     case usage = 64
     case dataError = 65
 }
@@ -22,6 +24,8 @@ public enum PushSimCommand {
       run        Run a scenario and write its CSV reports
       validate   Check a scenario file without running it
       merge      Combine partial results of sharded runs into reports
+      check      Run a scenario and hold it to its 'expect' bounds (for CI)
+      diff       Compare two report folders, beyond sampling noise
       bench      Measure speed and peak memory on a scenario
       version    Print the version (also --version)
       help       Show help for a command
@@ -31,7 +35,8 @@ public enum PushSimCommand {
       pushsim validate scenarios/two-states.json
       pushsim help run
 
-    EXIT CODES: 0 ok, 1 failure, 64 bad arguments, 65 bad scenario.
+    EXIT CODES: 0 ok, 1 failure, 2 an expectation failed (check) or a rate changed beyond
+    noise (diff), 64 bad arguments, 65 bad scenario or report folder.
 
     """
 
@@ -60,6 +65,10 @@ public enum PushSimCommand {
             return MergeCommand.main(rest, console: console)
         case "bench":
             return BenchCommand.main(rest, console: console)
+        case "check":
+            return CheckCommand.main(rest, console: console)
+        case "diff":
+            return DiffCommand.main(rest, console: console)
         case "version", "--version":
             return VersionCommand.main(rest, console: console)
         default:
@@ -68,7 +77,7 @@ public enum PushSimCommand {
     }
 
     /// The commands that have their own help.
-    static let commandNames = ["run", "validate", "merge", "bench", "version"]
+    static let commandNames = ["run", "validate", "merge", "bench", "check", "diff", "version"]
 
     static func commandHelp(_ name: String) -> String? {
         switch name {
@@ -76,6 +85,8 @@ public enum PushSimCommand {
         case "validate": ValidateCommand.help
         case "merge": MergeCommand.help
         case "bench": BenchCommand.help
+        case "check": CheckCommand.help
+        case "diff": DiffCommand.help
         case "version": VersionCommand.help
         default: nil
         }

@@ -1,15 +1,16 @@
 import Foundation
 import Synchronization
 
-/// `pushsim run SCENARIO [--out DIR] [--seed N] [--strategy LABEL]... [--threads N] [--shard K/N]`.
+/// `pushsim run SCENARIO [--out DIR] [--seed N] [--strategy LABEL]... [--threads N] [--shard K/N]
+/// [--format table|json] [--quiet]`. `check` runs scenarios through the same options and flow.
 enum RunCommand {
     static let help = """
     OVERVIEW: Run a scenario and compare its strategies.
 
     USAGE: pushsim run <scenario.json | -> [--out <dir>] [--seed <n>] [--strategy <label>]...
-                       [--threads <n>] [--shard <k>/<n>]
+                       [--threads <n>] [--shard <k>/<n>] [--format table|json] [--quiet]
 
-    Prints a side-by-side table on stdout and writes \(Reports.listing(Reports.fileNames))
+    Prints a side-by-side table on stdout and writes \(Reports.listing(Self.reportFileNames))
     to <dir>, whole or not at all. '-' reads the scenario from standard input.
 
     OPTIONS:
@@ -20,6 +21,9 @@ enum RunCommand {
                            affinity mask and cgroup CPU quota); the output does not depend on it
       --shard <k>/<n>      Simulate only the k-th of n equal slices of the devices and write
                            <dir>/partial.json instead of reports; 'pushsim merge' combines them
+      --format <f>         table (default) or json: each strategy's rates with standard errors
+                           and 95% intervals, for scripts (README lists the keys)
+      --quiet              Print nothing on stdout and no note on stderr; only errors
       -h, --help           Show this help
 
     EXAMPLES:
@@ -43,6 +47,48 @@ enum RunCommand {
         } catch {
             return PushSimCommand.usage(error, command: "run", console: console)
         }
+        switch execute(options, command: "run", arguments: arguments, console: console, simulate: simulate) {
+        case .finished(let code):
+            return code
+        case .completed(let run):
+            if !options.output.quiet {
+                switch options.output.format {
+                case .table: console.out(run.reports.table)
+                case .json: console.out(MachineOutput.run(run.record, result: run.result))
+                }
+                console.err("wrote \(Reports.listing(Self.reportFileNames)) to \(run.directory)\n")
+            }
+            return .success
+        }
+    }
+
+    /// A run that wrote its reports.
+    struct Completed {
+        var scenario: Scenario
+        var result: SimulationResult
+        var reports: Reports
+        var record: RunRecord
+        var directory: String
+    }
+
+    /// How `execute` ended: reports written, or an exit code (an error, already
+    /// printed, or a shard's partial result written).
+    enum Outcome {
+        case completed(Completed)
+        case finished(ExitCode)
+    }
+
+    /// The files a run writes in its report folder.
+    static let reportFileNames = Reports.fileNames + [RunRecord.fileName]
+
+    /// Loads the scenario, applies the options, simulates and writes the reports (or a
+    /// shard's partial result): the flow `run` and `check` share. `prepare` sees the
+    /// scenario as it will run (options applied) and may stop before the simulation
+    /// with an exit code (after printing why); `alsoWritable` is checked writable
+    /// then too, so no long run ends on an output that cannot be written.
+    static func execute(_ options: Options, command: String, arguments: ArraySlice<String>, console: Console,
+                        simulate: Simulate, prepare: (Scenario) -> ExitCode? = { _ in nil },
+                        alsoWritable: [(directory: String, name: String)] = []) -> Outcome {
         var scenario: Scenario
         let scenarioBytes: [UInt8]
         do {
@@ -52,32 +98,34 @@ enum RunCommand {
                                                                              standardInput: console.input)
         } catch {
             console.err("error: \(error)\n")
-            return .dataError
+            return .finished(.dataError)
         }
         if let seed = options.seed { scenario.seed = seed }
         if !options.strategies.isEmpty {
             var chosen: [Strategy] = []
             for label in options.strategies {
                 guard let strategy = scenario.strategies.first(where: { $0.label == label }) else {
-                    return PushSimCommand.usage(.unknownStrategy(label, known: scenario.strategies.map(\.label)),
-                                                command: "run", console: console)
+                    return .finished(PushSimCommand.usage(.unknownStrategy(label, known: scenario.strategies.map(\.label)),
+                                                          command: command, console: console))
                 }
                 if !chosen.contains(strategy) { chosen.append(strategy) }
             }
             scenario.strategies = chosen
         }
         if let shard = options.shard, shard.count > scenario.devices {
-            return PushSimCommand.usage(.invalidValue(option: "--shard", value: "\(shard.index)/\(shard.count)",
-                                                      expected: "K/N with N ≤ \(scenario.devices), the scenario's device count"),
-                                        command: "run", console: console)
+            return .finished(PushSimCommand.usage(.invalidValue(option: "--shard", value: "\(shard.index)/\(shard.count)",
+                                                                expected: "K/N with N ≤ \(scenario.devices), the scenario's device count"),
+                                                  command: command, console: console))
         }
+        if let code = prepare(scenario) { return .finished(code) }
         let directory = options.out ?? "reports/\(scenario.name)"
         // A folder that cannot take the output fails now, not after the simulation.
         do {
-            try ReportWriter.checkWritable(directory, for: options.shard == nil ? Reports.fileNames : [Self.partialFileName])
+            try ReportWriter.checkWritable(directory, for: options.shard == nil ? Self.reportFileNames : [Self.partialFileName])
+            for target in alsoWritable { try ReportWriter.checkWritable(target.directory, for: [target.name]) }
         } catch {
             console.err("error: \(error)\n")
-            return .failure
+            return .finished(.failure)
         }
         let users = options.shard.map { Simulation.shardRange(index: $0.index, count: $0.count, devices: scenario.devices) }
             ?? 0..<scenario.devices
@@ -90,7 +138,7 @@ enum RunCommand {
         } catch {
             progress?.finish()
             console.err("error: the accounting identity broke, no report written: \(error)\n")
-            return .failure
+            return .finished(.failure)
         }
         progress?.finish()
         do {
@@ -100,20 +148,24 @@ enum RunCommand {
                 let partial = PartialResult(scenarioText: String(decoding: scenarioBytes, as: UTF8.self),
                                             seed: scenario.seed, shard: shard, result: result)
                 try ReportWriter.write([(Self.partialFileName, partial.encoded())], to: directory,
-                                       removing: Reports.fileNames)
-                console.err("wrote \(ReportWriter.join(directory, Self.partialFileName)) "
-                            + "(shard \(shard.index)/\(shard.count), \(users.count) devices)\n")
-            } else {
-                let reports = Reports(scenario: scenario, result: result)
-                try ReportWriter.write(reports.files, to: directory, removing: [Self.partialFileName])
-                console.out(reports.table)
-                console.err("wrote \(Reports.listing(Reports.fileNames)) to \(directory)\n")
+                                       removing: Self.reportFileNames)
+                if !options.output.quiet {
+                    console.err("wrote \(ReportWriter.join(directory, Self.partialFileName)) "
+                                + "(shard \(shard.index)/\(shard.count), \(users.count) devices)\n")
+                }
+                return .finished(.success)
             }
+            let reports = Reports(scenario: scenario, result: result)
+            let record = RunRecord(scenario: scenario, scenarioBytes: scenarioBytes,
+                                   commandLine: ["pushsim", command] + arguments)
+            try ReportWriter.write(reports.files + [(RunRecord.fileName, record.encoded())], to: directory,
+                                   removing: [Self.partialFileName])
+            return .completed(Completed(scenario: scenario, result: result, reports: reports, record: record,
+                                        directory: directory))
         } catch {
             console.err("error: \(error)\n")
-            return .failure
+            return .finished(.failure)
         }
-        return .success
     }
 
     /// The file a shard writes in its folder; `merge` reads it from a folder given.
@@ -126,11 +178,21 @@ enum RunCommand {
         var strategies: [String]
         var threads: Int
         var shard: (index: Int, count: Int)?
+        var output: OutputOptions
+
+        /// The options `run` takes; `check` takes them and its own.
+        static let valued = Set(["--out", "--seed", "--strategy", "--threads", "--shard"])
+            .union(OutputOptions.valued)
+        static let repeatable: Set<String> = ["--strategy"]
+        static let flags: Set<String> = OutputOptions.flags
 
         init(_ arguments: ArraySlice<String>) throws(UsageError) {
-            let scanner = try ArgumentScanner(arguments, command: "run",
-                                              valued: ["--out", "--seed", "--strategy", "--threads", "--shard"],
-                                              repeatable: ["--strategy"], flags: [])
+            try self.init(ArgumentScanner(arguments, command: "run", valued: Self.valued, repeatable: Self.repeatable,
+                                          flags: Self.flags))
+        }
+
+        /// The options in `scanner` (which may also hold another command's own).
+        init(_ scanner: ArgumentScanner) throws(UsageError) {
             guard let path = scanner.positional.first else { throw .missingArgument("the scenario file") }
             if scanner.positional.count > 1 { throw .unexpectedArgument(scanner.positional[1]) }
             scenarioPath = path
@@ -159,6 +221,7 @@ enum RunCommand {
                 }
                 shard = (index, count)
             }
+            output = try OutputOptions(scanner)
         }
     }
 }

@@ -10,10 +10,12 @@ public enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     case missingArgument(String)
     case unexpectedArgument(String)
     case unknownStrategy(String, known: [String])
+    /// The options and the scenario or folders do not fit together (the reason says how).
+    case mismatch(String)
 
     public var description: String {
         switch self {
-        case .unknownCommand(let name): "unknown command '\(name)'; expected run, validate, merge, bench, version or help"
+        case .unknownCommand(let name): "unknown command '\(name)'; expected run, validate, merge, bench, check, diff, version or help"
         case .missingCommand: "no command given"
         case .unknownOption(let option, let command): "unknown option '\(option)' for '\(command)'"
         case .missingValue(let option): "option '\(option)' needs a value"
@@ -23,6 +25,7 @@ public enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unexpectedArgument(let argument): "unexpected argument '\(argument)'"
         case .unknownStrategy(let name, let known):
             "no strategy '\(name)' in the scenario; it has: " + known.joined(separator: ", ")
+        case .mismatch(let reason): reason
         }
     }
 }

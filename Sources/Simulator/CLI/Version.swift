@@ -2,7 +2,7 @@ extension PushSimCommand {
     /// The version `pushsim --version` prints. Semantic versioning: the minor number
     /// grows with new scenario fields, options or report columns, the patch number with
     /// fixes; the major number will once a scenario file that ran stops running.
-    public static let version = "0.6.0"
+    public static let version = "0.7.0"
 }
 
 /// `pushsim version` (or `pushsim --version`).

@@ -220,6 +220,8 @@ public struct Scenario: Sendable, Equatable {
     public var strategies: [Strategy]
     /// The losses, limits and measurement along the delivery chain, grouped as the file groups them; empty by default.
     public var chain = ChainModel()
+    /// The bounds `pushsim check` holds the run to (`expect`), in file order; empty by default.
+    public var expectations: [Expectation] = []
 
     /// Number of calendar days the run touches.
     public var dayCount: Int { Int((duration + TimeUnit.day - 1) / TimeUnit.day) }

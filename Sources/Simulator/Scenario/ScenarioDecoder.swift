@@ -49,7 +49,7 @@ public enum ScenarioDecoder {
     }
 
     static let topLevelFields = ["name", "description", "seed", "start", "duration", "devices", "mail",
-                                 "connectivity", "latency", "provider", "apns", "push", "device", "strategies"]
+                                 "connectivity", "latency", "provider", "apns", "push", "device", "strategies", "expect"]
 
     /// Reads every field; a field with an error is logged and taken as absent (its
     /// default), and a check across fields is skipped when one of them is broken. The
@@ -146,6 +146,7 @@ public enum ScenarioDecoder {
         }
 
         var strategies: [Strategy] = []
+        let errorsBeforeStrategies = log.errors.count
         if let strategyReaders = log.attempt({ () throws -> [FieldReader] in
             let strategiesReader = try top.required("strategies")
             let readers = try strategiesReader.array()
@@ -162,12 +163,16 @@ public enum ScenarioDecoder {
             }
         }
 
+        // Labels are checked only against a strategy list read without errors.
+        let labels = log.errors.count == errorsBeforeStrategies ? strategies.map(\.label) : nil
+        let expectations = top.optional("expect").flatMap { field in log.attempt { try decodeExpectations(field, labels: labels) } }
+
         guard let start, let duration else { return nil }
         return Scenario(name: name, description: description, seed: seed, start: start,
                         duration: duration, devices: devices, mail: mail, connectivity: connectivity,
                         latency: latency, payloadTTL: payloadTTL, expiration: expiration, app: app,
                         alertBodyBytes: alertBodyBytes, extensionTimeLimit: extensionTimeLimit, strategies: strategies,
-                        chain: chain)
+                        chain: chain, expectations: expectations ?? [])
     }
 
     /// A Poisson process with a daily rhythm (mail arrivals, app launches): `perDay`,

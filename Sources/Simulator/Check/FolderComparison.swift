@@ -1,0 +1,43 @@
+/// Two report folders compared rate by rate (`pushsim diff`): the strategies both
+/// have, each metric both summaries have, as `Change`s.
+struct FolderComparison {
+    /// The folders.
+    var old: ReportFolder, new: ReportFolder
+    /// The interval's confidence.
+    var confidence: Double
+    /// One row per strategy label in both, in the new folder's order.
+    var rows: [(label: String, changes: [(metric: Metric, change: Change)])]
+    /// Labels only in one folder.
+    var onlyOld: [String], onlyNew: [String]
+
+    /// Compares `old` with `new` at `confidence`.
+    /// - Complexity: O(strategies² + strategies × metrics).
+    init(old: ReportFolder, new: ReportFolder, confidence: Double) {
+        self.old = old
+        self.new = new
+        self.confidence = confidence
+        let metrics = new.metrics.filter(old.metrics.contains)
+        rows = new.labels.enumerated().compactMap { newIndex, label in
+            guard let oldIndex = old.labels.firstIndex(of: label) else { return nil }
+            return (label, metrics.map { metric in
+                let before = old.estimates[oldIndex][old.metrics.firstIndex(of: metric)!]
+                let after = new.estimates[newIndex][new.metrics.firstIndex(of: metric)!]
+                return (metric, Change(old: before, new: after, confidence: confidence))
+            })
+        }
+        onlyOld = old.labels.filter { !new.labels.contains($0) }
+        onlyNew = new.labels.filter { !old.labels.contains($0) }
+    }
+
+    /// Whether both ran the same scenario text (same hash); nil when a folder has no `run.json`.
+    var sameScenario: Bool? {
+        guard let before = old.record, let after = new.record else { return nil }
+        return before.scenarioSHA256 == after.scenarioSHA256
+    }
+
+    /// Whether any rate moved beyond noise.
+    var changed: Bool { rows.contains { $0.changes.contains { $0.change.beyondNoise == true } } }
+
+    /// Whether some change could not be judged (a standard error missing).
+    var unjudged: Bool { rows.contains { $0.changes.contains { $0.change.beyondNoise == nil } } }
+}

@@ -9,8 +9,9 @@ struct PartialResult {
     /// 2: the delivery chain (funnel, measured deliverability, chain and APNs counters);
     /// 3: APNs's `bounced`; 4: the counters named in the file (`chainCounters`,
     /// `apnsCounters`) and the chain counters in their own `chain` array, so a counter
-    /// added later is told apart by name and needs no new version.
-    static let version: Int64 = 4
+    /// added later is told apart by name and needs no new version; 5: `dailyLost`, the
+    /// lost per day and reason (daily.csv's `lost_*` columns).
+    static let version: Int64 = 5
 
     /// The most shards `run --shard` accepts; a part claiming more is damaged.
     static let maximumShardCount = 100_000
@@ -39,6 +40,7 @@ struct PartialResult {
             item += ",\"apns\":" + list(aggregate.apns.values) { String($0) }
             item += ",\"latency\":" + list(aggregate.latency.nonEmptyBuckets) { "[\($0.0),\($0.1)]" }
             item += ",\"daily\":" + list(aggregate.daily) { day in list(DayCounts.counts) { String(day[keyPath: $0.field]) } }
+            item += ",\"dailyLost\":" + list(aggregate.dailyLostByReason) { String($0) }
             return item + "}"
         }.joined(separator: ",\n")
         text += "\n],\n\"scenario\":" + jsonStringLiteral(scenarioText) + "}\n"
@@ -153,6 +155,9 @@ struct PartialResult {
                 guard values.count == DayCounts.counts.count else { throw fail("damaged partial result (day)") }
                 for ((_, field, _), value) in zip(DayCounts.counts, values) { aggregate.daily[day][keyPath: field] = value }
             }
+            let dailyLost = try array(fields["dailyLost"]).map { node throws(DecodingError) in try integer(node) }
+            guard dailyLost.count == aggregate.dailyLostByReason.count else { throw fail("damaged partial result (dailyLost)") }
+            aggregate.dailyLostByReason = ContiguousArray(dailyLost)
             aggregates.append(aggregate)
         }
         let result = SimulationResult(strategies: strategies, aggregates: aggregates,

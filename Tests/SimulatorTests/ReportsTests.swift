@@ -102,15 +102,15 @@ struct ReportsTests {
         lost_provider_network,lost_provider_outage,lost_rate_limited,lost_disabled,lost_alerts_not_allowed,\
         lost_display_off,pushes_per_message,extension_not_run,extension_killed,extension_timed_out,hash_mismatches,\
         reordered,retries,rerequest_errors,positions_expired,token_rotations,device_id_changes,registrations,\
-        launches,subscription_changes,rerequest_answers_missed
+        launches,subscription_changes,rerequest_answers_missed,app_updates
         no-queue,100,70,10,15,5,0.700000,0.750000,0.800000,130,12,3,4,1.999,29.884,29.884,5,\(lostOnes),1.3000,\
-        1,2,3,4,5,6,7,8,9,10,11,12,13,14
+        1,2,3,4,5,6,7,8,9,10,11,12,13,14,15
         queue,200,140,20,30,10,0.700000,0.750000,0.800000,260,24,6,8,1.999,29.884,29.884,10,\(lostTwos),1.3000,\
-        2,4,6,8,10,12,14,16,18,20,22,24,26,28
-        queue-as-published,0,0,0,0,0,,,,0,0,0,0,,,,\(lostZeros),,0,0,0,0,0,0,0,0,0,0,0,0,0,0
+        2,4,6,8,10,12,14,16,18,20,22,24,26,28,30
+        queue-as-published,0,0,0,0,0,,,,0,0,0,0,,,,\(lostZeros),,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0
 
         """)
-        #expect(Reports.summaryColumns.count == 42)
+        #expect(Reports.summaryColumns.count == 43)
     }
 
     @Test("daily.csv: the talk's measured sent, received and deliverability after the true deliverability, then lost by reason")
@@ -283,6 +283,7 @@ struct ReportsTests {
         launches                              12              24                   0
         subscription changes                  13              26                   0
         rerequest answers missed              14              28                   0
+        app updates                           15              30                   0
 
         """)
     }

@@ -40,11 +40,12 @@ struct ChartsTests {
         #expect(Ticks.step(for: 0...100, count: 5) == 20)
         #expect(Ticks.step(for: 0...1, count: 5) == 0.2)
         #expect(Ticks.step(for: 83.4...100, count: 5) == 5)
-        #expect(Ticks.step(for: 0...0.07, count: 5) == 0.02)
+        #expect(Ticks.step(for: 0...0.09, count: 5) == 0.02)
+        #expect(Ticks.step(for: 0...0.07, count: 5) == 0.01)
         let axis = Axis.linear("deliverability (%)", covering: 83.4...100)
         #expect(axis.domain == 80...100)
         #expect(axis.ticks.map(\.label) == ["80", "85", "90", "95", "100"])
-        #expect(Axis.linear("share", covering: 0...0.07).ticks.map(\.label) == ["0.00", "0.02", "0.04", "0.06", "0.08"])
+        #expect(Axis.linear("share", covering: 0...0.09).ticks.map(\.label) == ["0.00", "0.02", "0.04", "0.06", "0.08", "0.10"])
         #expect(Ticks.label(0.5, step: 0.5) == "0.5")
         #expect(Ticks.label(96, step: 2) == "96")
     }
@@ -122,7 +123,7 @@ struct ChartsTests {
                                     bars: [.init(label: "a", values: [750, 250, 0]), .init(label: "b", values: [998, 1, 1])])
         let svg = chart.svg()
         #expect(count("<g class=\"bar\"", in: svg) == 2)
-        #expect(count("class=\"segment\"", in: svg) == 4)
+        #expect(count("class=\"segment\"", in: svg) == 5)
         #expect(svg.contains(">75.0%</text>") && svg.contains(">25.0%</text>") && svg.contains(">99.8%</text>"))
         // 0.1% of the bar is under a pixel wide: no label inside, but its tooltip has it.
         #expect(!svg.contains(">0.1%</text>"))

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import FakeAPNs
 @testable import Simulator
 
 /// `report.html` and `result.json` as `run`, `merge` and `report` write them.
@@ -173,8 +174,11 @@ struct ReportPageTests {
         #expect(daily.series.map(\.label) == ["no-queue", "no-queue (measured)", "queue", "queue (measured)"])
         #expect(daily.series.map(\.dashed) == [false, true, false, true])
         #expect(daily.series.allSatisfy { $0.points.count == 9 })
-        // 2026-03-07 and 08 are the weekend: days 5 and 6.
-        #expect(daily.shaded == [4.5...5.5, 5.5...6.5])
+        // 2026-03-07 and 08 are the weekend: days 5 and 6, shaded as one band.
+        #expect(daily.shaded == [4.5...6.5])
+        let fortnight = ReportCharts.dailyDeliverability(scenario: { var longer = scenario; longer.duration = 15 * TimeUnit.day; return longer }(),
+                                                         result: result)
+        #expect(fortnight.shaded == [4.5...6.5, 11.5...13.5])
         #expect(daily.xAxis.ticks.map(\.label) == ["Mar 2", "Mar 9"])
         // The stacked bar's categories: delivered, summarized, the loss reasons some strategy has, pending.
         let outcomes = ReportCharts.outcomes(result: result)

@@ -36,7 +36,15 @@ enum ReportCharts {
         yAxis.domain = yAxis.domain.lowerBound...100
         yAxis.ticks.removeAll { $0.value > 100 }
         let days = scenario.dayCount
-        let weekends = (0..<days).filter { scenario.start.adding(days: $0).weekday >= 5 }.map { Double($0) - 0.5...Double($0) + 0.5 }
+        // One band per weekend, not per day: adjacent rectangles would show a seam.
+        var weekends: [ClosedRange<Double>] = []
+        for day in 0..<days where scenario.start.adding(days: day).weekday >= 5 {
+            if let last = weekends.last, last.upperBound == Double(day) - 0.5 {
+                weekends[weekends.count - 1] = last.lowerBound...Double(day) + 0.5
+            } else {
+                weekends.append(Double(day) - 0.5...Double(day) + 0.5)
+            }
+        }
         return LineChart(id: "daily", title: "Daily deliverability per strategy, true (solid) and measured (dashed)",
                          xAxis: dayAxis(start: scenario.start, days: days), yAxis: yAxis, series: series,
                          shaded: weekends, shadedLabel: "weekend")

@@ -191,9 +191,16 @@ struct ReportPageTests {
     @Test("a 95% band, when given, is drawn around each strategy's true line; without one, none is")
     func deliverabilityBands() throws {
         #expect(!(try Self.page().html.contains("class=\"band\"")))
-        let bands = [[ClosedRange<Double>?]](repeating: (0..<9).map { _ in 80.0...95.0 }, count: 2)
+        // As ratios, like Estimate.interval; a day without a standard error has none.
+        let interval = Estimate(value: 0.9, standardError: 0.02).interval(confidence: 0.95)
+        let bands = [[ClosedRange<Double>?]](repeating: [nil] + (1..<9).map { _ in interval }, count: 2)
         let html = try Self.page(bands: bands).html
         #expect(count("class=\"band\"", in: html) == 2)
+        let (_, scenario, result) = try Self.page()
+        let chart = ReportCharts.dailyDeliverability(scenario: scenario, result: result, bands: bands)
+        let band = try #require(chart.series[0].band)
+        #expect(band.count == 8 && band[0].x == 1)
+        #expect(abs(band[0].lower - 100 * interval.lowerBound) < 1e-9 && abs(band[0].upper - 100 * interval.upperBound) < 1e-9)
         #expect(html.contains("class=\"band\" data-series=\"no-queue\"") && html.contains("class=\"band\" data-series=\"queue\""))
     }
 

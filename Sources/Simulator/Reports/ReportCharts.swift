@@ -6,8 +6,9 @@ enum ReportCharts {
 
     /// Daily deliverability per strategy by the mail's arrival day: the true figure solid,
     /// the talk's measured figure dashed in the same colour, weekends shaded.
-    /// `bands`, when given, holds one optional (lower, upper) per strategy and day in percent
-    /// (e.g. a 95% interval), drawn around the true line.
+    /// `bands`, when given, holds one optional interval per strategy and day as a ratio
+    /// (0…1, like `Estimate.interval(confidence: 0.95)`), drawn around the true line; an
+    /// interval with a bound that is not finite (no standard error) is left out.
     /// - Complexity: O(strategies × days).
     static func dailyDeliverability(scenario: Scenario, result: SimulationResult,
                                     bands: [[ClosedRange<Double>?]]? = nil) -> LineChart {
@@ -21,7 +22,10 @@ enum ReportCharts {
                                          points: aggregate.daily.enumerated().map { (Double($0.offset), percent($0.element.delivered, $0.element.messages)) },
                                          markers: true)
             if let band = bands?[index] {
-                truth.band = band.enumerated().compactMap { day, range in range.map { (Double(day), $0.lowerBound, $0.upperBound) } }
+                truth.band = band.enumerated().compactMap { day, range in
+                    guard let range, range.lowerBound.isFinite, range.upperBound.isFinite else { return nil }
+                    return (Double(day), 100 * range.lowerBound, 100 * range.upperBound)
+                }
             }
             series.append(truth)
             series.append(LineChart.Series(label: strategy.label + " (measured)", colour: colour,
@@ -30,7 +34,7 @@ enum ReportCharts {
                                            },
                                            dashed: true, markers: true))
         }
-        let values = series.flatMap { $0.points.compactMap(\.y) } + (bands ?? []).flatMap { $0.compactMap { $0?.lowerBound } }
+        let values = series.flatMap { $0.points.compactMap(\.y) + ($0.band ?? []).map(\.lower) }
         let lowest = max(0, min(values.min() ?? 0, 99))
         var yAxis = Axis.linear("deliverability (%)", covering: lowest...100, count: 5)
         yAxis.domain = yAxis.domain.lowerBound...100

@@ -128,7 +128,7 @@ enum ReportPage {
     h1 { font-size: 24px; margin: 0 0 8px; }
     h2 { font-size: 18px; margin: 36px 0 6px; padding-bottom: 4px; border-bottom: 1px solid #ccc; }
     p { margin: 4px 0 12px; }
-    .description { color: #333; }
+    .description { color: #444; font-size: 13px; max-width: 75ch; }
     dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margin: 12px 0; }
     dl.facts dt { color: #555; }
     dl.facts dd { margin: 0; }

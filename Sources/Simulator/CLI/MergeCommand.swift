@@ -9,8 +9,9 @@ enum MergeCommand {
     USAGE: pushsim merge <dir-or-partial.json>... --out <dir>
 
     Every shard 1…N of one scenario, seed and strategy set must be given exactly
-    once; '-' reads one part from standard input. Writes \(Reports.listing(Reports.fileNames)) to <dir>,
-    identical to an unsharded run.
+    once; '-' reads one part from standard input. Writes \(Reports.listing(RunOutput.fileNames))
+    to <dir>; the CSVs are identical to an unsharded run's (the page and result.json
+    name the merge command instead).
 
     EXAMPLES:
       pushsim merge parts/1 parts/2 parts/3 --out reports/scale-1m
@@ -76,7 +77,7 @@ enum MergeCommand {
         }
         guard let reference, var result = merged else { return .dataError }
         do {
-            try ReportWriter.checkWritable(out, for: Reports.fileNames)
+            try ReportWriter.checkWritable(out, for: RunOutput.fileNames)
         } catch {
             console.err("error: \(error)\n")
             return .failure
@@ -91,15 +92,17 @@ enum MergeCommand {
             console.err("error: the merged result does not add up: \(broken)\n")
             return .failure
         }
-        let reports = Reports(scenario: reference.scenario, result: result)
+        let output = RunOutput(scenario: reference.scenario, scenarioText: reference.partial.scenarioText, result: result,
+                               commandLine: RunOutput.commandLine(["merge"] + arguments))
+        let reports = output.reports
         do {
-            try ReportWriter.write(reports.files, to: out, removing: [RunCommand.partialFileName])
+            try ReportWriter.write(output.files, to: out, removing: [RunCommand.partialFileName])
         } catch {
             console.err("error: \(error)\n")
             return .failure
         }
         console.out(reports.table)
-        console.err("merged \(seen.count) shards into \(Reports.listing(Reports.fileNames)) in \(out)\n")
+        console.err("merged \(seen.count) shards into \(Reports.listing(RunOutput.fileNames)) in \(out)\n")
         return .success
     }
 

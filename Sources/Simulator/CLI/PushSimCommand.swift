@@ -19,9 +19,10 @@ public enum PushSimCommand {
     USAGE: pushsim <command> [options]
 
     COMMANDS:
-      run        Run a scenario and write its CSV reports
+      run        Run a scenario and write its reports (CSVs, report.html)
       validate   Check a scenario file without running it
       merge      Combine partial results of sharded runs into reports
+      report     Draw report.html again from a report folder
       bench      Measure speed and peak memory on a scenario
       version    Print the version (also --version)
       help       Show help for a command
@@ -60,6 +61,8 @@ public enum PushSimCommand {
             return MergeCommand.main(rest, console: console)
         case "bench":
             return BenchCommand.main(rest, console: console)
+        case "report":
+            return ReportCommand.main(rest, console: console)
         case "version", "--version":
             return VersionCommand.main(rest, console: console)
         default:
@@ -68,7 +71,7 @@ public enum PushSimCommand {
     }
 
     /// The commands that have their own help.
-    static let commandNames = ["run", "validate", "merge", "bench", "version"]
+    static let commandNames = ["run", "validate", "merge", "report", "bench", "version"]
 
     static func commandHelp(_ name: String) -> String? {
         switch name {
@@ -76,6 +79,7 @@ public enum PushSimCommand {
         case "validate": ValidateCommand.help
         case "merge": MergeCommand.help
         case "bench": BenchCommand.help
+        case "report": ReportCommand.help
         case "version": VersionCommand.help
         default: nil
         }

@@ -9,7 +9,7 @@ enum RunCommand {
     USAGE: pushsim run <scenario.json | -> [--out <dir>] [--seed <n>] [--strategy <label>]...
                        [--threads <n>] [--shard <k>/<n>]
 
-    Prints a side-by-side table on stdout and writes \(Reports.listing(Reports.fileNames))
+    Prints a side-by-side table on stdout and writes \(Reports.listing(RunOutput.fileNames))
     to <dir>, whole or not at all. '-' reads the scenario from standard input.
 
     OPTIONS:
@@ -74,7 +74,7 @@ enum RunCommand {
         let directory = options.out ?? "reports/\(scenario.name)"
         // A folder that cannot take the output fails now, not after the simulation.
         do {
-            try ReportWriter.checkWritable(directory, for: options.shard == nil ? Reports.fileNames : [Self.partialFileName])
+            try ReportWriter.checkWritable(directory, for: options.shard == nil ? RunOutput.fileNames : [Self.partialFileName])
         } catch {
             console.err("error: \(error)\n")
             return .failure
@@ -100,14 +100,15 @@ enum RunCommand {
                 let partial = PartialResult(scenarioText: String(decoding: scenarioBytes, as: UTF8.self),
                                             seed: scenario.seed, shard: shard, result: result)
                 try ReportWriter.write([(Self.partialFileName, partial.encoded())], to: directory,
-                                       removing: Reports.fileNames)
+                                       removing: RunOutput.fileNames)
                 console.err("wrote \(ReportWriter.join(directory, Self.partialFileName)) "
                             + "(shard \(shard.index)/\(shard.count), \(users.count) devices)\n")
             } else {
-                let reports = Reports(scenario: scenario, result: result)
-                try ReportWriter.write(reports.files, to: directory, removing: [Self.partialFileName])
-                console.out(reports.table)
-                console.err("wrote \(Reports.listing(Reports.fileNames)) to \(directory)\n")
+                let output = RunOutput(scenario: scenario, scenarioText: String(decoding: scenarioBytes, as: UTF8.self),
+                                       result: result, commandLine: RunOutput.commandLine(["run"] + arguments))
+                try ReportWriter.write(output.files, to: directory, removing: [Self.partialFileName])
+                console.out(output.reports.table)
+                console.err("wrote \(Reports.listing(RunOutput.fileNames)) to \(directory)\n")
             }
         } catch {
             console.err("error: \(error)\n")

@@ -20,6 +20,8 @@ struct PartialResult {
     var seed: UInt64
     var shard: (index: Int, count: Int)
     var result: SimulationResult
+    /// The command line that made it, when stored (`result.json`; `pushsim report` shows it).
+    var commandLine: String? = nil
 
     /// JSON, one aggregate per strategy; counts as integers, latency as non-empty buckets.
     func encoded() -> String {
@@ -32,6 +34,7 @@ struct PartialResult {
         text += "\"users\":\(result.users),\"events\":\(result.events),\n"
         text += "\"chainCounters\":" + list(ChainCounts.columnNames, jsonStringLiteral) + ","
         text += "\"apnsCounters\":" + list(APNsCounters.columnNames, jsonStringLiteral) + ",\n"
+        if let commandLine { text += "\"command\":" + jsonStringLiteral(commandLine) + ",\n" }
         text += "\"aggregates\":[\n"
         text += result.aggregates.map { aggregate in
             var item = "{\"counts\":" + list(StrategyAggregate.counts) { String(aggregate[keyPath: $0.field]) }
@@ -175,6 +178,11 @@ struct PartialResult {
             throw fail("damaged partial result (\(result.users) users; shard \(shard.index)/\(shard.count) "
                        + "of \(scenario.devices) devices has \(expectedUsers))")
         }
-        return (PartialResult(scenarioText: scenarioText, seed: seed, shard: shard, result: result), scenario)
+        var commandLine: String?
+        if let node = object["command"] {
+            guard case .string(let text) = node.value else { throw fail("damaged partial result (command)") }
+            commandLine = text
+        }
+        return (PartialResult(scenarioText: scenarioText, seed: seed, shard: shard, result: result, commandLine: commandLine), scenario)
     }
 }

@@ -67,6 +67,8 @@ public struct PhoneConfiguration: Sendable, Equatable {
 
     /// The extension's logic.
     public var serviceExtension: ServiceExtension
+    /// The extension of the app version an update installs (a rollout); nil: no update comes.
+    public var updatedExtension: ServiceExtension?
     /// Whether iOS runs the extension.
     public var eligibility: ExtensionEligibility
     /// The extension's time limit.
@@ -80,11 +82,13 @@ public struct PhoneConfiguration: Sendable, Equatable {
 
     /// A configuration; the defaults are an app with nothing unusual.
     /// - Complexity: O(1).
-    public init(serviceExtension: ServiceExtension, eligibility: ExtensionEligibility = ExtensionEligibility(),
+    public init(serviceExtension: ServiceExtension, updatedExtension: ServiceExtension? = nil,
+                eligibility: ExtensionEligibility = ExtensionEligibility(),
                 extensionTimeLimit: SimDuration = Self.defaultExtensionTimeLimit,
                 registrationPolicy: RegistrationPolicy = .everyLaunch, subscriptionSync: SubscriptionSync = .reconnect,
                 memoryLimitKB: Int64 = .max) {
         self.serviceExtension = serviceExtension
+        self.updatedExtension = updatedExtension
         self.eligibility = eligibility
         self.extensionTimeLimit = extensionTimeLimit
         self.registrationPolicy = registrationPolicy
@@ -124,6 +128,8 @@ public struct Phone: Sendable {
     public private(set) var pendingSubscriptionGeneration: Int32?
     /// The app was launched offline: its log goes up at the next connection.
     public private(set) var uploadPending = false
+    /// The app runs the updated version (`configuration.updatedExtension`).
+    public private(set) var appUpdated = false
 
     private var shownCollapseKeys = CollapseKeySet()
     private var invocations: ContiguousArray<Invocation> = []
@@ -153,6 +159,7 @@ public struct Phone: Sendable {
         registrationPending = false
         pendingSubscriptionGeneration = nil
         uploadPending = false
+        appUpdated = false
         shownCollapseKeys.removeAll()
         invocations.removeAll(keepingCapacity: true)
         nextInvocation = 0
@@ -223,6 +230,17 @@ public struct Phone: Sendable {
         if isOnline { effects.append(.connected(new)) }
     }
 
+    /// The app's update (a rollout's new version) is installed: from now on the
+    /// extension runs `configuration.updatedExtension`, with the storage it finds.
+    /// Answers whether anything changed (false without an update, or a second time).
+    /// - Complexity: O(1).
+    @discardableResult
+    public mutating func updateApp() -> Bool {
+        guard !appUpdated, configuration.updatedExtension != nil else { return false }
+        appUpdated = true
+        return true
+    }
+
     /// The device id changed (rare). The extension forgets its position by its
     /// step 3 at the next push; the provider learns `hash` at the next registration,
     /// and until then numbers pushes with the old hash, which fail the check.
@@ -274,7 +292,9 @@ public struct Phone: Sendable {
         }
         // Step 1 comes before the log: a payload that is not the provider's is not logged.
         if push.payload.fromProvider { effects.append(.logged(push)) }
-        switch configuration.serviceExtension.process(push.payload, deviceID: deviceID,
+        let serviceExtension = appUpdated ? configuration.updatedExtension ?? configuration.serviceExtension
+                                          : configuration.serviceExtension
+        switch serviceExtension.process(push.payload, deviceID: deviceID,
                                                       deviceIDHash: deviceIDHash, storage: &storage) {
         case .showAsIs(.deviceIDHashMismatch):
             present(push, run: .hashMismatch, into: &effects)

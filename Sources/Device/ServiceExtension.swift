@@ -30,6 +30,9 @@ public enum ShowAsIsReason: Sendable, Equatable {
     case notFromProvider
     /// Step 4: no xiva info (pushes of the `no-queue` strategy).
     case noXivaInfo
+    /// The app's version predates the queue (a rollout's old app): it reads no
+    /// numbering and shows every push as it comes.
+    case appIgnoresNumbering
     /// Step 4: the device-id hash in the payload is not this device's.
     case deviceIDHashMismatch
     /// Step 5: nothing saved yet; this position is saved.
@@ -56,12 +59,16 @@ public struct ServiceExtension: Sendable, Equatable {
     public var positionSaving: PositionSaving
     /// Gaps larger than this become a summary instead of a re-request.
     public var repeatMaxCount: Int32
+    /// The app has the queue's code; false: an app version from before it, which
+    /// shows every push as it comes.
+    public var readsNumbering: Bool
 
     /// An extension.
     /// - Complexity: O(1).
-    public init(positionSaving: PositionSaving, repeatMaxCount: Int32) {
+    public init(positionSaving: PositionSaving, repeatMaxCount: Int32, readsNumbering: Bool = true) {
         self.positionSaving = positionSaving
         self.repeatMaxCount = repeatMaxCount
+        self.readsNumbering = readsNumbering
     }
 
     /// Runs the logic on one push for the device `deviceID`.
@@ -70,6 +77,7 @@ public struct ServiceExtension: Sendable, Equatable {
                         storage: inout ExtensionStorage) -> ExtensionDecision {
         // 1. Parse; not the provider's → as is. (2. "received" is logged by the caller.)
         guard payload.fromProvider else { return .showAsIs(.notFromProvider) }
+        guard readsNumbering else { return .showAsIs(.appIgnoresNumbering) }
         // 3. A new device id makes the saved numbering meaningless.
         if storage.lastPositionDeviceID != deviceID {
             storage.lastNotificationPosition = nil

@@ -29,21 +29,26 @@ extension Counter {
     }
 }
 
-/// One `Int64` per counter of `Kind`, indexed by the case's raw value: counting is an
-/// array index, no hashing, no string, no allocation. Integers only, so the counters
-/// of many worlds add up to the same value in any order.
+/// One `Int64` per counter of `Kind`, indexed by the case's raw value: counting is a
+/// store into inline storage, no hashing, no string, no allocation, no copy-on-write
+/// check. Integers only, so the counters of many worlds add up to the same value in
+/// any order.
 public struct CounterSet<Kind: Counter>: Sendable, Equatable {
-    /// The counts, indexed by raw value.
-    @usableFromInline var storage: ContiguousArray<Int64>
+    /// The most counters one kind may declare (the inline storage's size).
+    public static var capacity: Int { 32 }
+
+    /// The counts, indexed by raw value; slots past `Kind.allCases.count` stay 0.
+    @usableFromInline var storage: InlineArray<32, Int64>
 
     /// The counts in `Kind.allCases` order.
-    /// - Complexity: O(1).
-    public var values: ContiguousArray<Int64> { storage }
+    /// - Complexity: O(counters).
+    public var values: ContiguousArray<Int64> { ContiguousArray(Kind.allCases.map { storage[$0.rawValue] }) }
 
     /// All zeros.
-    /// - Complexity: O(counters).
+    /// - Complexity: O(1).
     public init() {
-        storage = ContiguousArray(repeating: 0, count: Kind.allCases.count)
+        precondition(Kind.allCases.count <= Self.capacity, "more counters than CounterSet holds")
+        storage = InlineArray(repeating: 0)
     }
 
     /// Counts from `values`, in `Kind.allCases` order (reading partial results); nil
@@ -51,7 +56,8 @@ public struct CounterSet<Kind: Counter>: Sendable, Equatable {
     /// - Complexity: O(counters).
     public init?(values: some Collection<Int64>) {
         guard values.count == Kind.allCases.count else { return nil }
-        storage = ContiguousArray(values)
+        self.init()
+        for (index, value) in values.enumerated() { storage[index] = value }
     }
 
     /// The count of `counter`.
@@ -66,17 +72,22 @@ public struct CounterSet<Kind: Counter>: Sendable, Equatable {
     /// - Complexity: O(counters).
     public static var columnNames: [String] { Kind.allCases.map(\.columnName) }
 
+    public static func == (lhs: CounterSet, rhs: CounterSet) -> Bool {
+        for index in 0..<Self.capacity where lhs.storage[index] != rhs.storage[index] { return false }
+        return true
+    }
+
     /// Sets every count to zero, keeping the storage (one world is reset per user).
     /// - Complexity: O(counters).
     public mutating func reset() {
-        for index in storage.indices { storage[index] = 0 }
+        storage = InlineArray(repeating: 0)
     }
 
     /// Adds another set's counts. Traps on overflow: use `adding(_:)` for counts
     /// read from outside.
     /// - Complexity: O(counters).
     public static func += (lhs: inout CounterSet, rhs: CounterSet) {
-        for index in lhs.storage.indices { lhs.storage[index] += rhs.storage[index] }
+        for index in 0..<Self.capacity { lhs.storage[index] += rhs.storage[index] }
     }
 
     /// The sum with `other`, or the first counter whose sum overflows `Int64`.

@@ -18,6 +18,8 @@ public struct PushTemplate: Sendable, Equatable {
     public var numbered: Bool
 
     private let fixedBytes: Int32
+    /// The same without the xiva block: a push sent before numbering starts.
+    private let plainFixedBytes: Int32
     private let collapsePrefixBytes: Int32
     /// FNV-1a state after the collapse id's fixed prefix `queueKey + "/"`.
     private let collapsePrefixHash: UInt64
@@ -38,22 +40,28 @@ public struct PushTemplate: Sendable, Equatable {
                                 numbered: numbered, position: 0, messageIndex: 0, deviceIDHash: 0)
         // The probe has one digit for the position, one for the message id.
         fixedBytes = Int32(probe.utf8.count) - (numbered ? 2 : 1)
+        plainFixedBytes = Int32(Self.render(app: app, deviceID: deviceID, title: alertTitle, body: alertBody,
+                                            numbered: false, position: 0, messageIndex: 0, deviceIDHash: 0).utf8.count) - 1
     }
 
     /// The queue key the talk describes: `<apns_queue, device_id + app_name>`.
     public var queueKey: String { deviceID + "+" + app }
 
-    /// The payload's JSON for one push, exactly as sent.
+    /// The payload's JSON for one push, exactly as sent; position 0 is a push sent
+    /// without numbering (before a rollout's numbering starts), whatever the template.
     /// - Complexity: O(n) in the payload's size.
     public func render(position: Int32, messageIndex: Int32, deviceIDHash: UInt32) -> String {
-        Self.render(app: app, deviceID: deviceID, title: alertTitle, body: alertBody, numbered: numbered,
+        Self.render(app: app, deviceID: deviceID, title: alertTitle, body: alertBody, numbered: numbered && position > 0,
                     position: position, messageIndex: messageIndex, deviceIDHash: deviceIDHash)
     }
 
     /// The size of `render(position:messageIndex:deviceIDHash:)` in bytes, by arithmetic.
+    /// Position 0 is a push sent without numbering (before a rollout's numbering starts),
+    /// whatever the template.
     /// - Complexity: O(1).
     public func byteCount(position: Int32, messageIndex: Int32) -> Int32 {
-        fixedBytes + (numbered ? decimalDigits(position) : 0) + decimalDigits(messageIndex)
+        guard numbered, position > 0 else { return plainFixedBytes + decimalDigits(messageIndex) }
+        return fixedBytes + decimalDigits(position) + decimalDigits(messageIndex)
     }
 
     /// The `apns-collapse-id` string for a position: the queue key and the position,

@@ -16,6 +16,8 @@ public struct ProviderConfiguration: Sendable, Equatable {
     public var template: PushTemplate
     /// Number pushes per device + app and serve re-requests (the push queue).
     public var numbering: Bool
+    /// When numbering starts (a rollout's first day); mail before it is sent unnumbered.
+    public var numberingFrom: SimTime
     /// Send `apns-collapse-id` derived from key + position (queue strategies only).
     public var sendsCollapseID: Bool
     /// How long a numbered payload is held for re-requests; nil: for the whole run.
@@ -31,11 +33,12 @@ public struct ProviderConfiguration: Sendable, Equatable {
 
     /// A configuration.
     /// - Complexity: O(1).
-    public init(template: PushTemplate, numbering: Bool, sendsCollapseID: Bool = true,
+    public init(template: PushTemplate, numbering: Bool, numberingFrom: SimTime = 0, sendsCollapseID: Bool = true,
                 payloadTTL: SimDuration? = nil, expiration: ExpirationPolicy = .absent, priority: UInt8 = 10,
                 retry: RetryPolicy = RetryPolicy(), expiredPositions: ExpiredPositionsAnswer = .resendRest) {
         self.template = template
         self.numbering = numbering
+        self.numberingFrom = numberingFrom
         self.sendsCollapseID = sendsCollapseID
         self.payloadTTL = payloadTTL
         self.expiration = expiration
@@ -174,7 +177,7 @@ public struct XivaProvider: Sendable {
 
     /// A mail for this device + app came from the backend, for a folder whose
     /// subscription has generation `folderGeneration` (0: subscribed at install):
-    /// number it (queue strategies) and send it. Dropped, numbering nothing, when
+    /// number it (queue strategies, from `numberingFrom`) and send it. Dropped, numbering nothing, when
     /// the provider is down, then when it has not synced that subscription yet,
     /// then when it knows no valid token.
     /// - Complexity: amortized O(1).
@@ -195,7 +198,7 @@ public struct XivaProvider: Sendable {
             return
         }
         var position: Int32 = 0
-        if configuration.numbering {
+        if configuration.numbering, now >= configuration.numberingFrom {
             queue.append(HeldPush(messageIndex: messageIndex, storedAt: now))
             position = Int32(queue.count)
         }
@@ -315,7 +318,7 @@ public struct XivaProvider: Sendable {
         case .immediately: expiration = .immediately
         case .after(let duration): expiration = .at(now + duration)
         }
-        let numbered = configuration.numbering
+        let numbered = position > 0
         let payload = PushPayload(messageIndex: messageIndex,
                                   xiva: numbered ? XivaInfo(position: position, deviceIDHash: hash) : nil,
                                   byteCount: template.byteCount(position: position, messageIndex: messageIndex))

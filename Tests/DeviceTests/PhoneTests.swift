@@ -663,4 +663,42 @@ struct PhoneTests {
         #expect(answers == [false, false, true, false, false, true])
         #expect(!phone.uploadPending)
     }
+
+    // MARK: - A rollout's update
+
+    @Test("before its update the old app shows numbered pushes as they come; after it, the new extension finds gaps")
+    func updateSwitchesTheExtension() {
+        let old = ServiceExtension(positionSaving: .everyNewerPosition, repeatMaxCount: 3, readsNumbering: false)
+        var phone = Phone(configuration: PhoneConfiguration(serviceExtension: old, updatedExtension: queueExtension),
+                          token: token, deviceID: deviceID, deviceIDHash: hash)
+        var effects: ContiguousArray<DeviceEffect> = []
+        phone.setOnline(true, into: &effects)
+        effects.removeAll()
+        phone.receive(push(1), into: &effects)
+        phone.receive(push(4), into: &effects)
+        #expect(effects == [.logged(push(1)), .presented(push(1), replacedExisting: false, run: .ran),
+                            .logged(push(4)), .presented(push(4), replacedExisting: false, run: .ran)])
+        #expect(phone.storage == ExtensionStorage())
+        let updated = phone.updateApp()
+        let again = phone.updateApp()
+        #expect(updated && !again && phone.appUpdated)
+        effects.removeAll()
+        phone.receive(push(5), into: &effects)      // the first numbered push the new app sees: saved
+        phone.receive(push(8), into: &effects)      // a gap of 2: re-requested
+        #expect(effects == [.logged(push(5)), .presented(push(5), replacedExisting: false, run: .ran),
+                            .logged(push(8)), .rerequest(position: 8, gap: 2, invocation: 0),
+                            .startDeadline(invocation: 0, after: 30 * second)])
+    }
+
+    @Test("without an update in the configuration updateApp changes nothing; reset forgets an update")
+    func updateNeedsAnUpdate() {
+        var plain = onlinePhone()
+        let changed = plain.updateApp()
+        #expect(!changed && !plain.appUpdated)
+        var phone = Phone(configuration: PhoneConfiguration(serviceExtension: queueExtension, updatedExtension: queueExtension),
+                          token: token, deviceID: deviceID, deviceIDHash: hash)
+        phone.updateApp()
+        phone.reset(configuration: phone.configuration, token: token, deviceID: deviceID, deviceIDHash: hash)
+        #expect(!phone.appUpdated)
+    }
 }

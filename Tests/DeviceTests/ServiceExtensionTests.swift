@@ -156,4 +156,15 @@ struct ServiceExtensionTests {
         #expect(run(queue, numbered(2), &storage) == .showAsIs(.nothingMissed))
         #expect(storage == saved(2))
     }
+
+    @Test("an app from before the queue reads no numbering: a numbered push with a gap is shown as is, storage untouched")
+    func oldAppIgnoresNumbering() {
+        let old = ServiceExtension(positionSaving: .everyNewerPosition, repeatMaxCount: 3, readsNumbering: false)
+        var storage = saved(1)
+        #expect(run(old, numbered(4), &storage) == .showAsIs(.appIgnoresNumbering))
+        #expect(storage == saved(1))
+        // Not the provider's: step 1 still comes first.
+        #expect(run(old, PushPayload(messageIndex: 1, fromProvider: false, byteCount: 10), &storage)
+                == .showAsIs(.notFromProvider))
+    }
 }

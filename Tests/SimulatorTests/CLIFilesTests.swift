@@ -284,7 +284,7 @@ struct CLIFilesTests {
         #expect(listing(root) == [])
         let result = runChecked([Self.writeScenario(in: root), "--out", root + "/out"])
         #expect(result.code == .success && result.simulated)
-        #expect(listing(root + "/out") == RunCommand.reportFileNames.sorted())
+        #expect(listing(root + "/out") == RunOutput.fileNames.sorted())
     }
 
     private static func writeScenario(in folder: String) -> String {
@@ -353,7 +353,7 @@ struct CLIFilesTests {
         for out in [name, name + "/", nested + "/y/z"] {
             let result = pushsim(["run", scenario, "--out", out])
             #expect(result.code == .success, "\(out): \(result.err)")
-            #expect(listing(out) == RunCommand.reportFileNames.sorted())
+            #expect(listing(out) == RunOutput.fileNames.sorted())
             try? FileManager.default.removeItem(atPath: name)
         }
     }
@@ -391,7 +391,7 @@ struct CLIFilesTests {
         #expect(pushsim(["run", scenario, "--shard", "1/2", "--out", out]).code == .success)
         try write("keep\n", to: out + "/notes.txt")
         #expect(pushsim(["run", scenario, "--out", out]).code == .success)
-        #expect(listing(out) == (RunCommand.reportFileNames + ["notes.txt"]).sorted())
+        #expect(listing(out) == (RunOutput.fileNames + ["notes.txt"]).sorted())
     }
 
     @Test("a shard into a report folder removes the reports with the same write; other files stay")

@@ -326,7 +326,7 @@ struct CLITests {
         #expect(summary.count == 1 + 3 + 1)
     }
 
-    @Test("run writes summary, daily, funnel and apns CSVs with the documented columns and one row per strategy (day, stage)")
+    @Test("run writes summary, daily, funnel and apns CSVs with the documented columns and one row per strategy (day, stage), report.html and result.json")
     func runWritesReports() throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
@@ -335,9 +335,9 @@ struct CLITests {
         let result = pushsim(["run", scenario, "--out", out, "--threads", "2"])
         #expect(result.code == .success)
         #expect(result.out.hasPrefix("tiny: 20 devices, 3 days from 2026-01-05, seed 11\n"))
-        #expect(result.err == "wrote summary.csv, daily.csv, funnel.csv, apns.csv and run.json to \(out)\n")
+        #expect(result.err == "wrote summary.csv, daily.csv, funnel.csv, apns.csv, report.html, result.json and run.json to \(out)\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted()
-                == ["apns.csv", "daily.csv", "funnel.csv", "run.json", "summary.csv"])
+                == ["apns.csv", "daily.csv", "funnel.csv", "report.html", "result.json", "run.json", "summary.csv"])
 
         let summary = lines(contents(out + "/summary.csv"))
         let daily = lines(contents(out + "/daily.csv"))
@@ -482,7 +482,7 @@ struct CLITests {
         #expect(contents(out + "/notes.txt") == "keep me\n")
         // No temporary files are left behind.
         #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted()
-                == ["apns.csv", "daily.csv", "funnel.csv", "notes.txt", "run.json", "summary.csv"])
+                == ["apns.csv", "daily.csv", "funnel.csv", "notes.txt", "report.html", "result.json", "run.json", "summary.csv"])
     }
 
     @Test("an --out path that is a file exits 1 and leaves the file alone")
@@ -511,7 +511,7 @@ struct CLITests {
         #expect(!exists(part1 + "/summary.csv"))
         let result = pushsim(["merge", part2, part1 + "/partial.json", "--out", merged])
         #expect(result.code == .success)
-        #expect(result.err == "merged 2 shards into summary.csv, daily.csv, funnel.csv, apns.csv and run.json in \(merged)\n")
+        #expect(result.err == "merged 2 shards into summary.csv, daily.csv, funnel.csv, apns.csv, report.html, result.json and run.json in \(merged)\n")
         for file in Reports.fileNames {
             #expect(contents(merged + "/" + file) != nil)
             #expect(contents(merged + "/" + file) == contents(whole + "/" + file), "\(file) differs")

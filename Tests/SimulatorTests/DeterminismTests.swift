@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Determinism")
 struct DeterminismTests {
-    /// mail-january-february with 300 devices over 10 days (its scheduled outage moved
+    /// mail-january-february with 300 devices over 10 days (its scheduled outage and rollout moved
     /// into them), decoded from `scenarioText`, the text a shard's partial embeds.
     static let scenario = WorldFixtures.scenario(scenarioText)
 
@@ -34,6 +34,7 @@ struct DeterminismTests {
         return text.replacingOccurrences(of: "\"devices\": 2000,", with: "\"devices\": 300,")
             .replacingOccurrences(of: "\"duration\": \"59d\",", with: "\"duration\": \"10d\",")
             .replacingOccurrences(of: "\"start\": \"2026-02-10T14:00\"", with: "\"start\": \"2026-01-08T14:00\"")
+            .replacingOccurrences(of: "\"from\": \"2026-02-01\"", with: "\"from\": \"2026-01-05\"")
     }()
 
     @Test("shards simulated apart, written as partial files, read back and merged equal one run, report for report")

@@ -142,6 +142,7 @@ struct StrategyAggregateTests {
         for value: Int64 in [5, 50, 500, 5_000, 50_000, 500_000] { aggregate.latency.record(value) }
         aggregate.daily[0] = DayCounts(messages: 6, delivered: 4, summarized: 1, lost: 1, pending: 0)
         aggregate.daily[1] = DayCounts(messages: 4, delivered: 2, summarized: 1, lost: 0, pending: 1)
+        aggregate.dailyLostByReason[StrategyAggregate.dailyLostIndex(day: 0, reasonRawValue: 1)] = 1
         return aggregate
     }
 
@@ -168,6 +169,7 @@ struct StrategyAggregateTests {
         other.messages += 2
         other.daily[1].messages += 2
         other.daily[1].lost += 2
+        other.dailyLostByReason[StrategyAggregate.dailyLostIndex(day: 1, reasonRawValue: Int(LossReason.unregistered.rawValue))] = 2
         other.latency.record(7)
         other.delivered += 1
         other.messages += 1
@@ -232,6 +234,20 @@ struct StrategyAggregateTests {
         moved.daily[0].delivered -= 1
         moved.daily[0].lost += 1
         #expect(moved.checkIdentity() == "the daily series does not add up to the totals")
+    }
+
+    @Test("the identity catches lost-by-reason days that do not add up to a day's lost or to a reason's total")
+    func identityCatchesDailyReasons() {
+        var moved = consistent()
+        // The loss moved to the other day: day 1 lost 1 has no reason left.
+        moved.dailyLostByReason[StrategyAggregate.dailyLostIndex(day: 0, reasonRawValue: 1)] = 0
+        moved.dailyLostByReason[StrategyAggregate.dailyLostIndex(day: 1, reasonRawValue: 1)] = 1
+        #expect(moved.checkIdentity() == "day 1's lost_* counts do not add up to its lost")
+        var renamed = consistent()
+        // Day 1 still adds up, but under another reason than the total says.
+        renamed.dailyLostByReason[StrategyAggregate.dailyLostIndex(day: 0, reasonRawValue: 1)] = 0
+        renamed.dailyLostByReason[StrategyAggregate.dailyLostIndex(day: 0, reasonRawValue: 2)] = 1
+        #expect(renamed.checkIdentity() == "the daily lost_apns_coalesced does not add up to the total")
     }
 
     @Test("the identity catches latency recorded for a different number of deliveries")

@@ -38,6 +38,12 @@ struct ReportsTests {
                                        pending: 3 * scale, measuredSent: 50 * scale, measuredReceived: 38 * scale)
         aggregate.daily[1] = DayCounts(messages: 40 * scale, delivered: 28 * scale, summarized: 4 * scale, lost: 6 * scale,
                                        pending: 2 * scale, measuredSent: 30 * scale, measuredReceived: 22 * scale)
+        // Day 1 lost apns_coalesced (5×) and the next four reasons (9 in all), day 2 the other six.
+        for reason in LossReason.allCases {
+            aggregate.dailyLostByReason[StrategyAggregate.dailyLostIndex(day: reason.rawValue <= 5 ? 0 : 1,
+                                                                         reasonRawValue: Int(reason.rawValue))]
+                = aggregate.lost(reason)
+        }
         aggregate.providerSent = 98 * scale
         aggregate.apnsAccepted = 95 * scale
         aggregate.reachedDevice = 85 * scale
@@ -96,28 +102,30 @@ struct ReportsTests {
         lost_provider_network,lost_provider_outage,lost_rate_limited,lost_disabled,lost_alerts_not_allowed,\
         lost_display_off,pushes_per_message,extension_not_run,extension_killed,extension_timed_out,hash_mismatches,\
         reordered,retries,rerequest_errors,positions_expired,token_rotations,device_id_changes,registrations,\
-        launches,subscription_changes,rerequest_answers_missed
+        launches,subscription_changes,rerequest_answers_missed,app_updates
         no-queue,100,70,10,15,5,0.700000,0.750000,0.800000,130,12,3,4,1.999,29.884,29.884,5,\(lostOnes),1.3000,\
-        1,2,3,4,5,6,7,8,9,10,11,12,13,14
+        1,2,3,4,5,6,7,8,9,10,11,12,13,14,15
         queue,200,140,20,30,10,0.700000,0.750000,0.800000,260,24,6,8,1.999,29.884,29.884,10,\(lostTwos),1.3000,\
-        2,4,6,8,10,12,14,16,18,20,22,24,26,28
-        queue-as-published,0,0,0,0,0,,,,0,0,0,0,,,,\(lostZeros),,0,0,0,0,0,0,0,0,0,0,0,0,0,0
+        2,4,6,8,10,12,14,16,18,20,22,24,26,28,30
+        queue-as-published,0,0,0,0,0,,,,0,0,0,0,,,,\(lostZeros),,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0
 
         """)
-        #expect(Reports.summaryColumns.count == 42)
+        #expect(Reports.summaryColumns.count == 43)
     }
 
-    @Test("daily.csv: the talk's measured sent, received and deliverability after the true deliverability")
+    @Test("daily.csv: the talk's measured sent, received and deliverability after the true deliverability, then lost by reason")
     func dailyText() {
         #expect(Reports(scenario: Self.scenario, result: Self.result).daily == """
         strategy,date,messages,delivered,summarized,lost,pending,deliverability,measured_sent,measured_received,\
-        measured_deliverability
-        no-queue,2026-03-02,60,42,6,9,3,0.700000,50,38,0.760000
-        no-queue,2026-03-03,40,28,4,6,2,0.700000,30,22,0.733333
-        queue,2026-03-02,120,84,12,18,6,0.700000,100,76,0.760000
-        queue,2026-03-03,80,56,8,12,4,0.700000,60,44,0.733333
-        queue-as-published,2026-03-02,0,0,0,0,0,,0,0,
-        queue-as-published,2026-03-03,0,0,0,0,0,,0,0,
+        measured_deliverability,lost_apns_coalesced,lost_apns_expired,lost_apns_rejected,lost_unregistered,\
+        lost_stale_subscription,lost_provider_network,lost_provider_outage,lost_rate_limited,lost_disabled,\
+        lost_alerts_not_allowed,lost_display_off
+        no-queue,2026-03-02,60,42,6,9,3,0.700000,50,38,0.760000,5,1,1,1,1,0,0,0,0,0,0
+        no-queue,2026-03-03,40,28,4,6,2,0.700000,30,22,0.733333,0,0,0,0,0,1,1,1,1,1,1
+        queue,2026-03-02,120,84,12,18,6,0.700000,100,76,0.760000,10,2,2,2,2,0,0,0,0,0,0
+        queue,2026-03-03,80,56,8,12,4,0.700000,60,44,0.733333,0,0,0,0,0,2,2,2,2,2,2
+        queue-as-published,2026-03-02,0,0,0,0,0,,0,0,,0,0,0,0,0,0,0,0,0,0,0
+        queue-as-published,2026-03-03,0,0,0,0,0,,0,0,,0,0,0,0,0,0,0,0,0,0,0
 
         """)
     }
@@ -275,6 +283,7 @@ struct ReportsTests {
         launches                              12              24                   0
         subscription changes                  13              26                   0
         rerequest answers missed              14              28                   0
+        app updates                           15              30                   0
 
         """)
     }
@@ -322,14 +331,14 @@ struct ReportsTests {
         #expect(StrategyAggregate.counts.map(\.name) == Self.int64Fields(of: StrategyAggregate(days: 1)).map { Self.snakeCase($0.0) })
         #expect(DayCounts.counts.count == Self.int64Fields(of: DayCounts()).count)
         #expect(DayCounts.counts.map(\.name) == Self.int64Fields(of: DayCounts()).map { Self.snakeCase($0.0) })
-        #expect(PartialResult.version == 4)
+        #expect(PartialResult.version == 5)
     }
 
     @Test("a partial with every field nonzero round-trips exactly through encode and decode")
     func partialRoundTrip() throws {
         let original = partial([Self.handBuilt(1), Self.handBuilt(2), StrategyAggregate(days: 2)], shard: (2, 3))
         let text = original.encoded()
-        #expect(text.hasPrefix("{\"format\":\"pushsim-partial\",\"version\":4,\"shard\":[2,3],\"seed\":5,"))
+        #expect(text.hasPrefix("{\"format\":\"pushsim-partial\",\"version\":5,\"shard\":[2,3],\"seed\":5,"))
         let decoded = try PartialResult.decode(Array(text.utf8), file: "part.json")
         #expect(decoded.partial.result == original.result)
         #expect(decoded.partial.shard == (2, 3))
@@ -362,21 +371,23 @@ struct ReportsTests {
 
     @Test("an older partial is refused with a message saying to re-run the shards; a newer one too")
     func otherVersionsRefused() {
+        let version = PartialResult.version
         let text = partial([Self.handBuilt(1), Self.handBuilt(1), Self.handBuilt(1)]).encoded()
-            .replacingOccurrences(of: "\"version\":4,", with: "\"version\":3,")
+            .replacingOccurrences(of: "\"version\":\(version),", with: "\"version\":\(version - 1),")
         do {
             _ = try decode(text)
-            Issue.record("decoded a version 3 partial")
+            Issue.record("decoded a version \(version - 1) partial")
         } catch {
-            #expect(error.description == "part.json: a version 3 partial result, from an older pushsim whose reports had "
-                    + "other columns; this pushsim reads version 4: re-run every shard with it")
+            #expect(error.description == "part.json: a version \(version - 1) partial result, from an older pushsim whose "
+                    + "reports had other columns; this pushsim reads version \(version): re-run every shard with it")
         }
-        let newer = text.replacingOccurrences(of: "\"version\":3,", with: "\"version\":5,")
+        let newer = text.replacingOccurrences(of: "\"version\":\(version - 1),", with: "\"version\":\(version + 1),")
         do {
             _ = try decode(newer)
-            Issue.record("decoded a version 5 partial")
+            Issue.record("decoded a version \(version + 1) partial")
         } catch {
-            #expect(error.description == "part.json: a version 5 partial result, from a newer pushsim; this one reads version 4")
+            #expect(error.description == "part.json: a version \(version + 1) partial result, from a newer pushsim; "
+                    + "this one reads version \(version)")
         }
     }
 

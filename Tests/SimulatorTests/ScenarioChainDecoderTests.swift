@@ -377,7 +377,7 @@ struct ScenarioChainDecoderTests {
                 kind: .unknownField(known: ScenarioDecoder.deviceFields), path: "device.launch", at: #""launch""#),
         BadCase(name: "unknown strategy field",
                 sections: "", strategies: #"{ "name": "queue", "prio": 5 }"#,
-                kind: .unknownField(known: ["name", "label", "repeatMaxCount", "collapseID", "registration", "priority"]),
+                kind: .unknownField(known: ScenarioDecoder.strategyFields),
                 path: "strategies[0].prio", at: #""prio""#),
 
         // provider.expiredPositions, retries, backoff

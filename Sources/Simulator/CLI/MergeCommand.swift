@@ -9,8 +9,9 @@ enum MergeCommand {
     USAGE: pushsim merge <dir-or-partial.json>... --out <dir>
 
     Every shard 1…N of one scenario, seed and strategy set must be given exactly
-    once; '-' reads one part from standard input. Writes \(Reports.listing(RunCommand.reportFileNames)) to <dir>,
-    the CSVs identical to an unsharded run's (run.json also lists the parts).
+    once; '-' reads one part from standard input. Writes \(Reports.listing(RunOutput.fileNames))
+    to <dir>; the CSVs are identical to an unsharded run's (the page, result.json and
+    run.json name the merge command instead, and run.json lists the parts).
 
     EXAMPLES:
       pushsim merge parts/1 parts/2 parts/3 --out reports/scale-1m
@@ -78,7 +79,7 @@ enum MergeCommand {
         }
         guard let reference, var result = merged else { return .dataError }
         do {
-            try ReportWriter.checkWritable(out, for: RunCommand.reportFileNames)
+            try ReportWriter.checkWritable(out, for: RunOutput.fileNames)
         } catch {
             console.err("error: \(error)\n")
             return .failure
@@ -93,18 +94,19 @@ enum MergeCommand {
             console.err("error: the merged result does not add up: \(broken)\n")
             return .failure
         }
-        let reports = Reports(scenario: reference.scenario, result: result)
         let record = RunRecord(scenario: reference.scenario, scenarioBytes: Array(reference.partial.scenarioText.utf8),
                                commandLine: ["pushsim", "merge"] + arguments, parts: parts)
+        let output = RunOutput(scenario: reference.scenario, scenarioText: reference.partial.scenarioText, result: result,
+                               commandLine: RunOutput.commandLine(["merge"] + arguments), record: record)
+        let reports = output.reports
         do {
-            try ReportWriter.write(reports.files + [(RunRecord.fileName, record.encoded())], to: out,
-                                   removing: [RunCommand.partialFileName])
+            try ReportWriter.write(output.files, to: out, removing: [RunCommand.partialFileName])
         } catch {
             console.err("error: \(error)\n")
             return .failure
         }
         console.out(reports.table)
-        console.err("merged \(seen.count) shards into \(Reports.listing(RunCommand.reportFileNames)) in \(out)\n")
+        console.err("merged \(seen.count) shards into \(Reports.listing(RunOutput.fileNames)) in \(out)\n")
         return .success
     }
 

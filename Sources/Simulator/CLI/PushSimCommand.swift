@@ -21,9 +21,10 @@ public enum PushSimCommand {
     USAGE: pushsim <command> [options]
 
     COMMANDS:
-      run        Run a scenario and write its CSV reports
+      run        Run a scenario and write its reports (CSVs, report.html)
       validate   Check a scenario file without running it
       merge      Combine partial results of sharded runs into reports
+      report     Draw report.html again from a report folder
       check      Run a scenario and hold it to its 'expect' bounds (for CI)
       diff       Compare two report folders, beyond sampling noise
       bench      Measure speed and peak memory on a scenario
@@ -69,6 +70,8 @@ public enum PushSimCommand {
             return CheckCommand.main(rest, console: console)
         case "diff":
             return DiffCommand.main(rest, console: console)
+        case "report":
+            return ReportCommand.main(rest, console: console)
         case "version", "--version":
             return VersionCommand.main(rest, console: console)
         default:
@@ -77,7 +80,7 @@ public enum PushSimCommand {
     }
 
     /// The commands that have their own help.
-    static let commandNames = ["run", "validate", "merge", "bench", "check", "diff", "version"]
+    static let commandNames = ["run", "validate", "merge", "report", "bench", "check", "diff", "version"]
 
     static func commandHelp(_ name: String) -> String? {
         switch name {
@@ -87,6 +90,7 @@ public enum PushSimCommand {
         case "bench": BenchCommand.help
         case "check": CheckCommand.help
         case "diff": DiffCommand.help
+        case "report": ReportCommand.help
         case "version": VersionCommand.help
         default: nil
         }

@@ -10,7 +10,7 @@ enum RunCommand {
     USAGE: pushsim run <scenario.json | -> [--out <dir>] [--seed <n>] [--strategy <label>]...
                        [--threads <n>] [--shard <k>/<n>] [--format table|json] [--quiet]
 
-    Prints a side-by-side table on stdout and writes \(Reports.listing(Self.reportFileNames))
+    Prints a side-by-side table on stdout and writes \(Reports.listing(RunOutput.fileNames))
     to <dir>, whole or not at all. '-' reads the scenario from standard input.
 
     OPTIONS:
@@ -56,7 +56,7 @@ enum RunCommand {
                 case .table: console.out(run.reports.table)
                 case .json: console.out(MachineOutput.run(run.record, result: run.result))
                 }
-                console.err("wrote \(Reports.listing(Self.reportFileNames)) to \(run.directory)\n")
+                console.err("wrote \(Reports.listing(RunOutput.fileNames)) to \(run.directory)\n")
             }
             return .success
         }
@@ -77,9 +77,6 @@ enum RunCommand {
         case completed(Completed)
         case finished(ExitCode)
     }
-
-    /// The files a run writes in its report folder.
-    static let reportFileNames = Reports.fileNames + [RunRecord.fileName]
 
     /// Loads the scenario, applies the options, simulates and writes the reports (or a
     /// shard's partial result): the flow `run` and `check` share. `prepare` sees the
@@ -121,7 +118,7 @@ enum RunCommand {
         let directory = options.out ?? "reports/\(scenario.name)"
         // A folder that cannot take the output fails now, not after the simulation.
         do {
-            try ReportWriter.checkWritable(directory, for: options.shard == nil ? Self.reportFileNames : [Self.partialFileName])
+            try ReportWriter.checkWritable(directory, for: options.shard == nil ? RunOutput.fileNames : [Self.partialFileName])
             for target in alsoWritable { try ReportWriter.checkWritable(target.directory, for: [target.name]) }
         } catch {
             console.err("error: \(error)\n")
@@ -148,19 +145,19 @@ enum RunCommand {
                 let partial = PartialResult(scenarioText: String(decoding: scenarioBytes, as: UTF8.self),
                                             seed: scenario.seed, shard: shard, result: result)
                 try ReportWriter.write([(Self.partialFileName, partial.encoded())], to: directory,
-                                       removing: Self.reportFileNames)
+                                       removing: RunOutput.fileNames)
                 if !options.output.quiet {
                     console.err("wrote \(ReportWriter.join(directory, Self.partialFileName)) "
                                 + "(shard \(shard.index)/\(shard.count), \(users.count) devices)\n")
                 }
                 return .finished(.success)
             }
-            let reports = Reports(scenario: scenario, result: result)
             let record = RunRecord(scenario: scenario, scenarioBytes: scenarioBytes,
                                    commandLine: ["pushsim", command] + arguments)
-            try ReportWriter.write(reports.files + [(RunRecord.fileName, record.encoded())], to: directory,
-                                   removing: [Self.partialFileName])
-            return .completed(Completed(scenario: scenario, result: result, reports: reports, record: record,
+            let output = RunOutput(scenario: scenario, scenarioText: String(decoding: scenarioBytes, as: UTF8.self),
+                                   result: result, commandLine: RunOutput.commandLine([command] + arguments), record: record)
+            try ReportWriter.write(output.files, to: directory, removing: [Self.partialFileName])
+            return .completed(Completed(scenario: scenario, result: result, reports: output.reports, record: record,
                                         directory: directory))
         } catch {
             console.err("error: \(error)\n")

@@ -10,6 +10,8 @@ public enum RandomStream: UInt64, Sendable {
          subscriptionChanges, launches, taps, apnsChoice
     /// The global schedule (provider outages), drawn once per run from the seed alone.
     case outages
+    /// When a device app installs a rollout's update (new purposes go last: the others keep their streams).
+    case appUpdate
 
     /// The generator for this stream of user `user` under `seed`.
     /// - Complexity: O(1).

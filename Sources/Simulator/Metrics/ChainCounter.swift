@@ -37,6 +37,8 @@ public enum ChainCounter: Int, Counter {
     /// Re-request answers (ok) that reached the device after it lost the network:
     /// the extension showed "you have missed messages" while the re-sends went on.
     case rerequestAnswersMissed
+    /// Device apps that installed a rollout's update during the run.
+    case appUpdates
 }
 
 /// The chain counters of one world (or summed over many).

@@ -94,10 +94,28 @@ public struct StrategyAggregate: Sendable, Equatable {
     /// What the Push Notifications Console would show (`apns.csv`).
     public var apns = APNsCounters()
 
+    /// Lost per arrival day and reason: index day × reasons + (reason's raw value − 1).
+    /// Kept flat beside `daily` so the fold counts a loss without building a day's array.
+    public var dailyLostByReason: ContiguousArray<Int64>
+
     /// Zeros for a run of `days` days.
     /// - Complexity: O(days).
     public init(days: Int) {
         daily = ContiguousArray(repeating: DayCounts(), count: days)
+        dailyLostByReason = ContiguousArray(repeating: 0, count: days * LossReason.allCases.count)
+    }
+
+    /// Where `reason`'s count of `day` sits in `dailyLostByReason`.
+    /// - Complexity: O(1).
+    @inline(__always)
+    static func dailyLostIndex(day: Int, reasonRawValue: Int) -> Int {
+        day * LossReason.allCases.count + reasonRawValue - 1
+    }
+
+    /// Mail of `day` lost for `reason`.
+    /// - Complexity: O(1).
+    public func lost(_ reason: LossReason, day: Int) -> Int64 {
+        dailyLostByReason[Self.dailyLostIndex(day: day, reasonRawValue: Int(reason.rawValue))]
     }
 
     /// The scalar counts (the counters are in `chain` and `apns`), named as in the
@@ -153,6 +171,10 @@ public struct StrategyAggregate: Sendable, Equatable {
                 return "day \(day + 1) \(name)"
             }
         }
+        for index in dailyLostByReason.indices
+        where !add(&sum.dailyLostByReason[index], other.dailyLostByReason[index]) {
+            return "day \(index / LossReason.allCases.count + 1) lost by reason"
+        }
         switch sum.chain.adding(other.chain) {
         case .success(let chain): sum.chain = chain
         case .failure(let overflow): return overflow.counter.columnName
@@ -200,6 +222,13 @@ public struct StrategyAggregate: Sendable, Equatable {
         }
         if DayCounts.counts.contains(where: { total[keyPath: $0.field] != self[keyPath: $0.total] }) {
             return "the daily series does not add up to the totals"
+        }
+        for (index, day) in daily.enumerated()
+        where LossReason.allCases.reduce(0, { $0 + lost($1, day: index) }) != day.lost {
+            return "day \(index + 1)'s lost_* counts do not add up to its lost"
+        }
+        for reason in LossReason.allCases where daily.indices.reduce(0, { $0 + lost(reason, day: $1) }) != lost(reason) {
+            return "the daily lost_\(reason.columnName) does not add up to the total"
         }
         if Int64(latency.total) != delivered { return "latency was recorded for \(latency.total) messages, \(delivered) delivered" }
         return nil

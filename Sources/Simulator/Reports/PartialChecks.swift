@@ -29,6 +29,9 @@ enum PartialChecks {
                 return "day \(index + 1) \(name) \(day[keyPath: field]) < 0"
             }
         }
+        if let negative = aggregate.dailyLostByReason.firstIndex(where: { $0 < 0 }) {
+            return "day \(negative / LossReason.allCases.count + 1) lost by reason \(aggregate.dailyLostByReason[negative]) < 0"
+        }
         // Ledger.fold: a lost message has the reason of its first loss (raw value ≥ 1).
         if aggregate.lostByReason[0] != 0 { return "a loss without a reason was counted" }
         // From here on every count is ≥ 0, so a sum that does not overflow bounds its terms.
@@ -58,6 +61,21 @@ enum PartialChecks {
             if days != aggregate[keyPath: total] {
                 return "the daily \(name) add up to \(days.map(String.init) ?? "more than \(Int64.max)"), "
                     + "the total is \(aggregate[keyPath: total])"
+            }
+        }
+        // Ledger.fold counts each lost message under its day and reason, and in the day's lost.
+        for (index, day) in aggregate.daily.enumerated() {
+            let reasons = sum(LossReason.allCases.map { aggregate.lost($0, day: index) })
+            if reasons != day.lost {
+                return "day \(index + 1): the lost_* counts add up to \(reasons.map(String.init) ?? "more than \(Int64.max)"), "
+                    + "its lost is \(day.lost)"
+            }
+        }
+        for reason in LossReason.allCases {
+            let days = sum(aggregate.daily.indices.map { aggregate.lost(reason, day: $0) })
+            if days != aggregate.lost(reason) {
+                return "the daily lost_\(reason.columnName) add up to \(days.map(String.init) ?? "more than \(Int64.max)"), "
+                    + "the total is \(aggregate.lost(reason))"
             }
         }
         // The fold records a latency for each delivered message, and only for those.

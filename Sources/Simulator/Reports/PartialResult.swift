@@ -9,8 +9,9 @@ struct PartialResult {
     /// 2: the delivery chain (funnel, measured deliverability, chain and APNs counters);
     /// 3: APNs's `bounced`; 4: the counters named in the file (`chainCounters`,
     /// `apnsCounters`) and the chain counters in their own `chain` array, so a counter
-    /// added later is told apart by name and needs no new version.
-    static let version: Int64 = 4
+    /// added later is told apart by name and needs no new version; 5: `dailyLost`, the
+    /// lost per day and reason (daily.csv's `lost_*` columns).
+    static let version: Int64 = 5
 
     /// The most shards `run --shard` accepts; a part claiming more is damaged.
     static let maximumShardCount = 100_000
@@ -19,6 +20,8 @@ struct PartialResult {
     var seed: UInt64
     var shard: (index: Int, count: Int)
     var result: SimulationResult
+    /// The command line that made it, when stored (`result.json`; `pushsim report` shows it).
+    var commandLine: String? = nil
 
     /// JSON, one aggregate per strategy; counts as integers, latency as non-empty buckets.
     func encoded() -> String {
@@ -31,6 +34,7 @@ struct PartialResult {
         text += "\"users\":\(result.users),\"events\":\(result.events),\n"
         text += "\"chainCounters\":" + list(ChainCounts.columnNames, jsonStringLiteral) + ","
         text += "\"apnsCounters\":" + list(APNsCounters.columnNames, jsonStringLiteral) + ",\n"
+        if let commandLine { text += "\"command\":" + jsonStringLiteral(commandLine) + ",\n" }
         text += "\"aggregates\":[\n"
         text += result.aggregates.map { aggregate in
             var item = "{\"counts\":" + list(StrategyAggregate.counts) { String(aggregate[keyPath: $0.field]) }
@@ -39,6 +43,7 @@ struct PartialResult {
             item += ",\"apns\":" + list(aggregate.apns.values) { String($0) }
             item += ",\"latency\":" + list(aggregate.latency.nonEmptyBuckets) { "[\($0.0),\($0.1)]" }
             item += ",\"daily\":" + list(aggregate.daily) { day in list(DayCounts.counts) { String(day[keyPath: $0.field]) } }
+            item += ",\"dailyLost\":" + list(aggregate.dailyLostByReason) { String($0) }
             return item + "}"
         }.joined(separator: ",\n")
         text += "\n],\n\"scenario\":" + jsonStringLiteral(scenarioText) + "}\n"
@@ -153,6 +158,9 @@ struct PartialResult {
                 guard values.count == DayCounts.counts.count else { throw fail("damaged partial result (day)") }
                 for ((_, field, _), value) in zip(DayCounts.counts, values) { aggregate.daily[day][keyPath: field] = value }
             }
+            let dailyLost = try array(fields["dailyLost"]).map { node throws(DecodingError) in try integer(node) }
+            guard dailyLost.count == aggregate.dailyLostByReason.count else { throw fail("damaged partial result (dailyLost)") }
+            aggregate.dailyLostByReason = ContiguousArray(dailyLost)
             aggregates.append(aggregate)
         }
         let result = SimulationResult(strategies: strategies, aggregates: aggregates,
@@ -170,6 +178,11 @@ struct PartialResult {
             throw fail("damaged partial result (\(result.users) users; shard \(shard.index)/\(shard.count) "
                        + "of \(scenario.devices) devices has \(expectedUsers))")
         }
-        return (PartialResult(scenarioText: scenarioText, seed: seed, shard: shard, result: result), scenario)
+        var commandLine: String?
+        if let node = object["command"] {
+            guard case .string(let text) = node.value else { throw fail("damaged partial result (command)") }
+            commandLine = text
+        }
+        return (PartialResult(scenarioText: scenarioText, seed: seed, shard: shard, result: result, commandLine: commandLine), scenario)
     }
 }

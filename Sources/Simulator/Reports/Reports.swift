@@ -39,6 +39,7 @@ public struct Reports: Sendable {
     /// The daily columns, in order.
     public static let dailyColumns = ["strategy", "date", "messages", "delivered", "summarized", "lost", "pending",
                                       "deliverability", "measured_sent", "measured_received", "measured_deliverability"]
+                                      + LossReason.allCases.map { "lost_" + $0.columnName }
 
     /// The funnel columns (long format: one row per stage).
     public static let funnelColumns = ["strategy", "stage", "messages", "share"]
@@ -71,7 +72,8 @@ public struct Reports: Sendable {
                                   String(counts.delivered), String(counts.summarized), String(counts.lost),
                                   String(counts.pending), FixedPoint.ratio(counts.delivered, counts.messages),
                                   String(counts.measuredSent), String(counts.measuredReceived),
-                                  FixedPoint.ratio(counts.measuredReceived, counts.measuredSent)])
+                                  FixedPoint.ratio(counts.measuredReceived, counts.measuredSent)]
+                                 + LossReason.allCases.map { String(aggregate.lost($0, day: day)) })
             }
             for (stage, field) in stages {
                 let count = aggregate[keyPath: field]

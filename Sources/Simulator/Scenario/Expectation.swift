@@ -19,6 +19,7 @@ public struct Expectation: Sendable, Equatable {
     public static let defaultConfidence = 0.95
 
     /// An expectation; at least one bound is given.
+    /// - Complexity: O(1).
     public init(metric: Metric, strategy: String, minus baseline: String? = nil, atLeast: Double? = nil,
                 atMost: Double? = nil, confidence: Double = Self.defaultConfidence) {
         self.metric = metric

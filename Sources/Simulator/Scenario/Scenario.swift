@@ -170,6 +170,27 @@ public enum StrategyKind: String, Sendable, CaseIterable {
     }
 }
 
+/// A strategy that reaches users the way an app update does: the provider starts
+/// numbering on `from`, and each device keeps running the app of strategy `before`
+/// until its update, `adoption` after `from`. Until then the old app ignores the
+/// numbering and shows pushes as they come.
+public struct Rollout: Sendable, Equatable {
+    /// The day the provider switches (local midnight), inside the run.
+    public var from: CivilDate
+    /// The strategy devices run before their update.
+    public var before: StrategyKind
+    /// The delay from `from` until a device runs the new app version (drawn per device app).
+    public var adoption: Distribution
+
+    /// A rollout.
+    /// - Complexity: O(1).
+    public init(from: CivilDate, before: StrategyKind = .noQueue, adoption: Distribution = .constant(0)) {
+        self.from = from
+        self.before = before
+        self.adoption = adoption
+    }
+}
+
 /// One column of the comparison: a strategy and its knobs.
 public struct Strategy: Sendable, Equatable {
     /// How it is named in reports (the `label`, or the strategy's name).
@@ -184,6 +205,8 @@ public struct Strategy: Sendable, Equatable {
     public var registration: RegistrationPolicy = .everyLaunch
     /// `apns-priority` of mail pushes: 10 (immediately) or 5 (power considerations).
     public var priority: UInt8 = 10
+    /// The strategy reaches devices from a date, as an app update; nil: from the start.
+    public var rollout: Rollout?
 }
 
 /// A whole scenario file, validated.

@@ -197,6 +197,17 @@ struct FieldReader {
         return rate
     }
 
+    /// A strategy's name (`StrategyKind`'s raw values).
+    /// - Complexity: O(kinds).
+    func strategyKind() throws -> StrategyKind {
+        let text = try string()
+        guard let kind = StrategyKind(rawValue: text) else {
+            throw invalid("unknown strategy \"\(text)\"; expected one of: "
+                          + StrategyKind.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        return kind
+    }
+
     /// One of a fixed set of words; `what` names the set in the message ("day set").
     /// - Complexity: O(options).
     func choice<Value>(_ what: String, _ options: KeyValuePairs<String, Value>) throws -> Value {

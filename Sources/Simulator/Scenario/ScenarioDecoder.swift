@@ -154,7 +154,7 @@ public enum ScenarioDecoder {
             return readers
         }) {
             for strategyReader in strategyReaders {
-                guard let strategy = decodeStrategy(strategyReader) else { continue }
+                guard let strategy = decodeStrategy(strategyReader, start: start, duration: duration) else { continue }
                 if strategies.contains(where: { $0.label == strategy.label }) {
                     log.record(strategyReader.invalid("two strategies are labelled \"\(strategy.label)\"; give one a distinct \"label\""))
                     continue
@@ -240,19 +240,11 @@ public enum ScenarioDecoder {
     }
 
     /// One `strategies[]` entry, or nil when it has an error (logged).
-    private static func decodeStrategy(_ reader: FieldReader) -> Strategy? {
+    private static func decodeStrategy(_ reader: FieldReader, start: CivilDate?, duration: SimDuration?) -> Strategy? {
         let log = reader.log
         guard let fields = log.attempt({ try reader.object(known: strategyFields) }) else { return nil }
         let errorsBefore = log.errors.count
-        let kind = log.attempt { () throws -> StrategyKind in
-            let nameReader = try fields.required("name")
-            let nameText = try nameReader.string()
-            guard let kind = StrategyKind(rawValue: nameText) else {
-                throw nameReader.invalid("unknown strategy \"\(nameText)\"; expected one of: "
-                                         + StrategyKind.allCases.map(\.rawValue).joined(separator: ", "))
-            }
-            return kind
-        }
+        let kind = log.attempt { try fields.required("name").strategyKind() }
         var label = kind?.rawValue ?? ""
         if let labelReader = fields.optional("label") {
             label = log.attempt {
@@ -280,9 +272,44 @@ public enum ScenarioDecoder {
             guard value == 10 || value == 5 else { throw field.invalid("apns-priority for alerts is 10 or 5, found \(value)") }
             return UInt8(value)
         } ?? 10
+        let rollout = decodeRollout(fields, kind: kind, start: start, duration: duration)
         guard let kind, log.errors.count == errorsBefore else { return nil }
         return Strategy(label: label, kind: kind, repeatMaxCount: repeatMaxCount, collapseID: collapseID,
-                        registration: registration, priority: priority)
+                        registration: registration, priority: priority, rollout: rollout)
+    }
+
+    /// A strategy's `from`, `before` and `adoption`: nil when it names none of them
+    /// (or on an error, logged).
+    private static func decodeRollout(_ fields: ObjectReader, kind: StrategyKind?, start: CivilDate?,
+                                      duration: SimDuration?) -> Rollout? {
+        let log = fields.reader.log
+        let fromReader = fields.optional("from"), beforeReader = fields.optional("before")
+        let adoptionReader = fields.optional("adoption")
+        guard fromReader != nil || beforeReader != nil || adoptionReader != nil else { return nil }
+        guard let fromReader else {
+            log.record((beforeReader ?? adoptionReader!).invalid("a rollout needs \"from\", the day it starts"))
+            return nil
+        }
+        if let kind, !kind.numbersPushes {
+            log.record(fromReader.invalid("only a queue strategy rolls out: \(kind.rawValue) has nothing to switch on"))
+        }
+        let from = log.attempt { () throws -> CivilDate in
+            let text = try fromReader.string()
+            guard let date = CivilDate(iso: text) else { throw fromReader.invalid("expected a date YYYY-MM-DD, found \"\(text)\"") }
+            if let start, let duration {
+                let offset = SimTime(date.daysSinceEpoch - start.daysSinceEpoch) * TimeUnit.day
+                guard offset >= 0, offset < duration else {
+                    throw fromReader.invalid("\(text) is outside the run (\(start) for \(duration / TimeUnit.day) days)")
+                }
+            }
+            return date
+        }
+        let before = log.attemptOptional {
+            try beforeReader?.strategyKind()
+        } ?? .noQueue
+        let adoption = log.attemptOptional { try adoptionReader?.distribution() } ?? .constant(0)
+        guard let from else { return nil }
+        return Rollout(from: from, before: before, adoption: adoption)
     }
 }
 
@@ -290,7 +317,8 @@ public enum ScenarioDecoder {
 
 extension ScenarioDecoder {
     /// Keys of a `strategies[]` entry.
-    static let strategyFields = ["name", "label", "repeatMaxCount", "collapseID", "registration", "priority"]
+    static let strategyFields = ["name", "label", "repeatMaxCount", "collapseID", "registration", "priority",
+                                 "from", "before", "adoption"]
     /// Keys of `provider`.
     static let providerFields = ["payloadTTL", "expiredPositions", "retries", "backoff", "network", "outages",
                                  "subscriptions"]

@@ -305,6 +305,7 @@ struct Ledger {
                 today.pending += 1
             } else if record.firstLoss != 0 {
                 aggregate.lostByReason[Int(record.firstLoss)] += 1
+                aggregate.dailyLostByReason[StrategyAggregate.dailyLostIndex(day: day, reasonRawValue: Int(record.firstLoss))] += 1
                 today.lost += 1
             } else {
                 return "message \(index) (mail at \(record.arrival) µs) was neither shown, summarized, lost nor in flight"

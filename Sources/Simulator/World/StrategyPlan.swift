@@ -6,31 +6,51 @@ import Provider
 struct StrategyPlan {
     let strategy: Strategy
     let provider: ProviderConfiguration
+    /// The extension devices start with: the strategy's, or under a rollout the old app's.
     let serviceExtension: ServiceExtension
+    /// Under a rollout, the extension of the updated app.
+    let updatedExtension: ServiceExtension?
+    /// Under a rollout, when the provider starts numbering: the update's earliest instant.
+    let rolloutFrom: SimTime
     let apns: APNsConfiguration
 
     init(strategy: Strategy, scenario: Scenario) {
         self.strategy = strategy
-        let numbered = strategy.kind.numbersPushes
-        // How the extension saves positions (moot without numbering).
-        let positionSaving: PositionSaving
-        switch strategy.kind {
-        case .noQueue, .queue: positionSaving = .everyNewerPosition
-        case .queueAsPublished: positionSaving = .onlyWhenGapFound
-        }
         let chain = scenario.chain
         // A UUID-shaped device id: only its length matters for payload and collapse-id sizes.
         let template = PushTemplate(app: scenario.app, deviceID: String(repeating: "0", count: 36),
                                     alertBody: String(repeating: "x", count: scenario.alertBodyBytes),
-                                    numbered: numbered)
-        provider = ProviderConfiguration(template: template, numbering: numbered,
+                                    numbered: strategy.kind.numbersPushes)
+        let own = Self.serviceExtension(strategy.kind, repeatMaxCount: strategy.repeatMaxCount)
+        if let rollout = strategy.rollout {
+            rolloutFrom = SimTime(rollout.from.daysSinceEpoch - scenario.start.daysSinceEpoch) * TimeUnit.day
+            serviceExtension = Self.serviceExtension(rollout.before, repeatMaxCount: strategy.repeatMaxCount)
+            updatedExtension = own
+        } else {
+            rolloutFrom = 0
+            serviceExtension = own
+            updatedExtension = nil
+        }
+        // Numbering starts with the rollout, unless the old strategy numbered already.
+        let numberingFrom: SimTime = if let rollout = strategy.rollout, !rollout.before.numbersPushes { rolloutFrom } else { 0 }
+        provider = ProviderConfiguration(template: template, numbering: strategy.kind.numbersPushes,
+                                         numberingFrom: numberingFrom,
                                          sendsCollapseID: strategy.collapseID, payloadTTL: scenario.payloadTTL,
                                          expiration: scenario.expiration, priority: strategy.priority,
                                          retry: chain.provider.retry, expiredPositions: chain.provider.expiredPositions)
-        serviceExtension = ServiceExtension(
-            positionSaving: positionSaving,
-            repeatMaxCount: strategy.repeatMaxCount)
         apns = APNsConfiguration(storage: chain.apns.storage, rateLimit: chain.apns.rateLimit,
                                  defersLowPriority: chain.apns.lowPriorityDeferral != nil)
+    }
+
+    /// The extension an app of strategy `kind` ships.
+    static func serviceExtension(_ kind: StrategyKind, repeatMaxCount: Int32) -> ServiceExtension {
+        switch kind {
+        case .noQueue:
+            ServiceExtension(positionSaving: .everyNewerPosition, repeatMaxCount: repeatMaxCount, readsNumbering: false)
+        case .queue:
+            ServiceExtension(positionSaving: .everyNewerPosition, repeatMaxCount: repeatMaxCount)
+        case .queueAsPublished:
+            ServiceExtension(positionSaving: .onlyWhenGapFound, repeatMaxCount: repeatMaxCount)
+        }
     }
 }

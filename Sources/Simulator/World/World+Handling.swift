@@ -62,6 +62,8 @@ extension World {
         case .extensionDeadline(let invocation):
             phone.extensionDeadline(invocation: invocation, into: &deviceEffects)
             routeDeviceEffects(at: now)
+        case .appUpdateReachesDevice:
+            if phone.updateApp() { ledger.counts[.appUpdates] += 1 }
         case .tapped(let message):
             ledger.reached(Ledger.Stage.opened, messageIndex: message)
             launch(at: now)

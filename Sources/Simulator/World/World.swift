@@ -139,7 +139,7 @@ struct World {
         let hash = UInt32(truncatingIfNeeded: SplitMix64.mix(traits.deviceID))
         provider.reset(configuration: plan.provider, deviceIDHash: hash)
         let configuration = PhoneConfiguration(
-            serviceExtension: plan.serviceExtension,
+            serviceExtension: plan.serviceExtension, updatedExtension: plan.updatedExtension,
             eligibility: ExtensionEligibility(alertsAllowed: !own.alertsNotAllowed, displayEnabled: !own.displayOff,
                                               supportsServiceExtension: !traits.legacyIOS),
             extensionTimeLimit: scenario.extensionTimeLimit, registrationPolicy: plan.strategy.registration,
@@ -156,6 +156,12 @@ struct World {
         routeDeviceEffects(at: 0)
 
         let end = scenario.duration
+        // A rollout's update reaches this device app `adoption` after the rollout starts.
+        if let rollout = plan.strategy.rollout {
+            var random = stream(.appUpdate)
+            let update = plan.rolloutFrom + rollout.adoption.sample(&random)
+            if update < end { agenda.send(.appUpdateReachesDevice, arrivingAt: update) }
+        }
         var events: Int64 = 0
         while let item = agenda.next(before: end) {
             events += 1
@@ -186,7 +192,7 @@ struct World {
                 true
             case .connectionReachesAPNs, .disconnectionReachesAPNs, .tokenChangeReachesAPNs,
                  .registrationReachesProvider, .subscriptionSyncReachesProvider, .powerWindowOpens,
-                 .rerequestReachesProvider, .answerReachesDevice, .extensionDeadline, .tapped:
+                 .rerequestReachesProvider, .answerReachesDevice, .extensionDeadline, .tapped, .appUpdateReachesDevice:
                 false
             }
         })

@@ -45,6 +45,8 @@ enum WorldEvent {
     case answerReachesDevice(invocation: Int32, ok: Bool)
     /// An extension invocation's time is up.
     case extensionDeadline(invocation: Int32)
+    /// A rollout's app update is installed on the device.
+    case appUpdateReachesDevice
     /// The user taps the notification of this mail (and so opens the app).
     case tapped(messageIndex: Int32)
 }

@@ -8,21 +8,6 @@ import Testing
 /// kind of output per folder).
 @Suite("Command line: reading and writing files")
 struct CLIFilesTests {
-    final class Captured: Sendable {
-        private let streams = Mutex<(out: String, err: String)>(("", ""))
-        let input: Int32
-
-        init(input: Int32 = STDIN_FILENO) { self.input = input }
-
-        var console: Console {
-            Console(out: { [self] text in streams.withLock { $0.out += text } },
-                    err: { [self] text in streams.withLock { $0.err += text } }, input: input)
-        }
-
-        var out: String { streams.withLock { $0.out } }
-        var err: String { streams.withLock { $0.err } }
-    }
-
     /// 37 devices for 2 days, spelt with unusual spacing so a re-formatted copy would show.
     static let scenarioText = """
     {  "name": "files", "seed": 5, "start": "2026-03-02", "duration": "2d", "devices": 37,
@@ -34,7 +19,7 @@ struct CLIFilesTests {
     """
 
     private func pushsim(_ arguments: [String], input: Int32 = STDIN_FILENO) -> (code: ExitCode, out: String, err: String) {
-        let captured = Captured(input: input)
+        let captured = CapturedConsole(input: input)
         let code = PushSimCommand.main(arguments, console: captured.console)
         return (code, captured.out, captured.err)
     }
@@ -96,7 +81,7 @@ struct CLIFilesTests {
         let scenario = root + "/s.json", out = root + "/part"
         try write(Self.scenarioText, to: scenario)
         let edited = Self.scenarioText.replacingOccurrences(of: "\"seed\": 5", with: "\"seed\": 6")
-        let code = RunCommand.main(["run", scenario, "--shard", "2/2", "--out", out].dropFirst(), console: Captured().console) {
+        let code = RunCommand.main(["run", scenario, "--shard", "2/2", "--out", out].dropFirst(), console: CapturedConsole().console) {
             scenario0, users, threads, progress in
             // The file changes while the simulation runs.
             try edited.write(toFile: scenario, atomically: false, encoding: .utf8)
@@ -181,7 +166,7 @@ struct CLIFilesTests {
 
     /// Runs `run` in-process and records whether it reached the simulation.
     private func runChecked(_ arguments: [String]) -> (code: ExitCode, out: String, err: String, simulated: Bool) {
-        let captured = Captured()
+        let captured = CapturedConsole()
         let simulated = Mutex(false)
         let code = RunCommand.main(ArraySlice(arguments), console: captured.console) { scenario, users, threads, progress in
             simulated.withLock { $0 = true }

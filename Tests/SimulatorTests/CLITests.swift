@@ -6,19 +6,6 @@ import Testing
 
 @Suite("Command line")
 struct CLITests {
-    /// Collects what a command writes to its console.
-    final class CapturedConsole: Sendable {
-        private let streams = Mutex<(out: String, err: String)>(("", ""))
-
-        var console: Console {
-            Console(out: { [self] text in streams.withLock { $0.out += text } },
-                    err: { [self] text in streams.withLock { $0.err += text } })
-        }
-
-        var out: String { streams.withLock { $0.out } }
-        var err: String { streams.withLock { $0.err } }
-    }
-
     /// A fresh folder under the system's temporary directory; `remove()` deletes it.
     struct ScratchDirectory {
         let path: String

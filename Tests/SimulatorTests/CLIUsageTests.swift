@@ -7,16 +7,6 @@ import Testing
 /// plain digits, shard counts that fit the population, and merge naming what differs.
 @Suite("Command line: usage, version and merge checks")
 struct CLIUsageTests {
-    final class Captured: Sendable {
-        private let streams = Mutex<(out: String, err: String)>(("", ""))
-        var console: Console {
-            Console(out: { [self] text in streams.withLock { $0.out += text } },
-                    err: { [self] text in streams.withLock { $0.err += text } })
-        }
-        var out: String { streams.withLock { $0.out } }
-        var err: String { streams.withLock { $0.err } }
-    }
-
     static let scenarioText = """
     { "name": "usage", "seed": 3, "start": "2026-03-02", "duration": "2d", "devices": 7,
       "mail": { "perDay": 10 },
@@ -24,7 +14,7 @@ struct CLIUsageTests {
     """
 
     private func pushsim(_ arguments: [String]) -> (code: ExitCode, out: String, err: String) {
-        let captured = Captured()
+        let captured = CapturedConsole()
         let code = PushSimCommand.main(arguments, console: captured.console)
         return (code, captured.out, captured.err)
     }

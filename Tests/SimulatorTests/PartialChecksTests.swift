@@ -120,13 +120,6 @@ struct PartialChecksTests {
 
     // MARK: Mutated partials through `pushsim merge`
 
-    final class Captured: Sendable {
-        let out = Mutex(""), err = Mutex("")
-        var console: Console {
-            Console(out: { text in self.out.withLock { $0 += text } }, err: { text in self.err.withLock { $0 += text } })
-        }
-    }
-
     /// Two shards of a small run with losses, summaries and pending messages, as text.
     static func parts() throws -> [String] {
         let scenario = WorldFixtures.scenario(ShardMergeCLITests.scenarioJSON)
@@ -152,7 +145,7 @@ struct PartialChecksTests {
         try? FileManager.default.removeItem(at: out)
         try Data(first.utf8).write(to: URL(fileURLWithPath: one))
         try Data(second.utf8).write(to: URL(fileURLWithPath: two))
-        let code = PushSimCommand.main(["merge", one, two, "--out", out.path], console: Captured().console)
+        let code = PushSimCommand.main(["merge", one, two, "--out", out.path], console: CapturedConsole().console)
         let summary = try? String(contentsOf: out.appendingPathComponent("summary.csv"), encoding: .utf8)
         return (code, summary)
     }

@@ -58,12 +58,6 @@ enum HeadlessChromium {
 /// points, no console message, and a screenshot kept for people to look at.
 @Suite("report.html in headless Chromium")
 struct ReportBrowserTests {
-    final class Captured: Sendable {
-        private let streams = Mutex("")
-        var console: Console { Console(out: { _ in }, err: { [self] text in streams.withLock { $0 += text } }) }
-        var err: String { streams.withLock { $0 } }
-    }
-
     /// Where the screenshot and the page are kept: `.build/artifacts/` of this package.
     static let artifacts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent(".build/artifacts").path
@@ -113,7 +107,7 @@ struct ReportBrowserTests {
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: root) }
         try Data(Self.scenarioText.utf8).write(to: URL(fileURLWithPath: root + "/browser.json"))
-        let captured = Captured()
+        let captured = CapturedConsole()
         try #require(PushSimCommand.main(["run", root + "/browser.json", "--out", root + "/out"], console: captured.console) == .success,
                      "\(captured.err)")
         let bytes = try #require(FileManager.default.contents(atPath: root + "/out/result.json"))

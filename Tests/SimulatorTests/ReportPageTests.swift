@@ -7,15 +7,6 @@ import FakeAPNs
 /// `report.html` and `result.json` as `run`, `merge` and `report` write them.
 @Suite("Report page and result.json")
 struct ReportPageTests {
-    final class Captured: Sendable {
-        private let streams = Mutex<(out: String, err: String)>(("", ""))
-        var console: Console {
-            Console(out: { [self] text in streams.withLock { $0.out += text } },
-                    err: { [self] text in streams.withLock { $0.err += text } })
-        }
-        var err: String { streams.withLock { $0.err } }
-    }
-
     /// Nine days from a Monday (so one weekend), 40 devices that launch the app (so the
     /// talk's measurement has data), a description that needs escaping.
     static let scenarioText = """
@@ -30,7 +21,7 @@ struct ReportPageTests {
     """
 
     func pushsim(_ arguments: [String]) -> (code: ExitCode, err: String) {
-        let captured = Captured()
+        let captured = CapturedConsole()
         let code = PushSimCommand.main(arguments, console: captured.console)
         return (code, captured.err)
     }

@@ -6,13 +6,6 @@ import Testing
 /// `pushsim run --shard` then `pushsim merge`, through the command line, against one run.
 @Suite("Shard and merge through the CLI")
 struct ShardMergeCLITests {
-    final class Captured: Sendable {
-        let out = Mutex(""), err = Mutex("")
-        var console: Console {
-            Console(out: { text in self.out.withLock { $0 += text } }, err: { text in self.err.withLock { $0 += text } })
-        }
-    }
-
     static let scenarioJSON = """
     { "name": "sharded", "seed": 11, "start": "2026-03-02", "duration": "4d", "devices": 37,
       "mail": { "perDay": 30 },
@@ -35,18 +28,18 @@ struct ShardMergeCLITests {
         let scenario = root.appendingPathComponent("s.json").path
         try Self.scenarioJSON.write(toFile: scenario, atomically: true, encoding: .utf8)
         let whole = root.appendingPathComponent("whole").path
-        #expect(PushSimCommand.main(["run", scenario, "--out", whole, "--threads", "2"], console: Captured().console) == .success)
+        #expect(PushSimCommand.main(["run", scenario, "--out", whole, "--threads", "2"], console: CapturedConsole().console) == .success)
         var parts: [String] = []
         for index in 1...3 {
             let part = root.appendingPathComponent("part\(index)").path
             #expect(PushSimCommand.main(["run", scenario, "--shard", "\(index)/3", "--out", part, "--threads", "1"],
-                                        console: Captured().console) == .success)
+                                        console: CapturedConsole().console) == .success)
             #expect(FileManager.default.fileExists(atPath: part + "/partial.json"))
             #expect(!FileManager.default.fileExists(atPath: part + "/summary.csv"))
             parts.append(part)
         }
         let merged = root.appendingPathComponent("merged").path
-        let captured = Captured()
+        let captured = CapturedConsole()
         // Order of the parts does not matter.
         #expect(PushSimCommand.main(["merge", parts[2], parts[0], parts[1], "--out", merged], console: captured.console) == .success)
         for file in Reports.fileNames {
@@ -54,7 +47,7 @@ struct ShardMergeCLITests {
             let b = try Data(contentsOf: URL(fileURLWithPath: merged + "/" + file))
             #expect(a == b, "\(file) differs")
         }
-        #expect(captured.out.withLock { $0 }.contains("sharded"))
+        #expect(captured.out.contains("sharded"))
     }
 
     @Test("merge refuses a missing shard, a shard given twice, and parts of another seed, with exit 65")
@@ -66,19 +59,19 @@ struct ShardMergeCLITests {
         func part(_ index: Int, seed: Int = 11) -> String {
             let path = root.appendingPathComponent("p\(index)-\(seed)").path
             _ = PushSimCommand.main(["run", scenario, "--shard", "\(index)/2", "--seed", "\(seed)", "--out", path],
-                                    console: Captured().console)
+                                    console: CapturedConsole().console)
             return path
         }
         let one = part(1), two = part(2), otherSeed = part(2, seed: 12)
         let out = root.appendingPathComponent("out").path
         for (parts, message) in [([one], "shards missing: 2/2"), ([one, one], "given twice"),
                                  ([one, otherSeed], "are parts of different runs: seed 12 against 11")] {
-            let captured = Captured()
+            let captured = CapturedConsole()
             #expect(PushSimCommand.main(["merge"] + parts + ["--out", out], console: captured.console) == .dataError)
-            #expect(captured.err.withLock { $0 }.contains(message), "\(captured.err.withLock { $0 })")
+            #expect(captured.err.contains(message), "\(captured.err)")
             #expect(!FileManager.default.fileExists(atPath: out))
         }
-        #expect(PushSimCommand.main(["merge", one, two, "--out", out], console: Captured().console) == .success)
+        #expect(PushSimCommand.main(["merge", one, two, "--out", out], console: CapturedConsole().console) == .success)
     }
 
     @Test("merge names a damaged part (impossible shard, wrong user count, counts that do not add up) and exits 65")
@@ -90,7 +83,7 @@ struct ShardMergeCLITests {
         let one = root.appendingPathComponent("p1").path, two = root.appendingPathComponent("p2").path
         for (index, path) in [one, two].enumerated() {
             try #require(PushSimCommand.main(["run", scenario, "--shard", "\(index + 1)/2", "--out", path],
-                                             console: Captured().console) == .success)
+                                             console: CapturedConsole().console) == .success)
         }
         let original = try String(contentsOfFile: one + "/partial.json", encoding: .utf8)
         // 37 devices in two shards: the first has 18.
@@ -108,9 +101,9 @@ struct ShardMergeCLITests {
         let out = root.appendingPathComponent("out").path
         for (text, message) in damaged {
             try text.write(toFile: one + "/partial.json", atomically: true, encoding: .utf8)
-            let captured = Captured()
+            let captured = CapturedConsole()
             #expect(PushSimCommand.main(["merge", one, two, "--out", out], console: captured.console) == .dataError)
-            let err = captured.err.withLock { $0 }
+            let err = captured.err
             #expect(err.hasPrefix("error: \(one)/partial.json: \(message)"), "\(err)")
             #expect(!FileManager.default.fileExists(atPath: out))
         }

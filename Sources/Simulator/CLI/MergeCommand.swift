@@ -37,20 +37,14 @@ enum MergeCommand {
         var seen: Set<Int> = []
         var parts: [RunRecord.Part] = []
         for argument in scanner.positional {
-            let isFolder = ReportWriter.kind(of: argument) == true
-            let path = isFolder ? ReportWriter.join(argument, RunCommand.partialFileName) : FileBytes.displayName(argument)
-            let bytes: [UInt8]
+            let decoded: (partial: PartialResult, scenario: Scenario, path: String)
             do {
-                bytes = try FileBytes.read(path: isFolder ? path : argument, standardInput: console.input)
+                decoded = try PartialResult.load(argument, fileInFolder: RunCommand.partialFileName, standardInput: console.input)
             } catch {
-                console.err("error: \(path): cannot read: \(error.reason)\n")
-                return .dataError
-            }
-            let decoded: (partial: PartialResult, scenario: Scenario)
-            do { decoded = try PartialResult.decode(bytes, file: path) } catch {
                 console.err("error: \(error)\n")
                 return .dataError
             }
+            let path = decoded.path
             let shard = decoded.partial.shard
             guard shard.count <= decoded.scenario.devices else {
                 console.err("error: \(path): shard \(shard.index)/\(shard.count) of a scenario of \(decoded.scenario.devices) "

@@ -44,19 +44,14 @@ enum ReportCommand {
             return PushSimCommand.usage(.missingArgument("--out <dir> (result.json read from standard input)"),
                                         command: "report", console: console)
         }
-        let path = isFolder ? ReportWriter.join(argument, RunOutput.resultFileName) : FileBytes.displayName(argument)
-        let bytes: [UInt8]
+        let decoded: (partial: PartialResult, scenario: Scenario, path: String)
         do {
-            bytes = try FileBytes.read(path: isFolder ? path : argument, standardInput: console.input)
+            decoded = try PartialResult.load(argument, fileInFolder: RunOutput.resultFileName, standardInput: console.input)
         } catch {
-            console.err("error: \(path): cannot read: \(error.reason)\n")
-            return .dataError
-        }
-        let decoded: (partial: PartialResult, scenario: Scenario)
-        do { decoded = try PartialResult.decode(bytes, file: path) } catch {
             console.err("error: \(error)\n")
             return .dataError
         }
+        let path = decoded.path
         let shard = decoded.partial.shard
         guard shard.count == 1 else {
             console.err("error: \(path): the partial result of shard \(shard.index)/\(shard.count); "

@@ -50,6 +50,24 @@ struct PartialResult {
         return text
     }
 
+    /// Reads and decodes what a command-line argument names: a folder holding
+    /// `fileInFolder`, a file, or `-` (standard input). The path in the answer and in
+    /// errors is the one to show.
+    /// - Complexity: O(n) in the file's size.
+    static func load(_ argument: String, fileInFolder: String, standardInput: Int32) throws(DecodingError)
+        -> (partial: PartialResult, scenario: Scenario, path: String) {
+        let isFolder = ReportWriter.kind(of: argument) == true
+        let path = isFolder ? ReportWriter.join(argument, fileInFolder) : FileBytes.displayName(argument)
+        let bytes: [UInt8]
+        do {
+            bytes = try FileBytes.read(path: isFolder ? path : argument, standardInput: standardInput)
+        } catch {
+            throw DecodingError(description: "\(path): cannot read: \(error.reason)")
+        }
+        let decoded = try decode(bytes, file: path)
+        return (decoded.partial, decoded.scenario, path)
+    }
+
     /// Why a partial file cannot be merged.
     struct DecodingError: Error, CustomStringConvertible {
         var description: String

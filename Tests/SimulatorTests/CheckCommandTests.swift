@@ -25,7 +25,7 @@ struct CheckCommandTests {
     static let failing = #"{ "metric": "deliverability", "strategy": "queue", "minus": "no-queue", "atLeast": 1.5 }"#
 
     private func pushsim(_ arguments: [String]) -> (code: ExitCode, out: String, err: String) {
-        let captured = CLITests.CapturedConsole()
+        let captured = CapturedConsole()
         let code = PushSimCommand.main(arguments, console: captured.console)
         return (code, captured.out, captured.err)
     }

@@ -10,7 +10,7 @@ struct DiffCommandTests {
     typealias Scratch = CLITests.ScratchDirectory
 
     private func pushsim(_ arguments: [String]) -> (code: ExitCode, out: String, err: String) {
-        let captured = CLITests.CapturedConsole()
+        let captured = CapturedConsole()
         let code = PushSimCommand.main(arguments, console: captured.console)
         return (code, captured.out, captured.err)
     }

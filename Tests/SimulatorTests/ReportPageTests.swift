@@ -183,6 +183,10 @@ struct ReportPageTests {
     func deliverabilityBands() throws {
         let (byDefault, _, run) = try Self.page()
         #expect(count("class=\"band\"", in: byDefault) == run.strategies.count)
+        // The summary table gives each rate with the half-width of its interval.
+        let half = Reports.halfWidth(run.estimate(.deliverability, strategy: 1), percent: true)
+        #expect(half.hasPrefix(" ± ") && byDefault.contains(half + "</td>"))
+        #expect(byDefault.contains("<caption>Rates ± the half-width of their 95% interval, in percentage points</caption>"))
         let noBands = [[ClosedRange<Double>?]](repeating: [nil, nil, nil, nil, nil, nil, nil, nil, nil], count: run.strategies.count)
         #expect(!(try Self.page(bands: noBands).html.contains("class=\"band\"")))
         // The default band is each day's interval from the run's blocks of users.

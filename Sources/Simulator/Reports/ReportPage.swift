@@ -95,14 +95,19 @@ enum ReportPage {
     }
 
     private static func summaryTable(result: SimulationResult) -> String {
-        let rows = zip(result.strategies, result.aggregates).map { strategy, aggregate in
-            [strategy.label, String(aggregate.messages), percent(aggregate.delivered, aggregate.messages),
-             percent(aggregate.measuredReceived, aggregate.measuredSent),
-             percent(aggregate.delivered + aggregate.summarized, aggregate.messages)]
+        let rows = result.strategies.indices.map { index in
+            let aggregate = result.aggregates[index]
+            func rate(_ metric: Metric) -> String {
+                let text = percent(metric.numerator(of: aggregate), metric.denominator(of: aggregate))
+                return text == "–" ? text : text + Reports.halfWidth(result.estimate(metric, strategy: index), percent: true)
+            }
+            return [result.strategies[index].label, String(aggregate.messages), rate(.deliverability),
+                    rate(.measuredDeliverability), rate(.informedRate)]
                 + [0.5, 0.95].map { aggregate.latency.quantile($0).map { FixedPoint.seconds(microseconds: $0) + " s" } ?? "–" }
         }
         return "<section id=\"summary\">\n<h2>Summary</h2>\n"
-            + table(["strategy", "messages", "deliverability", "measured deliverability", "informed rate", "latency p50", "latency p95"], rows)
+            + table(["strategy", "messages", "deliverability", "measured deliverability", "informed rate", "latency p50", "latency p95"], rows,
+                    caption: "Rates ± the half-width of their 95% interval, in percentage points")
             + "</section>\n"
     }
 

@@ -167,7 +167,7 @@ public struct Reports: Sendable {
 
     /// "± 0.31" (percentage points, or the plain number for pushes per message): the
     /// half-width of the 95% interval; "" when the standard error is unknown.
-    private static func halfWidth(_ estimate: Estimate, percent: Bool) -> String {
+    static func halfWidth(_ estimate: Estimate, percent: Bool) -> String {
         guard let interval = estimate.interval(confidence: confidence) else { return "" }
         let half = (interval.upperBound - interval.lowerBound) / 2
         return " ± " + FixedPoint.decimal(percent ? half * 100 : half, places: percent ? 2 : 3)

@@ -241,17 +241,22 @@ public struct StrategyAggregate: Sendable, Equatable {
     /// they sum to and to the block's counts.
     /// - Complexity: O(1).
     mutating func add(_ counts: DayCounts, day: Int, block: Int) {
+        // One uniqueness check per array, not one per count: the fold calls this per user and day.
         let dayBlock = (day * UserBlocks.count + block) * RateCount.daily.count
-        dailyBlocks[dayBlock + RateCount.messages.index] += counts.messages
-        dailyBlocks[dayBlock + RateCount.delivered.index] += counts.delivered
-        dailyBlocks[dayBlock + RateCount.measuredSent.index] += counts.measuredSent
-        dailyBlocks[dayBlock + RateCount.measuredReceived.index] += counts.measuredReceived
+        dailyBlocks.withUnsafeMutableBufferPointer { blockCounts in
+            blockCounts[dayBlock + RateCount.messages.index] += counts.messages
+            blockCounts[dayBlock + RateCount.delivered.index] += counts.delivered
+            blockCounts[dayBlock + RateCount.measuredSent.index] += counts.measuredSent
+            blockCounts[dayBlock + RateCount.measuredReceived.index] += counts.measuredReceived
+        }
         let base = block * RateCount.allCases.count
-        blocks[base + RateCount.messages.index] += counts.messages
-        blocks[base + RateCount.delivered.index] += counts.delivered
-        blocks[base + RateCount.measuredSent.index] += counts.measuredSent
-        blocks[base + RateCount.measuredReceived.index] += counts.measuredReceived
-        blocks[base + RateCount.summarized.index] += counts.summarized
+        blocks.withUnsafeMutableBufferPointer { blockCounts in
+            blockCounts[base + RateCount.messages.index] += counts.messages
+            blockCounts[base + RateCount.delivered.index] += counts.delivered
+            blockCounts[base + RateCount.measuredSent.index] += counts.measuredSent
+            blockCounts[base + RateCount.measuredReceived.index] += counts.measuredReceived
+            blockCounts[base + RateCount.summarized.index] += counts.summarized
+        }
         daily[day] += counts
         messages += counts.messages
         delivered += counts.delivered

@@ -26,6 +26,9 @@ struct SweepAxis: Sendable {
             throw fail("expected PATH=V1,V2,…, e.g. strategies[1].repeatMaxCount=0..10 or connectivity.offline.mean=30m,1h,2h")
         }
         path = String(argument[..<equals])
+        guard ScenarioOverride.steps(path) != nil else {
+            throw fail("not a field path: \"\(path)\" (write e.g. connectivity.offline.mean or strategies[1].repeatMaxCount)")
+        }
         texts = []
         for item in Self.split(String(argument[argument.index(after: equals)...])) {
             guard !item.isEmpty else { throw fail("an empty value (two commas in a row, or one at an end)") }

@@ -864,5 +864,6 @@ enum ScenarioSchema {
     }
   }
 }
+
 """#
 }

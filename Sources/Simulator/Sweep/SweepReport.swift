@@ -82,7 +82,11 @@ struct SweepReport {
         case .numeric(let values, let unit):
             xValues = values
             let low = values.min() ?? 0, high = values.max() ?? 1
-            xAxis = Axis.linear(first.path + (unit.map { " (\($0))" } ?? ""), covering: low...high)
+            var axis = Axis.linear(first.path + (unit.map { " (\($0))" } ?? ""), covering: low...high)
+            // A margin of 3% each side, so the first and last points (and their bars) stay off the frame.
+            let margin = 0.03 * (axis.domain.upperBound - axis.domain.lowerBound)
+            axis.domain = axis.domain.lowerBound - margin...axis.domain.upperBound + margin
+            xAxis = axis
         case .categorical:
             xValues = first.texts.indices.map(Double.init)
             xAxis = Axis(label: first.path, domain: -0.5...Double(first.texts.count) - 0.5,

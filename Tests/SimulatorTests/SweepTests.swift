@@ -153,6 +153,20 @@ struct SweepTests {
         #expect(html.contains("<dt>set</dt><dd><code>devices</code> = 8</dd>"))
     }
 
+    @Test("sweep.csv is byte-identical for any thread count")
+    func threadsDoNotMatter() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for threads in ["1", "3"] {
+            let sweep = pushsim(["sweep", folder + "/s.json", "--set", "strategies[1].repeatMaxCount=0,2", "--threads", threads,
+                                 "--out", folder + "/t" + threads, "--quiet"])
+            #expect(sweep.code == .success, "\(sweep.err)")
+        }
+        let one = try #require(contents(folder + "/t1/sweep.csv")), three = try #require(contents(folder + "/t3/sweep.csv"))
+        #expect(one == three)
+        #expect(one.split(separator: "\n").count == 5)
+    }
+
     @Test("--format json: every point's swept values and every strategy's rates")
     func json() throws {
         let folder = try temporaryFolder()

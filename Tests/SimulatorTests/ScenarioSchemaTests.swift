@@ -86,7 +86,8 @@ struct ScenarioSchemaTests {
         let shipped = try #require(FileManager.default.contents(atPath: Self.schemaPath))
         let captured = CapturedConsole()
         #expect(PushSimCommand.main(["schema"], console: captured.console) == .success)
-        #expect(captured.out == String(decoding: shipped, as: UTF8.self))
+        #expect(captured.out == String(decoding: shipped, as: UTF8.self),
+                "schema/pushsim-scenario.schema.json differs from ScenarioSchema.text: swift run pushsim schema > schema/pushsim-scenario.schema.json")
         #expect(captured.out == ScenarioSchema.text)
         #expect(try schema()["$schema"]?.value == .string("https://json-schema.org/draft/2020-12/schema"))
         #expect(PushSimCommand.main(["schema", "extra"], console: CapturedConsole().console) == .usage)

@@ -2,12 +2,13 @@
 /// `schema/pushsim-scenario.schema.json` (a test keeps the two byte-identical). It
 /// describes every field `ScenarioDecoder` reads, for editors' completion and help;
 /// the decoder stays the judge (cross-field checks such as labels named by `expect`).
+/// This string is the source: after editing it, write the file again with
+/// `swift run pushsim schema > schema/pushsim-scenario.schema.json`.
 enum ScenarioSchema {
     /// The schema, draft 2020-12.
     static let text = #"""
 {
   "$schema": "https://json-schema.org/draft/2020-12/schema",
-  "$id": "pushsim-scenario.schema.json",
   "title": "PushSim scenario",
   "description": "A PushSim scenario file (README, \"Scenario files\"). Every effect a file does not name is absent; unknown fields are errors.",
   "type": "object",

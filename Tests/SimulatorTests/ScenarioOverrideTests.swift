@@ -117,6 +117,14 @@ struct ScenarioOverrideTests {
         #expect(record.scenarioSHA256 == SHA256.hex(Array(Self.scenarioText.utf8)))
         #expect(String(decoding: bytes, as: UTF8.self).contains("\"overrides\": [\"devices=4\",\"strategies[1].repeatMaxCount=1\"]"))
 
+        // result.json carries the scenario as it ran: report draws the same page again.
+        let redrawn = CapturedConsole()
+        #expect(PushSimCommand.main(["report", folder + "/r", "--out", folder + "/again"], console: redrawn.console) == .success,
+                "\(redrawn.err)")
+        let page = try #require(FileManager.default.contents(atPath: folder + "/r/report.html"))
+        #expect(FileManager.default.contents(atPath: folder + "/again/report.html") == page)
+        #expect(String(decoding: page, as: UTF8.self).contains("<dt>devices</dt><dd>4</dd>"))
+
         let shard = CapturedConsole()
         #expect(PushSimCommand.main(["run", folder + "/s.json", "--set", "devices=4", "--shard", "1/2"], console: shard.console) == .usage)
         #expect(shard.err.contains("no --set with --shard"))

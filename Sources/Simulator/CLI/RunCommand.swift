@@ -93,10 +93,11 @@ enum RunCommand {
                         alsoWritable: [(directory: String, name: String)] = []) -> Outcome {
         var scenario: Scenario
         let scenarioBytes: [UInt8]
+        var overrides: [ScenarioOverride] = []
         do {
             // Read once: a pipe cannot be read again, and a partial result must carry
             // exactly the text that was simulated.
-            let overrides = try options.sets.map { (text) throws(ScenarioError) in try ScenarioOverride(text) }
+            overrides = try options.sets.map { (text) throws(ScenarioError) in try ScenarioOverride(text) }
             (scenario, scenarioBytes) = try ScenarioDecoder.loadKeepingBytes(path: options.scenarioPath,
                                                                              standardInput: console.input,
                                                                              overrides: overrides)
@@ -161,7 +162,9 @@ enum RunCommand {
             }
             let record = RunRecord(scenario: scenario, scenarioBytes: scenarioBytes,
                                    commandLine: ["pushsim", command] + arguments, overrides: options.sets)
-            let output = RunOutput(scenario: scenario, scenarioText: String(decoding: scenarioBytes, as: UTF8.self),
+            // With --set, result.json carries the scenario as it ran (run.json hashes the file's bytes).
+            let scenarioText = overrides.isEmpty ? nil : ScenarioOverride.text(scenarioBytes, overrides: overrides)
+            let output = RunOutput(scenario: scenario, scenarioText: scenarioText ?? String(decoding: scenarioBytes, as: UTF8.self),
                                    result: result, commandLine: RunOutput.commandLine([command] + arguments), record: record)
             try ReportWriter.write(output.files, to: directory, removing: [Self.partialFileName])
             return .completed(Completed(scenario: scenario, result: result, reports: output.reports, record: record,

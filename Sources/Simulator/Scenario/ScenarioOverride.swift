@@ -1,4 +1,5 @@
 import Foundation
+import Provider
 
 /// One `--set PATH=VALUE`: a field of the scenario changed for one run without editing
 /// the file. It is applied to the parsed JSON tree before decoding, so the decoder
@@ -191,6 +192,47 @@ extension ScenarioDecoder {
             return try FileBytes.read(path: path, standardInput: standardInput)
         } catch {
             throw ScenarioError(.unreadable(error.reason), file: FileBytes.displayName(path), path: "", location: nil)
+        }
+    }
+}
+
+extension ScenarioOverride {
+    /// The scenario text `bytes` with `overrides` applied, as compact JSON (members in
+    /// file order, numbers as written): the text a run with `--set` simulated, which
+    /// `result.json` carries so `pushsim report` reads the scenario as it ran. Nil when
+    /// the text does not parse or an override does not apply (the run has failed before).
+    /// - Complexity: O(n) in the text's size.
+    static func text(_ bytes: [UInt8], overrides: [ScenarioOverride]) -> String? {
+        guard var root = try? JSONParser.parse(bytes) else { return nil }
+        for override in overrides {
+            do { try override.apply(to: &root) } catch { return nil }
+        }
+        var text = ""
+        write(root, into: &text)
+        return text + "\n"
+    }
+
+    private static func write(_ node: JSONNode, into text: inout String) {
+        switch node.value {
+        case .null: text += "null"
+        case .bool(let value): text += value ? "true" : "false"
+        case .number(let number): text += number.text
+        case .string(let string): text += jsonStringLiteral(string)
+        case .array(let items):
+            text += "["
+            for (index, item) in items.enumerated() {
+                if index > 0 { text += "," }
+                write(item, into: &text)
+            }
+            text += "]"
+        case .object(let object):
+            text += "{"
+            for (index, member) in object.members.enumerated() {
+                if index > 0 { text += "," }
+                text += jsonStringLiteral(member.key) + ":"
+                write(member.value, into: &text)
+            }
+            text += "}"
         }
     }
 }

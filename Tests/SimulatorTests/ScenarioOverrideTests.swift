@@ -130,6 +130,27 @@ struct ScenarioOverrideTests {
         #expect(shard.err.contains("no --set with --shard"))
     }
 
+    @Test("check takes --set: an overridden bound is judged, and the run is the overridden scenario")
+    func checkTakesOverrides() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushsim-set-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let text = Self.scenarioText.replacingOccurrences(
+            of: "{ \"name\": \"queue\", \"repeatMaxCount\": 4 }] }",
+            with: "{ \"name\": \"queue\", \"repeatMaxCount\": 4 }], \"expect\": [{ \"metric\": \"deliverability\", \"strategy\": \"queue\", \"atLeast\": 0 }] }")
+        #expect(text != Self.scenarioText)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/s.json"))
+        let holds = CapturedConsole()
+        #expect(PushSimCommand.main(["check", folder + "/s.json", "--out", folder + "/a", "--quiet"], console: holds.console) == .success,
+                "\(holds.err)")
+        let fails = CapturedConsole()
+        #expect(PushSimCommand.main(["check", folder + "/s.json", "--set", "expect[0].atLeast=1.5", "--set", "devices=3",
+                                     "--out", folder + "/b", "--quiet"], console: fails.console) == .failedCheck)
+        #expect(fails.err.contains("error: expectation failed:"))
+        let record = try RunRecord.decode(Array(try #require(FileManager.default.contents(atPath: folder + "/b/run.json"))), file: "run.json")
+        #expect(record.devices == 3 && record.overrides == ["expect[0].atLeast=1.5", "devices=3"])
+    }
+
     @Test("diff refuses folders run with different overrides unless --force; the same overrides in another order compare")
     func diffSeesOverrides() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushsim-set-\(UUID().uuidString)").path

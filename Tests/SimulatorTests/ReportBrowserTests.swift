@@ -199,11 +199,14 @@ struct ReportBrowserTests {
                 let drawn = try #require(chart("sweep-\(metric.name)-\(group)", in: dom), "\(metric.name) \(offline)")
                 let lines = series(in: drawn)
                 #expect(lines.map(\.label) == ["no-queue", "queue"], "\(metric.name)")
-                for line in lines {
+                // A series group holds its error bars' own group, so its markup runs to the next series.
+                let bodies = drawn.components(separatedBy: "<g class=\"series\"").dropFirst()
+                for (line, body) in zip(lines, bodies) {
                     #expect(line.points == 3, "\(metric.name) \(line.label)")
-                    #expect(count("<circle class=\"point\"", in: line.body) == 3)
+                    #expect(count("<circle class=\"point\"", in: body) == 3)
                     let known = csv.dropFirst().filter { $0[1] == offline && $0[2] == line.label && !$0[column].isEmpty }.count
-                    #expect(count("class=\"error-bar\"", in: line.body) == known, "\(metric.name) \(line.label)")
+                    #expect(count("class=\"error-bar\"", in: body) == known, "\(metric.name) \(line.label)")
+                    #expect(known == 3, "\(metric.name) \(line.label): 20 devices give every rate a standard error")
                 }
             }
         }

@@ -20,7 +20,7 @@ enum SweepCommand {
 
     Writes sweep.csv (the swept paths, strategy, then every rate and its <rate>_se, one
     row per point and strategy) and sweep.html (each headline rate against the first
-    swept field, one line per strategy, error bars of ±1.96 standard errors; one chart per
+    swept field, one line per strategy, error bars over the 95% interval; one chart per
     value of the other fields) to <dir>, whole or not at all. One line per point on
     stderr as it finishes (not with --quiet).
 
@@ -164,8 +164,8 @@ enum SweepCommand {
         var rows: [[String]] = []
         for point in report.points {
             let values = zip(report.grid.axes, point.indices).map { $0.texts[$1] }
-            for (strategy, aggregate) in zip(point.result.strategies, point.result.aggregates) {
-                rows.append(values + [strategy.label] + SweepReport.chartedMetrics.map { SweepReport.rate($0, aggregate) })
+            for (index, strategy) in point.result.strategies.enumerated() {
+                rows.append(values + [strategy.label] + SweepReport.chartedMetrics.map { SweepReport.rate($0, point.result, strategy: index) })
             }
         }
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }

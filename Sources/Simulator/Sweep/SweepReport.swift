@@ -1,7 +1,8 @@
 /// The outputs of `pushsim sweep`: `sweep.csv` (every rate with its standard error, one
 /// row per point and strategy) and `sweep.html` (the headline rates against the first
-/// swept field, one line per strategy, error bars ±1.96 SE). Rendered whole in memory;
-/// the same results always give the same bytes.
+/// swept field, one line per strategy, error bars spanning the 95% interval that
+/// `summary.csv`'s `_low`/`_high` hold). Rendered whole in memory; the same results
+/// always give the same bytes.
 struct SweepReport {
     /// One simulated point: its value index per axis, the scenario as run and its result.
     struct Point {
@@ -31,23 +32,27 @@ struct SweepReport {
         grid.axes.map(\.path) + ["strategy"] + Metric.allCases.flatMap { [$0.name, $0.name + "_se"] }
     }
 
-    /// A rate as `summary.csv` writes it: the exact ratio with 6 decimals (4 for
-    /// pushes per message); empty when nothing was counted.
+    /// Strategy `index`'s `metric` in `result` as `summary.csv` writes it: the exact
+    /// ratio with 6 decimals (4 for pushes per message), a loss share's estimate with 6;
+    /// empty when nothing was counted.
     /// - Complexity: O(digits).
-    static func rate(_ metric: Metric, _ aggregate: StrategyAggregate) -> String {
-        let places = switch metric {
-        case .pushesPerMessage: 4
-        case .deliverability, .informedRate, .measuredDeliverability, .lostShare: 6
+    static func rate(_ metric: Metric, _ result: SimulationResult, strategy index: Int) -> String {
+        let aggregate = result.aggregates[index]
+        switch metric {
+        case .pushesPerMessage:
+            return FixedPoint.ratio(metric.numerator(of: aggregate), metric.denominator(of: aggregate), places: 4)
+        case .deliverability, .informedRate, .measuredDeliverability:
+            return FixedPoint.ratio(metric.numerator(of: aggregate), metric.denominator(of: aggregate), places: 6)
+        case .lostShare:
+            guard metric.denominator(of: aggregate) > 0 else { return "" }
+            return FixedPoint.decimal(result.estimate(metric, strategy: index).value, places: 6)
         }
-        return FixedPoint.ratio(metric.numerator(of: aggregate), metric.denominator(of: aggregate), places: places)
     }
 
-    /// A standard error with 6 decimals, by integer rounding (the same digits on every
-    /// machine); empty when it is not known (not finite).
+    /// A standard error as `summary.csv` writes it: 6 decimals; empty when not known.
     /// - Complexity: O(digits).
-    static func standardError(_ value: Double) -> String {
-        guard value.isFinite, abs(value) < 1e9 else { return "" }
-        return FixedPoint.fixed(Int64((value * 1_000_000).rounded()), places: 6)
+    static func standardError(_ estimate: Estimate) -> String {
+        estimate.hasStandardError ? FixedPoint.decimal(estimate.standardError, places: 6) : ""
     }
 
     /// `sweep.csv`.
@@ -56,9 +61,9 @@ struct SweepReport {
         var text = CSV.row(Self.columns(grid))
         for point in points {
             let values = zip(grid.axes, point.indices).map { $0.texts[$1] }
-            for (index, (strategy, aggregate)) in zip(point.result.strategies, point.result.aggregates).enumerated() {
+            for (index, strategy) in point.result.strategies.enumerated() {
                 let rates = Metric.allCases.flatMap { metric in
-                    [Self.rate(metric, aggregate), Self.standardError(point.result.estimate(metric, strategy: index).standardError)]
+                    [Self.rate(metric, point.result, strategy: index), Self.standardError(point.result.estimate(metric, strategy: index))]
                 }
                 text += CSV.row(values + [strategy.label] + rates)
             }
@@ -115,17 +120,26 @@ struct SweepReport {
                         continue
                     }
                     line.points.append((x, scale * estimate.value))
-                    if estimate.standardError.isFinite {
-                        let half = 1.96 * estimate.standardError
-                        line.errorBars.append((x, scale * (estimate.value - half), scale * (estimate.value + half)))
+                    if let interval = estimate.interval(confidence: 0.95) {
+                        // A share's interval is cut at 0% and 100%, where the axis ends.
+                        let low = scale * interval.lowerBound, high = scale * interval.upperBound
+                        line.errorBars.append(isShare ? (x, max(0, low), min(100, high)) : (x, low, high))
                     }
                 }
                 series.append(line)
             }
             let ys = series.flatMap { $0.points.compactMap(\.y) + $0.errorBars.flatMap { [$0.lower, $0.upper] } }
             let low = ys.min() ?? 0, high = ys.max() ?? 1
-            let yAxis = Axis.linear(metric.name.replacingOccurrences(of: "_", with: " ") + (isShare ? " (%)" : " (per message)"),
+            var yAxis = Axis.linear(metric.name.replacingOccurrences(of: "_", with: " ") + (isShare ? " (%)" : " (per message)"),
                                     covering: low...high)
+            if isShare {
+                // No share is below 0% or above 100%: the axis stops there, as report.html's does.
+                let top = min(100, yAxis.domain.upperBound)
+                // All at 100%: a point of axis below it, so the line is not on the frame's edge alone.
+                let bottom = min(max(0, yAxis.domain.lowerBound), max(0, top - 1))
+                yAxis.domain = bottom...max(top, bottom + 1)
+                yAxis.ticks.removeAll { !yAxis.domain.contains($0.value) }
+            }
             let caption = group.key.isEmpty ? nil
                 : zip(grid.axes.dropFirst(), group.key).map { "\($0.path) = \($0.texts[$1])" }.joined(separator: ", ")
             let title = metric.name + " against " + first.path + (caption.map { " (" + $0 + ")" } ?? "")
@@ -174,8 +188,8 @@ struct SweepReport {
         html += "</dl>\n</header>\n"
         for metric in Self.chartedMetrics {
             html += "<section id=\"\(metric.name)\">\n<h2>\(e(metric.name.replacingOccurrences(of: "_", with: " ")))</h2>\n"
-            html += "<p>\(e(metric.name)) of each strategy against \(e(grid.axes[0].path)); bars are ±1.96 standard errors "
-                + "(a 95% interval) where the standard error is known.</p>\n"
+            html += "<p>\(e(metric.name)) of each strategy against \(e(grid.axes[0].path)); bars are the 95% interval "
+                + "(± t·SE, as summary.csv's _low and _high) where the standard error is known.</p>\n"
             for (caption, chart) in charts(metric) {
                 html += "<figure>\n"
                 if let caption { html += "<figcaption>\(e(caption))</figcaption>\n" }

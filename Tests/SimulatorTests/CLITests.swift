@@ -217,6 +217,10 @@ struct CLITests {
         (["run", "x.json", "-h"], "USAGE: pushsim run"),
         (["validate", "--help"], "USAGE: pushsim validate"),
         (["merge", "--help"], "USAGE: pushsim merge"),
+        (["help", "sweep"], "USAGE: pushsim sweep"),
+        (["sweep", "--help"], "USAGE: pushsim sweep"),
+        (["help", "schema"], "USAGE: pushsim schema"),
+        (["schema", "--help"], "USAGE: pushsim schema"),
     ])
     func help(arguments: [String], usage: String) {
         let result = pushsim(arguments)

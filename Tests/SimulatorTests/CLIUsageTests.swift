@@ -41,6 +41,9 @@ struct CLIUsageTests {
         (["merge", "p"], "merge"),
         (["bench", "x.json", "--threads", "0"], "bench"),
         (["version", "extra"], "version"),
+        (["sweep", "x.json"], "sweep"),
+        (["sweep", "x.json", "--set", "seed=1,2", "--bogus"], "sweep"),
+        (["schema", "extra"], "schema"),
     ])
     func usageHintNamesTheCommand(arguments: [String], command: String) {
         let result = pushsim(arguments)

@@ -114,6 +114,22 @@ struct ChartsTests {
         #expect(svg.contains(">weekend</text>"))
     }
 
+    @Test("error bars: one vertical bar with caps per entry, from lower to upper at the point's x, none when not given")
+    func errorBars() {
+        var series = LineChart.Series(label: "a", colour: "#0072B2", points: [(5, 50), (10, 90)], markers: true)
+        #expect(!Self.simpleChart([series]).svg().contains("error-bar"))
+        series.errorBars = [(5, 40, 60), (10, 85, 95)]
+        let svg = Self.simpleChart([series]).svg()
+        #expect(svg.contains("<g class=\"error-bars\" data-bars=\"2\">"))
+        #expect(count("class=\"error-bar\"", in: svg) == 2)
+        // x 5 → 460 px; y 40 → 328 − 0.4 × 288 = 212.8, y 60 → 155.2; caps 3 px each side.
+        #expect(svg.contains("d=\"M460 212.8 L460 155.2 M457 212.8 L463 212.8 M457 155.2 L463 155.2\""))
+        // Inside the series' group, before its markers (so the dots sit on top).
+        let group = svg.components(separatedBy: "data-series=\"a\"")[1]
+        let bars = group.range(of: "error-bars"), marker = group.range(of: "class=\"point\"")
+        #expect(bars != nil && marker != nil && bars!.lowerBound < marker!.lowerBound)
+    }
+
     @Test("stacked bars: one bar per item, a segment per non-zero count, shares labelled where they fit and in every tooltip")
     func stackedBars() {
         let chart = StackedBarChart(id: "outcomes", title: "outcomes",

@@ -169,6 +169,61 @@ struct ReportBrowserTests {
         print("report.html screenshot: \(screenshot) (page: \(Self.artifacts)/report.html)")
     }
 
+    @Test("Chromium renders sweep.html: a chart per headline rate and value of the second field, a line per strategy with every point and its error bars, no console message",
+          .enabled(if: HeadlessChromium.executable != nil || HeadlessChromium.required,
+                   "chromium is not installed: apt-get install chromium (with CI=true its absence fails the test)"))
+    func rendersSweepInChromium() throws {
+        let chromium = try #require(HeadlessChromium.executable, "CI=true, but no chromium or chromium-browser on PATH")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("pushsim-browser-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try Data(Self.scenarioText.utf8).write(to: URL(fileURLWithPath: root + "/browser.json"))
+        let captured = CapturedConsole()
+        try #require(PushSimCommand.main(["sweep", root + "/browser.json", "--set", "strategies[1].repeatMaxCount=0,2,4",
+                                          "--set", "connectivity.offline.mean=20m,1h", "--set", "devices=20", "--out", root + "/out", "--quiet"],
+                                         console: captured.console) == .success, "\(captured.err)")
+        let page = "file://" + root + "/out/sweep.html"
+        let rendered = try HeadlessChromium.run(chromium, ["--dump-dom"], url: page, scratch: root)
+        let dom = rendered.out
+        #expect(HeadlessChromium.consoleMessages(rendered.err) == [])
+        #expect(dom.contains("<h1>PushSim sweep: browser</h1>"))
+        #expect(!dom.contains("<script"))
+        #expect(count("<svg ", in: dom) == SweepReport.chartedMetrics.count * 2)
+
+        // The error bars each chart must have: one per point whose standard error sweep.csv knows.
+        let csv = try #require(FileManager.default.contents(atPath: root + "/out/sweep.csv")).split(separator: UInt8(ascii: "\n"))
+            .map { String(decoding: $0, as: UTF8.self).split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        for metric in SweepReport.chartedMetrics {
+            let column = try #require(csv[0].firstIndex(of: metric.name + "_se"))
+            for (group, offline) in ["20m", "1h"].enumerated() {
+                let drawn = try #require(chart("sweep-\(metric.name)-\(group)", in: dom), "\(metric.name) \(offline)")
+                let lines = series(in: drawn)
+                #expect(lines.map(\.label) == ["no-queue", "queue"], "\(metric.name)")
+                // A series group holds its error bars' own group, so its markup runs to the next series.
+                let bodies = drawn.components(separatedBy: "<g class=\"series\"").dropFirst()
+                for (line, body) in zip(lines, bodies) {
+                    #expect(line.points == 3, "\(metric.name) \(line.label)")
+                    #expect(count("<circle class=\"point\"", in: body) == 3)
+                    let known = csv.dropFirst().filter { $0[1] == offline && $0[2] == line.label && !$0[column].isEmpty }.count
+                    #expect(count("class=\"error-bar\"", in: body) == known, "\(metric.name) \(line.label)")
+                    #expect(known == 3, "\(metric.name) \(line.label): 20 devices give every rate a standard error")
+                }
+            }
+        }
+
+        try FileManager.default.createDirectory(atPath: Self.artifacts, withIntermediateDirectories: true)
+        let screenshot = Self.artifacts + "/sweep.png"
+        try? FileManager.default.removeItem(atPath: screenshot)
+        let shot = try HeadlessChromium.run(chromium, ["--hide-scrollbars", "--window-size=1000,4000", "--screenshot=" + screenshot],
+                                            url: page, scratch: root)
+        #expect(HeadlessChromium.consoleMessages(shot.err) == [])
+        let png = try #require(FileManager.default.contents(atPath: screenshot), "no screenshot at \(screenshot)")
+        #expect(Array(png.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        try? FileManager.default.removeItem(atPath: Self.artifacts + "/sweep.html")
+        try FileManager.default.copyItem(atPath: root + "/out/sweep.html", toPath: Self.artifacts + "/sweep.html")
+        print("sweep.html screenshot: \(screenshot) (page: \(Self.artifacts)/sweep.html)")
+    }
+
     @Test("the console check sees a broken page: Chromium logs an SVG path it cannot parse",
           .enabled(if: HeadlessChromium.executable != nil || HeadlessChromium.required,
                    "chromium is not installed: apt-get install chromium (with CI=true its absence fails the test)"))

@@ -20,7 +20,7 @@ enum CheckCommand {
                            a failure naming the value, interval and bound (written whole)
       --format <f>         table (default) or json: the verdicts, for scripts
       --quiet              Print nothing on stdout; each failed expectation is one line on stderr
-      (and --out, --seed, --strategy, --threads as for 'pushsim run'; not --shard)
+      (and --set, --out, --seed, --strategy, --threads as for 'pushsim run'; not --shard)
       -h, --help           Show this help
 
     EXIT CODES: 0 every expectation holds, 2 one or more do not, 1 the simulator or a

@@ -13,7 +13,8 @@ enum DiffCommand {
     √(se_old² + se_new²) of two independent runs, and whether the interval leaves out 0
     (a change beyond noise). Reads each folder's run.json and summary.csv (with its
     <rate>_se columns; a folder without them is from an older pushsim: its changes are
-    shown, not judged). Refuses folders of different scenario texts (run.json's hash).
+    shown, not judged). Refuses folders of different scenario texts (run.json's hash) or
+    of different --set overrides.
 
     OPTIONS:
       --confidence <c>     The intervals' confidence, in (0, 1) (default: 0.95)
@@ -66,6 +67,15 @@ enum DiffCommand {
             for folder in folders where folder.record == nil {
                 console.err("error: \(folder.path): no \(RunRecord.fileName): a report folder from a pushsim before 0.7.0, "
                             + "which does not say what scenario it ran ('--force' compares anyway)\n")
+                return .dataError
+            }
+            if comparison.sameScenario == false, let old = folders[0].record, let new = folders[1].record,
+               old.scenarioSHA256 == new.scenarioSHA256 {
+                func listing(_ record: RunRecord) -> String {
+                    record.overrides.isEmpty ? "none" : record.overrides.map { "--set " + $0 }.joined(separator: " ")
+                }
+                console.err("error: the folders ran the scenario with different overrides: \(folders[0].path) with "
+                            + "\(listing(old)), \(folders[1].path) with \(listing(new)) ('--force' compares anyway)\n")
                 return .dataError
             }
             if comparison.sameScenario == false, let old = folders[0].record, let new = folders[1].record {

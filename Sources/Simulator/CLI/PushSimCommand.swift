@@ -27,6 +27,8 @@ public enum PushSimCommand {
       report     Draw report.html again from a report folder
       check      Run a scenario and hold it to its 'expect' bounds (for CI)
       diff       Compare two report folders, beyond sampling noise
+      sweep      Run a scenario over a grid of field values (sweep.csv, sweep.html)
+      schema     Print the JSON Schema of scenario files (for editors)
       bench      Measure speed and peak memory on a scenario
       version    Print the version (also --version)
       help       Show help for a command
@@ -34,6 +36,8 @@ public enum PushSimCommand {
     EXAMPLES:
       pushsim run scenarios/mail-january-february.json
       pushsim validate scenarios/two-states.json
+      pushsim run scenarios/two-states.json --set devices=100 --set connectivity.offline.mean=2h
+      pushsim sweep scenarios/two-states.json --set 'strategies[1].repeatMaxCount=0..10'
       pushsim help run
 
     EXIT CODES: 0 ok, 1 failure, 2 an expectation failed (check) or a rate changed beyond
@@ -72,6 +76,10 @@ public enum PushSimCommand {
             return DiffCommand.main(rest, console: console)
         case "report":
             return ReportCommand.main(rest, console: console)
+        case "sweep":
+            return SweepCommand.main(rest, console: console)
+        case "schema":
+            return SchemaCommand.main(rest, console: console)
         case "version", "--version":
             return VersionCommand.main(rest, console: console)
         default:
@@ -80,7 +88,7 @@ public enum PushSimCommand {
     }
 
     /// The commands that have their own help.
-    static let commandNames = ["run", "validate", "merge", "report", "bench", "check", "diff", "version"]
+    static let commandNames = ["run", "validate", "merge", "report", "bench", "check", "diff", "sweep", "schema", "version"]
 
     static func commandHelp(_ name: String) -> String? {
         switch name {
@@ -91,6 +99,8 @@ public enum PushSimCommand {
         case "check": CheckCommand.help
         case "diff": DiffCommand.help
         case "report": ReportCommand.help
+        case "sweep": SweepCommand.help
+        case "schema": SchemaCommand.help
         case "version": VersionCommand.help
         default: nil
         }

@@ -7,13 +7,18 @@ enum RunCommand {
     static let help = """
     OVERVIEW: Run a scenario and compare its strategies.
 
-    USAGE: pushsim run <scenario.json | -> [--out <dir>] [--seed <n>] [--strategy <label>]...
-                       [--baseline <label>] [--threads <n>] [--shard <k>/<n>] [--format table|json] [--quiet]
+    USAGE: pushsim run <scenario.json | -> [--set <path>=<value>]... [--out <dir>] [--seed <n>]
+                       [--strategy <label>]... [--baseline <label>] [--threads <n>] [--shard <k>/<n>]
+                       [--format table|json] [--quiet]
 
     Prints a side-by-side table on stdout and writes \(Reports.listing(RunOutput.fileNames))
     to <dir>, whole or not at all. '-' reads the scenario from standard input.
 
     OPTIONS:
+      --set <path>=<value> Change one scenario field for this run, e.g. --set devices=100,
+                           --set strategies[1].repeatMaxCount=3, --set connectivity.offline.mean=2h
+                           (JSON when the value is JSON, else a string); repeatable; run.json
+                           records them; not with --shard
       --out <dir>          Report folder (default: reports/<scenario name>/)
       --seed <n>           Override the scenario's seed (0 … 2^63-1)
       --strategy <label>   Run only this strategy; repeat for several (default: all)
@@ -92,11 +97,14 @@ enum RunCommand {
                         alsoWritable: [(directory: String, name: String)] = []) -> Outcome {
         var scenario: Scenario
         let scenarioBytes: [UInt8]
+        var overrides: [ScenarioOverride] = []
         do {
             // Read once: a pipe cannot be read again, and a partial result must carry
             // exactly the text that was simulated.
+            overrides = try options.sets.map { (text) throws(ScenarioError) in try ScenarioOverride(text) }
             (scenario, scenarioBytes) = try ScenarioDecoder.loadKeepingBytes(path: options.scenarioPath,
-                                                                             standardInput: console.input)
+                                                                             standardInput: console.input,
+                                                                             overrides: overrides)
         } catch {
             console.err("error: \(error)\n")
             return .finished(.dataError)
@@ -165,8 +173,10 @@ enum RunCommand {
                 return .finished(.success)
             }
             let record = RunRecord(scenario: scenario, scenarioBytes: scenarioBytes,
-                                   commandLine: ["pushsim", command] + arguments)
-            let output = RunOutput(scenario: scenario, scenarioText: String(decoding: scenarioBytes, as: UTF8.self),
+                                   commandLine: ["pushsim", command] + arguments, overrides: options.sets)
+            // With --set, result.json carries the scenario as it ran (run.json hashes the file's bytes).
+            let scenarioText = overrides.isEmpty ? nil : ScenarioOverride.text(scenarioBytes, overrides: overrides)
+            let output = RunOutput(scenario: scenario, scenarioText: scenarioText ?? String(decoding: scenarioBytes, as: UTF8.self),
                                    result: result, commandLine: RunOutput.commandLine([command] + arguments), record: record,
                                    baseline: baseline)
             try ReportWriter.write(output.files, to: directory, removing: [Self.partialFileName])
@@ -189,12 +199,14 @@ enum RunCommand {
         var baseline: String?
         var threads: Int
         var shard: (index: Int, count: Int)?
+        /// `--set` arguments, `PATH=VALUE`, in order (read by `ScenarioOverride`).
+        var sets: [String]
         var output: OutputOptions
 
         /// The options `run` takes; `check` takes them and its own.
-        static let valued = Set(["--out", "--seed", "--strategy", "--baseline", "--threads", "--shard"])
+        static let valued = Set(["--out", "--seed", "--strategy", "--baseline", "--threads", "--shard", "--set"])
             .union(OutputOptions.valued)
-        static let repeatable: Set<String> = ["--strategy"]
+        static let repeatable: Set<String> = ["--strategy", "--set"]
         static let flags: Set<String> = OutputOptions.flags
 
         init(_ arguments: ArraySlice<String>) throws(UsageError) {
@@ -232,6 +244,11 @@ enum RunCommand {
                     throw .invalidValue(option: "--shard", value: text, expected: "K/N with 1 ≤ K ≤ N, e.g. 3/8")
                 }
                 shard = (index, count)
+            }
+            sets = scanner.values("--set")
+            // A partial result carries the file's text, which merge decodes again without them.
+            if shard != nil, let set = sets.first {
+                throw .invalidValue(option: "--set", value: set, expected: "no --set with --shard (merge reads the file's text)")
             }
             output = try OutputOptions(scanner)
         }

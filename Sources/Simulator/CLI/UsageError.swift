@@ -15,7 +15,7 @@ public enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .unknownCommand(let name): "unknown command '\(name)'; expected run, validate, merge, report, bench, check, diff, version or help"
+        case .unknownCommand(let name): "unknown command '\(name)'; expected run, validate, merge, report, bench, check, diff, sweep, schema, version or help"
         case .missingCommand: "no command given"
         case .unknownOption(let option, let command): "unknown option '\(option)' for '\(command)'"
         case .missingValue(let option): "option '\(option)' needs a value"

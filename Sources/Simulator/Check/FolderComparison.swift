@@ -29,10 +29,23 @@ struct FolderComparison {
         onlyNew = new.labels.filter { !old.labels.contains($0) }
     }
 
-    /// Whether both ran the same scenario text (same hash); nil when a folder has no `run.json`.
+    /// Whether both ran the same scenario: the same text (same hash) with the same `--set`
+    /// overrides; nil when a folder has no `run.json`.
     var sameScenario: Bool? {
         guard let before = old.record, let after = new.record else { return nil }
-        return before.scenarioSHA256 == after.scenarioSHA256
+        return before.scenarioSHA256 == after.scenarioSHA256 && Self.effective(before.overrides) == Self.effective(after.overrides)
+    }
+
+    /// What `overrides` set, path by path (the last of a path wins, as when applied), sorted
+    /// by path: `--set a=1 --set b=2` and `--set b=2 --set a=1` ran the same scenario.
+    /// - Complexity: O(n log n) in the overrides.
+    static func effective(_ overrides: [String]) -> [String] {
+        var byPath: [String: String] = [:]
+        for text in overrides {
+            let path = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? text
+            byPath[path] = text
+        }
+        return byPath.keys.sorted().map { byPath[$0]! }
     }
 
     /// Whether any rate moved beyond noise.

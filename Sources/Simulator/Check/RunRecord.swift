@@ -33,10 +33,13 @@ public struct RunRecord: Sendable, Equatable {
     public var commandLine: [String]
     /// The parts a merge read, in command-line order; empty for a run.
     public var parts: [Part]
+    /// The `--set PATH=VALUE` overrides applied to the scenario, in command-line order;
+    /// `scenarioSHA256` stays the file's own hash, so these say what else ran.
+    public var overrides: [String] = []
 
     /// The record of `scenario` (as run: its seed and strategies), read from `scenarioBytes`.
     /// - Complexity: O(n) in the scenario's size.
-    init(scenario: Scenario, scenarioBytes: [UInt8], commandLine: [String], parts: [Part] = []) {
+    init(scenario: Scenario, scenarioBytes: [UInt8], commandLine: [String], parts: [Part] = [], overrides: [String] = []) {
         version = PushSimCommand.version
         scenarioName = scenario.name
         scenarioSHA256 = SHA256.hex(scenarioBytes)
@@ -47,6 +50,7 @@ public struct RunRecord: Sendable, Equatable {
         end = scenario.start.adding(days: max(scenario.dayCount - 1, 0)).description
         self.commandLine = commandLine
         self.parts = parts
+        self.overrides = overrides
     }
 
     /// The file's text: one key a line, in this order.
@@ -63,6 +67,7 @@ public struct RunRecord: Sendable, Equatable {
             ("end", JSONText.string(end)),
             ("commandLine", JSONText.array(commandLine.map(JSONText.string))),
             ("parts", JSONText.array(parts.map { JSONText.object(["file": JSONText.string($0.file), "shard": JSONText.string($0.shard)]) })),
+            ("overrides", JSONText.array(overrides.map(JSONText.string))),
         ]
         return "{\n" + members.map { "  " + JSONText.string($0.0) + ": " + $0.1 }.joined(separator: ",\n") + "\n}\n"
     }
@@ -109,6 +114,10 @@ public struct RunRecord: Sendable, Equatable {
         for item in try array(object["parts"], "parts") {
             guard case .object(let part) = item.value else { throw fail("damaged run.json (parts[] is not an object)") }
             record.parts.append(Part(file: try string(part["file"], "parts[].file"), shard: try string(part["shard"], "parts[].shard")))
+        }
+        // Absent from the run.json of a pushsim before --set: no overrides.
+        if object["overrides"] != nil {
+            for item in try array(object["overrides"], "overrides") { record.overrides.append(try string(item, "overrides[]")) }
         }
         return record
     }

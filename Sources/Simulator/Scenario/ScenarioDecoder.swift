@@ -33,12 +33,22 @@ public enum ScenarioDecoder {
     /// order, with the others in its `more`.
     /// - Complexity: O(n) in the text's size.
     public static func decode(_ bytes: [UInt8], file: String) throws(ScenarioError) -> Scenario {
-        let root: JSONNode
+        try decode(try parse(bytes, file: file), file: file)
+    }
+
+    /// The JSON tree of a scenario text; a syntax error names `file`.
+    /// - Complexity: O(n) in the text's size.
+    static func parse(_ bytes: [UInt8], file: String) throws(ScenarioError) -> JSONNode {
         do {
-            root = try JSONParser.parse(bytes)
+            return try JSONParser.parse(bytes)
         } catch {
             throw ScenarioError(.syntax(error.message), file: file, path: "", location: error.location)
         }
+    }
+
+    /// Validates a parsed scenario (`--set` overrides may have changed the tree).
+    /// - Complexity: O(n) in the tree's size.
+    static func decode(_ root: JSONNode, file: String) throws(ScenarioError) -> Scenario {
         let log = ScenarioErrorLog(file: file)
         let scenario = log.attemptOptional { try decodeScenario(FieldReader(file: file, node: root, path: "", log: log)) }
         if let error = log.combined() { throw error }

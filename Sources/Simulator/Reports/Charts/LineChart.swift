@@ -1,5 +1,5 @@
 /// Lines over a linear or logarithmic x axis: solid or dashed series, optional markers,
-/// an optional shaded band around a series (a confidence interval), shaded x-ranges
+/// an optional shaded band or error bars around a series (a confidence interval), shaded x-ranges
 /// (weekends) and labelled reference lines.
 struct LineChart {
     /// One line.
@@ -16,6 +16,8 @@ struct LineChart {
         var markers = false
         /// A shaded band drawn behind the line (e.g. a 95% interval), when given.
         var band: [(x: Double, lower: Double, upper: Double)]?
+        /// Vertical error bars with caps (e.g. value ± 1.96 SE), one per entry.
+        var errorBars: [(x: Double, lower: Double, upper: Double)] = []
     }
 
     /// Ids inside the SVG start with it; unique on a page.
@@ -105,6 +107,19 @@ struct LineChart {
                 svg.element("path", [("d", path), ("fill", "none"), ("stroke", line.colour), ("stroke-width", "2"),
                                      ("stroke-linejoin", "round"), ("stroke-linecap", "round")]
                                     + (line.dashed ? [("stroke-dasharray", "6 4")] : []))
+            }
+            if !line.errorBars.isEmpty {
+                // Under the markers; a cap 3 px each side, so neighbouring points stay apart.
+                svg.start("g", [("class", "error-bars"), ("data-bars", String(line.errorBars.count))])
+                for bar in line.errorBars {
+                    let low = position(x: bar.x, y: bar.lower), high = position(x: bar.x, y: bar.upper)
+                    let x = SVG.number(low.x), left = SVG.number(low.x - 3), right = SVG.number(low.x + 3)
+                    let path = "M\(x) \(SVG.number(low.y)) L\(x) \(SVG.number(high.y)) M\(left) \(SVG.number(low.y)) L\(right) "
+                        + "\(SVG.number(low.y)) M\(left) \(SVG.number(high.y)) L\(right) \(SVG.number(high.y))"
+                    svg.element("path", [("class", "error-bar"), ("d", path), ("fill", "none"), ("stroke", line.colour),
+                                         ("stroke-width", "1.2")])
+                }
+                svg.end()
             }
             if line.markers {
                 for (x, y) in present {

@@ -98,6 +98,22 @@ struct ReportBrowserTests {
 
     func count(_ needle: String, in text: String) -> Int { text.components(separatedBy: needle).count - 1 }
 
+    /// Screenshots `root/out/NAME.html` into the artifacts folder as NAME.png (1000 px wide),
+    /// with a copy of the page beside it, checks Chromium logged nothing, and prints both paths.
+    func keepScreenshot(_ chromium: String, of name: String, height: Int, root: String) throws {
+        try FileManager.default.createDirectory(atPath: Self.artifacts, withIntermediateDirectories: true)
+        let screenshot = Self.artifacts + "/\(name).png", copy = Self.artifacts + "/\(name).html"
+        try? FileManager.default.removeItem(atPath: screenshot)
+        let shot = try HeadlessChromium.run(chromium, ["--hide-scrollbars", "--window-size=1000,\(height)", "--screenshot=" + screenshot],
+                                            url: "file://" + root + "/out/\(name).html", scratch: root)
+        #expect(HeadlessChromium.consoleMessages(shot.err) == [])
+        let png = try #require(FileManager.default.contents(atPath: screenshot), "no screenshot at \(screenshot)")
+        #expect(Array(png.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        try? FileManager.default.removeItem(atPath: copy)
+        try FileManager.default.copyItem(atPath: root + "/out/\(name).html", toPath: copy)
+        print("\(name).html screenshot: \(screenshot) (page: \(copy))")
+    }
+
     @Test("Chromium renders report.html: five charts with the right series and points, no console message; screenshot kept",
           .enabled(if: HeadlessChromium.executable != nil || HeadlessChromium.required,
                    "chromium is not installed: apt-get install chromium (with CI=true its absence fails the test)"))
@@ -156,17 +172,7 @@ struct ReportBrowserTests {
         #expect(series(in: cost).map(\.points) == Array(repeating: 2, count: strategies))
 
         // The screenshot, for a person to look at: its path is printed.
-        try FileManager.default.createDirectory(atPath: Self.artifacts, withIntermediateDirectories: true)
-        let screenshot = Self.artifacts + "/report.png"
-        try? FileManager.default.removeItem(atPath: screenshot)
-        let shot = try HeadlessChromium.run(chromium, ["--hide-scrollbars", "--window-size=1000,3400", "--screenshot=" + screenshot],
-                                            url: page, scratch: root)
-        #expect(HeadlessChromium.consoleMessages(shot.err) == [])
-        let png = try #require(FileManager.default.contents(atPath: screenshot), "no screenshot at \(screenshot)")
-        #expect(Array(png.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
-        try? FileManager.default.removeItem(atPath: Self.artifacts + "/report.html")
-        try FileManager.default.copyItem(atPath: root + "/out/report.html", toPath: Self.artifacts + "/report.html")
-        print("report.html screenshot: \(screenshot) (page: \(Self.artifacts)/report.html)")
+        try keepScreenshot(chromium, of: "report", height: 3400, root: root)
     }
 
     @Test("Chromium renders sweep.html: a chart per headline rate and value of the second field, a line per strategy with every point and its error bars, no console message",
@@ -211,17 +217,7 @@ struct ReportBrowserTests {
             }
         }
 
-        try FileManager.default.createDirectory(atPath: Self.artifacts, withIntermediateDirectories: true)
-        let screenshot = Self.artifacts + "/sweep.png"
-        try? FileManager.default.removeItem(atPath: screenshot)
-        let shot = try HeadlessChromium.run(chromium, ["--hide-scrollbars", "--window-size=1000,4000", "--screenshot=" + screenshot],
-                                            url: page, scratch: root)
-        #expect(HeadlessChromium.consoleMessages(shot.err) == [])
-        let png = try #require(FileManager.default.contents(atPath: screenshot), "no screenshot at \(screenshot)")
-        #expect(Array(png.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
-        try? FileManager.default.removeItem(atPath: Self.artifacts + "/sweep.html")
-        try FileManager.default.copyItem(atPath: root + "/out/sweep.html", toPath: Self.artifacts + "/sweep.html")
-        print("sweep.html screenshot: \(screenshot) (page: \(Self.artifacts)/sweep.html)")
+        try keepScreenshot(chromium, of: "sweep", height: 4000, root: root)
     }
 
     @Test("the console check sees a broken page: Chromium logs an SVG path it cannot parse",

@@ -5,6 +5,26 @@ enum ReportPage {
     /// The page's file name in a report folder.
     static let fileName = "report.html"
 
+    /// A page's start, to its header's title: the document head (a CSP that forbids
+    /// every fetch and script, the style), then `<body><header><h1>`. Shared with `sweep.html`.
+    /// - Complexity: O(style).
+    static func head(title: String) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>\(SVG.escape(title))</title>
+        <style>\(style)</style>
+        </head>
+        <body>
+        <header>
+        <h1>\(SVG.escape(title))</h1>\n
+        """
+    }
+
     /// Each strategy's daily deliverability intervals at 95%, from the run's blocks of users.
     /// - Complexity: O(strategies × days × blocks).
     static func dailyBands(_ result: SimulationResult) -> [[ClosedRange<Double>?]] {
@@ -23,20 +43,7 @@ enum ReportPage {
                        deliverabilityBands: [[ClosedRange<Double>?]]? = nil) -> String {
         let e = SVG.escape
         let end = scenario.start.adding(days: max(0, scenario.dayCount - 1))
-        var html = """
-        <!DOCTYPE html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>PushSim report: \(e(scenario.name))</title>
-        <style>\(style)</style>
-        </head>
-        <body>
-        <header>
-        <h1>PushSim report: \(e(scenario.name))</h1>\n
-        """
+        var html = head(title: "PushSim report: " + scenario.name)
         if !scenario.description.isEmpty { html += "<p class=\"description\">\(e(scenario.description))</p>\n" }
         html += "<dl class=\"facts\">\n"
         html += "<dt>seed</dt><dd>\(scenario.seed)</dd>\n"

@@ -153,20 +153,7 @@ struct SweepReport {
     func html() -> String {
         let e = SVG.escape
         let name = points.first?.scenario.name ?? ""
-        var html = """
-        <!DOCTYPE html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>PushSim sweep: \(e(name))</title>
-        <style>\(ReportPage.style)</style>
-        </head>
-        <body>
-        <header>
-        <h1>PushSim sweep: \(e(name))</h1>\n
-        """
+        var html = ReportPage.head(title: "PushSim sweep: " + name)
         if let description = points.first?.scenario.description, !description.isEmpty {
             html += "<p class=\"description\">\(e(description))</p>\n"
         }

@@ -64,7 +64,7 @@ enum DiffCommand {
         let comparison = FolderComparison(old: folders[0], new: folders[1], confidence: confidence)
         if !force {
             for folder in folders where folder.record == nil {
-                console.err("error: \(folder.path): no \(RunRecord.fileName): a report folder from a pushsim before 0.7.0, "
+                console.err("error: \(UserText.path(folder.path)): no \(RunRecord.fileName): a report folder from a pushsim before 0.7.0, "
                             + "which does not say what scenario it ran ('--force' compares anyway)\n")
                 return .dataError
             }

@@ -47,20 +47,20 @@ enum MergeCommand {
             let path = decoded.path
             let shard = decoded.partial.shard
             guard shard.count <= decoded.scenario.devices else {
-                console.err("error: \(path): shard \(shard.index)/\(shard.count) of a scenario of \(decoded.scenario.devices) "
+                console.err("error: \(UserText.path(path)): shard \(shard.index)/\(shard.count) of a scenario of \(decoded.scenario.devices) "
                             + "devices: there are at most as many shards as devices\n")
                 return .dataError
             }
             if let reference {
                 if let difference = Self.difference(decoded.partial, reference.partial) {
-                    console.err("error: \(path) and \(reference.path) are parts of different runs: \(difference)\n")
+                    console.err("error: \(UserText.path(path)) and \(UserText.path(reference.path)) are parts of different runs: \(difference)\n")
                     return .dataError
                 }
             } else {
                 reference = (decoded.partial, decoded.scenario, path)
             }
             guard seen.insert(shard.index).inserted else {
-                console.err("error: \(path): shard \(shard.index)/\(shard.count) given twice\n")
+                console.err("error: \(UserText.path(path)): shard \(shard.index)/\(shard.count) given twice\n")
                 return .dataError
             }
             parts.append(RunRecord.Part(file: path, shard: "\(shard.index)/\(shard.count)"))

@@ -9,6 +9,7 @@ enum RunCommand {
 
     USAGE: pushsim run <scenario.json | -> [--out <dir>] [--seed <n>] [--strategy <label>]...
                        [--threads <n>] [--shard <k>/<n>] [--format table|json] [--quiet]
+                       [--allow-large]
 
     Prints a side-by-side table on stdout and writes \(Reports.listing(RunOutput.fileNames))
     to <dir>, whole or not at all. '-' reads the scenario from standard input.
@@ -24,6 +25,8 @@ enum RunCommand {
       --format <f>         table (default) or json: each strategy's rates with standard errors
                            and 95% intervals, for scripts (README lists the keys)
       --quiet              Print nothing on stdout and no note on stderr; only errors
+      --allow-large        Run even when the cost estimate passes a limit (messages, events,
+                           memory: README, "Limits"); without it such a run stops before starting
       -h, --help           Show this help
 
     EXAMPLES:
@@ -47,16 +50,22 @@ enum RunCommand {
         } catch {
             return PushSimCommand.usage(error, command: "run", console: console)
         }
-        switch execute(options, command: "run", arguments: arguments, console: console, simulate: simulate) {
+        // Standard output first, the reports after: when it fails (`| true`, a full disk)
+        // the process ends with exit 1 and the folder is left as it was.
+        let outcome = execute(options, command: "run", arguments: arguments, console: console, simulate: simulate,
+                              beforeWriting: { run in
+            guard !options.output.quiet else { return }
+            switch options.output.format {
+            case .table: console.out(run.reports.table)
+            case .json: console.out(MachineOutput.run(run.record, result: run.result))
+            }
+        })
+        switch outcome {
         case .finished(let code):
             return code
         case .completed(let run):
             if !options.output.quiet {
-                switch options.output.format {
-                case .table: console.out(run.reports.table)
-                case .json: console.out(MachineOutput.run(run.record, result: run.result))
-                }
-                console.err("wrote \(Reports.listing(RunOutput.fileNames)) to \(run.directory)\n")
+                console.err("wrote \(Reports.listing(RunOutput.fileNames)) to \(UserText.path(run.directory))\n")
             }
             return .success
         }
@@ -82,10 +91,12 @@ enum RunCommand {
     /// shard's partial result): the flow `run` and `check` share. `prepare` sees the
     /// scenario as it will run (options applied) and may stop before the simulation
     /// with an exit code (after printing why); `alsoWritable` is checked writable
-    /// then too, so no long run ends on an output that cannot be written.
+    /// then too, so no long run ends on an output that cannot be written. `beforeWriting`
+    /// sees a whole run's output just before its reports are written.
     static func execute(_ options: Options, command: String, arguments: ArraySlice<String>, console: Console,
                         simulate: Simulate, prepare: (Scenario) -> ExitCode? = { _ in nil },
-                        alsoWritable: [(directory: String, name: String)] = []) -> Outcome {
+                        alsoWritable: [(directory: String, name: String)] = [],
+                        beforeWriting: (Completed) -> Void = { _ in }) -> Outcome {
         var scenario: Scenario
         let scenarioBytes: [UInt8]
         do {
@@ -115,6 +126,15 @@ enum RunCommand {
                                                   command: command, console: console))
         }
         if let code = prepare(scenario) { return .finished(code) }
+        let deviceCount = options.shard.map {
+            Simulation.shardRange(index: $0.index, count: $0.count, devices: scenario.devices).count
+        } ?? scenario.devices
+        // Checked before anything is created: a run past a limit fails in a moment, not hours later.
+        if !options.allowLarge, let passed = RunCost(scenario, devices: deviceCount, threads: options.threads).limitPassed {
+            console.err("error: \(UserText.path(FileBytes.displayName(options.scenarioPath))): the run is too large: "
+                        + "\(passed) (README, \"Limits\"); pass --allow-large to run it anyway\n")
+            return .finished(.dataError)
+        }
         let directory = options.out ?? "reports/\(scenario.name)"
         // A folder that cannot take the output fails now, not after the simulation.
         do {
@@ -147,7 +167,7 @@ enum RunCommand {
                 try ReportWriter.write([(Self.partialFileName, partial.encoded())], to: directory,
                                        removing: RunOutput.fileNames)
                 if !options.output.quiet {
-                    console.err("wrote \(ReportWriter.join(directory, Self.partialFileName)) "
+                    console.err("wrote \(UserText.path(ReportWriter.join(directory, Self.partialFileName))) "
                                 + "(shard \(shard.index)/\(shard.count), \(users.count) devices)\n")
                 }
                 return .finished(.success)
@@ -156,9 +176,11 @@ enum RunCommand {
                                    commandLine: ["pushsim", command] + arguments)
             let output = RunOutput(scenario: scenario, scenarioText: String(decoding: scenarioBytes, as: UTF8.self),
                                    result: result, commandLine: RunOutput.commandLine([command] + arguments), record: record)
+            let completed = Completed(scenario: scenario, result: result, reports: output.reports, record: record,
+                                      directory: directory)
+            beforeWriting(completed)
             try ReportWriter.write(output.files, to: directory, removing: [Self.partialFileName])
-            return .completed(Completed(scenario: scenario, result: result, reports: output.reports, record: record,
-                                        directory: directory))
+            return .completed(completed)
         } catch {
             console.err("error: \(error)\n")
             return .finished(.failure)
@@ -176,12 +198,14 @@ enum RunCommand {
         var threads: Int
         var shard: (index: Int, count: Int)?
         var output: OutputOptions
+        /// `--allow-large`: run past the cost limits.
+        var allowLarge: Bool
 
         /// The options `run` takes; `check` takes them and its own.
         static let valued = Set(["--out", "--seed", "--strategy", "--threads", "--shard"])
             .union(OutputOptions.valued)
         static let repeatable: Set<String> = ["--strategy"]
-        static let flags: Set<String> = OutputOptions.flags
+        static let flags: Set<String> = OutputOptions.flags.union(["--allow-large"])
 
         init(_ arguments: ArraySlice<String>) throws(UsageError) {
             try self.init(ArgumentScanner(arguments, command: "run", valued: Self.valued, repeatable: Self.repeatable,
@@ -219,6 +243,7 @@ enum RunCommand {
                 shard = (index, count)
             }
             output = try OutputOptions(scanner)
+            allowLarge = scanner.flag("--allow-large")
         }
     }
 }

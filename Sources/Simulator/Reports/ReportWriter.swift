@@ -24,12 +24,12 @@ public enum ReportWriter {
         let created = try prepareDirectory(directory)
         defer { removeDirectories(created) }
         for name in names where kind(of: join(directory, name)) == true {
-            throw Failure(description: "\(join(directory, name)): exists and is a directory")
+            throw Failure(description: "\(UserText.path(join(directory, name))): exists and is a directory")
         }
         let probe = join(directory, ".pushsim-probe-\(getpid())")
         let descriptor = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0o600)
         guard descriptor >= 0 else {
-            throw Failure(description: "\(directory): cannot write reports there (\(reason(errno)))")
+            throw Failure(description: "\(UserText.path(directory)): cannot write reports there (\(reason(errno)))")
         }
         close(descriptor)
         unlink(probe)
@@ -65,7 +65,7 @@ public enum ReportWriter {
             if let problem = writeFile(temporary, Array(file.contents.utf8)) {
                 unlink(temporary)
                 cleanUp()
-                throw Failure(description: "\(final): cannot write (\(problem))")
+                throw Failure(description: "\(UserText.path(final)): cannot write (\(problem))")
             }
             written.append((temporary, final))
         }
@@ -75,7 +75,7 @@ public enum ReportWriter {
             guard let isDirectory = kind(of: file.final) else { kept.append(nil); continue }
             guard !isDirectory else {
                 cleanUp()
-                throw Failure(description: "\(file.final): exists and is a directory")
+                throw Failure(description: "\(UserText.path(file.final)): exists and is a directory")
             }
             let backup = join(directory, "." + name + ".previous" + suffix)
             unlink(backup)
@@ -85,7 +85,7 @@ public enum ReportWriter {
                 guard let bytes = try? FileBytes.read(path: file.final), writeFile(backup, bytes) == nil else {
                     unlink(backup)
                     cleanUp()
-                    throw Failure(description: "\(file.final): cannot keep the previous report while replacing it (\(linkReason))")
+                    throw Failure(description: "\(UserText.path(file.final)): cannot keep the previous report while replacing it (\(linkReason))")
                 }
             }
             kept.append(backup)
@@ -96,7 +96,7 @@ public enum ReportWriter {
             guard rename(final, backup) == 0 else {
                 let problem = reason(errno)
                 cleanUp()
-                throw Failure(description: "\(final): cannot remove (\(problem))")
+                throw Failure(description: "\(UserText.path(final)): cannot remove (\(problem))")
             }
             stashed.append((backup, final))
         }
@@ -112,7 +112,7 @@ public enum ReportWriter {
                     }
                 }
                 cleanUp()
-                throw Failure(description: "\(file.final): cannot move into place (\(problem))")
+                throw Failure(description: "\(UserText.path(file.final)): cannot move into place (\(problem))")
             }
         }
         for case let backup? in kept { unlink(backup) }
@@ -125,7 +125,7 @@ public enum ReportWriter {
     static func prepareDirectory(_ directory: String) throws(Failure) -> [String] {
         switch kind(of: directory) {
         case true?: return []
-        case false?: throw Failure(description: "\(directory): exists and is not a directory")
+        case false?: throw Failure(description: "\(UserText.path(directory)): exists and is not a directory")
         case nil: return try makeDirectories(directory)
         }
     }
@@ -148,7 +148,7 @@ public enum ReportWriter {
             } else if errno != EEXIST {
                 let problem = reason(errno)
                 removeDirectories(created)
-                throw Failure(description: "\(directory): cannot create the folder (\(problem))")
+                throw Failure(description: "\(UserText.path(directory)): cannot create the folder (\(problem))")
             }
         }
         return created

@@ -160,7 +160,7 @@ extension SimulationResult {
         var sum = self
         for index in sum.aggregates.indices {
             if let overflow = sum.aggregates[index].merge(checking: other.aggregates[index]) {
-                throw PartialResult.DecodingError(description: "\(UserText.path(file)): strategy \(UserText.quote(strategies[index].label)): "
+                throw PartialResult.DecodingError(description: "\(UserText.path(file)): strategy \(UserText.escape(strategies[index].label)): "
                                                   + "\(overflow) summed over the parts passes \(Int64.max)")
             }
         }

@@ -49,8 +49,23 @@ public enum ReportWriter {
     /// - Complexity: O(total bytes).
     static func write(_ files: [(name: String, contents: String)], to directory: String, removing stale: [String] = [],
                       move: (String, String) -> Int32) throws(Failure) {
-        let created = try prepareDirectory(directory)
         let suffix = "-\(getpid())"
+        // A signal while the temporary files are written deletes them and the new folders.
+        try WritePhaseSignals.guarding(temporaries: files.map { join(directory, "." + $0.name + ".partial" + suffix) },
+                                       folders: missingDirectories(directory)) { commit throws(Failure) in
+            try write(files, to: directory, removing: stale, move: move, suffix: suffix, commit: commit)
+        }
+    }
+
+    /// Test-only: `PUSHSIM_TEST_PAUSE_BEFORE_COMMIT=<seconds>` pauses once the temporary
+    /// files are written, so a test can signal the process in the write phase.
+    static let testPauseBeforeCommit: UInt32? = ProcessInfo.processInfo.environment["PUSHSIM_TEST_PAUSE_BEFORE_COMMIT"]
+        .flatMap { UInt32($0) }
+
+    /// The write itself; `commit` is called once the temporary files are written.
+    private static func write(_ files: [(name: String, contents: String)], to directory: String, removing stale: [String],
+                              move: (String, String) -> Int32, suffix: String, commit: () -> Void) throws(Failure) {
+        let created = try prepareDirectory(directory)
         var written: [(temporary: String, final: String)] = []
         var kept: [String?] = []
         var stashed: [(backup: String, final: String)] = []
@@ -69,6 +84,8 @@ public enum ReportWriter {
             }
             written.append((temporary, final))
         }
+        if let seconds = testPauseBeforeCommit { sleep(seconds) }
+        commit()
         // Keep each report being replaced under a second name (a hard link, so it stays
         // in place meanwhile): if a rename fails half-way, the earlier ones go back.
         for (file, name) in zip(written, files.map(\.name)) {
@@ -135,14 +152,8 @@ public enum ReportWriter {
     /// another process creates meanwhile is used, not counted as created.
     /// - Complexity: O(depth).
     static func makeDirectories(_ directory: String) throws(Failure) -> [String] {
-        var missing: [String] = []
-        var current: String? = directory
-        while let folder = current, access(folder, F_OK) != 0 {
-            missing.append(folder)
-            current = parent(of: folder)
-        }
         var created: [String] = []
-        for folder in missing.reversed() {
+        for folder in missingDirectories(directory) {
             if mkdir(folder, 0o777) == 0 {
                 created.append(folder)
             } else if errno != EEXIST {
@@ -152,6 +163,18 @@ public enum ReportWriter {
             }
         }
         return created
+    }
+
+    /// `directory` and the folders above it that do not exist, outermost first.
+    /// - Complexity: O(depth).
+    static func missingDirectories(_ directory: String) -> [String] {
+        var missing: [String] = []
+        var current: String? = directory
+        while let folder = current, access(folder, F_OK) != 0 {
+            missing.append(folder)
+            current = parent(of: folder)
+        }
+        return missing.reversed()
     }
 
     /// Removes folders `makeDirectories` created, innermost first; one that is no

@@ -50,7 +50,7 @@ public enum UserText {
         return result
     }
 
-    /// Values quoted and joined with `, `, cut with `… (N more)` once the line passes
+    /// Values escaped and joined with `, ` (bare, as lists of labels and names read), cut with `… (N more)` once the line passes
     /// `limit` × 2 characters: a scenario with 100,000 strategies names a few, not all.
     /// - Complexity: O(values shown).
     public static func list(_ values: [String], limit: Int = limit) -> String {
@@ -59,7 +59,7 @@ public enum UserText {
             if index > 0 && text.unicodeScalars.count > 2 * limit {
                 return text + ", … (\(values.count - index) more)"
             }
-            text += (index > 0 ? ", " : "") + quote(value, limit: limit)
+            text += (index > 0 ? ", " : "") + escape(value, limit: limit)
         }
         return text
     }

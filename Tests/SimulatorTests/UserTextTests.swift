@@ -70,6 +70,12 @@ struct UserTextTests {
         #expect(!message.contains("\n"))
     }
 
+    @Test("a label holding an ANSI escape is refused: labels head table columns on a terminal")
+    func labelWithEscape() {
+        let message = error(ScenarioLimitsTests.text(strategies: #"[{ "name": "queue", "label": "q\u001B[31m" }]"#))
+        #expect(message.contains("strategies[0].label: a label is non-empty and has no comma, quote, line break or control character"))
+    }
+
     @Test("an unknown --strategy label and an option value are escaped in usage errors")
     func usageErrors() {
         #expect("\(UsageError.invalidValue(option: "--seed", value: "1\n2", expected: "an integer"))"

@@ -280,8 +280,10 @@ public enum ScenarioDecoder {
         if let labelReader = fields.optional("label") {
             label = log.attempt {
                 let label = try labelReader.string()
-                guard !label.isEmpty, !label.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else {
-                    throw labelReader.invalid("a label is non-empty and has no comma, quote or line break")
+                // Labels head table columns and CSV rows: nothing a terminal would act on.
+                guard !label.isEmpty, !label.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }),
+                      !label.unicodeScalars.contains(where: UserText.isInvisible) else {
+                    throw labelReader.invalid("a label is non-empty and has no comma, quote, line break or control character")
                 }
                 return label
             } ?? label

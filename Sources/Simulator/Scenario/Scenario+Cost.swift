@@ -58,6 +58,9 @@ public struct RunCost: Sendable, Equatable {
     /// the most accounts: the timeline is drawn whole for each device app (and reused
     /// for every strategy), so this is what one device's volume costs in memory.
     public var timelineEntriesPerLane: Double
+    /// Messages of one device app (the one with the most accounts), in expectation: the
+    /// ledger keeps a record of each until the app's run ends, the provider a queue entry.
+    public var messagesPerLane: Double
     /// Estimated peak memory in bytes on `threads` threads.
     public var memoryBytes: Double
 
@@ -65,6 +68,11 @@ public struct RunCost: Sendable, Equatable {
     public static let eventsPerMessage = 5.0
     /// Memory of one timeline entry.
     static let entryBytes = Double(MemoryLayout<TimelineEntry>.stride)
+    /// Memory a message of the app being played holds: its ledger record and its entry
+    /// in the provider's queue (a message index and a time).
+    static let messageBytes = Double(MemoryLayout<Ledger.Record>.stride + 16)
+    /// Room arrays take beyond what they hold (capacity doubles as they grow).
+    static let growth = 2.0
     /// Memory of one strategy-day of counts on one thread.
     static let strategyDayBytes = Double(MemoryLayout<DayCounts>.stride + LossReason.allCases.count * 8)
     /// Memory of everything else (the program, buffers, reports of a small run).
@@ -82,7 +90,8 @@ public struct RunCost: Sendable, Equatable {
         messages = scenario.expectedMessages / Double(scenario.devices) * devices
 
         let maxAccounts = Double(chain.device.accounts.shares.count)
-        var entries = scenario.expectedMailsPerLane * maxAccounts
+        messagesPerLane = scenario.expectedMailsPerLane * maxAccounts
+        var entries = messagesPerLane
         if let launches = chain.device.launches {
             var launchScenario = scenario
             launchScenario.mail = launches.rhythm
@@ -108,9 +117,12 @@ public struct RunCost: Sendable, Equatable {
 
         events = messages * Self.eventsPerMessage + entries * devices * lanesPerDevice * strategies
         let working = Double(Swift.max(1, Swift.min(threads, Int(devices))))
-        // Each thread holds the timelines of one device's apps and per-day counts of every strategy.
-        let perThread = entries * Double(chain.device.apps.shares.count) * Self.entryBytes
-            + strategies * days * Self.strategyDayBytes
+        // Each thread holds the timelines of one device's apps, the ledger and provider queue
+        // of the app being played, and per-day counts of every strategy.
+        // Arrays grow by doubling, so one may take twice what it holds (measured: 2 million
+        // mails of one device take 1.6 times the bytes held).
+        let perThread = Self.growth * (entries * Double(chain.device.apps.shares.count) * Self.entryBytes
+                                       + messagesPerLane * Self.messageBytes) + strategies * days * Self.strategyDayBytes
         memoryBytes = Self.baseBytes + working * perThread + strategies * Double(scenario.alertBodyBytes)
     }
 
@@ -125,8 +137,9 @@ public struct RunCost: Sendable, Equatable {
             return "about \(Self.count(events)) kernel events, above the limit of \(Self.count(ScenarioLimits.events))"
         }
         if memoryBytes > ScenarioLimits.memoryBytes {
-            return "about \(Self.megabytes(memoryBytes)) of memory (\(Self.count(timelineEntriesPerLane)) timeline entries "
-                + "per device app), above the limit of \(Self.megabytes(ScenarioLimits.memoryBytes))"
+            return "about \(Self.megabytes(memoryBytes)) of memory (\(Self.count(messagesPerLane)) messages and "
+                + "\(Self.count(timelineEntriesPerLane)) timeline entries held per device app), above the limit of "
+                + "\(Self.megabytes(ScenarioLimits.memoryBytes))"
         }
         return nil
     }

@@ -83,6 +83,22 @@ struct ProcessSignalsTests {
         #expect(scratch.entries(kept)?.contains { $0.hasPrefix(".") } == false)
     }
 
+    @Test("merge with a closed stdout exits 1 with one line on stderr and creates no folder")
+    func closedPipeMerge() throws {
+        guard let binary = Self.requireBinary() else { return }
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        for shard in 1...2 {
+            let part = try Self.launch(binary, ["run", scratch.scenario, "--shard", "\(shard)/2", "--out", scratch.path + "/p\(shard)"])
+            #expect(part.process.terminationStatus == 0)
+        }
+        let merge = try Self.launch(binary, ["merge", scratch.path + "/p1", scratch.path + "/p2", "--out", scratch.path + "/m"],
+                                    closedStdout: true)
+        #expect(merge.process.terminationReason == .exit && merge.process.terminationStatus == 1)
+        #expect(Self.text(merge.err) == "error: cannot write to standard output: Broken pipe\n")
+        #expect(scratch.entries(scratch.path + "/m") == nil)
+    }
+
     @Test("SIGTERM or SIGINT while the reports are written leaves no temporary file and no new folder", arguments: [SIGTERM, SIGINT])
     func signalInWritePhase(signal: Int32) throws {
         guard let binary = Self.requireBinary() else { return }

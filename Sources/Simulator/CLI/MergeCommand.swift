@@ -92,15 +92,15 @@ enum MergeCommand {
                                commandLine: ["pushsim", "merge"] + arguments, parts: parts)
         let output = RunOutput(scenario: reference.scenario, scenarioText: reference.partial.scenarioText, result: result,
                                commandLine: RunOutput.commandLine(["merge"] + arguments), record: record)
-        let reports = output.reports
+        // Standard output first, as `run`: when it fails the folder is left as it was.
+        console.out(output.reports.table)
         do {
             try ReportWriter.write(output.files, to: out, removing: [RunCommand.partialFileName])
         } catch {
             console.err("error: \(error)\n")
             return .failure
         }
-        console.out(reports.table)
-        console.err("merged \(seen.count) shards into \(Reports.listing(RunOutput.fileNames)) in \(out)\n")
+        console.err("merged \(seen.count) shards into \(Reports.listing(RunOutput.fileNames)) in \(UserText.path(out))\n")
         return .success
     }
 

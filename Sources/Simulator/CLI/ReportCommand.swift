@@ -67,7 +67,7 @@ enum ReportCommand {
             console.err("error: \(error)\n")
             return .failure
         }
-        console.err("wrote \(ReportWriter.join(directory, ReportPage.fileName))\n")
+        console.err("wrote \(UserText.path(ReportWriter.join(directory, ReportPage.fileName)))\n")
         return .success
     }
 }

@@ -325,9 +325,9 @@ struct CLITests {
         let result = pushsim(["run", scenario, "--out", out, "--threads", "2"])
         #expect(result.code == .success)
         #expect(result.out.hasPrefix("tiny: 20 devices, 3 days from 2026-01-05, seed 11\n"))
-        #expect(result.err == "wrote summary.csv, daily.csv, funnel.csv, apns.csv, report.html, result.json and run.json to \(out)\n")
+        #expect(result.err == "wrote summary.csv, daily.csv, funnel.csv, apns.csv, compare.csv, report.html, result.json and run.json to \(out)\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted()
-                == ["apns.csv", "daily.csv", "funnel.csv", "report.html", "result.json", "run.json", "summary.csv"])
+                == ["apns.csv", "compare.csv", "daily.csv", "funnel.csv", "report.html", "result.json", "run.json", "summary.csv"])
 
         let summary = lines(contents(out + "/summary.csv"))
         let daily = lines(contents(out + "/daily.csv"))
@@ -472,7 +472,8 @@ struct CLITests {
         #expect(contents(out + "/notes.txt") == "keep me\n")
         // No temporary files are left behind.
         #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted()
-                == ["apns.csv", "daily.csv", "funnel.csv", "notes.txt", "report.html", "result.json", "run.json", "summary.csv"])
+                == ["apns.csv", "compare.csv", "daily.csv", "funnel.csv", "notes.txt", "report.html", "result.json", "run.json",
+                    "summary.csv"])
     }
 
     @Test("an --out path that is a file exits 1 and leaves the file alone")
@@ -501,7 +502,7 @@ struct CLITests {
         #expect(!exists(part1 + "/summary.csv"))
         let result = pushsim(["merge", part2, part1 + "/partial.json", "--out", merged])
         #expect(result.code == .success)
-        #expect(result.err == "merged 2 shards into summary.csv, daily.csv, funnel.csv, apns.csv, report.html, result.json and run.json in \(merged)\n")
+        #expect(result.err == "merged 2 shards into summary.csv, daily.csv, funnel.csv, apns.csv, compare.csv, report.html, result.json and run.json in \(merged)\n")
         for file in Reports.fileNames {
             #expect(contents(merged + "/" + file) != nil)
             #expect(contents(merged + "/" + file) == contents(whole + "/" + file), "\(file) differs")
@@ -511,5 +512,37 @@ struct CLITests {
         #expect(incomplete.code == .dataError)
         #expect(incomplete.err == "error: shards missing: 2/2\n")
         #expect(!exists(scratch.file("incomplete")))
+    }
+
+    @Test("--baseline chooses the strategy compare.csv and the table compare with, in run and merge; an unknown label is a usage error")
+    func baselineOption() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let scenario = try scratch.write("tiny.json", Self.tiny)
+        let first = scratch.file("first"), chosen = scratch.file("chosen")
+        #expect(pushsim(["run", scenario, "--out", first]).code == .success)
+        let run = pushsim(["run", scenario, "--out", chosen, "--baseline", "queue"])
+        #expect(run.code == .success)
+        #expect(run.out.contains("\nminus queue, paired (± = half-width of the 95% interval)\n"))
+        let rows = lines(contents(chosen + "/compare.csv")).dropFirst().filter { !$0.isEmpty }
+        #expect(rows.count == 2 * Metric.allCases.count)
+        #expect(rows.allSatisfy { $0.split(separator: ",")[1] == "queue" })
+        #expect(lines(contents(first + "/compare.csv")).dropFirst().filter { !$0.isEmpty }
+                    .allSatisfy { $0.split(separator: ",")[1] == "no-queue" })
+        // The baseline changes the comparison only.
+        #expect(contents(chosen + "/summary.csv") == contents(first + "/summary.csv"))
+
+        let part1 = scratch.file("p1"), part2 = scratch.file("p2"), merged = scratch.file("merged")
+        #expect(pushsim(["run", scenario, "--shard", "1/2", "--out", part1]).code == .success)
+        #expect(pushsim(["run", scenario, "--shard", "2/2", "--out", part2]).code == .success)
+        #expect(pushsim(["merge", part1, part2, "--out", merged, "--baseline", "queue"]).code == .success)
+        #expect(contents(merged + "/compare.csv") == contents(chosen + "/compare.csv"))
+
+        let unknown = pushsim(["run", scenario, "--out", scratch.file("none"), "--baseline", "nope"])
+        #expect(unknown.code == .usage)
+        #expect(unknown.err.hasPrefix("error: no strategy 'nope' in the scenario; it has: no-queue, queue"))
+        #expect(!exists(scratch.file("none")))
+        #expect(pushsim(["merge", part1, part2, "--out", scratch.file("none"), "--baseline", "nope"]).code == .usage)
+        #expect(!exists(scratch.file("none")))
     }
 }

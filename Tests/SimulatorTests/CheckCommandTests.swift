@@ -171,7 +171,7 @@ struct CheckCommandTests {
         #expect(items[0]["value"] as? Double == 1)
     }
 
-    @Test("run --format json prints each strategy's metrics with value, se and interval; the table is not printed")
+    @Test("run --format json prints each strategy's metrics with value, se and interval, and the paired comparisons; the table is not printed")
     func runJSON() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
@@ -179,7 +179,7 @@ struct CheckCommandTests {
         let result = pushsim(["run", scenario, "--out", scratch.file("out"), "--format", "json"])
         #expect(result.code == .success)
         let object = try json(result.out)
-        #expect(Set(object.keys) == ["pushsim", "scenario", "sha256", "seed", "confidence", "strategies"])
+        #expect(Set(object.keys) == ["pushsim", "scenario", "sha256", "seed", "confidence", "strategies", "baseline", "comparisons"])
         #expect(object["pushsim"] as? String == PushSimCommand.version)
         #expect(object["sha256"] as? String == SHA256.hex(Array(CLITests.tiny.utf8)))
         let strategies = try #require(object["strategies"] as? [[String: Any]])
@@ -196,6 +196,26 @@ struct CheckCommandTests {
         let column = try #require(Reports.summaryColumns.firstIndex(of: "deliverability"))
         let value = try #require(metrics["deliverability"]?["value"] as? Double)
         #expect(abs(value - Double(row[column])!) < 5e-7)
+        let se = try #require(metrics["deliverability"]?["se"] as? Double)
+        let seColumn = try #require(Reports.summaryColumns.firstIndex(of: "deliverability_se"))
+        #expect(se > 0 && abs(se - Double(row[seColumn])!) < 5e-7)
+        let interval = try #require(metrics["deliverability"]?["interval"] as? [Double])
+        #expect(interval.count == 2 && interval[0] < value && value < interval[1])
+
+        // The comparisons: every other strategy minus the baseline, as compare.csv has them.
+        #expect(object["baseline"] as? String == "no-queue")
+        let comparisons = try #require(object["comparisons"] as? [[String: Any]])
+        #expect(comparisons.map { $0["label"] as? String } == ["queue", "queue-as-published"])
+        let compared = try #require(comparisons[0]["metrics"] as? [String: [String: Any]])
+        #expect(Set(compared.keys) == Set(Metric.allCases.map(\.name)))
+        let deliverability = try #require(compared["deliverability"])
+        #expect(Set(deliverability.keys) == ["difference", "se", "interval", "unpairedSE"])
+        let compare = try #require(contents(scratch.file("out/compare.csv"))).split(separator: "\n")[1]
+            .split(separator: ",", omittingEmptySubsequences: false)
+        #expect(compare[2] == "deliverability")
+        #expect(abs((deliverability["difference"] as? Double ?? .nan) - Double(compare[5])!) < 5e-7)
+        #expect(abs((deliverability["se"] as? Double ?? .nan) - Double(compare[6])!) < 5e-7)
+        #expect(abs((deliverability["unpairedSE"] as? Double ?? .nan) - Double(compare[9])!) < 5e-7)
     }
 
     @Test("run --quiet prints nothing on stdout or stderr and still writes the reports")

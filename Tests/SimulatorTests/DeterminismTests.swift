@@ -15,7 +15,14 @@ struct DeterminismTests {
         let five = try Simulation.run(Self.scenario, threads: 5)
         #expect(one == two)
         #expect(one == five)
-        #expect(Reports(scenario: Self.scenario, result: one).summary == Reports(scenario: Self.scenario, result: five).summary)
+        // Every file, the standard errors and the comparison included, and for every baseline.
+        for baseline in Self.scenario.strategies.indices {
+            #expect(Reports(scenario: Self.scenario, result: one, baseline: baseline).files.map(\.contents)
+                    == Reports(scenario: Self.scenario, result: five, baseline: baseline).files.map(\.contents))
+        }
+        // The blocks carry real spread: the standard errors are not all 0.
+        #expect(one.estimate(.deliverability, strategy: 0).standardError > 0)
+        #expect(one.dailyEstimate(.deliverability, strategy: 0, day: 1).standardError > 0)
     }
 
     @Test("another seed gives another result")

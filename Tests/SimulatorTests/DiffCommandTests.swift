@@ -185,4 +185,29 @@ struct DiffCommandTests {
         #expect(missing.code == .dataError)
         #expect(missing.err == "error: \(scratch.file("nope")): not a report folder\n")
     }
+
+    @Test("a loss share that is 0 in both runs is left out of the table and counted; one that moved is shown")
+    func zeroLossSharesHidden() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        func summary(_ coalesced: String) -> String {
+            """
+            strategy,deliverability,deliverability_se,lost_apns_coalesced_share,lost_apns_coalesced_share_se,\
+            lost_disabled_share,lost_disabled_share_se
+            no-queue,0.830000,0.004,\(coalesced),0.001,0.000000,0.000000
+            queue,0.930000,0.004,0.000000,0.000000,0.000000,0.000000
+
+            """
+        }
+        let old = try Self.folder(scratch, "old", summary: summary("0.000000"))
+        let new = try Self.folder(scratch, "new", summary: summary("0.002000"))
+        let result = pushsim(["diff", old, new])
+        let lines = result.out.split(separator: "\n").dropFirst().filter { $0.hasSuffix("  noise") || $0.hasSuffix("  CHANGED") }
+        let rates: [String] = lines.map { line in
+            let words = line.split(separator: " ")
+            return String(words[0]) + " " + String(words[1])
+        }
+        #expect(rates == ["no-queue deliverability", "no-queue lost_apns_coalesced_share", "queue deliverability"])
+        #expect(result.out.contains("\n(3 loss shares 0 in both runs not shown)\n"))
+    }
 }

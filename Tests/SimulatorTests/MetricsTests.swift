@@ -143,6 +143,7 @@ struct StrategyAggregateTests {
         aggregate.daily[0] = DayCounts(messages: 6, delivered: 4, summarized: 1, lost: 1, pending: 0)
         aggregate.daily[1] = DayCounts(messages: 4, delivered: 2, summarized: 1, lost: 0, pending: 1)
         aggregate.dailyLostByReason[StrategyAggregate.dailyLostIndex(day: 0, reasonRawValue: 1)] = 1
+        aggregate.countAllInBlock()
         return aggregate
     }
 
@@ -175,6 +176,7 @@ struct StrategyAggregateTests {
         other.messages += 1
         other.daily[0].messages += 1
         other.daily[0].delivered += 1
+        other.countAllInBlock(5)
         #expect(other.checkIdentity() == nil)
         merged.merge(other)
 
@@ -261,6 +263,9 @@ struct StrategyAggregateTests {
     func resultIdentityNamesStrategy() {
         var broken = consistent()
         broken.pending = 0
+        broken.messages -= 1
+        broken.countAllInBlock()
+        broken.messages += 1
         let strategies = [Strategy(label: "a", kind: .noQueue, repeatMaxCount: .max, collapseID: true),
                           Strategy(label: "b", kind: .queue, repeatMaxCount: 5, collapseID: true)]
         let result = SimulationResult(strategies: strategies, aggregates: [consistent(), broken], users: 1, events: 0)

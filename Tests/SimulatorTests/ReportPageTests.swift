@@ -179,11 +179,25 @@ struct ReportPageTests {
         #expect(ReportCharts.latency(result: result).xAxis.logarithmic)
     }
 
-    @Test("a 95% band, when given, is drawn around each strategy's true line; without one, none is")
+    @Test("a 95% band is drawn around each strategy's true line: the run's own daily intervals by default, or those given; with none, none is")
     func deliverabilityBands() throws {
-        #expect(!(try Self.page().html.contains("class=\"band\"")))
+        let (byDefault, _, run) = try Self.page()
+        #expect(count("class=\"band\"", in: byDefault) == run.strategies.count)
+        // The summary table gives each rate with the half-width of its interval.
+        let half = Reports.halfWidth(run.estimate(.deliverability, strategy: 1), percent: true)
+        #expect(half.hasPrefix(" ± ") && byDefault.contains(half + "</td>"))
+        #expect(byDefault.contains("<caption>Rates ± the half-width of their 95% interval, in percentage points</caption>"))
+        let noBands = [[ClosedRange<Double>?]](repeating: [nil, nil, nil, nil, nil, nil, nil, nil, nil], count: run.strategies.count)
+        #expect(!(try Self.page(bands: noBands).html.contains("class=\"band\"")))
+        // The default band is each day's interval from the run's blocks of users.
+        let defaultBands = ReportPage.dailyBands(run)
+        let day2 = try #require(defaultBands[0][2])
+        let estimate = run.dailyEstimate(.deliverability, strategy: 0, day: 2)
+        #expect(estimate.standardError > 0 && day2.contains(estimate.value))
+        #expect(abs((day2.upperBound - day2.lowerBound) / 2 - studentTQuantile(0.975, degreesOfFreedom: estimate.degreesOfFreedom!)
+                    * estimate.standardError) < 1e-12)
         // As ratios, like Estimate.interval; a day without a standard error has none.
-        let interval = Estimate(value: 0.9, standardError: 0.02).interval(confidence: 0.95)
+        let interval = try #require(Estimate(value: 0.9, standardError: 0.02).interval(confidence: 0.95))
         let bands = [[ClosedRange<Double>?]](repeating: [nil] + (1..<9).map { _ in interval }, count: 2)
         let html = try Self.page(bands: bands).html
         #expect(count("class=\"band\"", in: html) == 2)

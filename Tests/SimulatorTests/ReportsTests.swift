@@ -54,6 +54,7 @@ struct ReportsTests {
         aggregate.measuredReceived = 60 * scale
         for counter in ChainCounter.allCases { aggregate.chain[counter] = Int64(counter.rawValue + 1) * scale }
         aggregate.apns = APNsCounters(values: [120, 7, 3, 90, 20, 6, 25, 2, 4, 1, 1, 5].map { $0 * scale })!
+        aggregate.countAllInBlock()
         return aggregate
     }
 
@@ -95,7 +96,12 @@ struct ReportsTests {
         let lostTwos = Array(repeating: "2", count: LossReason.allCases.count - 1).joined(separator: ",")
         let lostZeros = Array(repeating: "0", count: LossReason.allCases.count).joined(separator: ",")
         #expect(LossReason.allCases.count == 11)
-        #expect(Reports(scenario: Self.scenario, result: Self.result).summary == """
+        // The counts and the rates first; each rate's standard error and interval after them (`summaryEstimates`).
+        let summary = Reports(scenario: Self.scenario, result: Self.result).summary
+        let counted = summary.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            line.split(separator: ",", omittingEmptySubsequences: false).prefix(43).joined(separator: ",")
+        }.joined(separator: "\n")
+        #expect(counted == """
         strategy,messages,delivered,summarized,lost,pending,deliverability,measured_deliverability,informed_rate,\
         pushes_sent,rerequests,duplicates_shown,collapsed,latency_p50_s,latency_p95_s,latency_p99_s,\
         lost_apns_coalesced,lost_apns_expired,lost_apns_rejected,lost_unregistered,lost_stale_subscription,\
@@ -110,7 +116,27 @@ struct ReportsTests {
         queue-as-published,0,0,0,0,0,,,,0,0,0,0,,,,\(lostZeros),,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0
 
         """)
-        #expect(Reports.summaryColumns.count == 43)
+        #expect(Reports.summaryColumns.count == 43 + 4 * 3 + LossReason.allCases.count * 4)
+    }
+
+    @Test("summary.csv: each rate's standard error and 95% interval follow the counters, the lost shares with their values")
+    func summaryEstimates() {
+        let lines = Reports(scenario: Self.scenario, result: Self.result).summary.split(separator: "\n")
+            .map { $0.split(separator: ",", omittingEmptySubsequences: false).dropFirst(43).joined(separator: ",") }
+        let lostColumns = LossReason.allCases.map { reason in
+            ["", "_se", "_low", "_high"].map { "lost_" + reason.columnName + "_share" + $0 }.joined(separator: ",")
+        }.joined(separator: ",")
+        #expect(lines[0] == "deliverability_se,deliverability_low,deliverability_high,informed_rate_se,informed_rate_low,"
+                + "informed_rate_high,measured_deliverability_se,measured_deliverability_low,measured_deliverability_high,"
+                + "pushes_per_message_se,pushes_per_message_low,pushes_per_message_high," + lostColumns)
+        // Every count sits in one block of users (countAllInBlock): the blocks do not spread, so each
+        // standard error is 0 and each interval is its value. (EstimatesTests computes spread ones.)
+        let otherShares = Array(repeating: "0.010000,0.000000,0.010000,0.010000", count: LossReason.allCases.count - 1)
+        #expect(lines[1] == (["0.000000,0.700000,0.700000", "0.000000,0.800000,0.800000", "0.000000,0.750000,0.750000",
+                              "0.000000,1.300000,1.300000", "0.050000,0.000000,0.050000,0.050000"] + otherShares)
+                              .joined(separator: ","))
+        // Nothing to divide by: no value, no standard error, no interval.
+        #expect(lines[3] == Array(repeating: "", count: 4 * 3 + LossReason.allCases.count * 4).joined(separator: ","))
     }
 
     @Test("daily.csv: the talk's measured sent, received and deliverability after the true deliverability, then lost by reason")
@@ -119,13 +145,13 @@ struct ReportsTests {
         strategy,date,messages,delivered,summarized,lost,pending,deliverability,measured_sent,measured_received,\
         measured_deliverability,lost_apns_coalesced,lost_apns_expired,lost_apns_rejected,lost_unregistered,\
         lost_stale_subscription,lost_provider_network,lost_provider_outage,lost_rate_limited,lost_disabled,\
-        lost_alerts_not_allowed,lost_display_off
-        no-queue,2026-03-02,60,42,6,9,3,0.700000,50,38,0.760000,5,1,1,1,1,0,0,0,0,0,0
-        no-queue,2026-03-03,40,28,4,6,2,0.700000,30,22,0.733333,0,0,0,0,0,1,1,1,1,1,1
-        queue,2026-03-02,120,84,12,18,6,0.700000,100,76,0.760000,10,2,2,2,2,0,0,0,0,0,0
-        queue,2026-03-03,80,56,8,12,4,0.700000,60,44,0.733333,0,0,0,0,0,2,2,2,2,2,2
-        queue-as-published,2026-03-02,0,0,0,0,0,,0,0,,0,0,0,0,0,0,0,0,0,0,0
-        queue-as-published,2026-03-03,0,0,0,0,0,,0,0,,0,0,0,0,0,0,0,0,0,0,0
+        lost_alerts_not_allowed,lost_display_off,deliverability_se,measured_deliverability_se
+        no-queue,2026-03-02,60,42,6,9,3,0.700000,50,38,0.760000,5,1,1,1,1,0,0,0,0,0,0,0.000000,0.000000
+        no-queue,2026-03-03,40,28,4,6,2,0.700000,30,22,0.733333,0,0,0,0,0,1,1,1,1,1,1,0.000000,0.000000
+        queue,2026-03-02,120,84,12,18,6,0.700000,100,76,0.760000,10,2,2,2,2,0,0,0,0,0,0,0.000000,0.000000
+        queue,2026-03-03,80,56,8,12,4,0.700000,60,44,0.733333,0,0,0,0,0,2,2,2,2,2,2,0.000000,0.000000
+        queue-as-published,2026-03-02,0,0,0,0,0,,0,0,,0,0,0,0,0,0,0,0,0,0,0,,
+        queue-as-published,2026-03-03,0,0,0,0,0,,0,0,,0,0,0,0,0,0,0,0,0,0,0,,
 
         """)
     }
@@ -174,12 +200,12 @@ struct ReportsTests {
         """)
     }
 
-    @Test("files lists the four reports, in order, with their contents")
+    @Test("files lists the five reports, in order, with their contents")
     func filesListsFour() {
         let reports = Reports(scenario: Self.scenario, result: Self.result)
-        #expect(reports.files.map(\.name) == ["summary.csv", "daily.csv", "funnel.csv", "apns.csv"])
-        #expect(reports.files.map(\.contents) == [reports.summary, reports.daily, reports.funnel, reports.apns])
-        #expect(Reports.listing(Reports.fileNames) == "summary.csv, daily.csv, funnel.csv and apns.csv")
+        #expect(reports.files.map(\.name) == ["summary.csv", "daily.csv", "funnel.csv", "apns.csv", "compare.csv"])
+        #expect(reports.files.map(\.contents) == [reports.summary, reports.daily, reports.funnel, reports.apns, reports.compare])
+        #expect(Reports.listing(Reports.fileNames) == "summary.csv, daily.csv, funnel.csv, apns.csv and compare.csv")
         #expect(Reports.listing(["one.csv"]) == "one.csv")
     }
 
@@ -194,6 +220,7 @@ struct ReportsTests {
         for counter in ChainCounter.allCases { aggregate.chain[counter] = 1_000 + 7 * Int64(counter.rawValue) }
         for counter in APNsCounter.allCases { aggregate.apns[counter] = 100 + Int64(counter.rawValue) }
         aggregate.apns[.accepted] = 50_000
+        aggregate.countAllInBlock()
         let scenario = Self.scenario
         let single = SimulationResult(strategies: [scenario.strategies[0]], aggregates: [aggregate], users: 10, events: 1)
         let reports = Reports(scenario: scenario, result: single)
@@ -216,7 +243,9 @@ struct ReportsTests {
             #expect(apns[counter.columnName] == String(aggregate.apns[counter]), "apns.csv \(counter.columnName)")
         }
         #expect(Reports.apnsColumns == ["strategy"] + APNsCounter.allCases.map(\.columnName))
-        #expect(Reports.summaryColumns.suffix(ChainCounter.allCases.count) == ArraySlice(ChainCounter.allCases.map(\.columnName)))
+        let counters = Reports.summaryColumns.firstIndex(of: "pushes_per_message")! + 1
+        #expect(Reports.summaryColumns[counters..<(counters + ChainCounter.allCases.count)]
+                == ArraySlice(ChainCounter.allCases.map(\.columnName)))
 
         // The partial format: encode → decode keeps every counter; two parts merge by adding.
         let three = [aggregate, aggregate, aggregate]
@@ -246,9 +275,9 @@ struct ReportsTests {
         hand: 10 devices, 2 days from 2026-03-02, seed 5
                                         no-queue           queue  queue-as-published
         messages                             100             200                   0
-        deliverability                    70.00%          70.00%                   –
-        measured deliverability           75.00%          75.00%                   –
-        informed rate                     80.00%          80.00%                   –
+        deliverability             70.00% ± 0.00   70.00% ± 0.00                   –
+        measured deliverability    75.00% ± 0.00   75.00% ± 0.00                   –
+        informed rate              80.00% ± 0.00   80.00% ± 0.00                   –
         delivered                             70             140                   0
         summarized                            10              20                   0
         lost                                  15              30                   0
@@ -264,7 +293,7 @@ struct ReportsTests {
           alerts_not_allowed                   1               2                   0
           display_off                          1               2                   0
         pending                                5              10                   0
-        pushes per message                 1.300           1.300                   –
+        pushes per message         1.300 ± 0.000   1.300 ± 0.000                   –
         re-requests                           12              24                   0
         duplicates shown                       3               6                   0
         collapsed                              4               8                   0
@@ -285,6 +314,13 @@ struct ReportsTests {
         rerequest answers missed              14              28                   0
         app updates                           15              30                   0
 
+        minus no-queue, paired (± = half-width of the 95% interval)
+                                           queue  queue-as-published
+        deliverability           +0.00 pp ± 0.00                   –
+        measured deliverability  +0.00 pp ± 0.00                   –
+        informed rate            +0.00 pp ± 0.00                   –
+        pushes per message        +0.000 ± 0.000                   –
+
         """)
     }
 
@@ -299,8 +335,9 @@ struct ReportsTests {
                                           aggregates: aggregates, users: 1, events: 0)
             let lines = Reports(scenario: Self.scenario, result: result).table.split(separator: "\n")
             let latency = lines.firstIndex { $0.hasPrefix("latency p50") }!
+            let comparison = lines.firstIndex { $0.hasPrefix("minus ") } ?? lines.endIndex
             // A label ends where the padding before the first column begins (two spaces or more).
-            return lines[(latency + 1)...].map { line in
+            return lines[(latency + 1)..<comparison].map { line in
                 String(line.components(separatedBy: "  ").first ?? "").trimmingCharacters(in: .whitespaces)
             }
         }
@@ -331,14 +368,14 @@ struct ReportsTests {
         #expect(StrategyAggregate.counts.map(\.name) == Self.int64Fields(of: StrategyAggregate(days: 1)).map { Self.snakeCase($0.0) })
         #expect(DayCounts.counts.count == Self.int64Fields(of: DayCounts()).count)
         #expect(DayCounts.counts.map(\.name) == Self.int64Fields(of: DayCounts()).map { Self.snakeCase($0.0) })
-        #expect(PartialResult.version == 5)
+        #expect(PartialResult.version == 6)
     }
 
     @Test("a partial with every field nonzero round-trips exactly through encode and decode")
     func partialRoundTrip() throws {
         let original = partial([Self.handBuilt(1), Self.handBuilt(2), StrategyAggregate(days: 2)], shard: (2, 3))
         let text = original.encoded()
-        #expect(text.hasPrefix("{\"format\":\"pushsim-partial\",\"version\":5,\"shard\":[2,3],\"seed\":5,"))
+        #expect(text.hasPrefix("{\"format\":\"pushsim-partial\",\"version\":6,\"shard\":[2,3],\"seed\":5,"))
         let decoded = try PartialResult.decode(Array(text.utf8), file: "part.json")
         #expect(decoded.partial.result == original.result)
         #expect(decoded.partial.shard == (2, 3))

@@ -47,3 +47,18 @@ extension SimulationResult {
         aggregates[strategies.firstIndex { $0.label == label }!]
     }
 }
+
+extension StrategyAggregate {
+    /// Counts every rate count of the totals and of each day in block `block`, as if
+    /// every user had been in it: a hand-built aggregate then obeys the block rules
+    /// (`checkBlocks`) and stays linear in its counts.
+    mutating func countAllInBlock(_ block: Int = 0) {
+        blocks = ContiguousArray(repeating: 0, count: blocks.count)
+        dailyBlocks = ContiguousArray(repeating: 0, count: dailyBlocks.count)
+        for count in RateCount.allCases { add(count.total(in: self), to: count, block: block) }
+        for day in daily.indices {
+            let base = (day * UserBlocks.count + block) * RateCount.daily.count
+            for count in RateCount.daily { dailyBlocks[base + count.index] = daily[day].count(count) ?? 0 }
+        }
+    }
+}

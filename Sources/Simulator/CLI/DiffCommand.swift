@@ -97,8 +97,11 @@ enum DiffCommand {
         func signed(_ value: Double) -> String { value > 0 ? "+" + Verdict.number(value) : Verdict.number(value) }
         let header = ["strategy", "rate", "old", "new", "new − old", Expectation.percent(comparison.confidence) + " interval", "verdict"]
         var rows: [[String]] = []
+        var unmoved = 0
         for row in comparison.rows {
             for (metric, change) in row.changes {
+                // A loss share that is 0 in both runs says nothing: counted below, kept in the JSON.
+                if case .lostShare = metric, change.old.value == 0, change.new.value == 0 { unmoved += 1; continue }
                 let verdict = switch change.beyondNoise {
                 case true?: "CHANGED"
                 case false?: "noise"
@@ -116,6 +119,7 @@ enum DiffCommand {
         }
         let changed = comparison.rows.reduce(0) { $0 + $1.changes.filter { $0.change.beyondNoise == true }.count }
         return line(header) + rows.map(line).joined()
+            + (unmoved == 0 ? "" : "(\(unmoved) loss share\(unmoved == 1 ? "" : "s") 0 in both runs not shown)\n")
             + (changed == 0 ? "no rate moved beyond noise\n" : "\(changed) rate\(changed == 1 ? "" : "s") moved beyond noise\n")
     }
 }

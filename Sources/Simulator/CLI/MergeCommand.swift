@@ -6,12 +6,17 @@ enum MergeCommand {
     static let help = """
     OVERVIEW: Combine the partial results of 'pushsim run --shard K/N' into reports.
 
-    USAGE: pushsim merge <dir-or-partial.json>... --out <dir>
+    USAGE: pushsim merge <dir-or-partial.json>... --out <dir> [--baseline <label>]
 
     Every shard 1…N of one scenario, seed and strategy set must be given exactly
     once; '-' reads one part from standard input. Writes \(Reports.listing(RunOutput.fileNames))
     to <dir>; the CSVs are identical to an unsharded run's (the page, result.json and
     run.json name the merge command instead, and run.json lists the parts).
+
+    OPTIONS:
+      --out <dir>          Report folder
+      --baseline <label>   The strategy the others are compared with in compare.csv and the
+                           table (default: the first one); as 'run --baseline' would have
 
     EXAMPLES:
       pushsim merge parts/1 parts/2 parts/3 --out reports/scale-1m
@@ -22,7 +27,7 @@ enum MergeCommand {
         if arguments.contains("--help") || arguments.contains("-h") { console.out(help); return .success }
         let scanner: ArgumentScanner
         do {
-            scanner = try ArgumentScanner(arguments, command: "merge", valued: ["--out"], flags: [])
+            scanner = try ArgumentScanner(arguments, command: "merge", valued: ["--out", "--baseline"], flags: [])
         } catch {
             return PushSimCommand.usage(error, command: "merge", console: console)
         }
@@ -84,6 +89,14 @@ enum MergeCommand {
             return .dataError
         }
         result.strategies = reference.scenario.strategies
+        var baseline = 0
+        if let label = scanner.value("--baseline") {
+            guard let index = result.strategies.firstIndex(where: { $0.label == label }) else {
+                return PushSimCommand.usage(.unknownStrategy(label, known: result.strategies.map(\.label)),
+                                            command: "merge", console: console)
+            }
+            baseline = index
+        }
         if let broken = result.checkIdentity() {
             console.err("error: the merged result does not add up: \(broken)\n")
             return .failure
@@ -91,7 +104,8 @@ enum MergeCommand {
         let record = RunRecord(scenario: reference.scenario, scenarioBytes: Array(reference.partial.scenarioText.utf8),
                                commandLine: ["pushsim", "merge"] + arguments, parts: parts)
         let output = RunOutput(scenario: reference.scenario, scenarioText: reference.partial.scenarioText, result: result,
-                               commandLine: RunOutput.commandLine(["merge"] + arguments), record: record)
+                               commandLine: RunOutput.commandLine(["merge"] + arguments), record: record,
+                               baseline: baseline)
         // Standard output first, as `run`: when it fails the folder is left as it was.
         console.out(output.reports.table)
         do {

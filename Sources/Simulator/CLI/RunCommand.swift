@@ -8,7 +8,7 @@ enum RunCommand {
     OVERVIEW: Run a scenario and compare its strategies.
 
     USAGE: pushsim run <scenario.json | -> [--out <dir>] [--seed <n>] [--strategy <label>]...
-                       [--threads <n>] [--shard <k>/<n>] [--format table|json] [--quiet]
+                       [--baseline <label>] [--threads <n>] [--shard <k>/<n>] [--format table|json] [--quiet]
                        [--allow-large]
 
     Prints a side-by-side table on stdout and writes \(Reports.listing(RunOutput.fileNames))
@@ -18,6 +18,8 @@ enum RunCommand {
       --out <dir>          Report folder (default: reports/<scenario name>/)
       --seed <n>           Override the scenario's seed (0 … 2^63-1)
       --strategy <label>   Run only this strategy; repeat for several (default: all)
+      --baseline <label>   The strategy the others are compared with in compare.csv and the
+                           table (default: the first one run)
       --threads <n>        Worker threads (default: the CPUs this process may use, after its
                            affinity mask and cgroup CPU quota); the output does not depend on it
       --shard <k>/<n>      Simulate only the k-th of n equal slices of the devices and write
@@ -57,7 +59,7 @@ enum RunCommand {
             guard !options.output.quiet else { return }
             switch options.output.format {
             case .table: console.out(run.reports.table)
-            case .json: console.out(MachineOutput.run(run.record, result: run.result))
+            case .json: console.out(MachineOutput.run(run.record, result: run.result, baseline: run.baseline))
             }
         })
         switch outcome {
@@ -78,6 +80,8 @@ enum RunCommand {
         var reports: Reports
         var record: RunRecord
         var directory: String
+        /// The strategy the others are compared with (`--baseline`), an index into the result's.
+        var baseline: Int
     }
 
     /// How `execute` ended: reports written, or an exit code (an error, already
@@ -119,6 +123,14 @@ enum RunCommand {
                 if !chosen.contains(strategy) { chosen.append(strategy) }
             }
             scenario.strategies = chosen
+        }
+        var baseline = 0
+        if let label = options.baseline {
+            guard let index = scenario.strategies.firstIndex(where: { $0.label == label }) else {
+                return .finished(PushSimCommand.usage(.unknownStrategy(label, known: scenario.strategies.map(\.label)),
+                                                      command: command, console: console))
+            }
+            baseline = index
         }
         if let shard = options.shard, shard.count > scenario.devices {
             return .finished(PushSimCommand.usage(.invalidValue(option: "--shard", value: "\(shard.index)/\(shard.count)",
@@ -175,9 +187,10 @@ enum RunCommand {
             let record = RunRecord(scenario: scenario, scenarioBytes: scenarioBytes,
                                    commandLine: ["pushsim", command] + arguments)
             let output = RunOutput(scenario: scenario, scenarioText: String(decoding: scenarioBytes, as: UTF8.self),
-                                   result: result, commandLine: RunOutput.commandLine([command] + arguments), record: record)
+                                   result: result, commandLine: RunOutput.commandLine([command] + arguments), record: record,
+                                   baseline: baseline)
             let completed = Completed(scenario: scenario, result: result, reports: output.reports, record: record,
-                                      directory: directory)
+                                      directory: directory, baseline: baseline)
             beforeWriting(completed)
             try ReportWriter.write(output.files, to: directory, removing: [Self.partialFileName])
             return .completed(completed)
@@ -195,6 +208,7 @@ enum RunCommand {
         var out: String?
         var seed: UInt64?
         var strategies: [String]
+        var baseline: String?
         var threads: Int
         var shard: (index: Int, count: Int)?
         var output: OutputOptions
@@ -202,7 +216,7 @@ enum RunCommand {
         var allowLarge: Bool
 
         /// The options `run` takes; `check` takes them and its own.
-        static let valued = Set(["--out", "--seed", "--strategy", "--threads", "--shard"])
+        static let valued = Set(["--out", "--seed", "--strategy", "--baseline", "--threads", "--shard"])
             .union(OutputOptions.valued)
         static let repeatable: Set<String> = ["--strategy"]
         static let flags: Set<String> = OutputOptions.flags.union(["--allow-large"])
@@ -226,6 +240,7 @@ enum RunCommand {
                 seed = value
             }
             strategies = scanner.values("--strategy")
+            baseline = scanner.value("--baseline")
             threads = CPUAllowance.available()
             if let text = scanner.value("--threads") {
                 guard let value: Int = ArgumentScanner.plainInteger(text), (1...1024).contains(value) else {

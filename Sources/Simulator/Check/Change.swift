@@ -21,8 +21,7 @@ public struct Change: Sendable, Equatable {
         let standardError = (old.standardError * old.standardError + new.standardError * new.standardError).squareRoot()
         difference = Estimate(value: new.value - old.value, standardError: standardError)
         // NaN (an SE not reported) propagates through the sum: unknown, not "no change".
-        guard standardError.isFinite else { interval = nil; beyondNoise = nil; return }
-        let interval = difference.interval(confidence: confidence)
+        guard let interval = difference.interval(confidence: confidence) else { interval = nil; beyondNoise = nil; return }
         self.interval = interval
         beyondNoise = !interval.contains(0)
     }

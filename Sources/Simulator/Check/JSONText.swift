@@ -40,8 +40,7 @@ enum JSONText {
     /// An estimate as `{"value":…,"se":…,"interval":[…]|null}` at `confidence`.
     /// - Complexity: O(1).
     static func estimate(_ estimate: Estimate, confidence: Double) -> String {
-        let known = estimate.standardError.isFinite && estimate.standardError >= 0
-        return object(["value": number(estimate.value), "se": number(estimate.standardError),
-                       "interval": interval(known ? estimate.interval(confidence: confidence) : nil)])
+        object(["value": number(estimate.value), "se": number(estimate.standardError),
+                "interval": interval(estimate.interval(confidence: confidence))])
     }
 }

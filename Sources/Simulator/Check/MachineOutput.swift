@@ -5,9 +5,10 @@ enum MachineOutput {
     /// The confidence of `run`'s intervals.
     static let runConfidence = 0.95
 
-    /// `run`: per strategy, every metric's value, standard error and 95% interval.
-    /// - Complexity: O(strategies × metrics).
-    static func run(_ record: RunRecord, result: SimulationResult) -> String {
+    /// `run`: per strategy, every metric's value, standard error and 95% interval; then
+    /// every other strategy minus the baseline, paired (`compare.csv`).
+    /// - Complexity: O(strategies × metrics × blocks).
+    static func run(_ record: RunRecord, result: SimulationResult, baseline: Int = 0) -> String {
         let strategies = result.strategies.indices.map { index in
             JSONText.object([
                 ("label", JSONText.string(result.strategies[index].label)),
@@ -17,9 +18,25 @@ enum MachineOutput {
                 })),
             ])
         }
+        let comparisons = result.strategies.indices.filter { $0 != baseline }.map { index in
+            JSONText.object([
+                ("label", JSONText.string(result.strategies[index].label)),
+                ("metrics", JSONText.object(Metric.allCases.map { metric in
+                    let difference = result.difference(metric, strategy: index, minus: baseline)
+                    let unpaired = result.unpairedDifference(metric, strategy: index, minus: baseline)
+                    return (metric.name, JSONText.object([
+                        ("difference", JSONText.number(difference.value)), ("se", JSONText.number(difference.standardError)),
+                        ("interval", JSONText.interval(difference.interval(confidence: runConfidence))),
+                        ("unpairedSE", JSONText.number(unpaired.standardError)),
+                    ]))
+                })),
+            ])
+        }
         return JSONText.object(header(record) + [
             ("confidence", JSONText.number(runConfidence)),
             ("strategies", JSONText.array(strategies)),
+            ("baseline", JSONText.string(result.strategies[baseline].label)),
+            ("comparisons", JSONText.array(comparisons)),
         ]) + "\n"
     }
 

@@ -17,9 +17,7 @@ public struct Verdict: Sendable, Equatable {
     public init(_ expectation: Expectation, estimate: Estimate) {
         self.expectation = expectation
         self.estimate = estimate
-        let standardError = estimate.standardError
-        // A NaN standard error would make an interval whose ends are NaN (and trap ClosedRange).
-        interval = standardError.isFinite && standardError >= 0 ? estimate.interval(confidence: expectation.confidence) : nil
+        interval = estimate.interval(confidence: expectation.confidence)
         let low = interval?.lowerBound ?? estimate.value, high = interval?.upperBound ?? estimate.value
         holds = (expectation.atLeast.map { low >= $0 } ?? true) && (expectation.atMost.map { high <= $0 } ?? true)
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A rate PushSim reports for a strategy: a ratio of two counts summed over users.
 /// Declared once: `summary.csv`'s rate columns, their standard errors, `compare.csv`,
 /// the `expect` metrics of a scenario file and `pushsim check` / `diff` all follow
@@ -36,46 +38,74 @@ public enum Metric: Hashable, Sendable {
         self = metric
     }
 
+    /// The counts the ratio's numerator sums.
+    /// - Complexity: O(1).
+    public var numeratorCounts: [RateCount] {
+        switch self {
+        case .deliverability: [.delivered]
+        case .informedRate: [.delivered, .summarized]
+        case .measuredDeliverability: [.measuredReceived]
+        case .pushesPerMessage: [.pushesSent]
+        case .lostShare(let reason): [.lost(reason)]
+        }
+    }
+
+    /// The count the ratio divides by.
+    /// - Complexity: O(1).
+    public var denominatorCount: RateCount {
+        switch self {
+        case .deliverability, .informedRate, .pushesPerMessage, .lostShare: .messages
+        case .measuredDeliverability: .measuredSent
+        }
+    }
+
+    /// The rates `daily.csv` reports per day, with standard errors: their counts are
+    /// those of `RateCount.daily`.
+    public static let daily: [Metric] = [.deliverability, .measuredDeliverability]
+
     /// The ratio's numerator in `aggregate`.
     /// - Complexity: O(1).
     public func numerator(of aggregate: StrategyAggregate) -> Int64 {
-        switch self {
-        case .deliverability: aggregate.delivered
-        case .informedRate: aggregate.delivered + aggregate.summarized
-        case .measuredDeliverability: aggregate.measuredReceived
-        case .pushesPerMessage: aggregate.pushesSent
-        case .lostShare(let reason): aggregate.lost(reason)
-        }
+        numeratorCounts.reduce(0) { $0 + $1.total(in: aggregate) }
     }
 
     /// The ratio's denominator in `aggregate`.
     /// - Complexity: O(1).
-    public func denominator(of aggregate: StrategyAggregate) -> Int64 {
-        switch self {
-        case .deliverability, .informedRate, .pushesPerMessage, .lostShare: aggregate.messages
-        case .measuredDeliverability: aggregate.measuredSent
-        }
-    }
+    public func denominator(of aggregate: StrategyAggregate) -> Int64 { denominatorCount.total(in: aggregate) }
 }
 
 /// A rate with its standard error, from one run.
 public struct Estimate: Sendable, Equatable {
     /// The point estimate (0 when the denominator is 0).
     public var value: Double
-    /// Its standard error (0 when it cannot be estimated).
+    /// Its standard error; not finite when it cannot be estimated (fewer than two
+    /// users, or nothing to divide by).
     public var standardError: Double
+    /// The degrees of freedom of the standard error (blocks of users − 1), for a
+    /// Student t interval; nil for the normal one (e.g. a standard error read back
+    /// from a CSV file).
+    public var degreesOfFreedom: Int?
 
     /// An estimate.
     /// - Complexity: O(1).
-    public init(value: Double, standardError: Double) {
+    public init(value: Double, standardError: Double, degreesOfFreedom: Int? = nil) {
         self.value = value
         self.standardError = standardError
+        self.degreesOfFreedom = degreesOfFreedom
     }
 
-    /// The two-sided normal interval at `confidence` (0.95: value ± 1.96 SE).
+    /// Whether the standard error is known (finite, non-negative), so an interval exists.
+    public var hasStandardError: Bool { standardError.isFinite && standardError >= 0 }
+
+    /// The two-sided interval at `confidence`: value ± q·SE, q the Student t quantile
+    /// with `degreesOfFreedom` (1.998 at 63 and 0.95), or the normal one (1.960); nil
+    /// when the standard error is unknown.
     /// - Complexity: O(1).
-    public func interval(confidence: Double = 0.95) -> ClosedRange<Double> {
-        let half = normalQuantile(0.5 + confidence / 2) * standardError
+    public func interval(confidence: Double = 0.95) -> ClosedRange<Double>? {
+        guard hasStandardError else { return nil }
+        let p = 0.5 + confidence / 2
+        let quantile = degreesOfFreedom.map { studentTQuantile(p, degreesOfFreedom: $0) } ?? normalQuantile(p)
+        let half = quantile * standardError
         return (value - half)...(value + half)
     }
 }
@@ -83,3 +113,43 @@ public struct Estimate: Sendable, Equatable {
 /// Φ⁻¹(p), the standard normal quantile (p in (0, 1)).
 /// - Complexity: O(1).
 public func normalQuantile(_ p: Double) -> Double { standardNormalQuantile(p) }
+
+/// The Student t quantile with `degreesOfFreedom` ν ≥ 1 at p in (0, 1): the root of
+/// the exact distribution function, found by bisection to double precision.
+/// - Complexity: O(ν) per step, 200 steps at most.
+public func studentTQuantile(_ p: Double, degreesOfFreedom: Int) -> Double {
+    precondition(degreesOfFreedom >= 1, "a t distribution needs a degree of freedom")
+    precondition(p > 0 && p < 1, "a quantile needs p in (0, 1)")
+    if p < 0.5 { return -studentTQuantile(1 - p, degreesOfFreedom: degreesOfFreedom) }
+    let target = 2 * p - 1
+    var low = 0.0, high = 1.0
+    while studentTCentralProbability(high, degreesOfFreedom: degreesOfFreedom) < target && high < 1e300 { high *= 2 }
+    for _ in 0..<200 {
+        let middle = (low + high) / 2
+        guard middle > low && middle < high else { break }
+        if studentTCentralProbability(middle, degreesOfFreedom: degreesOfFreedom) < target { low = middle } else { high = middle }
+    }
+    return (low + high) / 2
+}
+
+/// P(|T| < t) for Student's t with ν degrees of freedom, by the finite series of
+/// Abramowitz and Stegun 26.7.3 (ν odd) and 26.7.4 (ν even), θ = atan(t / √ν).
+/// - Complexity: O(ν).
+func studentTCentralProbability(_ t: Double, degreesOfFreedom: Int) -> Double {
+    let theta = Foundation.atan(t / Double(degreesOfFreedom).squareRoot())
+    let sine = Foundation.sin(theta), cosine = Foundation.cos(theta), cosineSquared = cosine * cosine
+    var term = 1.0, sum = 1.0
+    if degreesOfFreedom % 2 == 1 {
+        guard degreesOfFreedom > 1 else { return 2 * theta / Double.pi }
+        for k in stride(from: 2, through: degreesOfFreedom - 3, by: 2) {
+            term *= Double(k) / Double(k + 1) * cosineSquared
+            sum += term
+        }
+        return 2 / Double.pi * (theta + sine * cosine * sum)
+    }
+    for k in stride(from: 1, through: degreesOfFreedom - 3, by: 2) {
+        term *= Double(k) / Double(k + 1) * cosineSquared
+        sum += term
+    }
+    return sine * sum
+}

@@ -30,6 +30,18 @@ public struct DayCounts: Sendable, Equatable {
          ("measured_sent", \.measuredSent, \.measuredSent), ("measured_received", \.measuredReceived, \.measuredReceived)]
     }
 
+    /// `count`'s value that day; nil for a count not kept per day (not in `RateCount.daily`).
+    /// - Complexity: O(1).
+    public func count(_ count: RateCount) -> Int64? {
+        switch count {
+        case .messages: messages
+        case .delivered: delivered
+        case .measuredSent: measuredSent
+        case .measuredReceived: measuredReceived
+        case .summarized, .pushesSent, .lost: nil
+        }
+    }
+
     /// Adds another day's counts. Spelled out rather than over `counts`: the fold
     /// adds a day per user and day, where key paths would cost.
     public static func += (lhs: inout DayCounts, rhs: DayCounts) {
@@ -98,11 +110,41 @@ public struct StrategyAggregate: Sendable, Equatable {
     /// Kept flat beside `daily` so the fold counts a loss without building a day's array.
     public var dailyLostByReason: ContiguousArray<Int64>
 
+    /// The rates' counts per block of users (`UserBlocks`): index
+    /// block × `RateCount.allCases.count` + the count's `index`. Their spread gives
+    /// each rate's standard error.
+    public var blocks: ContiguousArray<Int64>
+    /// The daily rates' counts per day and block: index
+    /// (day × `UserBlocks.count` + block) × `RateCount.daily.count` + the count's `index`.
+    public var dailyBlocks: ContiguousArray<Int64>
+
     /// Zeros for a run of `days` days.
-    /// - Complexity: O(days).
+    /// - Complexity: O(days × blocks).
     public init(days: Int) {
         daily = ContiguousArray(repeating: DayCounts(), count: days)
         dailyLostByReason = ContiguousArray(repeating: 0, count: days * LossReason.allCases.count)
+        blocks = ContiguousArray(repeating: 0, count: UserBlocks.count * RateCount.allCases.count)
+        dailyBlocks = ContiguousArray(repeating: 0, count: days * UserBlocks.count * RateCount.daily.count)
+    }
+
+    /// `count` in block `block`.
+    /// - Complexity: O(1).
+    public func count(_ count: RateCount, block: Int) -> Int64 {
+        blocks[block * RateCount.allCases.count + count.index]
+    }
+
+    /// `count` (one of `RateCount.daily`) of day `day` in block `block`.
+    /// - Complexity: O(1).
+    public func count(_ count: RateCount, day: Int, block: Int) -> Int64 {
+        precondition(count.index < RateCount.daily.count, "\(count.name) is not kept per day")
+        return dailyBlocks[(day * UserBlocks.count + block) * RateCount.daily.count + count.index]
+    }
+
+    /// Adds `value` to `count` of block `block`.
+    /// - Complexity: O(1).
+    @inline(__always)
+    mutating func add(_ value: Int64, to count: RateCount, block: Int) {
+        blocks[block * RateCount.allCases.count + count.index] += value
     }
 
     /// Where `reason`'s count of `day` sits in `dailyLostByReason`.
@@ -175,6 +217,13 @@ public struct StrategyAggregate: Sendable, Equatable {
         where !add(&sum.dailyLostByReason[index], other.dailyLostByReason[index]) {
             return "day \(index / LossReason.allCases.count + 1) lost by reason"
         }
+        for index in blocks.indices where !add(&sum.blocks[index], other.blocks[index]) {
+            return "block \(index / RateCount.allCases.count) " + RateCount.allCases[index % RateCount.allCases.count].name
+        }
+        for index in dailyBlocks.indices where !add(&sum.dailyBlocks[index], other.dailyBlocks[index]) {
+            return "day \(index / (UserBlocks.count * RateCount.daily.count) + 1) block "
+                + "\(index / RateCount.daily.count % UserBlocks.count) " + RateCount.daily[index % RateCount.daily.count].name
+        }
         switch sum.chain.adding(other.chain) {
         case .success(let chain): sum.chain = chain
         case .failure(let overflow): return overflow.counter.columnName
@@ -188,9 +237,26 @@ public struct StrategyAggregate: Sendable, Equatable {
         return nil
     }
 
-    /// Adds one day's counts of some users to `day` and to the totals they sum to.
+    /// Adds one day's counts of the users of block `block` to `day`, to the totals
+    /// they sum to and to the block's counts.
     /// - Complexity: O(1).
-    mutating func add(_ counts: DayCounts, day: Int) {
+    mutating func add(_ counts: DayCounts, day: Int, block: Int) {
+        // One uniqueness check per array, not one per count: the fold calls this per user and day.
+        let dayBlock = (day * UserBlocks.count + block) * RateCount.daily.count
+        dailyBlocks.withUnsafeMutableBufferPointer { blockCounts in
+            blockCounts[dayBlock + RateCount.messages.index] += counts.messages
+            blockCounts[dayBlock + RateCount.delivered.index] += counts.delivered
+            blockCounts[dayBlock + RateCount.measuredSent.index] += counts.measuredSent
+            blockCounts[dayBlock + RateCount.measuredReceived.index] += counts.measuredReceived
+        }
+        let base = block * RateCount.allCases.count
+        blocks.withUnsafeMutableBufferPointer { blockCounts in
+            blockCounts[base + RateCount.messages.index] += counts.messages
+            blockCounts[base + RateCount.delivered.index] += counts.delivered
+            blockCounts[base + RateCount.measuredSent.index] += counts.measuredSent
+            blockCounts[base + RateCount.measuredReceived.index] += counts.measuredReceived
+            blockCounts[base + RateCount.summarized.index] += counts.summarized
+        }
         daily[day] += counts
         messages += counts.messages
         delivered += counts.delivered
@@ -231,6 +297,33 @@ public struct StrategyAggregate: Sendable, Equatable {
             return "the daily lost_\(reason.columnName) does not add up to the total"
         }
         if Int64(latency.total) != delivered { return "latency was recorded for \(latency.total) messages, \(delivered) delivered" }
+        return checkBlocks()
+    }
+
+    /// Checks that the blocks sum to the totals, overall and per day.
+    /// - Complexity: O(days × blocks).
+    func checkBlocks() -> String? {
+        let width = RateCount.allCases.count
+        for count in RateCount.allCases {
+            var sum: Int64 = 0
+            for block in 0..<UserBlocks.count {
+                let (value, overflow) = sum.addingReportingOverflow(blocks[block * width + count.index])
+                if overflow { return "the blocks' \(count.name) overflows" }
+                sum = value
+            }
+            if sum != count.total(in: self) { return "the blocks' \(count.name) (\(sum)) does not add up to the total" }
+        }
+        for day in daily.indices {
+            for count in RateCount.daily {
+                var sum: Int64 = 0
+                for block in 0..<UserBlocks.count {
+                    let (value, overflow) = sum.addingReportingOverflow(self.count(count, day: day, block: block))
+                    if overflow { return "day \(day + 1)'s blocks' \(count.name) overflows" }
+                    sum = value
+                }
+                if sum != daily[day].count(count) { return "day \(day + 1)'s blocks' \(count.name) does not add up to the day's" }
+            }
+        }
         return nil
     }
 }

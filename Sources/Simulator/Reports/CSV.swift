@@ -51,6 +51,18 @@ enum FixedPoint {
         return (numerator < 0, digits)
     }
 
+    /// A computed real (a standard error, an interval's end) rounded half away from
+    /// zero to `places` decimals; "" when it is not finite. The value comes from
+    /// integer sums by the same IEEE operations in the same order on every machine.
+    /// - Complexity: O(digits).
+    static func decimal(_ value: Double, places: Int) -> String {
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        let scaled = (value * scale).rounded()
+        guard scaled.isFinite, abs(scaled) < 9e18 else { return "" }
+        return fixed(Int64(scaled), places: places)
+    }
+
     /// Microseconds as seconds with three decimals.
     /// - Complexity: O(digits).
     static func seconds(microseconds: Int64) -> String { fixed((microseconds + 500) / 1000, places: 3) }

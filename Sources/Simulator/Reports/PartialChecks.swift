@@ -32,6 +32,13 @@ enum PartialChecks {
         if let negative = aggregate.dailyLostByReason.firstIndex(where: { $0 < 0 }) {
             return "day \(negative / LossReason.allCases.count + 1) lost by reason \(aggregate.dailyLostByReason[negative]) < 0"
         }
+        if let negative = aggregate.blocks.firstIndex(where: { $0 < 0 }) {
+            return "block \(negative / RateCount.allCases.count) "
+                + "\(RateCount.allCases[negative % RateCount.allCases.count].name) \(aggregate.blocks[negative]) < 0"
+        }
+        if let negative = aggregate.dailyBlocks.firstIndex(where: { $0 < 0 }) {
+            return "day \(negative / (UserBlocks.count * RateCount.daily.count) + 1) block count \(aggregate.dailyBlocks[negative]) < 0"
+        }
         // Ledger.fold: a lost message has the reason of its first loss (raw value ≥ 1).
         if aggregate.lostByReason[0] != 0 { return "a loss without a reason was counted" }
         // From here on every count is ≥ 0, so a sum that does not overflow bounds its terms.
@@ -104,6 +111,8 @@ enum PartialChecks {
              sum([aggregate.apns[.delivered], aggregate.apns[.deliveredFromStorage]]) ?? .max),
         ]
         for rule in ordered where rule.1 > rule.3 { return "\(rule.smaller) \(rule.1) > \(rule.larger) \(rule.3)" }
+        // The fold adds a user's counts to its block as well as to the totals.
+        if let broken = aggregate.checkBlocks() { return broken }
         return violation(in: aggregate.apns, pushesSent: aggregate.pushesSent)
     }
 

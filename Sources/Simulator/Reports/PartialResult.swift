@@ -10,8 +10,9 @@ struct PartialResult {
     /// 3: APNs's `bounced`; 4: the counters named in the file (`chainCounters`,
     /// `apnsCounters`) and the chain counters in their own `chain` array, so a counter
     /// added later is told apart by name and needs no new version; 5: `dailyLost`, the
-    /// lost per day and reason (daily.csv's `lost_*` columns).
-    static let version: Int64 = 5
+    /// lost per day and reason (daily.csv's `lost_*` columns); 6: `blocks` and
+    /// `dailyBlocks`, the rates' counts per block of users (standard errors).
+    static let version: Int64 = 6
 
     /// The most shards `run --shard` accepts; a part claiming more is damaged.
     static let maximumShardCount = 100_000
@@ -44,6 +45,8 @@ struct PartialResult {
             item += ",\"latency\":" + list(aggregate.latency.nonEmptyBuckets) { "[\($0.0),\($0.1)]" }
             item += ",\"daily\":" + list(aggregate.daily) { day in list(DayCounts.counts) { String(day[keyPath: $0.field]) } }
             item += ",\"dailyLost\":" + list(aggregate.dailyLostByReason) { String($0) }
+            item += ",\"blocks\":" + list(aggregate.blocks) { String($0) }
+            item += ",\"dailyBlocks\":" + list(aggregate.dailyBlocks) { String($0) }
             return item + "}"
         }.joined(separator: ",\n")
         text += "\n],\n\"scenario\":" + jsonStringLiteral(scenarioText) + "}\n"
@@ -180,6 +183,12 @@ struct PartialResult {
             let dailyLost = try array(fields["dailyLost"]).map { node throws(DecodingError) in try integer(node) }
             guard dailyLost.count == aggregate.dailyLostByReason.count else { throw fail("damaged partial result (dailyLost)") }
             aggregate.dailyLostByReason = ContiguousArray(dailyLost)
+            let blocks = try array(fields["blocks"]).map { node throws(DecodingError) in try integer(node) }
+            guard blocks.count == aggregate.blocks.count else { throw fail("damaged partial result (blocks)") }
+            aggregate.blocks = ContiguousArray(blocks)
+            let dailyBlocks = try array(fields["dailyBlocks"]).map { node throws(DecodingError) in try integer(node) }
+            guard dailyBlocks.count == aggregate.dailyBlocks.count else { throw fail("damaged partial result (dailyBlocks)") }
+            aggregate.dailyBlocks = ContiguousArray(dailyBlocks)
             aggregates.append(aggregate)
         }
         let result = SimulationResult(strategies: strategies, aggregates: aggregates,

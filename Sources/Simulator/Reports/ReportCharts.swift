@@ -24,7 +24,8 @@ enum ReportCharts {
             if let band = bands?[index] {
                 truth.band = band.enumerated().compactMap { day, range in
                     guard let range, range.lowerBound.isFinite, range.upperBound.isFinite else { return nil }
-                    return (Double(day), 100 * range.lowerBound, 100 * range.upperBound)
+                    // A share cannot leave [0, 100%], whatever the normal approximation says.
+                    return (Double(day), 100 * max(0, range.lowerBound), 100 * min(1, range.upperBound))
                 }
             }
             series.append(truth)

@@ -5,8 +5,19 @@ enum ReportPage {
     /// The page's file name in a report folder.
     static let fileName = "report.html"
 
+    /// Each strategy's daily deliverability intervals at 95%, from the run's blocks of users.
+    /// - Complexity: O(strategies × days × blocks).
+    static func dailyBands(_ result: SimulationResult) -> [[ClosedRange<Double>?]] {
+        result.aggregates.indices.map { index in
+            result.aggregates[index].daily.indices.map { day in
+                result.dailyEstimate(.deliverability, strategy: index, day: day).interval(confidence: Reports.confidence)
+            }
+        }
+    }
+
     /// The page for `result` of `scenario`; `commandLine` is shown when known.
-    /// `deliverabilityBands`: see `ReportCharts.dailyDeliverability`.
+    /// `deliverabilityBands`: see `ReportCharts.dailyDeliverability`; by default each
+    /// day's 95% interval from the run's own standard errors.
     /// - Complexity: O(strategies × (days + buckets)).
     static func render(scenario: Scenario, result: SimulationResult, commandLine: String?,
                        deliverabilityBands: [[ClosedRange<Double>?]]? = nil) -> String {
@@ -37,9 +48,11 @@ enum ReportPage {
         html += summaryTable(result: result)
 
         html += section("daily", "Daily deliverability",
-                        "Share of each day's mail whose own notification was shown (solid), and what the talk's logging "
-                        + "would report for that day (dashed: measured received / measured sent). Weekends are shaded.",
-                        ReportCharts.dailyDeliverability(scenario: scenario, result: result, bands: deliverabilityBands).svg())
+                        "Share of each day's mail whose own notification was shown (solid, with its 95% interval shaded "
+                        + "where the run has standard errors), and what the talk's logging would report for that day "
+                        + "(dashed: measured received / measured sent). Weekends are shaded.",
+                        ReportCharts.dailyDeliverability(scenario: scenario, result: result,
+                                                         bands: deliverabilityBands ?? dailyBands(result)).svg())
         html += section("outcomes", "Where messages go",
                         "Every message ends in one bucket: delivered, summarized, lost (by the reason of its first loss) or still pending.",
                         ReportCharts.outcomes(result: result).svg() + outcomesTable(result: result))
@@ -82,14 +95,19 @@ enum ReportPage {
     }
 
     private static func summaryTable(result: SimulationResult) -> String {
-        let rows = zip(result.strategies, result.aggregates).map { strategy, aggregate in
-            [strategy.label, String(aggregate.messages), percent(aggregate.delivered, aggregate.messages),
-             percent(aggregate.measuredReceived, aggregate.measuredSent),
-             percent(aggregate.delivered + aggregate.summarized, aggregate.messages)]
+        let rows = result.strategies.indices.map { index in
+            let aggregate = result.aggregates[index]
+            func rate(_ metric: Metric) -> String {
+                let text = percent(metric.numerator(of: aggregate), metric.denominator(of: aggregate))
+                return text == "–" ? text : text + Reports.halfWidth(result.estimate(metric, strategy: index), percent: true)
+            }
+            return [result.strategies[index].label, String(aggregate.messages), rate(.deliverability),
+                    rate(.measuredDeliverability), rate(.informedRate)]
                 + [0.5, 0.95].map { aggregate.latency.quantile($0).map { FixedPoint.seconds(microseconds: $0) + " s" } ?? "–" }
         }
         return "<section id=\"summary\">\n<h2>Summary</h2>\n"
-            + table(["strategy", "messages", "deliverability", "measured deliverability", "informed rate", "latency p50", "latency p95"], rows)
+            + table(["strategy", "messages", "deliverability", "measured deliverability", "informed rate", "latency p50", "latency p95"], rows,
+                    caption: "Rates ± the half-width of their 95% interval, in percentage points")
             + "</section>\n"
     }
 

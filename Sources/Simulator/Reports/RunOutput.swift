@@ -15,10 +15,12 @@ struct RunOutput {
     var files: [(name: String, contents: String)]
 
     /// The output of `result` of `scenario` (its `seed` and `strategies` as run), whose
-    /// file text was `scenarioText`, made by `commandLine`, described by `record`.
-    /// - Complexity: O(strategies × (days + buckets)).
-    init(scenario: Scenario, scenarioText: String, result: SimulationResult, commandLine: String, record: RunRecord) {
-        reports = Reports(scenario: scenario, result: result)
+    /// file text was `scenarioText`, made by `commandLine`, described by `record`, its
+    /// strategies compared with strategy `baseline`.
+    /// - Complexity: O(strategies × (days + buckets) × blocks).
+    init(scenario: Scenario, scenarioText: String, result: SimulationResult, commandLine: String, record: RunRecord,
+         baseline: Int = 0) {
+        reports = Reports(scenario: scenario, result: result, baseline: baseline)
         let whole = PartialResult(scenarioText: scenarioText, seed: scenario.seed, shard: (1, 1), result: result,
                                   commandLine: commandLine)
         files = reports.files + [(ReportPage.fileName, ReportPage.render(scenario: scenario, result: result, commandLine: commandLine)),

@@ -248,11 +248,13 @@ struct Ledger {
     /// Copies still in flight, summed over messages.
     var copiesInFlight: Int64 { records.reduce(0) { $0 + Int64($1.inFlight) } }
 
-    /// Folds this world's messages into `aggregate`; returns a description of the
-    /// first message that fits no bucket (the identity broken), else nil.
-    func fold(into aggregate: inout StrategyAggregate, launches: LaunchLog = LaunchLog()) -> String? {
+    /// Folds this world's messages into `aggregate`, and into its counts of block
+    /// `block` (the user's, `UserBlocks`); returns a description of the first message
+    /// that fits no bucket (the identity broken), else nil.
+    func fold(into aggregate: inout StrategyAggregate, block: Int = 0, launches: LaunchLog = LaunchLog()) -> String? {
         if let inconsistency { return inconsistency }
         aggregate.pushesSent += pushesSent
+        aggregate.add(pushesSent, to: .pushesSent, block: block)
         aggregate.rerequests += rerequests
         aggregate.duplicatesShown += duplicatesShown
         aggregate.collapsed += collapsed
@@ -270,7 +272,7 @@ struct Ledger {
             let record = records[index]
             let recordDay = Int(record.arrival / TimeUnit.day)
             if recordDay != day {
-                if day >= 0 { aggregate.add(today, day: day) }
+                if day >= 0 { aggregate.add(today, day: day, block: block) }
                 day = recordDay
                 today = DayCounts()
                 let dayStart = SimTime(day) * TimeUnit.day
@@ -305,13 +307,14 @@ struct Ledger {
                 today.pending += 1
             } else if record.firstLoss != 0 {
                 aggregate.lostByReason[Int(record.firstLoss)] += 1
+                aggregate.blocks[block * RateCount.allCases.count + RateCount.firstLostIndex + Int(record.firstLoss) - 1] += 1
                 aggregate.dailyLostByReason[StrategyAggregate.dailyLostIndex(day: day, reasonRawValue: Int(record.firstLoss))] += 1
                 today.lost += 1
             } else {
                 return "message \(index) (mail at \(record.arrival) µs) was neither shown, summarized, lost nor in flight"
             }
         }
-        if day >= 0 { aggregate.add(today, day: day) }
+        if day >= 0 { aggregate.add(today, day: day, block: block) }
         aggregate.providerSent += providerSent
         aggregate.apnsAccepted += apnsAccepted
         aggregate.reachedDevice += reachedDevice

@@ -175,7 +175,7 @@ struct World {
         apns.expireAll(at: end, into: &apnsEffects)
         routeAPNsEffects(at: end)
         try checkInFlight(user: user)
-        if let broken = ledger.fold(into: &aggregate, launches: launchLog) {
+        if let broken = ledger.fold(into: &aggregate, block: UserBlocks.block(of: user), launches: launchLog) {
             throw AccountingError(description: "user \(user), strategy \(plan.strategy.label): \(broken)")
         }
         aggregate.apns += apns.counters

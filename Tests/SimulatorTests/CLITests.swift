@@ -242,7 +242,10 @@ struct CLITests {
         let threads = min(ProcessInfo.processInfo.activeProcessorCount, 20)
         #expect(result.out == "ok: tiny: 20 devices, 3 days, 3 strategies (no-queue, queue, queue-as-published)\n"
                 + "cost: about 4,320 messages (72 per device and strategy); under a second on \(threads) "
-                + "thread\(threads == 1 ? "" : "s") (at 2.5 million messages a second per thread)\n")
+                + "thread\(threads == 1 ? "" : "s") (at 2.5 million messages a second per thread)\n"
+                + ValidateCommand.estimateLine(RunCost(try ScenarioDecoder.load(path: scenario),
+                                                       threads: ProcessInfo.processInfo.activeProcessorCount)) + "\n")
+        #expect(result.out.hasSuffix("timeline entries held per device app); within the limits\n"))
         #expect(result.err == "")
     }
 

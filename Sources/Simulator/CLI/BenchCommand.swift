@@ -7,12 +7,13 @@ enum BenchCommand {
     static let help = """
     OVERVIEW: Measure simulation speed and memory on a scenario (writes no report).
 
-    USAGE: pushsim bench <scenario.json> [--threads <n>] [--devices <n>] [--days <n>]
+    USAGE: pushsim bench <scenario.json> [--threads <n>] [--devices <n>] [--days <n>] [--allow-large]
 
     Prints devices, messages (summed over strategies), kernel events, wall time,
     messages/s, messages/s per thread, events/s and peak resident memory. --devices and
     --days override the scenario's, for scaling measurements. --threads defaults to the
     CPUs this process may use (affinity mask, cgroup CPU quota). Build with -c release.
+    A run past the cost limits (README, "Limits") needs --allow-large, as for 'run'.
 
     EXAMPLES:
       swift run -c release pushsim bench scenarios/scale-1m.json
@@ -24,7 +25,8 @@ enum BenchCommand {
         if arguments.contains("--help") || arguments.contains("-h") { console.out(help); return .success }
         let scanner: ArgumentScanner
         do {
-            scanner = try ArgumentScanner(arguments, command: "bench", valued: ["--threads", "--devices", "--days"], flags: [])
+            scanner = try ArgumentScanner(arguments, command: "bench", valued: ["--threads", "--devices", "--days"],
+                                        flags: ["--allow-large"])
         } catch {
             return PushSimCommand.usage(error, command: "bench", console: console)
         }
@@ -56,6 +58,11 @@ enum BenchCommand {
         }
         if let devices { scenario.devices = devices }
         if let days { scenario.duration = Int64(days) * 86_400_000_000 }
+        if !scanner.flag("--allow-large"), let passed = RunCost(scenario, threads: threads).limitPassed {
+            console.err("error: \(UserText.path(path)): the run is too large: \(passed) (README, \"Limits\"); "
+                        + "pass --allow-large to run it anyway\n")
+            return .dataError
+        }
         let clock = ContinuousClock()
         let started = clock.now
         let result: SimulationResult

@@ -20,7 +20,7 @@ enum CheckCommand {
                            a failure naming the value, interval and bound (written whole)
       --format <f>         table (default) or json: the verdicts, for scripts
       --quiet              Print nothing on stdout; each failed expectation is one line on stderr
-      (and --set, --out, --seed, --strategy, --threads as for 'pushsim run'; not --shard)
+      (and --set, --out, --seed, --strategy, --threads, --allow-large as for 'pushsim run'; not --shard)
       -h, --help           Show this help
 
     EXIT CODES: 0 every expectation holds, 2 one or more do not, 1 the simulator or a
@@ -111,7 +111,7 @@ enum CheckCommand {
         for (index, expectation) in scenario.expectations.enumerated() {
             for label in [expectation.strategy] + (expectation.baseline.map { [$0] } ?? [])
             where !scenario.strategies.contains(where: { $0.label == label }) {
-                return "expect[\(index)] needs strategy '\(label)', which --strategy leaves out"
+                return "expect[\(index)] needs strategy '\(UserText.escape(label))', which --strategy leaves out"
             }
         }
         return nil

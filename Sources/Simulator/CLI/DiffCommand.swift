@@ -65,7 +65,7 @@ enum DiffCommand {
         let comparison = FolderComparison(old: folders[0], new: folders[1], confidence: confidence)
         if !force {
             for folder in folders where folder.record == nil {
-                console.err("error: \(folder.path): no \(RunRecord.fileName): a report folder from a pushsim before 0.7.0, "
+                console.err("error: \(UserText.path(folder.path)): no \(RunRecord.fileName): a report folder from a pushsim before 0.7.0, "
                             + "which does not say what scenario it ran ('--force' compares anyway)\n")
                 return .dataError
             }
@@ -79,19 +79,19 @@ enum DiffCommand {
                 return .dataError
             }
             if comparison.sameScenario == false, let old = folders[0].record, let new = folders[1].record {
-                console.err("error: the folders ran different scenarios: \(folders[0].path) ran \(old.scenarioName) "
-                            + "(sha256 \(old.scenarioSHA256.prefix(12))…), \(folders[1].path) ran \(new.scenarioName) "
+                console.err("error: the folders ran different scenarios: \(UserText.path(folders[0].path)) ran \(UserText.escape(old.scenarioName)) "
+                            + "(sha256 \(old.scenarioSHA256.prefix(12))…), \(UserText.path(folders[1].path)) ran \(UserText.escape(new.scenarioName)) "
                             + "(sha256 \(new.scenarioSHA256.prefix(12))…) ('--force' compares anyway)\n")
                 return .dataError
             }
         }
         if !output.quiet {
             for folder in folders where !folder.hasStandardErrors {
-                console.err("note: \(ReportWriter.join(folder.path, "summary.csv")) has no standard errors (a folder from "
+                console.err("note: \(UserText.path(ReportWriter.join(folder.path, "summary.csv"))) has no standard errors (a folder from "
                             + "an older pushsim): its changes are shown, not judged against noise\n")
             }
             for (label, side) in [(comparison.onlyOld, "old"), (comparison.onlyNew, "new")].flatMap({ pair in pair.0.map { ($0, pair.1) } }) {
-                console.err("note: strategy \(label) is only in the \(side) folder\n")
+                console.err("note: strategy \(UserText.escape(label)) is only in the \(side) folder\n")
             }
             switch output.format {
             case .table: console.out(Self.table(comparison))

@@ -52,20 +52,20 @@ enum MergeCommand {
             let path = decoded.path
             let shard = decoded.partial.shard
             guard shard.count <= decoded.scenario.devices else {
-                console.err("error: \(path): shard \(shard.index)/\(shard.count) of a scenario of \(decoded.scenario.devices) "
+                console.err("error: \(UserText.path(path)): shard \(shard.index)/\(shard.count) of a scenario of \(decoded.scenario.devices) "
                             + "devices: there are at most as many shards as devices\n")
                 return .dataError
             }
             if let reference {
                 if let difference = Self.difference(decoded.partial, reference.partial) {
-                    console.err("error: \(path) and \(reference.path) are parts of different runs: \(difference)\n")
+                    console.err("error: \(UserText.path(path)) and \(UserText.path(reference.path)) are parts of different runs: \(difference)\n")
                     return .dataError
                 }
             } else {
                 reference = (decoded.partial, decoded.scenario, path)
             }
             guard seen.insert(shard.index).inserted else {
-                console.err("error: \(path): shard \(shard.index)/\(shard.count) given twice\n")
+                console.err("error: \(UserText.path(path)): shard \(shard.index)/\(shard.count) given twice\n")
                 return .dataError
             }
             parts.append(RunRecord.Part(file: path, shard: "\(shard.index)/\(shard.count)"))
@@ -106,15 +106,15 @@ enum MergeCommand {
         let output = RunOutput(scenario: reference.scenario, scenarioText: reference.partial.scenarioText, result: result,
                                commandLine: RunOutput.commandLine(["merge"] + arguments), record: record,
                                baseline: baseline)
-        let reports = output.reports
+        // Standard output first, as `run`: when it fails the folder is left as it was.
+        console.out(output.reports.table)
         do {
             try ReportWriter.write(output.files, to: out, removing: [RunCommand.partialFileName])
         } catch {
             console.err("error: \(error)\n")
             return .failure
         }
-        console.out(reports.table)
-        console.err("merged \(seen.count) shards into \(Reports.listing(RunOutput.fileNames)) in \(out)\n")
+        console.err("merged \(seen.count) shards into \(Reports.listing(RunOutput.fileNames)) in \(UserText.path(out))\n")
         return .success
     }
 

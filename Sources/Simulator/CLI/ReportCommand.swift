@@ -54,7 +54,7 @@ enum ReportCommand {
         let path = decoded.path
         let shard = decoded.partial.shard
         guard shard.count == 1 else {
-            console.err("error: \(path): the partial result of shard \(shard.index)/\(shard.count); "
+            console.err("error: \(UserText.path(path)): the partial result of shard \(shard.index)/\(shard.count); "
                         + "merge the shards first ('pushsim merge'), then draw the merged folder\n")
             return .dataError
         }
@@ -67,7 +67,7 @@ enum ReportCommand {
             console.err("error: \(error)\n")
             return .failure
         }
-        console.err("wrote \(ReportWriter.join(directory, ReportPage.fileName))\n")
+        console.err("wrote \(UserText.path(ReportWriter.join(directory, ReportPage.fileName)))\n")
         return .success
     }
 }

@@ -9,7 +9,7 @@ enum RunCommand {
 
     USAGE: pushsim run <scenario.json | -> [--set <path>=<value>]... [--out <dir>] [--seed <n>]
                        [--strategy <label>]... [--baseline <label>] [--threads <n>] [--shard <k>/<n>]
-                       [--format table|json] [--quiet]
+                       [--format table|json] [--quiet] [--allow-large]
 
     Prints a side-by-side table on stdout and writes \(Reports.listing(RunOutput.fileNames))
     to <dir>, whole or not at all. '-' reads the scenario from standard input.
@@ -31,6 +31,8 @@ enum RunCommand {
       --format <f>         table (default) or json: each strategy's rates with standard errors
                            and 95% intervals, for scripts (README lists the keys)
       --quiet              Print nothing on stdout and no note on stderr; only errors
+      --allow-large        Run even when the cost estimate passes a limit (messages, events,
+                           memory: README, "Limits"); without it such a run stops before starting
       -h, --help           Show this help
 
     EXAMPLES:
@@ -54,16 +56,22 @@ enum RunCommand {
         } catch {
             return PushSimCommand.usage(error, command: "run", console: console)
         }
-        switch execute(options, command: "run", arguments: arguments, console: console, simulate: simulate) {
+        // Standard output first, the reports after: when it fails (`| true`, a full disk)
+        // the process ends with exit 1 and the folder is left as it was.
+        let outcome = execute(options, command: "run", arguments: arguments, console: console, simulate: simulate,
+                              beforeWriting: { run in
+            guard !options.output.quiet else { return }
+            switch options.output.format {
+            case .table: console.out(run.reports.table)
+            case .json: console.out(MachineOutput.run(run.record, result: run.result, baseline: run.baseline))
+            }
+        })
+        switch outcome {
         case .finished(let code):
             return code
         case .completed(let run):
             if !options.output.quiet {
-                switch options.output.format {
-                case .table: console.out(run.reports.table)
-                case .json: console.out(MachineOutput.run(run.record, result: run.result, baseline: run.baseline))
-                }
-                console.err("wrote \(Reports.listing(RunOutput.fileNames)) to \(run.directory)\n")
+                console.err("wrote \(Reports.listing(RunOutput.fileNames)) to \(UserText.path(run.directory))\n")
             }
             return .success
         }
@@ -91,10 +99,12 @@ enum RunCommand {
     /// shard's partial result): the flow `run` and `check` share. `prepare` sees the
     /// scenario as it will run (options applied) and may stop before the simulation
     /// with an exit code (after printing why); `alsoWritable` is checked writable
-    /// then too, so no long run ends on an output that cannot be written.
+    /// then too, so no long run ends on an output that cannot be written. `beforeWriting`
+    /// sees a whole run's output just before its reports are written.
     static func execute(_ options: Options, command: String, arguments: ArraySlice<String>, console: Console,
                         simulate: Simulate, prepare: (Scenario) -> ExitCode? = { _ in nil },
-                        alsoWritable: [(directory: String, name: String)] = []) -> Outcome {
+                        alsoWritable: [(directory: String, name: String)] = [],
+                        beforeWriting: (Completed) -> Void = { _ in }) -> Outcome {
         var scenario: Scenario
         let scenarioBytes: [UInt8]
         var overrides: [ScenarioOverride] = []
@@ -135,6 +145,15 @@ enum RunCommand {
                                                   command: command, console: console))
         }
         if let code = prepare(scenario) { return .finished(code) }
+        let deviceCount = options.shard.map {
+            Simulation.shardRange(index: $0.index, count: $0.count, devices: scenario.devices).count
+        } ?? scenario.devices
+        // Checked before anything is created: a run past a limit fails in a moment, not hours later.
+        if !options.allowLarge, let passed = RunCost(scenario, devices: deviceCount, threads: options.threads).limitPassed {
+            console.err("error: \(UserText.path(FileBytes.displayName(options.scenarioPath))): the run is too large: "
+                        + "\(passed) (README, \"Limits\"); pass --allow-large to run it anyway\n")
+            return .finished(.dataError)
+        }
         let directory = options.out ?? "reports/\(scenario.name)"
         // A folder that cannot take the output fails now, not after the simulation.
         do {
@@ -167,7 +186,7 @@ enum RunCommand {
                 try ReportWriter.write([(Self.partialFileName, partial.encoded())], to: directory,
                                        removing: RunOutput.fileNames)
                 if !options.output.quiet {
-                    console.err("wrote \(ReportWriter.join(directory, Self.partialFileName)) "
+                    console.err("wrote \(UserText.path(ReportWriter.join(directory, Self.partialFileName))) "
                                 + "(shard \(shard.index)/\(shard.count), \(users.count) devices)\n")
                 }
                 return .finished(.success)
@@ -179,9 +198,11 @@ enum RunCommand {
             let output = RunOutput(scenario: scenario, scenarioText: scenarioText ?? String(decoding: scenarioBytes, as: UTF8.self),
                                    result: result, commandLine: RunOutput.commandLine([command] + arguments), record: record,
                                    baseline: baseline)
+            let completed = Completed(scenario: scenario, result: result, reports: output.reports, record: record,
+                                      directory: directory, baseline: baseline)
+            beforeWriting(completed)
             try ReportWriter.write(output.files, to: directory, removing: [Self.partialFileName])
-            return .completed(Completed(scenario: scenario, result: result, reports: output.reports, record: record,
-                                        directory: directory, baseline: baseline))
+            return .completed(completed)
         } catch {
             console.err("error: \(error)\n")
             return .finished(.failure)
@@ -202,12 +223,14 @@ enum RunCommand {
         /// `--set` arguments, `PATH=VALUE`, in order (read by `ScenarioOverride`).
         var sets: [String]
         var output: OutputOptions
+        /// `--allow-large`: run past the cost limits.
+        var allowLarge: Bool
 
         /// The options `run` takes; `check` takes them and its own.
         static let valued = Set(["--out", "--seed", "--strategy", "--baseline", "--threads", "--shard", "--set"])
             .union(OutputOptions.valued)
         static let repeatable: Set<String> = ["--strategy", "--set"]
-        static let flags: Set<String> = OutputOptions.flags
+        static let flags: Set<String> = OutputOptions.flags.union(["--allow-large"])
 
         init(_ arguments: ArraySlice<String>) throws(UsageError) {
             try self.init(ArgumentScanner(arguments, command: "run", valued: Self.valued, repeatable: Self.repeatable,
@@ -251,6 +274,7 @@ enum RunCommand {
                 throw .invalidValue(option: "--set", value: set, expected: "no --set with --shard (merge reads the file's text)")
             }
             output = try OutputOptions(scanner)
+            allowLarge = scanner.flag("--allow-large")
         }
     }
 }

@@ -8,7 +8,7 @@ enum SweepCommand {
 
     USAGE: pushsim sweep <scenario.json | -> --set <path>=<v1>,<v2>,... [--set <path>=...]...
                          [--out <dir>] [--seed <n>] [--strategy <label>]... [--threads <n>]
-                         [--format table|json] [--quiet]
+                         [--format table|json] [--quiet] [--allow-large]
 
     Each --set sweeps one field (its path as in 'pushsim run --set'); one given a single
     value is a fixed override for every point, as in 'run' (not a column). The points are
@@ -33,6 +33,7 @@ enum SweepCommand {
       --format <f>         table (default) or json: every point's rates with standard
                            errors, for scripts
       --quiet              Print nothing on stdout and no line on stderr; only errors
+      --allow-large        Run points whose cost estimate passes a limit, as for 'run'
       -h, --help           Show this help
 
     EXAMPLES:
@@ -54,7 +55,7 @@ enum SweepCommand {
         let options: RunCommand.Options
         do {
             scanner = try ArgumentScanner(arguments, command: "sweep", valued: valued, repeatable: repeatable,
-                                          flags: OutputOptions.flags)
+                                          flags: OutputOptions.flags.union(["--allow-large"]))
             // `run`'s options read from the same scanner: one meaning for each.
             options = try RunCommand.Options(scanner)
             if options.sets.isEmpty { throw UsageError.missingArgument("--set <path>=<v1>,<v2>,…: the field to sweep") }
@@ -93,6 +94,14 @@ enum SweepCommand {
             return PushSimCommand.usage(error, command: "sweep", console: console)
         }
 
+        // Each point is a run: past a cost limit it needs --allow-large, checked before any runs.
+        for (number, scenario) in scenarios.enumerated() where !options.allowLarge {
+            if let passed = RunCost(scenario, threads: options.threads).limitPassed {
+                console.err("error: \(UserText.path(file)): point \(number + 1) of the sweep is too large: \(passed) "
+                            + "(README, \"Limits\"); pass --allow-large to run it anyway\n")
+                return .dataError
+            }
+        }
         let directory = options.out ?? "reports/\(scenarios[0].name)-sweep"
         do {
             try ReportWriter.checkWritable(directory, for: SweepReport.fileNames)

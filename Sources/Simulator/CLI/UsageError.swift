@@ -15,16 +15,16 @@ public enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .unknownCommand(let name): "unknown command '\(name)'; expected run, validate, merge, report, bench, check, diff, sweep, schema, version or help"
+        case .unknownCommand(let name): "unknown command '\(UserText.escape(name))'; expected run, validate, merge, report, bench, check, diff, sweep, schema, version or help"
         case .missingCommand: "no command given"
-        case .unknownOption(let option, let command): "unknown option '\(option)' for '\(command)'"
-        case .missingValue(let option): "option '\(option)' needs a value"
-        case .repeatedOption(let option): "option '\(option)' given twice; it takes one value"
-        case .invalidValue(let option, let value, let expected): "invalid value '\(value)' for '\(option)': expected \(expected)"
+        case .unknownOption(let option, let command): "unknown option '\(UserText.escape(option))' for '\(UserText.escape(command))'"
+        case .missingValue(let option): "option '\(UserText.escape(option))' needs a value"
+        case .repeatedOption(let option): "option '\(UserText.escape(option))' given twice; it takes one value"
+        case .invalidValue(let option, let value, let expected): "invalid value '\(UserText.escape(value))' for '\(UserText.escape(option))': expected \(expected)"
         case .missingArgument(let name): "missing \(name)"
-        case .unexpectedArgument(let argument): "unexpected argument '\(argument)'"
+        case .unexpectedArgument(let argument): "unexpected argument '\(UserText.escape(argument))'"
         case .unknownStrategy(let name, let known):
-            "no strategy '\(name)' in the scenario; it has: " + known.joined(separator: ", ")
+            "no strategy '\(UserText.escape(name))' in the scenario; it has: " + UserText.list(known)
         case .mismatch(let reason): reason
         }
     }

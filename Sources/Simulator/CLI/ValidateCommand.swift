@@ -9,7 +9,7 @@ enum ValidateCommand {
 
     On success prints "ok" with a one-line description, then what a run will cost:
     the expected number of messages and a rough wall time on the default thread
-    count. On a bad file prints every error it finds (up to \(ScenarioError.listLimit)), one a line
+    count, then the kernel events and memory, and whether a run needs --allow-large. On a bad file prints every error it finds (up to \(ScenarioError.listLimit)), one a line
     in file order, each naming the file, line:column and field path, and exits 65.
 
     EXAMPLES:
@@ -40,7 +40,9 @@ enum ValidateCommand {
             let scenario = try ScenarioDecoder.load(path: path)
             console.out("ok: \(scenario.name): \(scenario.devices) devices, \(scenario.dayCount) days, "
                         + "\(scenario.strategies.count) strategies (" + scenario.strategies.map(\.label).joined(separator: ", ") + ")\n")
-            console.out(costLine(scenario, threads: ProcessInfo.processInfo.activeProcessorCount) + "\n")
+            let threads = ProcessInfo.processInfo.activeProcessorCount
+            console.out(costLine(scenario, threads: threads) + "\n")
+            console.out(estimateLine(RunCost(scenario, threads: threads)) + "\n")
             return .success
         } catch {
             console.err("error: \(error)\n")
@@ -59,6 +61,16 @@ enum ValidateCommand {
         return "cost: about \(count(messages)) messages (\(count(perDeviceAndStrategy)) per device and strategy); "
             + "\(wallTime(seconds)) on \(working) thread\(working == 1 ? "" : "s") "
             + "(at \(format(messagesPerSecondPerThread / 1e6)) million messages a second per thread)"
+    }
+
+    /// `estimate: about E kernel events, about M MB of memory (N messages and T timeline
+    /// entries held per device app); within the limits`, or which limit it passes and that `run` then needs `--allow-large`.
+    /// - Complexity: O(1).
+    static func estimateLine(_ cost: RunCost) -> String {
+        "estimate: about \(RunCost.count(cost.events)) kernel events, about \(RunCost.megabytes(cost.memoryBytes)) of memory "
+            + "(\(RunCost.count(cost.messagesPerLane)) messages and \(RunCost.count(cost.timelineEntriesPerLane)) "
+            + "timeline entries held per device app); "
+            + (cost.limitPassed.map { "\($0): run and check need --allow-large" } ?? "within the limits")
     }
 
     /// A count for people: whole with thousands separators from 100 up (below 10¹⁸),

@@ -25,25 +25,25 @@ struct ReportFolder {
     /// - Complexity: O(n) in the files' size.
     init(path: String) throws(Failure) {
         self.path = path
-        guard ReportWriter.kind(of: path) == true else { throw Failure(description: "\(path): not a report folder") }
+        guard ReportWriter.kind(of: path) == true else { throw Failure(description: "\(UserText.path(path)): not a report folder") }
         let recordPath = ReportWriter.join(path, RunRecord.fileName)
         if ReportWriter.kind(of: recordPath) != nil {
             do {
-                record = try RunRecord.decode(try FileBytes.read(path: recordPath), file: recordPath)
+                record = try RunRecord.decode(try FileBytes.read(path: recordPath, limit: ScenarioLimits.partialBytes), file: recordPath)
             } catch let error as RunRecord.DecodingError {
                 throw Failure(description: error.description)
             } catch {
-                throw Failure(description: "\(recordPath): cannot read: \((error as? FileReadError)?.reason ?? "\(error)")")
+                throw Failure(description: "\(UserText.path(recordPath)): cannot read: \((error as? FileReadError)?.reason ?? "\(error)")")
             }
         }
         let summaryPath = ReportWriter.join(path, "summary.csv")
         let text: String
-        do { text = String(decoding: try FileBytes.read(path: summaryPath), as: UTF8.self) } catch {
-            throw Failure(description: "\(summaryPath): cannot read: \(error.reason)")
+        do { text = String(decoding: try FileBytes.read(path: summaryPath, limit: ScenarioLimits.partialBytes), as: UTF8.self) } catch {
+            throw Failure(description: "\(UserText.path(summaryPath)): cannot read: \(error.reason)")
         }
         let rows = text.split(separator: "\n", omittingEmptySubsequences: true).map { Self.fields(String($0)) }
         guard let header = rows.first, let labelColumn = header.firstIndex(of: "strategy") else {
-            throw Failure(description: "\(summaryPath): not a pushsim summary (no strategy column)")
+            throw Failure(description: "\(UserText.path(summaryPath)): not a pushsim summary (no strategy column)")
         }
         let columns = Metric.allCases.compactMap { metric in header.firstIndex(of: metric.name).map { (metric, $0) } }
         let errorColumns = columns.map { header.firstIndex(of: $0.0.name + "_se") }
@@ -53,7 +53,7 @@ struct ReportFolder {
         estimates = []
         for (line, row) in rows.dropFirst().enumerated() {
             guard row.count == header.count else {
-                throw Failure(description: "\(summaryPath):\(line + 2): \(row.count) fields, the header has \(header.count)")
+                throw Failure(description: "\(UserText.path(summaryPath)):\(line + 2): \(row.count) fields, the header has \(header.count)")
             }
             labels.append(row[labelColumn])
             var rowEstimates: [Estimate] = []
@@ -61,7 +61,7 @@ struct ReportFolder {
                 // An empty rate: nothing to divide by (no messages); it is 0 as `Estimate` says.
                 let valueText = row[column]
                 guard let value = valueText.isEmpty ? 0 : Double(valueText) else {
-                    throw Failure(description: "\(summaryPath):\(line + 2): \(metric.name) is not a number: \"\(valueText)\"")
+                    throw Failure(description: "\(UserText.path(summaryPath)):\(line + 2): \(metric.name) is not a number: \(UserText.quote(valueText))")
                 }
                 let standardError = errorColumn.flatMap { Double(row[$0]) } ?? .nan
                 rowEstimates.append(Estimate(value: value, standardError: standardError))

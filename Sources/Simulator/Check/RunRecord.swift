@@ -81,7 +81,7 @@ public struct RunRecord: Sendable, Equatable {
     /// Reads a `run.json`; `file` names it in errors.
     /// - Complexity: O(n) in the file's size.
     static func decode(_ bytes: [UInt8], file: String) throws(DecodingError) -> RunRecord {
-        func fail(_ message: String) -> DecodingError { DecodingError(description: "\(file): \(message)") }
+        func fail(_ message: String) -> DecodingError { DecodingError(description: "\(UserText.path(file)): \(message)") }
         let root: JSONNode
         do { root = try JSONParser.parse(bytes) } catch { throw fail("\(error.location): \(error.message)") }
         guard case .object(let object) = root.value, case .string(format)? = object["format"]?.value else {

@@ -169,13 +169,13 @@ extension SimulationResult {
         var sum = self
         for index in sum.aggregates.indices {
             if let overflow = sum.aggregates[index].merge(checking: other.aggregates[index]) {
-                throw PartialResult.DecodingError(description: "\(file): strategy \(strategies[index].label): "
+                throw PartialResult.DecodingError(description: "\(UserText.path(file)): strategy \(UserText.escape(strategies[index].label)): "
                                                   + "\(overflow) summed over the parts passes \(Int64.max)")
             }
         }
         let (events, overflow) = sum.events.addingReportingOverflow(other.events)
         guard !overflow else {
-            throw PartialResult.DecodingError(description: "\(file): events summed over the parts pass \(Int64.max)")
+            throw PartialResult.DecodingError(description: "\(UserText.path(file)): events summed over the parts pass \(Int64.max)")
         }
         sum.events = events
         sum.users += other.users

@@ -63,9 +63,10 @@ struct PartialResult {
         let path = isFolder ? ReportWriter.join(argument, fileInFolder) : FileBytes.displayName(argument)
         let bytes: [UInt8]
         do {
-            bytes = try FileBytes.read(path: isFolder ? path : argument, standardInput: standardInput)
+            bytes = try FileBytes.read(path: isFolder ? path : argument, standardInput: standardInput,
+                                       limit: ScenarioLimits.partialBytes)
         } catch {
-            throw DecodingError(description: "\(path): cannot read: \(error.reason)")
+            throw DecodingError(description: "\(UserText.path(path)): cannot read: \(error.reason)")
         }
         let decoded = try decode(bytes, file: path)
         return (decoded.partial, decoded.scenario, path)
@@ -78,7 +79,7 @@ struct PartialResult {
 
     /// Reads a partial; `file` names it in errors.
     static func decode(_ bytes: [UInt8], file: String) throws(DecodingError) -> (partial: PartialResult, scenario: Scenario) {
-        func fail(_ message: String) -> DecodingError { DecodingError(description: "\(file): \(message)") }
+        func fail(_ message: String) -> DecodingError { DecodingError(description: "\(UserText.path(file)): \(message)") }
         let root: JSONNode
         do { root = try JSONParser.parse(bytes) } catch { throw fail("\(error.location): \(error.message)") }
         guard case .object(let object) = root.value,
@@ -111,7 +112,7 @@ struct PartialResult {
             guard found == names else {
                 let missing = names.filter { !found.contains($0) }, unknown = found.filter { !names.contains($0) }
                 let difference = (missing.isEmpty ? [] : ["without " + missing.joined(separator: ", ")])
-                    + (unknown.isEmpty ? [] : ["with " + unknown.joined(separator: ", ")])
+                    + (unknown.isEmpty ? [] : ["with " + UserText.list(unknown)])
                 throw fail("from a pushsim with other \(kind) counters ("
                            + (difference.isEmpty ? "in another order" : difference.joined(separator: "; "))
                            + "): re-run every shard with this one")

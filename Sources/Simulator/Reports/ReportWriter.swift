@@ -24,12 +24,12 @@ public enum ReportWriter {
         let created = try prepareDirectory(directory)
         defer { removeDirectories(created) }
         for name in names where kind(of: join(directory, name)) == true {
-            throw Failure(description: "\(join(directory, name)): exists and is a directory")
+            throw Failure(description: "\(UserText.path(join(directory, name))): exists and is a directory")
         }
         let probe = join(directory, ".pushsim-probe-\(getpid())")
         let descriptor = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0o600)
         guard descriptor >= 0 else {
-            throw Failure(description: "\(directory): cannot write reports there (\(reason(errno)))")
+            throw Failure(description: "\(UserText.path(directory)): cannot write reports there (\(reason(errno)))")
         }
         close(descriptor)
         unlink(probe)
@@ -49,8 +49,23 @@ public enum ReportWriter {
     /// - Complexity: O(total bytes).
     static func write(_ files: [(name: String, contents: String)], to directory: String, removing stale: [String] = [],
                       move: (String, String) -> Int32) throws(Failure) {
-        let created = try prepareDirectory(directory)
         let suffix = "-\(getpid())"
+        // A signal while the temporary files are written deletes them and the new folders.
+        try WritePhaseSignals.guarding(temporaries: files.map { join(directory, "." + $0.name + ".partial" + suffix) },
+                                       folders: missingDirectories(directory)) { commit throws(Failure) in
+            try write(files, to: directory, removing: stale, move: move, suffix: suffix, commit: commit)
+        }
+    }
+
+    /// Test-only: `PUSHSIM_TEST_PAUSE_BEFORE_COMMIT=<seconds>` pauses once the temporary
+    /// files are written, so a test can signal the process in the write phase.
+    static let testPauseBeforeCommit: UInt32? = ProcessInfo.processInfo.environment["PUSHSIM_TEST_PAUSE_BEFORE_COMMIT"]
+        .flatMap { UInt32($0) }
+
+    /// The write itself; `commit` is called once the temporary files are written.
+    private static func write(_ files: [(name: String, contents: String)], to directory: String, removing stale: [String],
+                              move: (String, String) -> Int32, suffix: String, commit: () -> Void) throws(Failure) {
+        let created = try prepareDirectory(directory)
         var written: [(temporary: String, final: String)] = []
         var kept: [String?] = []
         var stashed: [(backup: String, final: String)] = []
@@ -65,17 +80,19 @@ public enum ReportWriter {
             if let problem = writeFile(temporary, Array(file.contents.utf8)) {
                 unlink(temporary)
                 cleanUp()
-                throw Failure(description: "\(final): cannot write (\(problem))")
+                throw Failure(description: "\(UserText.path(final)): cannot write (\(problem))")
             }
             written.append((temporary, final))
         }
+        if let seconds = testPauseBeforeCommit { sleep(seconds) }
+        commit()
         // Keep each report being replaced under a second name (a hard link, so it stays
         // in place meanwhile): if a rename fails half-way, the earlier ones go back.
         for (file, name) in zip(written, files.map(\.name)) {
             guard let isDirectory = kind(of: file.final) else { kept.append(nil); continue }
             guard !isDirectory else {
                 cleanUp()
-                throw Failure(description: "\(file.final): exists and is a directory")
+                throw Failure(description: "\(UserText.path(file.final)): exists and is a directory")
             }
             let backup = join(directory, "." + name + ".previous" + suffix)
             unlink(backup)
@@ -85,7 +102,7 @@ public enum ReportWriter {
                 guard let bytes = try? FileBytes.read(path: file.final), writeFile(backup, bytes) == nil else {
                     unlink(backup)
                     cleanUp()
-                    throw Failure(description: "\(file.final): cannot keep the previous report while replacing it (\(linkReason))")
+                    throw Failure(description: "\(UserText.path(file.final)): cannot keep the previous report while replacing it (\(linkReason))")
                 }
             }
             kept.append(backup)
@@ -96,7 +113,7 @@ public enum ReportWriter {
             guard rename(final, backup) == 0 else {
                 let problem = reason(errno)
                 cleanUp()
-                throw Failure(description: "\(final): cannot remove (\(problem))")
+                throw Failure(description: "\(UserText.path(final)): cannot remove (\(problem))")
             }
             stashed.append((backup, final))
         }
@@ -112,7 +129,7 @@ public enum ReportWriter {
                     }
                 }
                 cleanUp()
-                throw Failure(description: "\(file.final): cannot move into place (\(problem))")
+                throw Failure(description: "\(UserText.path(file.final)): cannot move into place (\(problem))")
             }
         }
         for case let backup? in kept { unlink(backup) }
@@ -125,7 +142,7 @@ public enum ReportWriter {
     static func prepareDirectory(_ directory: String) throws(Failure) -> [String] {
         switch kind(of: directory) {
         case true?: return []
-        case false?: throw Failure(description: "\(directory): exists and is not a directory")
+        case false?: throw Failure(description: "\(UserText.path(directory)): exists and is not a directory")
         case nil: return try makeDirectories(directory)
         }
     }
@@ -135,23 +152,29 @@ public enum ReportWriter {
     /// another process creates meanwhile is used, not counted as created.
     /// - Complexity: O(depth).
     static func makeDirectories(_ directory: String) throws(Failure) -> [String] {
+        var created: [String] = []
+        for folder in missingDirectories(directory) {
+            if mkdir(folder, 0o777) == 0 {
+                created.append(folder)
+            } else if errno != EEXIST {
+                let problem = reason(errno)
+                removeDirectories(created)
+                throw Failure(description: "\(UserText.path(directory)): cannot create the folder (\(problem))")
+            }
+        }
+        return created
+    }
+
+    /// `directory` and the folders above it that do not exist, outermost first.
+    /// - Complexity: O(depth).
+    static func missingDirectories(_ directory: String) -> [String] {
         var missing: [String] = []
         var current: String? = directory
         while let folder = current, access(folder, F_OK) != 0 {
             missing.append(folder)
             current = parent(of: folder)
         }
-        var created: [String] = []
-        for folder in missing.reversed() {
-            if mkdir(folder, 0o777) == 0 {
-                created.append(folder)
-            } else if errno != EEXIST {
-                let problem = reason(errno)
-                removeDirectories(created)
-                throw Failure(description: "\(directory): cannot create the folder (\(problem))")
-            }
-        }
-        return created
+        return missing.reversed()
     }
 
     /// Removes folders `makeDirectories` created, innermost first; one that is no

@@ -21,24 +21,30 @@ enum FileBytes {
         argument == standardInputArgument ? standardInputName : argument
     }
 
-    /// The bytes of the file at `path`; `-` reads `standardInput` to its end.
-    /// - Complexity: O(n) in the file's size.
-    static func read(path: String, standardInput: Int32 = STDIN_FILENO) throws(FileReadError) -> [UInt8] {
-        if path == standardInputArgument { return try read(descriptor: standardInput) }
+    /// The bytes of the file at `path`; `-` reads `standardInput` to its end. A file of
+    /// more than `limit` bytes is refused once that much is read (`/dev/zero` never ends;
+    /// a huge file would be held whole before the parser saw its first byte).
+    /// - Complexity: O(min(n, limit)) in the file's size.
+    static func read(path: String, standardInput: Int32 = STDIN_FILENO, limit: Int = .max) throws(FileReadError) -> [UInt8] {
+        if path == standardInputArgument { return try read(descriptor: standardInput, limit: limit) }
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { throw FileReadError(reason: describe(errno)) }
         defer { close(descriptor) }
-        return try read(descriptor: descriptor)
+        return try read(descriptor: descriptor, limit: limit)
     }
 
-    /// The bytes of an open descriptor, read to its end; the descriptor stays open.
-    /// - Complexity: O(n) in the bytes read.
-    static func read(descriptor: Int32) throws(FileReadError) -> [UInt8] {
+    /// The bytes of an open descriptor, read to its end (or past `limit`: an error); the
+    /// descriptor stays open.
+    /// - Complexity: O(min(n, limit)) in the bytes read.
+    static func read(descriptor: Int32, limit: Int = .max) throws(FileReadError) -> [UInt8] {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = chunk.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress, $0.count) }
             if count > 0 {
+                guard count <= limit - bytes.count else {
+                    throw FileReadError(reason: "larger than \(sizeText(limit)), the most pushsim reads")
+                }
                 bytes.append(contentsOf: chunk[..<count])
             } else if count == 0 {
                 return bytes
@@ -46,6 +52,12 @@ enum FileBytes {
                 throw FileReadError(reason: describe(errno))
             }
         }
+    }
+
+    /// A byte count in MB (or GB) for messages: "16 MB".
+    /// - Complexity: O(1).
+    static func sizeText(_ bytes: Int) -> String {
+        bytes >= 1 << 30 && bytes % (1 << 30) == 0 ? "\(bytes >> 30) GB" : "\(bytes >> 20) MB"
     }
 
     /// The usual reasons in the words the CLI has always used; others as the system says.

@@ -372,7 +372,7 @@ private struct JSONByteParser {
         let keyLocation = location(at: position)
         let key = try parseString()
         guard container.keys.insert(key).inserted else {
-            throw JSONSyntaxError(message: "duplicate key \(jsonStringLiteral(key))", location: keyLocation)
+            throw JSONSyntaxError(message: "duplicate key \(UserText.quote(key))", location: keyLocation)
         }
         skipWhitespace()
         guard peek() == ASCII.colon else {
@@ -756,7 +756,7 @@ private struct JSONByteParser {
             let text = String(decoding: bytes[offset..<(offset + length)], as: UTF8.self)
             // The code point too: a stray non-breaking space is invisible when quoted.
             let scalar = text.unicodeScalars.first?.value ?? 0
-            return "'\(text)' (\(scalarCode(scalar)))"
+            return "'\(UserText.escape(text))' (\(scalarCode(scalar)))"
         }
     }
 

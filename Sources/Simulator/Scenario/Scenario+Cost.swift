@@ -36,3 +36,128 @@ extension Scenario {
             * Double(strategies.count)
     }
 }
+
+extension OutageModel {
+    /// Random outages a run of length `horizon` expects: `horizon` / (mean `between` +
+    /// mean `duration`), each at least 1 µs as drawn.
+    /// - Complexity: O(1).
+    public static func expectedRandomOutages(between: Distribution, duration: Distribution, horizon: SimDuration) -> Double {
+        Double(horizon) / (Swift.max(between.mean, 1) + Swift.max(duration.mean, 1))
+    }
+}
+
+/// What a run will cost, estimated before it starts: the messages, the kernel events
+/// and the memory, for the checks against `ScenarioLimits` (`--allow-large` lifts them).
+public struct RunCost: Sendable, Equatable {
+    /// Expected messages, summed over strategies.
+    public var messages: Double
+    /// Expected kernel events: `eventsPerMessage` a message, plus every timeline entry
+    /// replayed for every strategy.
+    public var events: Double
+    /// Entries one device app's timeline holds at once, in expectation, for the app with
+    /// the most accounts: the timeline is drawn whole for each device app (and reused
+    /// for every strategy), so this is what one device's volume costs in memory.
+    public var timelineEntriesPerLane: Double
+    /// Messages of one device app (the one with the most accounts), in expectation: the
+    /// ledger keeps a record of each until the app's run ends, the provider a queue entry.
+    public var messagesPerLane: Double
+    /// Estimated peak memory in bytes on `threads` threads.
+    public var memoryBytes: Double
+
+    /// Kernel events per message, measured on the shipped scenarios (4.2–4.3), rounded up.
+    public static let eventsPerMessage = 5.0
+    /// Memory of one timeline entry.
+    static let entryBytes = Double(MemoryLayout<TimelineEntry>.stride)
+    /// Memory a message of the app being played holds: its ledger record and its entry
+    /// in the provider's queue (a message index and a time).
+    static let messageBytes = Double(MemoryLayout<Ledger.Record>.stride + 16)
+    /// Room arrays take beyond what they hold (capacity doubles as they grow).
+    static let growth = 2.0
+    /// Memory of one strategy-day of counts on one thread.
+    static let strategyDayBytes = Double(MemoryLayout<DayCounts>.stride + LossReason.allCases.count * 8)
+    /// Memory of everything else (the program, buffers, reports of a small run).
+    static let baseBytes = 64.0 * 1024 * 1024
+
+    /// The cost of simulating `devices` (a shard's count, or all) of `scenario` on `threads` threads.
+    /// - Complexity: O(days) in the run's length.
+    public init(_ scenario: Scenario, devices: Int? = nil, threads: Int) {
+        let devices = Double(devices ?? scenario.devices)
+        let days = Double(scenario.dayCount)
+        let duration = Double(scenario.duration)
+        let chain = scenario.chain
+        let strategies = Double(scenario.strategies.count)
+        let lanesPerDevice = chain.device.apps.mean
+        messages = scenario.expectedMessages / Double(scenario.devices) * devices
+
+        let maxAccounts = Double(chain.device.accounts.shares.count)
+        messagesPerLane = scenario.expectedMailsPerLane * maxAccounts
+        var entries = messagesPerLane
+        if let launches = chain.device.launches {
+            var launchScenario = scenario
+            launchScenario.mail = launches.rhythm
+            entries += launchScenario.expectedMailsPerLane
+        }
+        if let connectivity = scenario.connectivity {
+            if let online = connectivity.online, let offline = connectivity.offline {
+                entries += 2 * duration / (Swift.max(online.mean, 1) + Swift.max(offline.mean, 1))
+            }
+            entries += 2 * days * Double(connectivity.offlineWindows.count)
+        }
+        if let outages = chain.provider.outages {
+            entries += 2 * Double(outages.scheduled.count)
+            if let between = outages.between, let length = outages.duration {
+                entries += 2 * OutageModel.expectedRandomOutages(between: between, duration: length,
+                                                                 horizon: scenario.duration)
+            }
+        }
+        let rare = chain.device.deviceIDChangesPerDay + (chain.device.tokenRotation?.perDay ?? 0)
+            + (chain.provider.subscriptions?.changesPerDay ?? 0)
+        entries += rare * days
+        timelineEntriesPerLane = entries
+
+        events = messages * Self.eventsPerMessage + entries * devices * lanesPerDevice * strategies
+        let working = Double(Swift.max(1, Swift.min(threads, Int(devices))))
+        // Each thread holds the timelines of one device's apps, the ledger and provider queue
+        // of the app being played, and per-day counts of every strategy.
+        // Arrays grow by doubling, so one may take twice what it holds (measured: 2 million
+        // mails of one device take 1.6 times the bytes held).
+        let perThread = Self.growth * (entries * Double(chain.device.apps.shares.count) * Self.entryBytes
+                                       + messagesPerLane * Self.messageBytes) + strategies * days * Self.strategyDayBytes
+        memoryBytes = Self.baseBytes + working * perThread + strategies * Double(scenario.alertBodyBytes)
+    }
+
+    /// The first limit the cost passes, as a phrase ("about 2.0e10 messages, above the limit
+    /// of 10,000,000,000"), or nil within every limit.
+    /// - Complexity: O(1).
+    public var limitPassed: String? {
+        if messages > ScenarioLimits.messages {
+            return "about \(Self.count(messages)) messages, above the limit of \(Self.count(ScenarioLimits.messages))"
+        }
+        if events > ScenarioLimits.events {
+            return "about \(Self.count(events)) kernel events, above the limit of \(Self.count(ScenarioLimits.events))"
+        }
+        if memoryBytes > ScenarioLimits.memoryBytes {
+            return "about \(Self.megabytes(memoryBytes)) of memory (\(Self.count(messagesPerLane)) messages and "
+                + "\(Self.count(timelineEntriesPerLane)) timeline entries held per device app), above the limit of "
+                + "\(Self.megabytes(ScenarioLimits.memoryBytes))"
+        }
+        return nil
+    }
+
+    /// A count with thousands separators below 10¹⁸, else in scientific notation.
+    /// - Complexity: O(1).
+    static func count(_ value: Double) -> String {
+        guard value < 1e18 else { return String(format: "%.3g", value) }
+        let digits = String(Int64(value.rounded()))
+        var grouped = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { grouped += "," }
+            grouped.append(digit)
+        }
+        return grouped
+    }
+
+    /// Bytes as whole megabytes ("4,096 MB").
+    /// - Complexity: O(1).
+    static func megabytes(_ bytes: Double) -> String { count((bytes / 1_048_576).rounded(.up)) + " MB" }
+}

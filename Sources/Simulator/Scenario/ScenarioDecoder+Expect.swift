@@ -7,16 +7,20 @@ extension ScenarioDecoder {
     /// Reads `expect`: a non-empty array of entries. `labels` are the strategies'
     /// labels, or nil when the strategy list was broken (already reported), and then
     /// labels are not checked.
-    static func decodeExpectations(_ reader: FieldReader, labels: [String]?) throws -> [Expectation] {
+    static func decodeExpectations(_ reader: FieldReader, labels ordered: [String]?) throws -> [Expectation] {
         let entries = try reader.array()
         guard !entries.isEmpty else {
             throw reader.invalid("an empty expect list checks nothing; add an expectation or remove the field")
         }
-        return entries.compactMap { decodeExpectation($0, labels: labels) }
+        guard entries.count <= ScenarioLimits.expectations else {
+            throw reader.invalid("at most \(ScenarioLimits.expectations) expectations, found \(entries.count)")
+        }
+        let labels = ordered.map(Set.init)
+        return entries.compactMap { decodeExpectation($0, labels: labels, ordered: ordered) }
     }
 
     /// One entry, or nil when it has an error (each logged).
-    private static func decodeExpectation(_ reader: FieldReader, labels: [String]?) -> Expectation? {
+    private static func decodeExpectation(_ reader: FieldReader, labels: Set<String>?, ordered: [String]?) -> Expectation? {
         let log = reader.log
         let errorsBefore = log.errors.count
         guard let fields = log.attempt({ try reader.object(known: expectationFields) }) else { return nil }
@@ -24,7 +28,7 @@ extension ScenarioDecoder {
             let field = try fields.required("metric")
             let name = try field.string()
             guard let metric = Metric(name: name) else {
-                throw field.invalid("unknown metric \"\(name)\"; expected one of: "
+                throw field.invalid("unknown metric \(UserText.quote(name)); expected one of: "
                                     + Metric.allCases.map(\.name).joined(separator: ", "))
             }
             return metric
@@ -32,7 +36,7 @@ extension ScenarioDecoder {
         func label(_ field: FieldReader) throws -> String {
             let label = try field.string()
             if let labels, !labels.contains(label) {
-                throw field.invalid("no strategy labelled \"\(label)\"; the scenario has: " + labels.joined(separator: ", "))
+                throw field.invalid("no strategy labelled \(UserText.quote(label)); the scenario has: " + UserText.list(ordered ?? []))
             }
             return label
         }

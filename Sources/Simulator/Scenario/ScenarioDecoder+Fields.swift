@@ -44,15 +44,15 @@ struct FieldReader {
     func number(atLeast minimum: Double = 0) throws -> Double {
         guard case .number(let number) = node.value else { throw wrongType("a number") }
         guard number.doubleValue.isFinite else { throw invalid("number out of range") }
-        guard number.doubleValue >= minimum else { throw invalid("must be at least \(format(minimum)), found \(number.text)") }
+        guard number.doubleValue >= minimum else { throw invalid("must be at least \(format(minimum)), found \(UserText.escape(number.text))") }
         return number.doubleValue
     }
 
     func integer(in range: ClosedRange<Int64>) throws -> Int64 {
         guard case .number(let number) = node.value else { throw wrongType("an integer") }
-        guard number.isInteger, let value = number.int64Value else { throw invalid("expected an integer, found \(number.text)") }
+        guard number.isInteger, let value = number.int64Value else { throw invalid("expected an integer, found \(UserText.escape(number.text))") }
         guard range.contains(value) else {
-            throw invalid("must be between \(range.lowerBound) and \(range.upperBound), found \(number.text)")
+            throw invalid("must be between \(range.lowerBound) and \(range.upperBound), found \(UserText.escape(number.text))")
         }
         return value
     }
@@ -60,7 +60,7 @@ struct FieldReader {
     func probability() throws -> Double {
         guard case .number(let number) = node.value else { throw wrongType("a probability (a number from 0 to 1)") }
         guard number.doubleValue >= 0, number.doubleValue <= 1 else {
-            throw invalid("probability must be between 0 and 1, found \(number.text)")
+            throw invalid("probability must be between 0 and 1, found \(UserText.escape(number.text))")
         }
         return number.doubleValue
     }
@@ -77,19 +77,19 @@ struct FieldReader {
         let microseconds: Double
         switch node.value {
         case .number(let number):
-            if number.doubleValue < 0 { throw invalid("negative duration \(number.text)") }
+            if number.doubleValue < 0 { throw invalid("negative duration \(UserText.escape(number.text))") }
             guard number.doubleValue == 0 else {
                 // The fix quotes the number as written, or as a plain decimal when written with
                 // an exponent (a duration string takes none).
-                let written = number.text.contains(where: { $0 == "e" || $0 == "E" }) ? format(number.doubleValue) : number.text
+                let written = UserText.escape(number.text.contains(where: { $0 == "e" || $0 == "E" }) ? format(number.doubleValue) : number.text)
                 throw invalid("a duration needs a unit: write \"\(written)d\", \"\(written)h\", \"\(written)m\" or \"\(written)s\"")
             }
             microseconds = 0
         case .string(let text):
             guard let parsed = Self.parseDuration(text) else {
-                throw invalid("not a duration: \"\(text)\" (write e.g. \"250ms\", \"30s\", \"15m\", \"3h\", \"2d\")")
+                throw invalid("not a duration: \(UserText.quote(text)) (write e.g. \"250ms\", \"30s\", \"15m\", \"3h\", \"2d\")")
             }
-            if parsed < 0 { throw invalid("negative duration \"\(text)\"") }
+            if parsed < 0 { throw invalid("negative duration \(UserText.quote(text))") }
             microseconds = parsed
         default:
             throw wrongType("a duration (\"250ms\", \"30s\", \"15m\", \"3h\", \"2d\")")
@@ -168,7 +168,7 @@ struct FieldReader {
             result = .lognormal(median: median, sigma: sigma)
         default:
             _ = try object(known: allParameters)
-            throw kindReader.invalid("unknown distribution \"\(kind)\"; expected one of: " + kinds.joined(separator: ", "))
+            throw kindReader.invalid("unknown distribution \(UserText.quote(kind)); expected one of: " + kinds.joined(separator: ", "))
         }
         if positiveMean && result.mean <= 0 { throw invalid("the mean must be positive") }
         return result
@@ -180,7 +180,7 @@ struct FieldReader {
         guard case .number(let number) = node.value else { throw wrongType("a size in MB (a number)") }
         let megabytes = number.doubleValue
         guard megabytes.isFinite else { throw invalid("number out of range") }
-        guard megabytes >= 0 else { throw invalid("negative size \(number.text) MB") }
+        guard megabytes >= 0 else { throw invalid("negative size \(UserText.escape(number.text)) MB") }
         // A bound keeps the conversion far from Int64's edge; no extension is near it.
         guard megabytes <= 1_048_576 else { throw invalid("size above 1048576 MB (1 TB)") }
         let kilobytes = Int64((megabytes * 1024).rounded())
@@ -202,7 +202,7 @@ struct FieldReader {
     func strategyKind() throws -> StrategyKind {
         let text = try string()
         guard let kind = StrategyKind(rawValue: text) else {
-            throw invalid("unknown strategy \"\(text)\"; expected one of: "
+            throw invalid("unknown strategy \(UserText.quote(text)); expected one of: "
                           + StrategyKind.allCases.map(\.rawValue).joined(separator: ", "))
         }
         return kind
@@ -213,7 +213,7 @@ struct FieldReader {
     func choice<Value>(_ what: String, _ options: KeyValuePairs<String, Value>) throws -> Value {
         let text = try string()
         guard let match = options.first(where: { $0.key == text }) else {
-            throw invalid("unknown \(what) \"\(text)\"; expected one of: " + options.map(\.key).joined(separator: ", "))
+            throw invalid("unknown \(what) \(UserText.quote(text)); expected one of: " + options.map(\.key).joined(separator: ", "))
         }
         return match.value
     }
@@ -233,7 +233,7 @@ struct FieldReader {
                 let memberPath = child(member.key)
                 // Canonical decimal only: "01" or "+1" would read as 1 but look like a typo.
                 guard let count = Int(member.key), String(count) == member.key, (1...maxCount).contains(count) else {
-                    throw ScenarioError(.invalidValue("a key is a count from 1 to \(maxCount), found \"\(member.key)\""),
+                    throw ScenarioError(.invalidValue("a key is a count from 1 to \(maxCount), found \(UserText.quote(member.key))"),
                                         file: file, path: memberPath, location: member.keyLocation)
                 }
                 shares[count - 1] = try FieldReader(file: file, node: member.value, path: memberPath, log: log).probability()

@@ -21,7 +21,7 @@ public enum ScenarioDecoder {
         let file = FileBytes.displayName(path)
         let bytes: [UInt8]
         do {
-            bytes = try FileBytes.read(path: path, standardInput: standardInput)
+            bytes = try FileBytes.read(path: path, standardInput: standardInput, limit: ScenarioLimits.fileBytes)
         } catch {
             throw ScenarioError(.unreadable(error.reason), file: file, path: "", location: nil)
         }
@@ -86,7 +86,7 @@ public enum ScenarioDecoder {
             let startReader = try top.required("start")
             let startText = try startReader.string()
             guard let start = CivilDate(iso: startText) else {
-                throw startReader.invalid("not a date: \"\(startText)\" (write YYYY-MM-DD)")
+                throw startReader.invalid("not a date: \(UserText.quote(startText)) (write YYYY-MM-DD)")
             }
             return start
         }
@@ -161,12 +161,24 @@ public enum ScenarioDecoder {
             let strategiesReader = try top.required("strategies")
             let readers = try strategiesReader.array()
             guard !readers.isEmpty else { throw strategiesReader.invalid("at least one strategy is needed") }
+            guard readers.count <= ScenarioLimits.strategies else {
+                throw strategiesReader.invalid("at most \(ScenarioLimits.strategies) strategies, found \(readers.count)")
+            }
+            // Every strategy keeps per-day counts on every thread.
+            if let duration {
+                let days = Int((duration + TimeUnit.day - 1) / TimeUnit.day)
+                guard readers.count * days <= ScenarioLimits.strategyDays else {
+                    throw strategiesReader.invalid("\(readers.count) strategies × \(days) days is more than "
+                                                   + "\(ScenarioLimits.strategyDays) strategy-days; run fewer strategies or a shorter run")
+                }
+            }
             return readers
         }) {
+            var labels = Set<String>()
             for strategyReader in strategyReaders {
                 guard let strategy = decodeStrategy(strategyReader, start: start, duration: duration) else { continue }
-                if strategies.contains(where: { $0.label == strategy.label }) {
-                    log.record(strategyReader.invalid("two strategies are labelled \"\(strategy.label)\"; give one a distinct \"label\""))
+                if !labels.insert(strategy.label).inserted {
+                    log.record(strategyReader.invalid("two strategies are labelled \(UserText.quote(strategy.label)); give one a distinct \"label\""))
                     continue
                 }
                 strategies.append(strategy)
@@ -196,12 +208,25 @@ public enum ScenarioDecoder {
             diurnal = log.attempt {
                 let hours = try diurnalReader.array()
                 guard hours.count == 24 else { throw diurnalReader.invalid("needs 24 hourly weights, found \(hours.count)") }
-                let weights = try hours.map { try $0.number() }
+                let weights = try hours.map { hour throws -> Double in
+                    let weight = try hour.number()
+                    guard weight <= ScenarioLimits.diurnalWeight else {
+                        throw hour.invalid("a weight is at most \(format(ScenarioLimits.diurnalWeight)) (they are relative), found \(format(weight))")
+                    }
+                    return weight
+                }
                 guard weights.contains(where: { $0 > 0 }) else { throw diurnalReader.invalid("at least one weight must be positive") }
                 return weights
             }
         }
-        let weekendFactor = log.attemptOptional { try fields.optional("weekendFactor")?.number() } ?? 1
+        let weekendFactor = log.attemptOptional { () throws -> Double? in
+            guard let field = fields.optional("weekendFactor") else { return nil }
+            let factor = try field.number()
+            guard factor <= ScenarioLimits.weekendFactor else {
+                throw field.invalid("weekendFactor is at most \(format(ScenarioLimits.weekendFactor)), found \(format(factor))")
+            }
+            return factor
+        } ?? 1
         return MailModel(perDay: perDay, diurnal: diurnal, weekendFactor: weekendFactor)
     }
 
@@ -215,7 +240,13 @@ public enum ScenarioDecoder {
             _ = log.attempt { try fields.required(fields.optional("online") == nil ? "online" : "offline") }
         }
         var windows: [OfflineWindow] = []
-        if let windowsReader = fields.optional("offlineWindows"), let windowReaders = log.attempt({ try windowsReader.array() }) {
+        if let windowsReader = fields.optional("offlineWindows"), let windowReaders = log.attempt({ () throws -> [FieldReader] in
+            let readers = try windowsReader.array()
+            guard readers.count <= ScenarioLimits.offlineWindows else {
+                throw windowsReader.invalid("at most \(ScenarioLimits.offlineWindows) offline windows, found \(readers.count)")
+            }
+            return readers
+        }) {
             for windowReader in windowReaders {
                 guard let window = log.attempt({ try windowReader.object(known: ["start", "duration", "probability", "days"]) }) else {
                     continue
@@ -224,7 +255,7 @@ public enum ScenarioDecoder {
                     let startReader = try window.required("start")
                     let startText = try startReader.string()
                     guard let start = parseClock(startText) else {
-                        throw startReader.invalid("not a time of day: \"\(startText)\" (write HH:MM, 00:00–23:59)")
+                        throw startReader.invalid("not a time of day: \(UserText.quote(startText)) (write HH:MM, 00:00–23:59)")
                     }
                     return start
                 }
@@ -259,8 +290,10 @@ public enum ScenarioDecoder {
         if let labelReader = fields.optional("label") {
             label = log.attempt {
                 let label = try labelReader.string()
-                guard !label.isEmpty, !label.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else {
-                    throw labelReader.invalid("a label is non-empty and has no comma, quote or line break")
+                // Labels head table columns and CSV rows: nothing a terminal would act on.
+                guard !label.isEmpty, !label.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }),
+                      !label.unicodeScalars.contains(where: UserText.isInvisible) else {
+                    throw labelReader.invalid("a label is non-empty and has no comma, quote, line break or control character")
                 }
                 return label
             } ?? label
@@ -305,7 +338,7 @@ public enum ScenarioDecoder {
         }
         let from = log.attempt { () throws -> CivilDate in
             let text = try fromReader.string()
-            guard let date = CivilDate(iso: text) else { throw fromReader.invalid("expected a date YYYY-MM-DD, found \"\(text)\"") }
+            guard let date = CivilDate(iso: text) else { throw fromReader.invalid("expected a date YYYY-MM-DD, found \(UserText.quote(text))") }
             if let start, let duration {
                 let offset = SimTime(date.daysSinceEpoch - start.daysSinceEpoch) * TimeUnit.day
                 guard offset >= 0, offset < duration else {
@@ -408,7 +441,7 @@ extension ScenarioDecoder {
                     // Without the run's start (broken, and so already reported) there is nothing to place it by.
                     guard let start else { return nil }
                     guard let offset = parseLocalTime(text, from: start) else {
-                        throw startReader.invalid("not a local time: \"\(text)\" (write YYYY-MM-DDTHH:MM)")
+                        throw startReader.invalid("not a local time: \(UserText.quote(text)) (write YYYY-MM-DDTHH:MM)")
                     }
                     guard offset >= 0 else { throw startReader.invalid("starts before the run (\(start)T00:00)") }
                     if let duration, offset >= duration { throw startReader.invalid("starts at or after the end of the run") }
@@ -421,10 +454,21 @@ extension ScenarioDecoder {
         scheduled.sort { ($0.start, $0.duration) < ($1.start, $1.duration) }
         var between: Distribution?
         var length: Distribution?
+        if let scheduledReader = fields.optional("scheduled"), scheduled.count > ScenarioLimits.scheduledOutages {
+            log.record(scheduledReader.invalid("at most \(ScenarioLimits.scheduledOutages) scheduled outages, found \(scheduled.count)"))
+        }
         if let randomReader = fields.optional("random"),
            let random = log.attempt({ try randomReader.object(known: ["between", "duration"]) }) {
             between = log.attempt { try random.required("between").distribution(positiveMean: true) }
             length = log.attempt { try random.required("duration").distribution(positiveMean: true) }
+            // Every outage is two events in every device's timeline: bound how many the run expects.
+            if let between, let length, let duration {
+                let expected = OutageModel.expectedRandomOutages(between: between, duration: length, horizon: duration)
+                if expected > ScenarioLimits.randomOutages {
+                    log.record(randomReader.invalid("about \(format(expected.rounded())) random outages over the run, more than "
+                                                    + "\(format(ScenarioLimits.randomOutages)); make them rarer (a longer \"between\")"))
+                }
+            }
         }
         return OutageModel(scheduled: scheduled, between: between, duration: length)
     }

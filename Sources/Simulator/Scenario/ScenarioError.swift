@@ -60,16 +60,16 @@ public struct ScenarioError: Error, Equatable, Sendable, CustomStringConvertible
     public var description: String {
         var text = line
         for error in more { text += "\nerror: " + error.line }
-        if unlisted > 0 { text += "\nerror: \(file): … and \(unlisted) more error\(unlisted == 1 ? "" : "s")" }
+        if unlisted > 0 { text += "\nerror: \(UserText.path(file)): … and \(unlisted) more error\(unlisted == 1 ? "" : "s")" }
         return text
     }
 
     /// This error alone, as one line.
     private var line: String {
-        var text = file
+        var text = UserText.path(file)
         if let location { text += ":\(location.line):\(location.column)" }
         text += ": "
-        if !path.isEmpty { text += path + ": " }
+        if !path.isEmpty { text += UserText.path(path) + ": " }
         switch kind {
         case .unreadable(let why): text += "cannot read the scenario: \(why)"
         case .syntax(let message): text += "syntax error: \(message)"

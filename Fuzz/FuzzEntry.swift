@@ -1,0 +1,49 @@
+// libFuzzer's entry point, compiled into the Simulator module by Fuzz/run.sh (never by
+// SwiftPM: Package.swift does not list this folder). One binary, three targets, chosen
+// by PUSHSIM_FUZZ_TARGET: `json` (the JSON parser), `scenario` (the scenario decoder,
+// then the cost estimate of what it accepts) and `partial` (a shard's partial result).
+// Beyond "no crash", every error message must be lines without control characters,
+// each of bounded length: user text is escaped and cut (`UserText`).
+import Foundation
+
+private let target = ProcessInfo.processInfo.environment["PUSHSIM_FUZZ_TARGET"] ?? "scenario"
+
+/// Stops the run (a finding) when `message` has a control character other than the
+/// line breaks between errors, or a line longer than any message needs.
+private func checkMessage(_ message: String) {
+    for line in message.split(separator: "\n", omittingEmptySubsequences: false) {
+        precondition(line.unicodeScalars.allSatisfy { !UserText.isInvisible($0) },
+                     "a message line holds a control character: \(line.debugDescription)")
+        precondition(line.unicodeScalars.count <= 2_000, "a message line of \(line.unicodeScalars.count) characters")
+    }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func pushsimFuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+    switch target {
+    case "json":
+        do {
+            _ = try JSONParser.parse(bytes)
+        } catch {
+            checkMessage("\(error)")
+        }
+    case "partial":
+        do {
+            let decoded = try PartialResult.decode(bytes, file: "fuzz/partial.json")
+            _ = decoded.partial.encoded()
+        } catch {
+            checkMessage("\(error)")
+        }
+    default:
+        do {
+            let scenario = try ScenarioDecoder.decode(bytes, file: "fuzz.json")
+            let cost = RunCost(scenario, threads: 2)
+            precondition(cost.messages >= 0 && cost.events >= 0 && cost.memoryBytes > 0, "a negative cost: \(cost)")
+            _ = ValidateCommand.costLine(scenario, threads: 2)
+        } catch {
+            checkMessage("\(error)")
+        }
+    }
+    return 0
+}

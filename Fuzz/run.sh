@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Fuzzes PushSim's parsers with libFuzzer: Fuzz/run.sh TARGET [LENGTH]
+#   TARGET  json | scenario | partial | all
+#   LENGTH  seconds (e.g. 30s, the default 10s) or executions per target (e.g. 1000000)
+# Builds .build/fuzz/pushsim-fuzz once (swiftc -sanitize=fuzzer: FakeAPNs, Provider and
+# Device as libraries, Simulator's sources with Fuzz/FuzzEntry.swift as one module),
+# starts from the seed corpus in Fuzz/corpus/TARGET and keeps what it learns in
+# .build/fuzz/corpus-TARGET. A crash leaves its input in .build/fuzz/ and exits non-zero.
+# FUZZ_SANITIZE=fuzzer,address adds AddressSanitizer (slower).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+target=${1:?usage: Fuzz/run.sh json|scenario|partial|all [seconds like 30s | executions like 1000000]}
+length=${2:-10s}
+build=.build/fuzz
+binary=$build/pushsim-fuzz
+sanitize=${FUZZ_SANITIZE:-fuzzer}
+mkdir -p "$build"
+
+# Rebuilt when a source is newer than the binary.
+if [ ! -x "$binary" ] || [ -n "$(find Sources Fuzz/FuzzEntry.swift -name '*.swift' -newer "$binary" | head -1)" ]; then
+    echo "building $binary ($sanitize)" >&2
+    flags=(-O -parse-as-library -sanitize="$sanitize" -I "$build" -L "$build")
+    for module in FakeAPNs Provider Device; do
+        links=()
+        [ "$module" = FakeAPNs ] || links=(-lFakeAPNs)
+        swiftc "${flags[@]}" -module-name "$module" -emit-library -static -emit-module \
+            -emit-module-path "$build/$module.swiftmodule" -o "$build/lib$module.a" "Sources/$module"/*.swift
+    done
+    mapfile -t sources < <(find Sources/Simulator -name '*.swift' | sort)
+    swiftc "${flags[@]}" -module-name Simulator "${sources[@]}" Fuzz/FuzzEntry.swift \
+        -lDevice -lProvider -lFakeAPNs -o "$binary"
+fi
+
+run() {
+    local name=$1 options=()
+    case "$length" in
+        *s) options=(-max_total_time="${length%s}") ;;
+        *) options=(-runs="$length") ;;
+    esac
+    mkdir -p "$build/corpus-$name"
+    echo "fuzzing $name ($length)" >&2
+    PUSHSIM_FUZZ_TARGET=$name "$binary" "${options[@]}" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+        -print_final_stats=1 -artifact_prefix="$build/crash-$name-" "$build/corpus-$name" "Fuzz/corpus/$name"
+}
+
+case "$target" in
+    all) for name in json scenario partial; do run "$name"; done ;;
+    json|scenario|partial) run "$target" ;;
+    *) echo "unknown target $target: json, scenario, partial or all" >&2; exit 64 ;;
+esac

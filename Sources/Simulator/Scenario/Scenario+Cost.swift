@@ -73,8 +73,10 @@ public struct RunCost: Sendable, Equatable {
     static let messageBytes = Double(MemoryLayout<Ledger.Record>.stride + 16)
     /// Room arrays take beyond what they hold (capacity doubles as they grow).
     static let growth = 2.0
-    /// Memory of one strategy-day of counts on one thread.
-    static let strategyDayBytes = Double(MemoryLayout<DayCounts>.stride + LossReason.allCases.count * 8)
+    /// Memory of one strategy-day of counts on one thread: the day's counts, its losses by
+    /// reason and its blocks of users (the daily standard errors).
+    static let strategyDayBytes = Double(MemoryLayout<DayCounts>.stride + LossReason.allCases.count * 8
+                                         + UserBlocks.count * RateCount.daily.count * 8)
     /// Memory of everything else (the program, buffers, reports of a small run).
     static let baseBytes = 64.0 * 1024 * 1024
 

@@ -77,14 +77,7 @@ enum ValidateCommand {
     /// else three significant digits.
     /// - Complexity: O(1).
     static func count(_ value: Double) -> String {
-        guard value >= 100, value < 1e18 else { return String(format: "%.3g", value) }
-        let digits = String(Int64(value.rounded()))
-        var grouped = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { grouped += "," }
-            grouped.append(digit)
-        }
-        return grouped
+        value >= 100 ? RunCost.count(value) : String(format: "%.3g", value)
     }
 
     /// A rough length of time: under a second, or about so many seconds, minutes, hours or days.

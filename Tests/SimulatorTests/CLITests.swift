@@ -541,6 +541,12 @@ struct CLITests {
         #expect(pushsim(["run", scenario, "--shard", "2/2", "--out", part2]).code == .success)
         #expect(pushsim(["merge", part1, part2, "--out", merged, "--baseline", "queue"]).code == .success)
         #expect(contents(merged + "/compare.csv") == contents(chosen + "/compare.csv"))
+        // merge prints what run prints: the same JSON, or nothing with --quiet.
+        let runJSON = pushsim(["run", scenario, "--out", scratch.file("json"), "--baseline", "queue", "--format", "json"])
+        let mergeJSON = pushsim(["merge", part1, part2, "--out", merged, "--baseline", "queue", "--format", "json"])
+        #expect(mergeJSON.code == .success && mergeJSON.out == runJSON.out && mergeJSON.out.hasPrefix("{"))
+        let quiet = pushsim(["merge", part1, part2, "--out", merged, "--quiet"])
+        #expect(quiet.code == .success && quiet.out.isEmpty && quiet.err.isEmpty)
 
         let unknown = pushsim(["run", scenario, "--out", scratch.file("none"), "--baseline", "nope"])
         #expect(unknown.code == .usage)
@@ -548,5 +554,27 @@ struct CLITests {
         #expect(!exists(scratch.file("none")))
         #expect(pushsim(["merge", part1, part2, "--out", scratch.file("none"), "--baseline", "nope"]).code == .usage)
         #expect(!exists(scratch.file("none")))
+    }
+
+    @Test("progress goes to a terminal's stderr once a run passes 2 s, and --quiet hides it")
+    func quietHidesProgress() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let scenario = try scratch.write("tiny.json", Self.tiny)
+        func stderr(_ extra: [String]) -> String {
+            let captured = CapturedConsole()
+            var console = captured.console
+            console.errIsTerminal = true
+            _ = RunCommand.main([scenario, "--out", scratch.file("out")] + extra, console: console) { scenario, users, threads, progress in
+                // A run long enough for the reporter, which waits 2 s before its first line.
+                Thread.sleep(forTimeInterval: 2.1)
+                progress?(users.count / 2)
+                return try Simulation.run(scenario, users: users, threads: threads)
+            }
+            return captured.err
+        }
+        #expect(stderr([]).contains("10/20 devices"))
+        let quiet = stderr(["--quiet"])
+        #expect(!quiet.contains("devices") && quiet.isEmpty, "\(quiet)")
     }
 }

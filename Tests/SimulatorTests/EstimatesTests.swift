@@ -58,11 +58,12 @@ struct EstimatesTests {
         #expect(Self.result.difference(.deliverability, strategy: 0, minus: 0) == Estimate(value: 0, standardError: 0, degreesOfFreedom: 3))
     }
 
-    @Test("with nothing to divide by, or fewer than two users, there is no standard error and no interval")
+    @Test("with nothing to divide by there is no value, no standard error and no interval; with fewer than two users, no standard error")
     func unknownStandardError() {
         let measured = Self.result.estimate(.measuredDeliverability, strategy: 0)
-        #expect(measured.value == 0 && measured.standardError.isNaN && measured.interval() == nil)
-        #expect(Self.result.difference(.measuredDeliverability, strategy: 1, minus: 0).standardError.isNaN)
+        #expect(measured.value.isNaN && measured.standardError.isNaN && measured.interval() == nil)
+        let difference = Self.result.difference(.measuredDeliverability, strategy: 1, minus: 0)
+        #expect(difference.value.isNaN && difference.standardError.isNaN)
         var single = Self.result
         single.users = 1
         #expect(single.estimate(.deliverability, strategy: 0).standardError.isNaN)
@@ -99,7 +100,8 @@ struct EstimatesTests {
         #expect(lines.count == 1 + Metric.allCases.count)
         // 0.125 ± 3.182446 · 0.047871 = 0.125 ± 0.152348.
         #expect(lines[1] == "b,a,deliverability,0.875000,0.750000,0.125000,0.047871,-0.027348,0.277348,0.069222")
-        #expect(lines[3] == "b,a,measured_deliverability,,,0.000000,,,,")
+        // Nothing measured: no values, no difference.
+        #expect(lines[3] == "b,a,measured_deliverability,,,,,,,")
         let reversed = Reports(scenario: scenario, result: Self.result, baseline: 1).compare.split(separator: "\n")
         #expect(reversed[1] == "a,b,deliverability,0.750000,0.875000,-0.125000,0.047871,-0.277348,0.027348,0.069222")
     }

@@ -99,6 +99,22 @@ struct ProcessSignalsTests {
         #expect(scratch.entries(scratch.path + "/m") == nil)
     }
 
+    @Test("sweep with a closed stdout exits 1 with one line on stderr and creates no folder")
+    func closedPipeSweep() throws {
+        guard let binary = Self.requireBinary() else { return }
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let sweep = try Self.launch(binary, ["sweep", scratch.scenario, "--set", "seed=1,2", "--quiet", "--out", scratch.path + "/s"],
+                                    closedStdout: true)
+        // --quiet writes nothing on stdout: nothing fails, the sweep is written.
+        #expect(sweep.process.terminationStatus == 0)
+        let loud = try Self.launch(binary, ["sweep", scratch.scenario, "--set", "seed=1,2", "--out", scratch.path + "/t"],
+                                   closedStdout: true)
+        #expect(loud.process.terminationReason == .exit && loud.process.terminationStatus == 1)
+        #expect(Self.text(loud.err).hasSuffix("error: cannot write to standard output: Broken pipe\n"))
+        #expect(scratch.entries(scratch.path + "/t") == nil)
+    }
+
     @Test("SIGTERM or SIGINT while the reports are written leaves no temporary file and no new folder", arguments: [SIGTERM, SIGINT])
     func signalInWritePhase(signal: Int32) throws {
         guard let binary = Self.requireBinary() else { return }

@@ -20,6 +20,16 @@ struct VerdictTests {
         #expect(Verdict(expectation, estimate: Estimate(value: 0.85, standardError: 0)).holds)
     }
 
+    @Test("a rate without a value (nothing to divide by) meets no bound, atMost included, and says so")
+    func noValueFails() {
+        let atMost = Verdict(Expectation(metric: .measuredDeliverability, strategy: "queue", atMost: 0.5),
+                             estimate: Estimate(value: .nan, standardError: .nan))
+        #expect(!atMost.holds && atMost.interval == nil)
+        #expect(atMost.failureMessage == "measured_deliverability of queue has no value: nothing to divide by (no messages, or nothing measured)")
+        #expect(!Verdict(Expectation(metric: .measuredDeliverability, strategy: "queue", atLeast: 0),
+                         estimate: Estimate(value: .nan, standardError: .nan)).holds)
+    }
+
     @Test("atMost holds only when the interval's upper end is at or below the bound; both bounds must hold")
     func atMostUsesTheUpperEnd() {
         let cost = Expectation(metric: .pushesPerMessage, strategy: "queue", atMost: 1.2)

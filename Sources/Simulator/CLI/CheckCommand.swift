@@ -123,7 +123,8 @@ enum CheckCommand {
         let rows = verdicts.map { verdict -> [String] in
             [verdict.expectation.title, Verdict.number(verdict.estimate.value),
              verdict.interval.map(Verdict.range) ?? "– (no standard error)",
-             verdict.holds ? (verdict.interval == nil ? "holds (value only)" : "holds") : "FAILS"]
+             verdict.holds ? (verdict.interval == nil ? "holds (value only)" : "holds")
+                : verdict.estimate.value.isFinite ? "FAILS" : "FAILS (no value)"]
         }
         let header = ["expectation", "value", "interval", "verdict"]
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
@@ -134,7 +135,7 @@ enum CheckCommand {
         }
         var text = line(header) + rows.map(line).joined()
         let failed = verdicts.filter { !$0.holds }
-        text += failed.isEmpty ? "all \(verdicts.count) expectations hold\n"
+        text += failed.isEmpty ? (verdicts.count == 1 ? "the expectation holds\n" : "all \(verdicts.count) expectations hold\n")
             : "\(failed.count) of \(verdicts.count) expectation\(verdicts.count == 1 ? "" : "s") FAILED\n"
         for verdict in failed { text += "  " + (verdict.failureMessage ?? "") + "\n" }
         return text

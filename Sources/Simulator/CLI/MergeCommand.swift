@@ -6,7 +6,7 @@ enum MergeCommand {
     static let help = """
     OVERVIEW: Combine the partial results of 'pushsim run --shard K/N' into reports.
 
-    USAGE: pushsim merge <dir-or-partial.json>... --out <dir> [--baseline <label>]
+    USAGE: pushsim merge <dir-or-partial.json>... --out <dir> [--baseline <label>] [--format table|json] [--quiet]
 
     Every shard 1…N of one scenario, seed and strategy set must be given exactly
     once; '-' reads one part from standard input. Writes \(Reports.listing(RunOutput.fileNames))
@@ -17,6 +17,8 @@ enum MergeCommand {
       --out <dir>          Report folder
       --baseline <label>   The strategy the others are compared with in compare.csv and the
                            table (default: the first one); as 'run --baseline' would have
+      --format <f>         table (default) or json, as for 'pushsim run'
+      --quiet              Print nothing on stdout and no note on stderr; only errors
 
     EXAMPLES:
       pushsim merge parts/1 parts/2 parts/3 --out reports/scale-1m
@@ -26,8 +28,11 @@ enum MergeCommand {
     static func main(_ arguments: ArraySlice<String>, console: Console) -> ExitCode {
         if arguments.contains("--help") || arguments.contains("-h") { console.out(help); return .success }
         let scanner: ArgumentScanner
+        let output: OutputOptions
         do {
-            scanner = try ArgumentScanner(arguments, command: "merge", valued: ["--out", "--baseline"], flags: [])
+            scanner = try ArgumentScanner(arguments, command: "merge", valued: Set(["--out", "--baseline"]).union(OutputOptions.valued),
+                                          flags: OutputOptions.flags)
+            output = try OutputOptions(scanner)
         } catch {
             return PushSimCommand.usage(error, command: "merge", console: console)
         }
@@ -103,17 +108,23 @@ enum MergeCommand {
         }
         let record = RunRecord(scenario: reference.scenario, scenarioBytes: Array(reference.partial.scenarioText.utf8),
                                commandLine: ["pushsim", "merge"] + arguments, parts: parts)
-        let output = RunOutput(scenario: reference.scenario, scenarioText: reference.partial.scenarioText, result: result,
-                               commandLine: RunOutput.commandLine(["merge"] + arguments), record: record,
-                               baseline: baseline)
+        let files = RunOutput(scenario: reference.scenario, scenarioText: reference.partial.scenarioText, result: result,
+                              commandLine: RunOutput.commandLine(["merge"] + arguments), record: record,
+                              baseline: baseline)
         // Standard output first, as `run`: when it fails the folder is left as it was.
-        console.out(output.reports.table)
+        if !output.quiet {
+            switch output.format {
+            case .table: console.out(files.reports.table)
+            case .json: console.out(MachineOutput.run(record, result: result, baseline: baseline))
+            }
+        }
         do {
-            try ReportWriter.write(output.files, to: out, removing: [RunCommand.partialFileName])
+            try ReportWriter.write(files.files, to: out, removing: [RunCommand.partialFileName])
         } catch {
             console.err("error: \(error)\n")
             return .failure
         }
+        guard !output.quiet else { return .success }
         console.err("merged \(seen.count) shards into \(Reports.listing(RunOutput.fileNames)) in \(UserText.path(out))\n")
         return .success
     }

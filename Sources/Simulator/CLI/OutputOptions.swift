@@ -1,4 +1,4 @@
-/// `--format table|json` and `--quiet`, shared by `run`, `check` and `diff`: what goes
+/// `--format table|json` and `--quiet`, shared by `run`, `check`, `diff`, `merge` and `sweep`: what goes
 /// to standard output. JSON is for scripts (stable keys, README lists them); `--quiet`
 /// prints nothing there, whatever the format, and leaves only errors on standard error.
 struct OutputOptions: Equatable {

@@ -165,7 +165,7 @@ enum RunCommand {
         }
         let users = options.shard.map { Simulation.shardRange(index: $0.index, count: $0.count, devices: scenario.devices) }
             ?? 0..<scenario.devices
-        let progress = ProgressReporter(total: users.count, console: console)
+        let progress = options.output.quiet ? nil : ProgressReporter(total: users.count, console: console)
         let result: SimulationResult
         do {
             var onProgress: (@Sendable (Int) -> Void)?

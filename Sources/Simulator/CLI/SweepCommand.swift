@@ -133,19 +133,20 @@ enum SweepCommand {
             }
         }
         let report = SweepReport(grid: grid, points: points, commandLine: RunOutput.commandLine(["sweep"] + arguments))
+        // Standard output first, as `run`: when it fails the folder is left as it was.
+        if !options.output.quiet {
+            switch options.output.format {
+            case .table: console.out(table(report))
+            case .json: console.out(json(report, scenarioBytes: bytes))
+            }
+        }
         do {
             try ReportWriter.write(report.files, to: directory)
         } catch {
             console.err("error: \(error)\n")
             return .failure
         }
-        if !options.output.quiet {
-            switch options.output.format {
-            case .table: console.out(table(report))
-            case .json: console.out(json(report, scenarioBytes: bytes))
-            }
-            console.err("wrote \(Reports.listing(SweepReport.fileNames)) to \(directory)\n")
-        }
+        if !options.output.quiet { console.err("wrote \(Reports.listing(SweepReport.fileNames)) to \(directory)\n") }
         return .success
     }
 

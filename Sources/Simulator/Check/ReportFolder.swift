@@ -58,9 +58,9 @@ struct ReportFolder {
             labels.append(row[labelColumn])
             var rowEstimates: [Estimate] = []
             for ((metric, column), errorColumn) in zip(columns, errorColumns) {
-                // An empty rate: nothing to divide by (no messages); it is 0 as `Estimate` says.
+                // An empty rate: nothing to divide by; no value, as `Estimate` says.
                 let valueText = row[column]
-                guard let value = valueText.isEmpty ? 0 : Double(valueText) else {
+                guard let value = valueText.isEmpty ? .nan : Double(valueText) else {
                     throw Failure(description: "\(UserText.path(summaryPath)):\(line + 2): \(metric.name) is not a number: \(UserText.quote(valueText))")
                 }
                 let standardError = errorColumn.flatMap { Double(row[$0]) } ?? .nan

@@ -19,7 +19,9 @@ public struct Verdict: Sendable, Equatable {
         self.estimate = estimate
         interval = estimate.interval(confidence: expectation.confidence)
         let low = interval?.lowerBound ?? estimate.value, high = interval?.upperBound ?? estimate.value
-        holds = (expectation.atLeast.map { low >= $0 } ?? true) && (expectation.atMost.map { high <= $0 } ?? true)
+        // A rate without a value (nothing to divide by) meets no bound: a gate on no data fails.
+        holds = estimate.value.isFinite
+            && (expectation.atLeast.map { low >= $0 } ?? true) && (expectation.atMost.map { high <= $0 } ?? true)
     }
 
     /// Why it failed, readable on a CI page; nil when it holds:
@@ -27,6 +29,9 @@ public struct Verdict: Sendable, Equatable {
     /// - Complexity: O(1).
     public var failureMessage: String? {
         guard !holds else { return nil }
+        guard estimate.value.isFinite else {
+            return expectation.subject + " has no value: nothing to divide by (no messages, or nothing measured)"
+        }
         var text = expectation.subject + " is " + Self.number(estimate.value)
         if let interval {
             text += ", " + Expectation.percent(expectation.confidence) + " interval " + Self.range(interval)

@@ -55,7 +55,7 @@ extension SimulationResult {
         return estimate(value: linearised.value, blockValues: linearised.blocks)
     }
 
-    /// R and the blocks' linearised values eᵦ (nil when ΣX = 0: no standard error).
+    /// R and the blocks' linearised values eᵦ; with ΣX = 0, no value (NaN) and no blocks.
     private func linearisedBlocks(_ metric: Metric, strategy index: Int) -> (value: Double, blocks: [Double]?) {
         let aggregate = aggregates[index]
         let numerator = metric.numeratorCounts, denominator = metric.denominatorCount
@@ -69,7 +69,8 @@ extension SimulationResult {
             sumY += Double(y(block))
             sumX += Double(x(block))
         }
-        guard sumX > 0 else { return (0, nil) }
+        // Nothing to divide by: no value at all (not 0), so no bound can hold on it.
+        guard sumX > 0 else { return (.nan, nil) }
         let ratio = sumY / sumX
         return (ratio, (0..<UserBlocks.count).map { (Double(y($0)) - ratio * Double(x($0))) / sumX })
     }

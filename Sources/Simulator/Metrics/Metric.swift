@@ -76,7 +76,8 @@ public enum Metric: Hashable, Sendable {
 
 /// A rate with its standard error, from one run.
 public struct Estimate: Sendable, Equatable {
-    /// The point estimate (0 when the denominator is 0).
+    /// The point estimate; NaN when there is nothing to divide by (no messages, nothing
+    /// measured): files leave it empty, JSON writes `null`, and no expectation holds on it.
     public var value: Double
     /// Its standard error; not finite when it cannot be estimated (fewer than two
     /// users, or nothing to divide by).

@@ -183,7 +183,7 @@ struct DiffCommandTests {
         #expect(badConfidence.err.hasPrefix("error: invalid value '1' for '--confidence'"))
         let missing = pushsim(["diff", scratch.file("nope"), scratch.path])
         #expect(missing.code == .dataError)
-        #expect(missing.err == "error: \(scratch.file("nope")): not a report folder\n")
+        #expect(missing.err == "error: \(scratch.file("nope")): no such folder\n")
     }
 
     @Test("a loss share that is 0 in both runs is left out of the table and counted; one that moved is shown")

@@ -115,8 +115,9 @@ struct ReportPageTests {
         #expect(shard.err.contains("the partial result of shard 1/2; merge the shards first"))
         let empty = pushsim(["report", root + "/part", "--out", root + "/out2"])
         #expect(empty.code == .dataError)
-        #expect(empty.err == "error: \(root)/part/result.json: cannot read: no such file\n"
-                || empty.err.hasPrefix("error: \(root)/part/result.json: cannot read:"))
+        // A shard's folder: the message says what to do.
+        #expect(empty.err == "error: \(root)/part/result.json: cannot read: no such file; the folder holds a shard's "
+                + "partial.json: merge the shards first ('pushsim merge')\n")
         let text = try #require(contents(root + "/run/result.json"))
         let damaged = text.replacingOccurrences(of: "\"command\":\"", with: "\"command\":7,\"was\":\"")
         #expect(damaged != text)

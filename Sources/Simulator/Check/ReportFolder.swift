@@ -25,7 +25,11 @@ struct ReportFolder {
     /// - Complexity: O(n) in the files' size.
     init(path: String) throws(Failure) {
         self.path = path
-        guard ReportWriter.kind(of: path) == true else { throw Failure(description: "\(UserText.path(path)): not a report folder") }
+        switch ReportWriter.kind(of: path) {
+        case true?: break
+        case false?: throw Failure(description: "\(UserText.path(path)): not a report folder (a file)")
+        case nil: throw Failure(description: "\(UserText.path(path)): no such folder")
+        }
         let recordPath = ReportWriter.join(path, RunRecord.fileName)
         if ReportWriter.kind(of: recordPath) != nil {
             do {

@@ -66,6 +66,12 @@ struct PartialResult {
             bytes = try FileBytes.read(path: isFolder ? path : argument, standardInput: standardInput,
                                        limit: ScenarioLimits.partialBytes)
         } catch {
+            // A shard's folder holds partial.json, not result.json: say what to do.
+            let partial = ReportWriter.join(argument, RunCommand.partialFileName)
+            if isFolder, fileInFolder != RunCommand.partialFileName, ReportWriter.kind(of: partial) == false {
+                throw DecodingError(description: "\(UserText.path(path)): cannot read: \(error.reason); the folder holds a "
+                                    + "shard's \(RunCommand.partialFileName): merge the shards first ('pushsim merge')")
+            }
             throw DecodingError(description: "\(UserText.path(path)): cannot read: \(error.reason)")
         }
         let decoded = try decode(bytes, file: path)

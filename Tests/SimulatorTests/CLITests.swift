@@ -118,6 +118,19 @@ struct CLITests {
         #expect(result.out == "")
     }
 
+    @Test("every declared command is dispatched, has its help topic, its line in the top-level help, and a place in the unknown-command message")
+    func everyCommandIsReachable() {
+        let message = UsageError.unknownCommand("x").description
+        for command in PushSimCommand.commands {
+            let help = pushsim(["help", command.name])
+            #expect(help.code == .success && help.out == command.help, "\(command.name)")
+            #expect(pushsim([command.name, "--help"]).out == command.help, "\(command.name)")
+            #expect(PushSimCommand.help.contains("\n  " + command.name.padding(toLength: 11, withPad: " ", startingAt: 0) + command.summary + "\n"))
+            #expect(message.contains(" " + command.name + ",") || message.hasSuffix(" " + command.name + " or help"), "\(command.name)")
+        }
+        #expect(Set(PushSimCommand.commands.map(\.name)).count == PushSimCommand.commands.count)
+    }
+
     @Test("help for an unknown topic exits 64")
     func helpForUnknownTopic() {
         let result = pushsim(["help", "frobnicate"])

@@ -15,23 +15,50 @@ public enum ExitCode: Int32, Sendable {
 public enum PushSimCommand {
     static let abstract = "Simulate end-to-end iOS push delivery and compare strategies."
 
+    /// A subcommand: its name, a line for the top-level help, its own help, and its entry point.
+    struct Command: Sendable {
+        let name: String
+        let summary: String
+        let help: String
+        let main: @Sendable (ArraySlice<String>, Console) -> ExitCode
+    }
+
+    /// Every command, in the top-level help's order. Declared once: dispatch, `help TOPIC`,
+    /// the COMMANDS list and the unknown-command message follow from it.
+    static let commands: [Command] = [
+        Command(name: "run", summary: "Run a scenario and write its reports (CSVs, report.html)",
+                help: RunCommand.help) { RunCommand.main($0, console: $1) },
+        Command(name: "validate", summary: "Check a scenario file without running it",
+                help: ValidateCommand.help) { ValidateCommand.main($0, console: $1) },
+        Command(name: "merge", summary: "Combine partial results of sharded runs into reports",
+                help: MergeCommand.help) { MergeCommand.main($0, console: $1) },
+        Command(name: "report", summary: "Draw report.html again from a report folder",
+                help: ReportCommand.help) { ReportCommand.main($0, console: $1) },
+        Command(name: "check", summary: "Run a scenario and hold it to its 'expect' bounds (for CI)",
+                help: CheckCommand.help) { CheckCommand.main($0, console: $1) },
+        Command(name: "diff", summary: "Compare two report folders, beyond sampling noise",
+                help: DiffCommand.help) { DiffCommand.main($0, console: $1) },
+        Command(name: "sweep", summary: "Run a scenario over a grid of field values (sweep.csv, sweep.html)",
+                help: SweepCommand.help) { SweepCommand.main($0, console: $1) },
+        Command(name: "schema", summary: "Print the JSON Schema of scenario files (for editors)",
+                help: SchemaCommand.help) { SchemaCommand.main($0, console: $1) },
+        Command(name: "bench", summary: "Measure speed and peak memory on a scenario",
+                help: BenchCommand.help) { BenchCommand.main($0, console: $1) },
+        Command(name: "version", summary: "Print the version (also --version)",
+                help: VersionCommand.help) { VersionCommand.main($0, console: $1) },
+    ]
+
+    /// "run, validate, …, version or help": what a command name may be, for messages.
+    static var commandList: String { commands.map(\.name).joined(separator: ", ") + " or help" }
+
     static let help = """
     OVERVIEW: \(abstract)
 
     USAGE: pushsim <command> [options]
 
     COMMANDS:
-      run        Run a scenario and write its reports (CSVs, report.html)
-      validate   Check a scenario file without running it
-      merge      Combine partial results of sharded runs into reports
-      report     Draw report.html again from a report folder
-      check      Run a scenario and hold it to its 'expect' bounds (for CI)
-      diff       Compare two report folders, beyond sampling noise
-      sweep      Run a scenario over a grid of field values (sweep.csv, sweep.html)
-      schema     Print the JSON Schema of scenario files (for editors)
-      bench      Measure speed and peak memory on a scenario
-      version    Print the version (also --version)
-      help       Show help for a command
+    \((commands.map { ($0.name, $0.summary) } + [("help", "Show help for a command")])
+        .map { "  " + $0.0.padding(toLength: 11, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n"))
 
     EXAMPLES:
       pushsim run scenarios/mail-january-february.json
@@ -62,49 +89,18 @@ public enum PushSimCommand {
                 console.out(help)
             }
             return .success
-        case "run":
-            return RunCommand.main(rest, console: console)
-        case "validate":
-            return ValidateCommand.main(rest, console: console)
-        case "merge":
-            return MergeCommand.main(rest, console: console)
-        case "bench":
-            return BenchCommand.main(rest, console: console)
-        case "check":
-            return CheckCommand.main(rest, console: console)
-        case "diff":
-            return DiffCommand.main(rest, console: console)
-        case "report":
-            return ReportCommand.main(rest, console: console)
-        case "sweep":
-            return SweepCommand.main(rest, console: console)
-        case "schema":
-            return SchemaCommand.main(rest, console: console)
-        case "version", "--version":
+        case "--version":
             return VersionCommand.main(rest, console: console)
         default:
-            return usage(.unknownCommand(name), help: help, console: console)
+            guard let command = commands.first(where: { $0.name == name }) else {
+                return usage(.unknownCommand(name), help: help, console: console)
+            }
+            return command.main(rest, console)
         }
     }
 
-    /// The commands that have their own help.
-    static let commandNames = ["run", "validate", "merge", "report", "bench", "check", "diff", "sweep", "schema", "version"]
-
-    static func commandHelp(_ name: String) -> String? {
-        switch name {
-        case "run": RunCommand.help
-        case "validate": ValidateCommand.help
-        case "merge": MergeCommand.help
-        case "bench": BenchCommand.help
-        case "check": CheckCommand.help
-        case "diff": DiffCommand.help
-        case "report": ReportCommand.help
-        case "sweep": SweepCommand.help
-        case "schema": SchemaCommand.help
-        case "version": VersionCommand.help
-        default: nil
-        }
-    }
+    /// The help of command `name`, or nil.
+    static func commandHelp(_ name: String) -> String? { commands.first { $0.name == name }?.help }
 
     /// Prints a usage error with a pointer to the command's help; exit 64.
     static func usage(_ error: UsageError, command: String, console: Console) -> ExitCode {
@@ -116,8 +112,8 @@ public enum PushSimCommand {
     /// Prints a usage error with a pointer to the help text `help`: the command's whose
     /// help it is, else the top level's; exit 64.
     static func usage(_ error: UsageError, help: String, console: Console) -> ExitCode {
-        if let command = commandNames.first(where: { commandHelp($0) == help }) {
-            return usage(error, command: command, console: console)
+        if let command = commands.first(where: { $0.help == help }) {
+            return usage(error, command: command.name, console: console)
         }
         console.err("error: \(error)\n")
         console.err("(see 'pushsim help' or '--help')\n")

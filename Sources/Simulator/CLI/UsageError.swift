@@ -15,7 +15,7 @@ public enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .unknownCommand(let name): "unknown command '\(UserText.escape(name))'; expected run, validate, merge, report, bench, check, diff, sweep, schema, version or help"
+        case .unknownCommand(let name): "unknown command '\(UserText.escape(name))'; expected " + PushSimCommand.commandList
         case .missingCommand: "no command given"
         case .unknownOption(let option, let command): "unknown option '\(UserText.escape(option))' for '\(UserText.escape(command))'"
         case .missingValue(let option): "option '\(UserText.escape(option))' needs a value"

@@ -390,7 +390,7 @@ struct CLITests {
 
         let funnel = lines(contents(out + "/funnel.csv"))
         let stages = ["messages", "provider_sent", "apns_accepted", "reached_device", "shown", "logged", "uploaded", "opened"]
-        #expect(funnel.first == "strategy,stage,messages,share")
+        #expect(funnel.first == "strategy,stage,messages,share,share_se,share_low,share_high")
         let funnelKeys: [String] = funnel.dropFirst().dropLast().map { $0.split(separator: ",").prefix(2).joined(separator: ",") }
         let expectedKeys: [String] = Self.labels.flatMap { label in stages.map { stage in label + "," + stage } }
         #expect(funnelKeys == expectedKeys)

@@ -17,6 +17,9 @@ struct EstimatesTests {
                 day.delivered = count
                 day.pending = 10 - count
                 aggregate.add(day, day: 0, block: block)
+                // The provider sent what was delivered: its funnel share spreads like deliverability.
+                aggregate.providerSent += count
+                aggregate.add(count, to: .providerSent, block: block)
                 for _ in 0..<count { aggregate.latency.record(1_000) }
                 aggregate.pushesSent += 10 + Int64(block)
                 aggregate.add(10 + Int64(block), to: .pushesSent, block: block)
@@ -42,6 +45,22 @@ struct EstimatesTests {
         #expect(abs(Self.result.estimate(.pushesPerMessage, strategy: 0).standardError - (1.0 / 240).squareRoot()) < 1e-15)
         // The day's estimate is the same, every mail arriving on day 0.
         #expect(Self.result.dailyEstimate(.deliverability, strategy: 0, day: 0) == a)
+        // A funnel stage's share is a ratio like any other: provider_sent / messages here equals deliverability.
+        #expect(Self.result.estimate([.providerSent], over: .messages, strategy: 0) == a)
+    }
+
+    @Test("funnel.csv: each stage's share carries its standard error and 95% interval")
+    func funnelShares() {
+        let scenario = WorldFixtures.scenario("""
+        { "name": "pair", "seed": 1, "start": "2026-03-02", "duration": "1d", "devices": 4, "mail": { "perDay": 10 },
+          "strategies": [{ "name": "no-queue", "label": "a" }, { "name": "queue", "label": "b" }] }
+        """)
+        let lines = Reports(scenario: scenario, result: Self.result).funnel.split(separator: "\n")
+        #expect(lines[0] == "strategy,stage,messages,share,share_se,share_low,share_high")
+        // 0.75 ± 3.182446 · √(1/240) = 0.75 ± 0.2054265.
+        #expect(lines[2] == "a,provider_sent,30,0.750000,0.064550,0.544574,0.955426")
+        // Nothing logged: a share of 0 with nothing spread, SE 0.
+        #expect(lines[6] == "a,logged,0,0.000000,0.000000,0.000000,0.000000")
     }
 
     @Test("a difference's paired standard error subtracts the blocks' values before squaring; the unpaired one adds the variances")

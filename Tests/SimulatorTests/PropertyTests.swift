@@ -191,7 +191,7 @@ struct PropertyTests {
                 #expect(aggregate.messages == 0 ? pushes.isNaN : pushes >= 0, context)
                 // The funnel's stages never grow along each branch of the chain (README, funnel.csv:
                 // `shown` and `logged` are two branches after `reached_device`, not in order).
-                let stage = Dictionary(uniqueKeysWithValues: Reports.funnelStages.map { ($0.stage, aggregate[keyPath: $0.field]) })
+                let stage = Dictionary(uniqueKeysWithValues: Reports.funnelStages.map { ($0.stage, $0.count.total(in: aggregate)) })
                 for branch in [["messages", "provider_sent", "apns_accepted", "reached_device", "shown", "opened"],
                                ["reached_device", "logged", "uploaded"]] {
                     let counts = branch.map { stage[$0] ?? -1 }

@@ -159,31 +159,31 @@ struct ReportsTests {
     @Test("funnel.csv: one row per strategy and stage in chain order, share of the messages")
     func funnelText() {
         #expect(Reports(scenario: Self.scenario, result: Self.result).funnel == """
-        strategy,stage,messages,share
-        no-queue,messages,100,1.000000
-        no-queue,provider_sent,98,0.980000
-        no-queue,apns_accepted,95,0.950000
-        no-queue,reached_device,85,0.850000
-        no-queue,shown,70,0.700000
-        no-queue,logged,66,0.660000
-        no-queue,uploaded,60,0.600000
-        no-queue,opened,20,0.200000
-        queue,messages,200,1.000000
-        queue,provider_sent,196,0.980000
-        queue,apns_accepted,190,0.950000
-        queue,reached_device,170,0.850000
-        queue,shown,140,0.700000
-        queue,logged,132,0.660000
-        queue,uploaded,120,0.600000
-        queue,opened,40,0.200000
-        queue-as-published,messages,0,
-        queue-as-published,provider_sent,0,
-        queue-as-published,apns_accepted,0,
-        queue-as-published,reached_device,0,
-        queue-as-published,shown,0,
-        queue-as-published,logged,0,
-        queue-as-published,uploaded,0,
-        queue-as-published,opened,0,
+        strategy,stage,messages,share,share_se,share_low,share_high
+        no-queue,messages,100,1.000000,0.000000,1.000000,1.000000
+        no-queue,provider_sent,98,0.980000,0.000000,0.980000,0.980000
+        no-queue,apns_accepted,95,0.950000,0.000000,0.950000,0.950000
+        no-queue,reached_device,85,0.850000,0.000000,0.850000,0.850000
+        no-queue,shown,70,0.700000,0.000000,0.700000,0.700000
+        no-queue,logged,66,0.660000,0.000000,0.660000,0.660000
+        no-queue,uploaded,60,0.600000,0.000000,0.600000,0.600000
+        no-queue,opened,20,0.200000,0.000000,0.200000,0.200000
+        queue,messages,200,1.000000,0.000000,1.000000,1.000000
+        queue,provider_sent,196,0.980000,0.000000,0.980000,0.980000
+        queue,apns_accepted,190,0.950000,0.000000,0.950000,0.950000
+        queue,reached_device,170,0.850000,0.000000,0.850000,0.850000
+        queue,shown,140,0.700000,0.000000,0.700000,0.700000
+        queue,logged,132,0.660000,0.000000,0.660000,0.660000
+        queue,uploaded,120,0.600000,0.000000,0.600000,0.600000
+        queue,opened,40,0.200000,0.000000,0.200000,0.200000
+        queue-as-published,messages,0,,,,
+        queue-as-published,provider_sent,0,,,,
+        queue-as-published,apns_accepted,0,,,,
+        queue-as-published,reached_device,0,,,,
+        queue-as-published,shown,0,,,,
+        queue-as-published,logged,0,,,,
+        queue-as-published,uploaded,0,,,,
+        queue-as-published,opened,0,,,,
 
         """)
     }

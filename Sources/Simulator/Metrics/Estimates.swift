@@ -18,7 +18,14 @@ extension SimulationResult {
     /// `metric` for strategy `index`, with its standard error over users.
     /// - Complexity: O(blocks).
     public func estimate(_ metric: Metric, strategy index: Int) -> Estimate {
-        let linearised = linearisedBlocks(metric, strategy: index)
+        estimate(metric.numeratorCounts, over: metric.denominatorCount, strategy: index)
+    }
+
+    /// The ratio of the sum of `numerator` to `denominator` for strategy `index` (a
+    /// rate that is not a `Metric`, such as a funnel stage's share), with its standard error.
+    /// - Complexity: O(blocks).
+    public func estimate(_ numerator: [RateCount], over denominator: RateCount, strategy index: Int) -> Estimate {
+        let linearised = linearisedBlocks(numerator, over: denominator, strategy: index)
         return estimate(value: linearised.value, blockValues: linearised.blocks)
     }
 
@@ -26,7 +33,8 @@ extension SimulationResult {
     /// standard error (every strategy sees the same users).
     /// - Complexity: O(blocks).
     public func difference(_ metric: Metric, strategy index: Int, minus baseline: Int) -> Estimate {
-        let strategy = linearisedBlocks(metric, strategy: index), base = linearisedBlocks(metric, strategy: baseline)
+        let strategy = linearisedBlocks(metric.numeratorCounts, over: metric.denominatorCount, strategy: index)
+        let base = linearisedBlocks(metric.numeratorCounts, over: metric.denominatorCount, strategy: baseline)
         let blocks = strategy.blocks.map { value in zip(value, base.blocks ?? []).map { $0 - $1 } }
         // Either rate without a denominator has no standard error; neither has the difference.
         return estimate(value: strategy.value - base.value, blockValues: base.blocks == nil ? nil : blocks)
@@ -56,9 +64,9 @@ extension SimulationResult {
     }
 
     /// R and the blocks' linearised values eᵦ; with ΣX = 0, no value (NaN) and no blocks.
-    private func linearisedBlocks(_ metric: Metric, strategy index: Int) -> (value: Double, blocks: [Double]?) {
+    private func linearisedBlocks(_ numerator: [RateCount], over denominator: RateCount,
+                                  strategy index: Int) -> (value: Double, blocks: [Double]?) {
         let aggregate = aggregates[index]
-        let numerator = metric.numeratorCounts, denominator = metric.denominatorCount
         return Self.linearise(y: { block in numerator.reduce(0) { $0 + aggregate.count($1, block: block) } },
                               x: { aggregate.count(denominator, block: $0) })
     }

@@ -9,11 +9,19 @@ public enum RateCount: Hashable, Sendable {
     case measuredReceived
     case summarized
     case pushesSent
+    // The funnel's stages (`funnel.csv`'s shares), besides messages and delivered.
+    case providerSent
+    case apnsAccepted
+    case reachedDevice
+    case logged
+    case uploaded
+    case opened
     case lost(LossReason)
 
     /// Every count, in block-array order (`index`).
     public static let allCases: [RateCount] = [.messages, .delivered, .measuredSent, .measuredReceived,
-                                               .summarized, .pushesSent] + LossReason.allCases.map { .lost($0) }
+                                               .summarized, .pushesSent, .providerSent, .apnsAccepted, .reachedDevice,
+                                               .logged, .uploaded, .opened] + LossReason.allCases.map { .lost($0) }
 
     /// The counts kept per day and block too: those of the daily rates
     /// (`Metric.daily`), first in `allCases` so their index is the same in both arrays.
@@ -30,12 +38,18 @@ public enum RateCount: Hashable, Sendable {
         case .measuredReceived: 3
         case .summarized: 4
         case .pushesSent: 5
+        case .providerSent: 6
+        case .apnsAccepted: 7
+        case .reachedDevice: 8
+        case .logged: 9
+        case .uploaded: 10
+        case .opened: 11
         case .lost(let reason): Self.firstLostIndex + Int(reason.rawValue) - 1
         }
     }
 
     /// The index of the first loss reason's count; the others follow in raw-value order.
-    static let firstLostIndex = 6
+    static let firstLostIndex = 12
 
     /// The count's total in `aggregate`.
     /// - Complexity: O(1).
@@ -47,6 +61,12 @@ public enum RateCount: Hashable, Sendable {
         case .measuredReceived: aggregate.measuredReceived
         case .summarized: aggregate.summarized
         case .pushesSent: aggregate.pushesSent
+        case .providerSent: aggregate.providerSent
+        case .apnsAccepted: aggregate.apnsAccepted
+        case .reachedDevice: aggregate.reachedDevice
+        case .logged: aggregate.logged
+        case .uploaded: aggregate.uploaded
+        case .opened: aggregate.opened
         case .lost(let reason): aggregate.lost(reason)
         }
     }
@@ -61,6 +81,12 @@ public enum RateCount: Hashable, Sendable {
         case .measuredReceived: "measured_received"
         case .summarized: "summarized"
         case .pushesSent: "pushes_sent"
+        case .providerSent: "provider_sent"
+        case .apnsAccepted: "apns_accepted"
+        case .reachedDevice: "reached_device"
+        case .logged: "logged"
+        case .uploaded: "uploaded"
+        case .opened: "opened"
         case .lost(let reason): "lost_" + reason.columnName
         }
     }

@@ -38,7 +38,7 @@ public struct DayCounts: Sendable, Equatable {
         case .delivered: delivered
         case .measuredSent: measuredSent
         case .measuredReceived: measuredReceived
-        case .summarized, .pushesSent, .lost: nil
+        case .summarized, .pushesSent, .providerSent, .apnsAccepted, .reachedDevice, .logged, .uploaded, .opened, .lost: nil
         }
     }
 

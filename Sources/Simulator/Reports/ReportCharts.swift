@@ -92,7 +92,7 @@ enum ReportCharts {
         let series = zip(result.strategies, result.aggregates).enumerated().map { index, pair in
             let (strategy, aggregate) = pair
             return GroupedBarChart.Series(label: strategy.label, colour: Palette.series(index),
-                                          values: stages.map { aggregate.messages > 0 ? 100 * Double(aggregate[keyPath: $0.field]) / Double(aggregate.messages) : 0 },
+                                          values: stages.map { aggregate.messages > 0 ? 100 * Double($0.count.total(in: aggregate)) / Double(aggregate.messages) : 0 },
                                           valueLabels: nil)
         }
         return GroupedBarChart(id: "funnel", title: "The delivery funnel: share of messages reaching each stage",

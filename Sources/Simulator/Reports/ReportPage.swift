@@ -129,9 +129,9 @@ enum ReportPage {
     }
 
     private static func funnelTable(result: SimulationResult) -> String {
-        let rows = Reports.funnelStages.map { stage, field in
+        let rows = Reports.funnelStages.map { stage, count in
             [stage.replacingOccurrences(of: "_", with: " ")]
-                + result.aggregates.map { "\($0[keyPath: field]) (\(percent($0[keyPath: field], $0.messages)))" }
+                + result.aggregates.map { "\(count.total(in: $0)) (\(percent(count.total(in: $0), $0.messages)))" }
         }
         return table(["stage"] + result.strategies.map(\.label), rows, caption: "Messages reaching each stage (share of messages)")
     }

@@ -26,12 +26,12 @@ public struct Reports: Sendable {
     /// The confidence of the intervals in the reports.
     public static let confidence = 0.95
 
-    /// The funnel's stages, as (`funnel.csv` stage, field), in chain order; `shown` is `delivered`.
+    /// The funnel's stages, as (`funnel.csv` stage, count), in chain order; `shown` is `delivered`.
     /// - Complexity: O(1).
-    public static var funnelStages: [(stage: String, field: KeyPath<StrategyAggregate, Int64>)] {
-        [("messages", \.messages), ("provider_sent", \.providerSent), ("apns_accepted", \.apnsAccepted),
-         ("reached_device", \.reachedDevice), ("shown", \.delivered), ("logged", \.logged),
-         ("uploaded", \.uploaded), ("opened", \.opened)]
+    public static var funnelStages: [(stage: String, count: RateCount)] {
+        [("messages", .messages), ("provider_sent", .providerSent), ("apns_accepted", .apnsAccepted),
+         ("reached_device", .reachedDevice), ("shown", .delivered), ("logged", .logged),
+         ("uploaded", .uploaded), ("opened", .opened)]
     }
 
     /// The summary columns, in order; README documents each.
@@ -77,7 +77,7 @@ public struct Reports: Sendable {
                                         "se", "low", "high", "unpaired_se"]
 
     /// The funnel columns (long format: one row per stage).
-    public static let funnelColumns = ["strategy", "stage", "messages", "share"]
+    public static let funnelColumns = ["strategy", "stage", "messages", "share", "share_se", "share_low", "share_high"]
 
     /// The APNs columns: the strategy, then one per `APNsCounter`.
     public static let apnsColumns = ["strategy"] + APNsCounters.columnNames
@@ -119,9 +119,14 @@ public struct Reports: Sendable {
                                                         places: 6)
                                  })
             }
-            for (stage, field) in stages {
-                let count = aggregate[keyPath: field]
-                funnel += CSV.row([strategy.label, stage, String(count), FixedPoint.ratio(count, aggregate.messages)])
+            for (stage, stageCount) in stages {
+                let count = stageCount.total(in: aggregate)
+                let share = result.estimate([stageCount], over: .messages, strategy: index)
+                let interval = share.interval(confidence: Self.confidence)
+                funnel += CSV.row([strategy.label, stage, String(count), FixedPoint.ratio(count, aggregate.messages),
+                                   FixedPoint.decimal(share.standardError, places: 6),
+                                   interval.map { FixedPoint.decimal($0.lowerBound, places: 6) } ?? "",
+                                   interval.map { FixedPoint.decimal($0.upperBound, places: 6) } ?? ""])
             }
             apns += CSV.row([strategy.label] + aggregate.apns.values.map { String($0) })
         }

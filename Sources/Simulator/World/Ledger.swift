@@ -321,6 +321,13 @@ struct Ledger {
         aggregate.opened += opened
         aggregate.logged += logged
         aggregate.uploaded += uploaded
+        // The funnel's shares carry standard errors too: their counts go to the user's block.
+        aggregate.add(providerSent, to: .providerSent, block: block)
+        aggregate.add(apnsAccepted, to: .apnsAccepted, block: block)
+        aggregate.add(reachedDevice, to: .reachedDevice, block: block)
+        aggregate.add(opened, to: .opened, block: block)
+        aggregate.add(logged, to: .logged, block: block)
+        aggregate.add(uploaded, to: .uploaded, block: block)
         return nil
     }
 }

@@ -86,8 +86,12 @@ public struct CounterSet<Kind: Counter>: Sendable, Equatable {
     /// Adds another set's counts. Traps on overflow: use `adding(_:)` for counts
     /// read from outside.
     /// - Complexity: O(counters).
+    @inlinable
     public static func += (lhs: inout CounterSet, rhs: CounterSet) {
-        for index in 0..<Self.capacity { lhs.storage[index] += rhs.storage[index] }
+        // Through spans: element by element on the arrays themselves copied the storage per element.
+        var target = lhs.storage.mutableSpan
+        let source = rhs.storage.span
+        for index in 0..<32 { target[index] += source[index] }
     }
 
     /// The sum with `other`, or the first counter whose sum overflows `Int64`.

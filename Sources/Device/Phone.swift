@@ -36,6 +36,9 @@ public enum DeviceEffect: Equatable, Sendable {
     case registered(DeviceToken, deviceIDHash: UInt32)
     /// Folder subscriptions up to `generation` reached the provider.
     case subscriptionsSynced(generation: Int32)
+    /// The extension's saved position changed (nil: it was forgotten). Sent only
+    /// under `PhoneConfiguration.reportsSavedPosition`.
+    case positionSaved(Int32?)
 }
 
 /// Whether iOS will run the Notification Service Extension for this app at all.
@@ -79,6 +82,10 @@ public struct PhoneConfiguration: Sendable, Equatable {
     public var subscriptionSync: SubscriptionSync
     /// The extension's memory limit in KB; an invocation over it is killed.
     public var memoryLimitKB: Int64
+    /// Tell every change of the extension's saved position (`.positionSaved`), as
+    /// an app that logs it would: the observer of a long run folds what the
+    /// extension can no longer reach.
+    public var reportsSavedPosition: Bool
 
     /// A configuration; the defaults are an app with nothing unusual.
     /// - Complexity: O(1).
@@ -86,7 +93,7 @@ public struct PhoneConfiguration: Sendable, Equatable {
                 eligibility: ExtensionEligibility = ExtensionEligibility(),
                 extensionTimeLimit: SimDuration = Self.defaultExtensionTimeLimit,
                 registrationPolicy: RegistrationPolicy = .everyLaunch, subscriptionSync: SubscriptionSync = .reconnect,
-                memoryLimitKB: Int64 = .max) {
+                memoryLimitKB: Int64 = .max, reportsSavedPosition: Bool = false) {
         self.serviceExtension = serviceExtension
         self.updatedExtension = updatedExtension
         self.eligibility = eligibility
@@ -94,6 +101,7 @@ public struct PhoneConfiguration: Sendable, Equatable {
         self.registrationPolicy = registrationPolicy
         self.subscriptionSync = subscriptionSync
         self.memoryLimitKB = memoryLimitKB
+        self.reportsSavedPosition = reportsSavedPosition
     }
 }
 
@@ -222,6 +230,9 @@ public struct Phone: Sendable {
         token = new
         registrationPending = false
         if promptShown {
+            if configuration.reportsSavedPosition, storage.lastNotificationPosition != nil {
+                effects.append(.positionSaved(nil))
+            }
             storage = ExtensionStorage()
             promptPending = true
         }
@@ -294,8 +305,17 @@ public struct Phone: Sendable {
         if push.payload.fromProvider { effects.append(.logged(push)) }
         let serviceExtension = appUpdated ? configuration.updatedExtension ?? configuration.serviceExtension
                                           : configuration.serviceExtension
-        switch serviceExtension.process(push.payload, deviceID: deviceID,
-                                                      deviceIDHash: deviceIDHash, storage: &storage) {
+        let decision: ExtensionDecision
+        if configuration.reportsSavedPosition {
+            let saved = storage.lastNotificationPosition
+            decision = serviceExtension.process(push.payload, deviceID: deviceID, deviceIDHash: deviceIDHash,
+                                                storage: &storage)
+            if storage.lastNotificationPosition != saved { effects.append(.positionSaved(storage.lastNotificationPosition)) }
+        } else {
+            decision = serviceExtension.process(push.payload, deviceID: deviceID, deviceIDHash: deviceIDHash,
+                                                storage: &storage)
+        }
+        switch decision {
         case .showAsIs(.deviceIDHashMismatch):
             present(push, run: .hashMismatch, into: &effects)
         case .showAsIs:

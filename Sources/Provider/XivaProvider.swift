@@ -103,8 +103,11 @@ public struct XivaProvider: Sendable {
     private var token: DeviceToken?
     /// When the current token was last registered; a 410 stamped earlier is stale.
     private var tokenRegisteredAt: SimTime = 0
-    /// Position `p` is `queue[p - 1]`.
+    /// Position `p` is `queue[p - 1 - forgotten]`.
     private var queue: ContiguousArray<HeldPush> = []
+    /// Positions `1…forgotten` are past `payloadTTL` and no longer held: a long
+    /// run keeps only the payloads a re-request can still get.
+    private var forgotten: Int32 = 0
     /// The newest folder-subscription generation the provider knows (0: the folders
     /// subscribed at install).
     public private(set) var syncedGeneration: Int32 = 0
@@ -129,14 +132,19 @@ public struct XivaProvider: Sendable {
         self.template = configuration.template
         self.hash = hash
         queue.removeAll(keepingCapacity: true)
+        forgotten = 0
         token = nil
         tokenRegisteredAt = 0
         syncedGeneration = 0
         isDown = false
     }
 
+    /// Payloads held for re-requests (a long queue forgets those past `payloadTTL`).
+    /// - Complexity: O(1).
+    public var heldPayloads: Int { queue.count }
+
     /// The last position handed out (0 before the first push).
-    public var lastPosition: Int32 { Int32(queue.count) }
+    public var lastPosition: Int32 { forgotten + Int32(queue.count) }
 
     /// The device registered (or re-registered) this token for the app at `now`.
     /// A `deviceIDHash` other than the current one means the device id changed: the
@@ -150,6 +158,7 @@ public struct XivaProvider: Sendable {
         guard let newHash, newHash != hash else { return }
         hash = newHash
         queue.removeAll(keepingCapacity: true)
+        forgotten = 0
         // The provider only learns the new id's hash; render it as the id, padded to
         // the old id's length so collapse-id sizes stay what the scenario measured.
         let hex = String(newHash, radix: 16)
@@ -199,8 +208,9 @@ public struct XivaProvider: Sendable {
         }
         var position: Int32 = 0
         if configuration.numbering, now >= configuration.numberingFrom {
+            if let ttl = configuration.payloadTTL, queue.count >= 1024 { forgetExpired(at: now, ttl: ttl) }
             queue.append(HeldPush(messageIndex: messageIndex, storedAt: now))
-            position = Int32(queue.count)
+            position = lastPosition
         }
         effects.append(.send(push(token: token, messageIndex: messageIndex, position: position,
                                   at: now, isResend: false)))
@@ -220,14 +230,16 @@ public struct XivaProvider: Sendable {
             return
         }
         let first = max(1, lastPosition - gap)
-        let last = min(lastPosition - 1, Int32(queue.count))
+        let last = min(lastPosition - 1, self.lastPosition)
         guard first <= last else {
             effects.append(.answer(invocation: invocation, ok: false))
             return
         }
         var expired: Int32 = 0
         if let ttl = configuration.payloadTTL {
-            for position in first...last where now - queue[Int(position) - 1].storedAt >= ttl { expired += 1 }
+            for position in first...last where position <= forgotten || now - held(position).storedAt >= ttl {
+                expired += 1
+            }
         }
         if expired > 0 { effects.append(.positionsExpired(expired)) }
         if expired > 0, configuration.expiredPositions == .error {
@@ -235,8 +247,8 @@ public struct XivaProvider: Sendable {
             return
         }
         var resent = false
-        for position in first...last {
-            let held = queue[Int(position) - 1]
+        for position in first...last where position > forgotten {
+            let held = held(position)
             if let ttl = configuration.payloadTTL, now - held.storedAt >= ttl { continue }
             effects.append(.send(push(token: token, messageIndex: held.messageIndex, position: position,
                                       at: now, isResend: true)))
@@ -302,6 +314,23 @@ public struct XivaProvider: Sendable {
         var again = push
         again.token = token
         effects.append(.sendRetry(again, attempt: attempt))
+    }
+
+    private func held(_ position: Int32) -> HeldPush { queue[Int(position - forgotten) - 1] }
+
+    /// Forgets the expired front of the queue once it is at least half of it
+    /// (expiry only grows with time, so a forgotten position stays expired).
+    /// - Complexity: O(log n), and amortized O(1) per position to forget it.
+    private mutating func forgetExpired(at now: SimTime, ttl: SimDuration) {
+        // Payloads are stored in time order: the expired ones are a prefix.
+        var expired = 0, held = queue.count
+        while expired < held {
+            let middle = (expired + held) / 2
+            if now - queue[middle].storedAt >= ttl { expired = middle + 1 } else { held = middle }
+        }
+        guard expired * 2 >= queue.count else { return }
+        queue.removeFirst(expired)
+        forgotten += Int32(expired)
     }
 
     private func scheduleRetry(_ push: PushNotification, after attempt: Int32,

@@ -340,6 +340,24 @@ struct XivaProviderTests {
                             .answer(invocation: 2, ok: true)])
     }
 
+    @Test("a long queue forgets payloads past payloadTTL: numbering goes on, and a re-request still counts them expired")
+    func longQueueForgetsExpiredPayloads() {
+        var provider = makeProvider(payloadTTL: 60 * second)
+        // 3,000 mails a second apart: by the last, all but the last minute's are past the TTL.
+        for message in Int32(1)...3_000 { mail(&provider, message...message, at: SimTime(message) * second) }
+        #expect(provider.lastPosition == 3_000)
+        #expect(provider.heldPayloads < 1_100)
+        var effects: ContiguousArray<ProviderEffect> = []
+        // Positions 2,995…2,999 are held; a gap reaching back over forgotten ones counts those expired.
+        provider.receiveRerequest(lastPosition: 3_000, gap: 100, invocation: 4, at: 3_000 * second, into: &effects)
+        #expect(effects.first == .positionsExpired(41))
+        #expect(effects.count == 1 + 59 + 1)
+        #expect(effects.last == .answer(invocation: 4, ok: true))
+        effects.removeAll()
+        provider.receiveRerequest(lastPosition: 10, gap: 5, invocation: 5, at: 3_000 * second, into: &effects)
+        #expect(effects == [.positionsExpired(5), .answer(invocation: 5, ok: false)])
+    }
+
     @Test("a gap reaching before position 1 is clamped at position 1")
     func gapClampedAtOne() {
         var provider = makeProvider()

@@ -258,7 +258,7 @@ struct CLITests {
                 + "thread\(threads == 1 ? "" : "s") (at 2.5 million messages a second per thread)\n"
                 + ValidateCommand.estimateLine(RunCost(try ScenarioDecoder.load(path: scenario),
                                                        threads: ProcessInfo.processInfo.activeProcessorCount)) + "\n")
-        #expect(result.out.hasSuffix("timeline entries held per device app); within the limits\n"))
+        #expect(result.out.hasSuffix(" of them kept by the model); within the limits\n"))
         #expect(result.err == "")
     }
 

@@ -5,7 +5,8 @@ import Testing
 
 /// Random valid scenarios (every family of the delivery chain, several strategies) and
 /// what must hold for each: the same bytes on 1 and 2 threads and through shards +
-/// merge, every message accounted once, shares in [0, 1], funnel stages that never grow along the chain.
+/// merge, and for lanes played window by window and folded as they play; every message accounted
+/// once, shares in [0, 1], funnel stages that never grow along the chain.
 /// 25 scenarios by default (about two seconds); `PUSHSIM_PROPERTY_SCENARIOS=1000 swift test
 /// --filter PropertyTests` runs more, `PUSHSIM_PROPERTY_SEED` starts elsewhere.
 @Suite("Properties over random valid scenarios")
@@ -160,6 +161,9 @@ struct PropertyTests {
             let one = try Simulation.run(scenario, threads: 1)
             let two = try Simulation.run(scenario, threads: 2)
             #expect(one == two, context)
+            // Every lane played a few entries at a time and folded as it plays: the same counts.
+            let folded = try Simulation.run(scenario, threads: 1, memory: .init(timelineWindow: 3, recordsHeld: 1))
+            #expect(one == folded, context)
             let whole = RunOutput(scenario: scenario, scenarioText: text, result: one, commandLine: "pushsim", record:
                 RunRecord(scenario: scenario, scenarioBytes: Array(text.utf8), commandLine: ["pushsim"]))
             let twoThreads = RunOutput(scenario: scenario, scenarioText: text, result: two, commandLine: "pushsim", record:

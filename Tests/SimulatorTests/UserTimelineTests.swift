@@ -184,4 +184,31 @@ struct UserTimelineTests {
         #expect(try result(&reused, user: 3) == expected)
         #expect(expected.allSatisfy { $0.messages > 0 })
     }
+
+    @Test("A lane longer than the window keeps its first window and draw state; the windows joined are the whole lane")
+    func windowsJoinedAreTheWholeLane() throws {
+        let scenario = Self.chainScenario
+        let outages = OutageSchedule.draw(scenario.chain.provider.outages, seed: scenario.seed, horizon: scenario.duration)
+        for user in 0..<3 {
+            let whole = Self.drawn(scenario, user: user)
+            #expect(whole.longDraw == nil && whole.entries.count > 100)
+            var timeline = UserTimeline(scenario: scenario, outages: outages, window: 7)
+            timeline.drawDevice(seed: scenario.seed, user: user)
+            timeline.drawLane(0, seed: scenario.seed, user: user)
+            let lane = timeline.lanes[0]
+            #expect(lane.entries.count == 7)
+            var draw = try #require(lane.longDraw)
+            var joined: [TimelineEntry] = []
+            var window = ContiguousArray<TimelineEntry>()
+            repeat {
+                window.removeAll()
+                draw.fill(&window, upTo: 7)
+                joined += window
+            } while !draw.isFinished
+            #expect(joined.map(\.time) == whole.entries.map(\.time))
+            #expect(joined.map { "\($0.event)" } == whole.entries.map { "\($0.event)" })
+            #expect(Array(lane.entries).map(\.time) == Array(joined.prefix(7)).map(\.time))
+            #expect(lane.accounts == whole.accounts && lane.displayOff == whole.displayOff)
+        }
+    }
 }

@@ -64,12 +64,13 @@ enum ValidateCommand {
     }
 
     /// `estimate: about E kernel events, about M MB of memory (N messages and T timeline
-    /// entries held per device app); within the limits`, or which limit it passes and that `run` then needs `--allow-large`.
+    /// entries per device app; K MB of them kept by the model); within the limits`, or which
+    /// limit it passes and that `run` then needs `--allow-large`.
     /// - Complexity: O(1).
     static func estimateLine(_ cost: RunCost) -> String {
         "estimate: about \(RunCost.count(cost.events)) kernel events, about \(RunCost.megabytes(cost.memoryBytes)) of memory "
             + "(\(RunCost.count(cost.messagesPerLane)) messages and \(RunCost.count(cost.timelineEntriesPerLane)) "
-            + "timeline entries held per device app); "
+            + "timeline entries per device app; \(RunCost.megabytes(cost.modelBytesPerLane)) of them kept by the model); "
             + (cost.limitPassed.map { "\($0): run and check need --allow-large" } ?? "within the limits")
     }
 

@@ -53,13 +53,14 @@ extension TimelineEntry {
 
 /// The kernel's agenda: the one place that decides what happens next in a
 /// world. It merges three sources under the key (time, `AgendaPhase`, sequence):
-/// messages that take no time, the user's pre-drawn timeline, and messages in
-/// flight. Time never goes back: sending into the past is a programming error.
+/// messages that take no time, the user's timeline, and messages in flight. Time
+/// never goes back: sending into the past is a programming error.
 ///
 /// Like SimPy's `(time, priority, id)` heap and swift-nio's `EmbeddedEventLoop`,
 /// work due now goes the same way as later work; each source is kept in the
 /// form that makes its part of the key free: zero-time messages in a FIFO (all
-/// at `now`), the timeline as a sorted array with a cursor, messages in flight
+/// at `now`), the timeline as a sorted array with a cursor (a long lane's drawn
+/// one window at a time, as the cursor reaches its end), messages in flight
 /// in a binary heap keyed (time, sequence), whose same-instant sends skip the
 /// heap into a FIFO (they have the largest sequences at `now`).
 struct Agenda<Message> {
@@ -75,6 +76,11 @@ struct Agenda<Message> {
     private var zeroTime = FIFO<Message>()
     private var timeline = ContiguousArray<TimelineEntry>()
     private var cursor = 0
+    /// What is left to draw of a long timeline; nil: `timeline` holds all of it.
+    private var timelineRest: LaneDraw?
+    /// `timelineRest != nil`, kept apart: the check runs on every step.
+    private var timelineContinues = false
+    private var timelineWindow = 0
     private var inFlight = InFlightHeap<Message>()
     private var inFlightNow = FIFO<Message>()
 
@@ -86,12 +92,43 @@ struct Agenda<Message> {
     /// nothing in flight; keeps every buffer's capacity.
     /// - Complexity: O(n) in what it held.
     mutating func start(timeline: ContiguousArray<TimelineEntry>) {
+        startEmpty()
+        self.timeline = timeline
+        timelineRest = nil
+        timelineContinues = false
+    }
+
+    /// Back to time 0 with the timeline `draw` hands out, read `window` entries
+    /// at a time, and nothing in flight.
+    /// - Complexity: O(`window` × k) for k timeline sources.
+    mutating func start(drawing draw: LaneDraw, window: Int) {
+        startEmpty()
+        // A buffer of its own: the previous one may be a lane's whole timeline, shared.
+        timeline = ContiguousArray()
+        timeline.reserveCapacity(window)
+        timelineRest = draw
+        timelineContinues = true
+        timelineWindow = window
+        drawTimelineWindow()
+    }
+
+    private mutating func startEmpty() {
         now = 0
         zeroTime.removeAll()
-        self.timeline = timeline
         cursor = 0
         inFlight.removeAll()
         inFlightNow.removeAll()
+    }
+
+    /// Replaces the window just read with the next one.
+    @inline(never)
+    private mutating func drawTimelineWindow() {
+        guard var draw = timelineRest else { return }
+        timelineRest = nil
+        timeline.removeAll(keepingCapacity: true)
+        cursor = 0
+        draw.fill(&timeline, upTo: timelineWindow)
+        if draw.isFinished { timelineContinues = false } else { timelineRest = draw }
     }
 
     /// The next item before `end`, advancing `now` to its time; nil when nothing
@@ -100,6 +137,7 @@ struct Agenda<Message> {
     @inline(__always)
     mutating func next(before end: SimTime) -> Item? {
         if let message = zeroTime.popFirst() { return .message(message) }
+        if cursor == timeline.count, timelineContinues { drawTimelineWindow() }
         let timelineAt = cursor < timeline.count ? timeline[cursor].time : SimTime.max
         let inFlightAt = inFlightNow.isEmpty ? inFlight.firstTime : now
         if timelineAt <= inFlightAt {

@@ -54,13 +54,18 @@ public struct RunCost: Sendable, Equatable {
     /// Expected kernel events: `eventsPerMessage` a message, plus every timeline entry
     /// replayed for every strategy.
     public var events: Double
-    /// Entries one device app's timeline holds at once, in expectation, for the app with
-    /// the most accounts: the timeline is drawn whole for each device app (and reused
-    /// for every strategy), so this is what one device's volume costs in memory.
+    /// Entries of one device app's timeline over the run, in expectation, for the app
+    /// with the most accounts. A thread holds at most `UserTimeline.window` of them at once.
     public var timelineEntriesPerLane: Double
-    /// Messages of one device app (the one with the most accounts), in expectation: the
-    /// ledger keeps a record of each until the app's run ends, the provider a queue entry.
+    /// Messages of one device app (the one with the most accounts), in expectation. The
+    /// ledger holds at most about `UserTimeline.window` of them at once (it folds a long
+    /// app's messages as they settle).
     public var messagesPerLane: Double
+    /// What the modelled systems themselves keep of one device app's messages under a
+    /// numbering strategy, in bytes: the provider's held payloads (for `payloadTTL`, or the
+    /// whole run without one) and Notification Center's collapse ids (`collapseID`). The
+    /// one part of memory that grows with one device's volume.
+    public var modelBytesPerLane: Double
     /// Estimated peak memory in bytes on `threads` threads.
     public var memoryBytes: Double
 
@@ -68,9 +73,12 @@ public struct RunCost: Sendable, Equatable {
     public static let eventsPerMessage = 5.0
     /// Memory of one timeline entry.
     static let entryBytes = Double(MemoryLayout<TimelineEntry>.stride)
-    /// Memory a message of the app being played holds: its ledger record and its entry
-    /// in the provider's queue (a message index and a time).
-    static let messageBytes = Double(MemoryLayout<Ledger.Record>.stride + 16)
+    /// Memory of one ledger record.
+    static let recordBytes = Double(MemoryLayout<Ledger.Record>.stride)
+    /// Memory of a payload the provider holds (a message index and a time).
+    static let heldPayloadBytes = 16.0
+    /// Memory of a collapse id in Notification Center's set (8 bytes, at most 3/4 full).
+    static let collapseIDBytes = 8.0 / 0.75
     /// Room arrays take beyond what they hold (capacity doubles as they grow).
     static let growth = 2.0
     /// Memory of one strategy-day of counts on one thread: the day's counts, its losses by
@@ -119,12 +127,25 @@ public struct RunCost: Sendable, Equatable {
 
         events = messages * Self.eventsPerMessage + entries * devices * lanesPerDevice * strategies
         let working = Double(Swift.max(1, Swift.min(threads, Int(devices))))
-        // Each thread holds the timelines of one device's apps, the ledger and provider queue
-        // of the app being played, and per-day counts of every strategy.
-        // Arrays grow by doubling, so one may take twice what it holds (measured: 2 million
-        // mails of one device take 1.6 times the bytes held).
-        let perThread = Self.growth * (entries * Double(chain.device.apps.shares.count) * Self.entryBytes
-                                       + messagesPerLane * Self.messageBytes) + strategies * days * Self.strategyDayBytes
+        // What the provider and Notification Center keep, for the numbering strategy keeping most.
+        var modelBytes = 0.0
+        for strategy in scenario.strategies where strategy.kind.numbersPushes {
+            let held = scenario.payloadTTL.map { Swift.min(1, Double($0) / Swift.max(duration, 1)) } ?? 1
+            let bytes = messagesPerLane * (held * Self.heldPayloadBytes + (strategy.collapseID ? Self.collapseIDBytes : 0))
+            modelBytes = Swift.max(modelBytes, bytes)
+        }
+        modelBytesPerLane = modelBytes
+        // Each thread holds each of one device's apps' timelines up to a window (and the
+        // window a long one is read through), the ledger records of the app being played up
+        // to about a window (a long app's are folded as they settle), what the model keeps
+        // of that app's messages, and per-day counts of every strategy. Arrays grow by
+        // doubling, so one may take twice what it holds.
+        let window = Double(UserTimeline.window)
+        let heldEntries = Swift.min(entries, window)
+        let timelineBytes = (heldEntries * Double(chain.device.apps.shares.count) + (entries > window ? window : 0))
+            * Self.entryBytes
+        let ledgerBytes = Swift.min(messagesPerLane, window) * Self.recordBytes
+        let perThread = Self.growth * (timelineBytes + ledgerBytes + modelBytes) + strategies * days * Self.strategyDayBytes
         memoryBytes = Self.baseBytes + working * perThread + strategies * Double(scenario.alertBodyBytes)
     }
 
@@ -139,8 +160,8 @@ public struct RunCost: Sendable, Equatable {
             return "about \(Self.count(events)) kernel events, above the limit of \(Self.count(ScenarioLimits.events))"
         }
         if memoryBytes > ScenarioLimits.memoryBytes {
-            return "about \(Self.megabytes(memoryBytes)) of memory (\(Self.count(messagesPerLane)) messages and "
-                + "\(Self.count(timelineEntriesPerLane)) timeline entries held per device app), above the limit of "
+            return "about \(Self.megabytes(memoryBytes)) of memory (\(Self.megabytes(modelBytesPerLane)) per device app "
+                + "kept by the provider's payloads and Notification Center's collapse ids), above the limit of "
                 + "\(Self.megabytes(ScenarioLimits.memoryBytes))"
         }
         return nil

@@ -54,6 +54,21 @@ public enum Simulation {
     /// - Complexity: O(users × strategies × events per user).
     public static func run(_ scenario: Scenario, strategies: [Strategy]? = nil, users: Range<Int>? = nil,
                            threads: Int = 1, progress: (@Sendable (Int) -> Void)? = nil) throws(AccountingError) -> SimulationResult {
+        try run(scenario, strategies: strategies, users: users, threads: threads, memory: .standard, progress: progress)
+    }
+
+    /// How much of a lane a world holds at once (`World.init`); tests shrink it so
+    /// that every lane is played window by window and folded as it goes.
+    struct Memory: Sendable {
+        var timelineWindow: Int
+        var recordsHeld: Int
+        static let standard = Memory(timelineWindow: UserTimeline.window, recordsHeld: World.recordsHeld)
+    }
+
+    /// `run(_:strategies:users:threads:progress:)` with worlds holding `memory`.
+    static func run(_ scenario: Scenario, strategies: [Strategy]? = nil, users: Range<Int>? = nil,
+                    threads: Int = 1, memory: Memory,
+                    progress: (@Sendable (Int) -> Void)? = nil) throws(AccountingError) -> SimulationResult {
         let strategies = strategies ?? scenario.strategies
         let users = users ?? 0..<scenario.devices
         let plans = strategies.map { StrategyPlan(strategy: $0, scenario: scenario) }
@@ -69,7 +84,8 @@ public enum Simulation {
         let failure = Mutex<AccountingError?>(nil)
 
         DispatchQueue.concurrentPerform(iterations: threadCount) { _ in
-            var world = World(scenario: scenario, outages: outages)
+            var world = World(scenario: scenario, outages: outages, timelineWindow: memory.timelineWindow,
+                              recordsHeld: memory.recordsHeld)
             var partial = empty
             while failure.withLock({ $0 == nil }) {
                 let block = nextBlock.add(1, ordering: .relaxed).oldValue

@@ -29,21 +29,28 @@ struct TimelineEntry {
 /// What the user and the network do, whatever the strategy: the device's
 /// connectivity and id changes, the provider's outages and, per app, mail
 /// arrivals, launches, folder subscriptions and token rotations. None of it
-/// depends on pushes, so it is drawn once per user from its own streams and
-/// replayed for every strategy (the device's part for every app too).
+/// depends on pushes, so it is drawn from its own streams and replayed for every
+/// strategy (the device's part for every app too).
 ///
 /// Replaying it from one sorted array beside the event queue, instead of
 /// scheduling it on the queue, is the kernel's largest saving: these are most of
 /// a world's events, and the queue is left with the few messages in flight.
 /// The draws are exactly the ones the lazy processes make, in stream order.
 ///
-/// Entries are sorted in the agenda's order (`AgendaPhase`), which decides
-/// what comes first at one instant.
+/// A lane of at most `window` entries is drawn once per user and replayed whole.
+/// A longer one (a million mails a day) is never held at once: the agenda reads
+/// it `window` entries at a time from a `LaneDraw`, which every strategy starts
+/// afresh from the lane's first draw state, so memory stays flat in the lane's
+/// volume and every strategy still sees the same draws.
 struct UserTimeline {
     /// One app's timeline on the device.
     struct Lane {
-        /// Everything that happens, in order, all before the horizon.
+        /// The whole timeline when `longDraw` is nil; else the first window only.
         var entries: ContiguousArray<TimelineEntry> = []
+        /// The lane's draw from its start, when it is longer than one window.
+        var longDraw: LaneDraw?
+        /// `longDraw != nil`, readable without copying the draw.
+        var isLong = false
         var notificationsDisabled = false
         var alertsNotAllowed = false
         var displayOff = false
@@ -52,67 +59,38 @@ struct UserTimeline {
         var drawnFor: (seed: UInt64, user: Int)?
     }
 
-    private let horizon: SimTime
+    /// Entries of a lane held at once, at most (about 1.5 MB).
+    static let window = 1 << 16
+
+    private let sources: LaneDraw.Sources
     private let chain: ChainModel
-    private let outages: [OutageWindow]
-    private var mailProcess: WeeklyPoissonProcess
-    private var launchProcess: WeeklyPoissonProcess?
-    private var connectivityProcess: ConnectivityProcess?
+    private let windowSize: Int
 
     /// The device's state at time 0.
     private(set) var startsOnline = true
-    /// The device's own part (connectivity, id changes) and the outages, sorted.
-    private var deviceEntries: ContiguousArray<TimelineEntry> = []
     private var deviceDrawnFor: (seed: UInt64, user: Int)?
     /// Lanes drawn so far (index: app), reused user after user.
     private(set) var lanes: [Lane] = []
 
-    init(scenario: Scenario, outages: [OutageWindow]) {
-        horizon = scenario.duration
+    /// - Parameter window: entries held at once (tests shrink it to exercise windows).
+    init(scenario: Scenario, outages: [OutageWindow], window: Int = UserTimeline.window) {
+        sources = LaneDraw.Sources(scenario: scenario, outages: outages)
         chain = scenario.chain
-        self.outages = outages
-        let weekday = scenario.start.weekday
-        mailProcess = WeeklyPoissonProcess(model: scenario.mail, firstWeekday: weekday)
-        launchProcess = scenario.chain.device.launches.map { WeeklyPoissonProcess(model: $0.rhythm, firstWeekday: weekday) }
-        connectivityProcess = scenario.connectivity.map {
-            ConnectivityProcess(model: $0, firstWeekday: weekday, horizon: scenario.duration)
-        }
+        windowSize = max(1, window)
     }
 
-    /// Draws the device's part for `user` (connectivity, device id changes),
-    /// unless it already holds it.
-    /// - Complexity: O(changes).
+    /// Settles the device's part for `user` (its state at time 0), unless it already holds it.
+    /// - Complexity: O(windows that hold the device offline at 0).
     mutating func drawDevice(seed: UInt64, user: Int) {
         if let drawn = deviceDrawnFor, drawn == (seed, user) { return }
         deviceDrawnFor = (seed, user)
-        deviceEntries.removeAll(keepingCapacity: true)
-        for window in outages {
-            deviceEntries.append(TimelineEntry(time: window.start, event: .outage(down: true)))
-            deviceEntries.append(TimelineEntry(time: window.start + window.duration, event: .outage(down: false)))
-        }
-        if chain.device.deviceIDChangesPerDay > 0 {
-            var random = RandomStream.deviceIDChange.generator(seed: seed, user: UInt64(user))
-            var now: SimTime = 0
-            while let next = Self.nextRare(after: now, perDay: chain.device.deviceIDChangesPerDay, horizon: horizon, &random) {
-                deviceEntries.append(TimelineEntry(time: next, event: .deviceIDChange(newID: random.next())))
-                now = next
-            }
-        }
-        startsOnline = true
-        if var process = connectivityProcess {
-            var random = RandomStream.connectivity.generator(seed: seed, user: UInt64(user))
-            startsOnline = process.start(&random)
-            var online = startsOnline
-            while let change = process.nextChange(&random), change < horizon {
-                online.toggle()
-                deviceEntries.append(TimelineEntry(time: change, event: .connectivity(online: online)))
-            }
-        }
+        startsOnline = sources.startsOnline(seed: seed, user: user)
     }
 
     /// Draws app `lane` of `user` (after `drawDevice` for the same user), unless
-    /// it already holds it.
-    /// - Complexity: O(n log k) for n entries from k sources.
+    /// it already holds it: the whole timeline, or its first window and the draw
+    /// state to play it from.
+    /// - Complexity: O(n × k) for n entries (at most `window`) from k sources.
     mutating func drawLane(_ lane: Int, seed: UInt64, user: Int) {
         precondition(deviceDrawnFor.map { $0 == (seed, user) } ?? false, "the device's part is drawn first")
         while lanes.count <= lane { lanes.append(Lane()) }
@@ -120,67 +98,24 @@ struct UserTimeline {
         var drawn = lanes[lane]
         lanes[lane] = Lane()  // `drawn` is then the only owner of the buffer: no copy on write
         drawn.drawnFor = (seed, user)
-        func stream(_ purpose: RandomStream) -> SplitMix64 {
-            purpose.generator(seed: seed, user: UInt64(user), lane: lane)
-        }
-        var traits = stream(.laneTraits)
+        var traits = RandomStream.laneTraits.generator(seed: seed, user: UInt64(user), lane: lane)
         drawn.notificationsDisabled = traits.nextUnitInterval() <= chain.device.notificationsDisabledShare
         drawn.alertsNotAllowed = traits.nextUnitInterval() <= chain.device.alertsNotAllowedShare
         drawn.displayOff = traits.nextUnitInterval() <= chain.device.displayOffShare
         drawn.accounts = chain.device.accounts.count(for: traits.nextUnitInterval())
 
+        var draw = LaneDraw(sources: sources, seed: seed, user: user, lane: lane, accounts: drawn.accounts)
         drawn.entries.removeAll(keepingCapacity: true)
-        drawn.entries.append(contentsOf: deviceEntries)
-        if let rotation = chain.device.tokenRotation, rotation.perDay > 0 {
-            var random = stream(.tokenRotation)
-            var now: SimTime = 0
-            while let next = Self.nextRare(after: now, perDay: rotation.perDay, horizon: horizon, &random) {
-                drawn.entries.append(TimelineEntry(time: next,
-                                             event: .tokenRotation(promptShown: random.nextUnitInterval() <= rotation.withPromptShare)))
-                now = next
-            }
-        }
-        let subscriptionsStart = drawn.entries.count
-        if let perDay = chain.provider.subscriptions?.changesPerDay, perDay > 0 {
-            var random = stream(.subscriptionChanges)
-            var now: SimTime = 0
-            while let next = Self.nextRare(after: now, perDay: perDay, horizon: horizon, &random) {
-                drawn.entries.append(TimelineEntry(time: next, event: .subscriptionChange))
-                now = next
-            }
-        }
-        let subscriptionsEnd = drawn.entries.count
-
-        // The folder draw shares the mail stream, between arrivals, as the mail is
-        // handled: a mail after a subscription change may go to the newest folder.
-        var random = stream(.mail)
-        mailProcess.reset(multiplier: Double(drawn.accounts))
-        var generation: Int32 = 0
-        var change = subscriptionsStart
-        while let arrival = mailProcess.next(&random), arrival < horizon {
-            while change < subscriptionsEnd, drawn.entries[change].time <= arrival {
-                change += 1
-                generation += 1
-            }
-            var folder: Int32 = 0
-            if let subscriptions = chain.provider.subscriptions, generation > 0,
-               random.nextUnitInterval() <= subscriptions.mailShare {
-                folder = generation
-            }
-            drawn.entries.append(TimelineEntry(time: arrival, event: .mail(folder: folder)))
-        }
-
-        if var process = launchProcess {
-            var random = stream(.launches)
-            process.reset()
-            while let launch = process.next(&random), launch < horizon {
-                drawn.entries.append(TimelineEntry(time: launch, event: .launch))
-            }
-        }
-        // Sorted runs, one per source: the (stable) sort merges them in the agenda's order.
-        drawn.entries.sort(by: TimelineEntry.agendaOrder)
+        draw.fill(&drawn.entries, upTo: windowSize)
+        // A long lane keeps its start (drawn again: rarer than copying it for every lane).
+        drawn.isLong = !draw.isFinished
+        drawn.longDraw = drawn.isLong
+            ? LaneDraw(sources: sources, seed: seed, user: user, lane: lane, accounts: drawn.accounts) : nil
         lanes[lane] = drawn
     }
+
+    /// Entries the agenda holds at once when it plays a long lane.
+    var windowEntries: Int { windowSize }
 
     /// The next event of a rare Poisson process (exponential gaps of mean
     /// 1/`perDay` days) after `now`, or nil past the horizon.

@@ -53,13 +53,16 @@ extension World {
             if phone.receive(push, footprintKB: footprintKB, into: &deviceEffects) { ledger.reachedDevice(push) }
             routeDeviceEffects(at: now)
         case .rerequestReachesProvider(let position, let gap, let invocation, let returnDelay):
+            ledger.rerequestServed(invocation: invocation)
             provider.receiveRerequest(lastPosition: position, gap: gap, invocation: invocation, at: now,
                                       into: &providerEffects)
             routeProviderEffects(at: now, returnDelay: returnDelay)
         case .answerReachesDevice(let invocation, let ok):
+            ledger.rerequestEnded(invocation: invocation)
             phone.receiveRerequestAnswer(invocation: invocation, ok: ok, into: &deviceEffects)
             routeDeviceEffects(at: now)
         case .extensionDeadline(let invocation):
+            ledger.rerequestEnded(invocation: invocation)
             phone.extensionDeadline(invocation: invocation, into: &deviceEffects)
             routeDeviceEffects(at: now)
         case .appUpdateReachesDevice:
@@ -79,7 +82,9 @@ extension World {
         case .deviceIDChange(let newID):
             // One device event, replayed in every app's lane: counted once.
             if currentLane == 0 { ledger.counts[.deviceIDChanges] += 1 }
-            phone.changeDeviceID(to: newID, hash: UInt32(truncatingIfNeeded: SplitMix64.mix(newID)))
+            let hash = UInt32(truncatingIfNeeded: SplitMix64.mix(newID))
+            ledger.deviceIDChanged(hash: hash)
+            phone.changeDeviceID(to: newID, hash: hash)
         case .tokenRotation(let promptShown):
             ledger.counts[.tokenRotations] += 1
             let newToken = DeviceToken(nextTokenNumber)
@@ -106,7 +111,7 @@ extension World {
 
     /// The device goes online or offline.
     mutating func connectivityChanges(at now: SimTime, online: Bool) {
-        if phone.setOnline(online, into: &deviceEffects) { launchLog.upload(at: now, atReconnect: true) }
+        if phone.setOnline(online, into: &deviceEffects) { ledger.uploaded(at: now, atReconnect: true) }
         routeDeviceEffects(at: now)
     }
 
@@ -122,8 +127,8 @@ extension World {
     /// syncs what changed offline.
     mutating func launch(at now: SimTime) {
         ledger.counts[.launches] += 1
-        launchLog.times.append(now)
-        if phone.launch(into: &deviceEffects) { launchLog.upload(at: now, atReconnect: false) }
+        ledger.launched(at: now)
+        if phone.launch(into: &deviceEffects) { ledger.uploaded(at: now, atReconnect: false) }
         routeDeviceEffects(at: now)
     }
 
@@ -239,6 +244,7 @@ extension World {
                 agenda.sendNow(.bounceReachesAPNs(pushPool.park(push, attempt: 0)))
             case .rerequest(let position, let gap, let invocation):
                 ledger.rerequested()
+                ledger.rerequestOpened(position: position, gap: gap, invocation: invocation)
                 let roundTrip = rerequestRoundTrip.sample(&rerequestRandom)
                 agenda.send(.rerequestReachesProvider(position: position, gap: gap, invocation: invocation,
                                                          returnDelay: roundTrip - roundTrip / 2), arrivingAt: now + roundTrip / 2)
@@ -273,6 +279,8 @@ extension World {
                 agenda.sendNow(.registrationReachesProvider(token, deviceIDHash: hash))
             case .subscriptionsSynced(let generation):
                 agenda.sendNow(.subscriptionSyncReachesProvider(generation: generation))
+            case .positionSaved(let position):
+                ledger.positionSaved(position)
             }
         }
         if deviceRouted >= World.effectsKept {

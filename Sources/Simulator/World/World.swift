@@ -34,7 +34,9 @@ struct World {
     var pushPool = PushPool()
     /// Provider outages of the run (global, the same for every user).
     let outages: [OutageWindow]
-    var launchLog = Ledger.LaunchLog()
+    /// Records the ledger holds in a long lane before it folds what has settled.
+    let recordsHeld: Int
+    static let recordsHeld = 1 << 12
 
     // Streams of the current lane.
     var providerLatencyRandom = SplitMix64(seed: 0)
@@ -63,7 +65,12 @@ struct World {
     /// Events processed, for the benchmark's events/s.
     private(set) var eventsProcessed: Int64 = 0
 
-    init(scenario: Scenario, outages: [OutageWindow] = []) {
+    /// - Parameters:
+    ///   - timelineWindow: timeline entries held at once; a longer lane is long.
+    ///   - recordsHeld: records a long lane's ledger holds before it folds.
+    init(scenario: Scenario, outages: [OutageWindow] = [], timelineWindow: Int = UserTimeline.window,
+         recordsHeld: Int = World.recordsHeld) {
+        self.recordsHeld = max(1, recordsHeld)
         self.scenario = scenario
         chain = scenario.chain
         self.outages = outages
@@ -77,7 +84,7 @@ struct World {
         powerDeferral = scenario.chain.apns.lowPriorityDeferral.map(Sampler.init)
         footprint = scenario.chain.device.memory.map { Sampler($0.footprintKB) }
         tapDelay = scenario.chain.device.taps.map { Sampler($0.delay) }
-        timeline = UserTimeline(scenario: scenario, outages: outages)
+        timeline = UserTimeline(scenario: scenario, outages: outages, window: timelineWindow)
     }
 
     /// What is drawn once per device, before any app: the same for every strategy.
@@ -119,9 +126,14 @@ struct World {
         powerRandom = stream(.powerDeferral)
         memoryRandom = stream(.extensionMemory)
         tapRandom = stream(.taps)
-        let own = timeline.lanes[lane]
+        // Fields, not the lane: a long lane's draw state is large to copy.
+        let long = timeline.lanes[lane].isLong
 
-        agenda.start(timeline: own.entries)
+        if long, let draw = timeline.lanes[lane].longDraw {
+            agenda.start(drawing: draw, window: timeline.windowEntries)
+        } else {
+            agenda.start(timeline: timeline.lanes[lane].entries)
+        }
         pushPool.removeAll()
         providerEffects.removeAll(keepingCapacity: true)
         apnsEffects.removeAll(keepingCapacity: true)
@@ -129,27 +141,30 @@ struct World {
         (providerRouted, apnsRouted, deviceRouted) = (0, 0, 0)
         var apnsSeed = stream(.apnsChoice)
         apns.reset(configuration: plan.apns, seed: apnsSeed.next())
-        ledger.reset()
-        launchLog.removeAll()
-        currentLane = lane
-        launchLog.measured = !traits.legacyIOS
-        nextTokenNumber = 1
-        folderGeneration = 0
         let token = DeviceToken(0)
         let hash = UInt32(truncatingIfNeeded: SplitMix64.mix(traits.deviceID))
+        // A long lane is never held whole: the ledger folds what has settled as it plays.
+        ledger.reset(folding: long ? Ledger.Folding(recordsHeld: recordsHeld, block: UserBlocks.block(of: user),
+                                                   days: scenario.dayCount, deviceIDHash: hash) : nil)
+        currentLane = lane
+        ledger.launches.measured = !traits.legacyIOS
+        nextTokenNumber = 1
+        folderGeneration = 0
         provider.reset(configuration: plan.provider, deviceIDHash: hash)
         let configuration = PhoneConfiguration(
             serviceExtension: plan.serviceExtension, updatedExtension: plan.updatedExtension,
-            eligibility: ExtensionEligibility(alertsAllowed: !own.alertsNotAllowed, displayEnabled: !own.displayOff,
+            eligibility: ExtensionEligibility(alertsAllowed: !timeline.lanes[lane].alertsNotAllowed,
+                                              displayEnabled: !timeline.lanes[lane].displayOff,
                                               supportsServiceExtension: !traits.legacyIOS),
             extensionTimeLimit: scenario.extensionTimeLimit, registrationPolicy: plan.strategy.registration,
             subscriptionSync: chain.provider.subscriptions?.syncOn ?? .reconnect,
-            memoryLimitKB: chain.device.memory.map { traits.olderIOS ? $0.olderLimitKB : $0.newerLimitKB } ?? .max)
+            memoryLimitKB: chain.device.memory.map { traits.olderIOS ? $0.olderLimitKB : $0.newerLimitKB } ?? .max,
+            reportsSavedPosition: long)
         phone.reset(configuration: configuration, token: token, deviceID: traits.deviceID, deviceIDHash: hash)
 
         // Installed and registered before the run starts.
         apns.register(token)
-        apns.setNotificationsEnabled(token, !own.notificationsDisabled)
+        apns.setNotificationsEnabled(token, !timeline.lanes[lane].notificationsDisabled)
         provider.register(token, deviceIDHash: hash, at: 0)
         ledger.counts[.registrations] += 1
         phone.setOnline(timeline.startsOnline, into: &deviceEffects)
@@ -175,7 +190,7 @@ struct World {
         apns.expireAll(at: end, into: &apnsEffects)
         routeAPNsEffects(at: end)
         try checkInFlight(user: user)
-        if let broken = ledger.fold(into: &aggregate, block: UserBlocks.block(of: user), launches: launchLog) {
+        if let broken = ledger.fold(into: &aggregate, block: UserBlocks.block(of: user)) {
             throw AccountingError(description: "user \(user), strategy \(plan.strategy.label): \(broken)")
         }
         aggregate.apns += apns.counters

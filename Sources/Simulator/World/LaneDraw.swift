@@ -1,0 +1,187 @@
+import FakeAPNs
+
+/// What is left to draw of one app's timeline: each source's state and its next
+/// entry. A source is one process (outages, device id changes, token rotations,
+/// subscription changes, connectivity, mail, launches); it draws in time order and
+/// all its entries share one `AgendaPhase`. So merging the sources by (time,
+/// phase) hands out exactly the order of a stable sort of everything drawn at
+/// once, one entry at a time, and a lane of any length is played in bounded memory.
+///
+/// A value: copying it keeps a lane's start, from which every strategy replays
+/// the same draws.
+struct LaneDraw {
+    /// What every lane's draw starts from: the scenario's processes and the run's outages.
+    struct Sources {
+        let horizon: SimTime
+        let chain: ChainModel
+        /// The outages' starts and ends, in time order.
+        let outageEntries: ContiguousArray<TimelineEntry>
+        let mail: WeeklyPoissonProcess
+        let launches: WeeklyPoissonProcess?
+        let connectivity: ConnectivityProcess?
+
+        init(scenario: Scenario, outages: [OutageWindow]) {
+            horizon = scenario.duration
+            chain = scenario.chain
+            var entries = ContiguousArray<TimelineEntry>()
+            for window in outages {
+                entries.append(TimelineEntry(time: window.start, event: .outage(down: true)))
+                entries.append(TimelineEntry(time: window.start + window.duration, event: .outage(down: false)))
+            }
+            // The schedule is sorted and merged; a stable sort keeps it so whatever it holds.
+            outageEntries = ContiguousArray(entries.enumerated().sorted {
+                ($0.element.time, $0.offset) < ($1.element.time, $1.offset)
+            }.map(\.element))
+            let weekday = scenario.start.weekday
+            mail = WeeklyPoissonProcess(model: scenario.mail, firstWeekday: weekday)
+            launches = scenario.chain.device.launches.map { WeeklyPoissonProcess(model: $0.rhythm, firstWeekday: weekday) }
+            connectivity = scenario.connectivity.map {
+                ConnectivityProcess(model: $0, firstWeekday: weekday, horizon: scenario.duration)
+            }
+        }
+
+        /// Whether `user`'s device is online at time 0 (the connectivity stream's first draws).
+        /// - Complexity: O(windows that hold the device offline at 0).
+        func startsOnline(seed: UInt64, user: Int) -> Bool {
+            guard var process = connectivity else { return true }
+            var random = RandomStream.connectivity.generator(seed: seed, user: UInt64(user))
+            return process.start(&random)
+        }
+    }
+
+    /// The timeline's phases, one source each: `heads[phase.rawValue - 1]` is that
+    /// source's next entry, so at one instant the lower index goes first.
+    private static let sources: [AgendaPhase] = [.outage, .deviceIDChange, .tokenRotation, .subscriptionChange,
+                                                 .connectivity, .mail, .launch]
+    private static let sourceCount = 7
+
+    private let horizon: SimTime
+    private let outageEntries: ContiguousArray<TimelineEntry>
+    private let deviceIDChangesPerDay: Double
+    private let rotation: TokenRotationModel?
+    private let subscriptions: SubscriptionModel?
+
+    /// Each source's next entry; `SimTime.max`: the source is done.
+    private var heads = InlineArray<7, TimelineEntry>(repeating: TimelineEntry(time: .max, event: .launch))
+    private var outageIndex = 0
+    private var deviceIDRandom: SplitMix64
+    private var tokenRandom: SplitMix64
+    private var subscriptionRandom: SplitMix64
+    private var connectivity: ConnectivityProcess?
+    private var connectivityRandom: SplitMix64
+    private var online = true
+    private var mail: WeeklyPoissonProcess
+    private var mailRandom: SplitMix64
+    /// The subscription stream again, read along with the mail: a mail after a
+    /// change may go to the newest folder (the folder draw shares the mail stream).
+    private var folderRandom: SplitMix64
+    private var nextFolderChange: SimTime?
+    private var folderGeneration: Int32 = 0
+    private var launches: WeeklyPoissonProcess?
+    private var launchRandom: SplitMix64
+
+    /// The draw of app `lane` of `user`, at its start; `accounts` scales the mail.
+    /// - Complexity: O(windows that hold the device offline at 0).
+    init(sources: Sources, seed: UInt64, user: Int, lane: Int, accounts: Int) {
+        let userKey = UInt64(user)
+        func stream(_ purpose: RandomStream) -> SplitMix64 { purpose.generator(seed: seed, user: userKey, lane: lane) }
+        horizon = sources.horizon
+        outageEntries = sources.outageEntries
+        deviceIDChangesPerDay = sources.chain.device.deviceIDChangesPerDay
+        rotation = sources.chain.device.tokenRotation
+        subscriptions = sources.chain.provider.subscriptions
+        // Device streams have no lane: every app of the device replays them.
+        deviceIDRandom = RandomStream.deviceIDChange.generator(seed: seed, user: userKey)
+        connectivityRandom = RandomStream.connectivity.generator(seed: seed, user: userKey)
+        tokenRandom = stream(.tokenRotation)
+        subscriptionRandom = stream(.subscriptionChanges)
+        folderRandom = subscriptionRandom
+        mailRandom = stream(.mail)
+        launchRandom = stream(.launches)
+        connectivity = sources.connectivity
+        mail = sources.mail
+        mail.reset(multiplier: Double(accounts))
+        launches = sources.launches
+        launches?.reset()
+        if connectivity != nil { online = connectivity!.start(&connectivityRandom) }
+        if let perDay = subscriptions?.changesPerDay, perDay > 0 {
+            nextFolderChange = UserTimeline.nextRare(after: 0, perDay: perDay, horizon: horizon, &folderRandom)
+        }
+        for phase in Self.sources { advance(phase, from: 0) }
+    }
+
+    /// True once every entry has been handed out.
+    var isFinished: Bool {
+        for source in 0..<Self.sourceCount where heads[source].time != .max { return false }
+        return true
+    }
+
+    /// Appends the next entries, in the agenda's order, until `buffer` holds
+    /// `capacity` or the lane is done.
+    /// - Complexity: O(n × k) for n entries from k sources.
+    mutating func fill(_ buffer: inout ContiguousArray<TimelineEntry>, upTo capacity: Int) {
+        while buffer.count < capacity {
+            var first = 0
+            var firstTime = heads[0].time
+            for source in 1..<Self.sourceCount where heads[source].time < firstTime {
+                first = source
+                firstTime = heads[source].time
+            }
+            guard firstTime != .max else { return }
+            buffer.append(heads[first])
+            advance(AgendaPhase(rawValue: UInt8(first + 1))!, from: firstTime)
+        }
+    }
+
+    /// Draws the next entry of phase `phase`'s source after its last one, at `now` (0 at the start).
+    private mutating func advance(_ phase: AgendaPhase, from now: SimTime) {
+        var next = TimelineEntry(time: .max, event: .launch)
+        switch phase {
+        case .zeroTime, .inFlight:
+            preconditionFailure("phase \(phase) is not the timeline's")
+        case .outage:
+            if outageIndex < outageEntries.count {
+                next = outageEntries[outageIndex]
+                outageIndex += 1
+            }
+        case .deviceIDChange:
+            if deviceIDChangesPerDay > 0,
+               let time = UserTimeline.nextRare(after: now, perDay: deviceIDChangesPerDay, horizon: horizon, &deviceIDRandom) {
+                next = TimelineEntry(time: time, event: .deviceIDChange(newID: deviceIDRandom.next()))
+            }
+        case .tokenRotation:
+            if let rotation, rotation.perDay > 0,
+               let time = UserTimeline.nextRare(after: now, perDay: rotation.perDay, horizon: horizon, &tokenRandom) {
+                next = TimelineEntry(time: time, event: .tokenRotation(promptShown: tokenRandom.nextUnitInterval() <= rotation.withPromptShare))
+            }
+        case .subscriptionChange:
+            if let perDay = subscriptions?.changesPerDay, perDay > 0,
+               let time = UserTimeline.nextRare(after: now, perDay: perDay, horizon: horizon, &subscriptionRandom) {
+                next = TimelineEntry(time: time, event: .subscriptionChange)
+            }
+        case .connectivity:
+            if connectivity != nil, let change = connectivity!.nextChange(&connectivityRandom), change < horizon {
+                online.toggle()
+                next = TimelineEntry(time: change, event: .connectivity(online: online))
+            }
+        case .mail:
+            if let arrival = mail.next(&mailRandom), arrival < horizon {
+                while let change = nextFolderChange, change <= arrival {
+                    folderGeneration += 1
+                    nextFolderChange = UserTimeline.nextRare(after: change, perDay: subscriptions!.changesPerDay,
+                                                             horizon: horizon, &folderRandom)
+                }
+                var folder: Int32 = 0
+                if let subscriptions, folderGeneration > 0, mailRandom.nextUnitInterval() <= subscriptions.mailShare {
+                    folder = folderGeneration
+                }
+                next = TimelineEntry(time: arrival, event: .mail(folder: folder))
+            }
+        case .launch:
+            if launches != nil, let launch = launches!.next(&launchRandom), launch < horizon {
+                next = TimelineEntry(time: launch, event: .launch)
+            }
+        }
+        heads[Int(phase.rawValue) - 1] = next
+    }
+}

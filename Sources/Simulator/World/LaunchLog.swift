@@ -1,0 +1,140 @@
+import FakeAPNs
+
+extension Ledger {
+    /// What the fold needs to know about the app's launches (the talk's measurement).
+    struct LaunchLog {
+        /// Launch instants, ascending: who counts for a day.
+        var times: ContiguousArray<SimTime> = []
+        /// Instants the extension's log went up to analytics, ascending: a launch
+        /// while online, or the first reconnect after a launch offline.
+        var uploads: ContiguousArray<SimTime> = []
+        /// Per upload: made at a reconnect. Such an upload carries only logs written
+        /// before it: a notification APNs hands over at that same instant is logged
+        /// after the app's upload went out.
+        var uploadAtReconnect: ContiguousArray<Bool> = []
+
+        /// Days with a launch whose instant was forgotten (`forget(launchesBefore:uploadsBefore:)`),
+        /// one bit each.
+        var forgottenLaunchDays: ContiguousArray<UInt64> = []
+
+        /// Records a launch (in time order).
+        /// - Complexity: amortized O(1).
+        mutating func launch(at time: SimTime) { times.append(time) }
+
+        /// Records an upload (in time order).
+        /// - Complexity: amortized O(1).
+        mutating func upload(at time: SimTime, atReconnect: Bool) {
+            uploads.append(time)
+            uploadAtReconnect.append(atReconnect)
+        }
+
+        /// Forgets every launch and upload, keeping capacity.
+        /// - Complexity: O(n) in what it held.
+        mutating func removeAll() {
+            times.removeAll(keepingCapacity: true)
+            uploads.removeAll(keepingCapacity: true)
+            uploadAtReconnect.removeAll(keepingCapacity: true)
+            forgottenLaunchDays.removeAll(keepingCapacity: true)
+        }
+
+        /// Whether the app was launched on `day` or the next: the talk's method counts
+        /// the user's mail of `day` then.
+        /// - Complexity: O(1).
+        func launched(onDayOrNext day: Int) -> Bool {
+            func forgotten(_ day: Int) -> Bool {
+                day / 64 < forgottenLaunchDays.count && forgottenLaunchDays[day / 64] & (1 << UInt64(day % 64)) != 0
+            }
+            let dayStart = SimTime(day) * TimeUnit.day
+            return forgotten(day) || forgotten(day + 1) || launched(from: dayStart, before: dayStart + 2 * TimeUnit.day)
+        }
+
+        /// Forgets launch instants before `launchesBefore` and uploads before
+        /// `uploadsBefore`, each once they are at least half of what it holds: no
+        /// lookup asks for them any more (`launched(onDayOrNext:)` still answers for
+        /// their days).
+        /// - Complexity: amortized O(1) per instant recorded.
+        mutating func forget(launchesBefore: SimTime, uploadsBefore: SimTime) {
+            let launches = Self.firstIndex(in: times, notBefore: launchesBefore)
+            if launches > 0, launches * 2 >= times.count {
+                for time in times[..<launches] {
+                    let day = Int(time / TimeUnit.day)
+                    while forgottenLaunchDays.count <= day / 64 { forgottenLaunchDays.append(0) }
+                    forgottenLaunchDays[day / 64] |= 1 << UInt64(day % 64)
+                }
+                times.removeFirst(launches)
+            }
+            let uploaded = Self.firstIndex(in: uploads, notBefore: uploadsBefore)
+            if uploaded > 0, uploaded * 2 >= uploads.count {
+                uploads.removeFirst(uploaded)
+                uploadAtReconnect.removeFirst(uploaded)
+            }
+        }
+        /// Whether the device's logs count at all (iOS < 10 users are dropped, as the talk says).
+        var measured = true
+
+        /// The first launch at or after `time`, or nil.
+        /// - Complexity: O(log n).
+        func firstLaunch(notBefore time: SimTime) -> SimTime? { Self.first(in: times, notBefore: time) }
+
+        /// The first upload that carries a log written at `time`: at or after it, but
+        /// a reconnect's upload only strictly after it. Nil when none does.
+        /// - Complexity: O(log n).
+        func firstUpload(notBefore time: SimTime) -> SimTime? {
+            upload(from: Self.firstIndex(in: uploads, notBefore: time), carrying: time)
+        }
+
+        /// `firstUpload(notBefore:)`, searching from `hint`, the index an earlier
+        /// lookup left there (updated): log times mostly rise with the mail, so the
+        /// answer is usually at the hint or a step after it.
+        /// - Complexity: O(1) when the answer is near the hint, else O(log n).
+        func firstUpload(notBefore time: SimTime, hint: inout Int) -> SimTime? {
+            var index = min(hint, uploads.count)
+            if index > 0 && uploads[index - 1] >= time {
+                index = Self.firstIndex(in: uploads, notBefore: time)
+            } else {
+                var steps = 0
+                while index < uploads.count && uploads[index] < time {
+                    steps += 1
+                    if steps > 8 {
+                        index = Self.firstIndex(in: uploads, notBefore: time)
+                        break
+                    }
+                    index += 1
+                }
+            }
+            hint = index
+            return upload(from: index, carrying: time)
+        }
+
+        /// From the first upload at or after `time`, the first that carries a log
+        /// written at `time` (a reconnect's upload at that same instant does not).
+        private func upload(from index: Int, carrying time: SimTime) -> SimTime? {
+            var index = index
+            while index < uploads.count, uploads[index] == time, index < uploadAtReconnect.count,
+                  uploadAtReconnect[index] {
+                index += 1
+            }
+            return index < uploads.count ? uploads[index] : nil
+        }
+
+        /// Whether some launch falls in `start..<end`.
+        func launched(from start: SimTime, before end: SimTime) -> Bool {
+            guard let first = firstLaunch(notBefore: start) else { return false }
+            return first < end
+        }
+
+        private static func first(in instants: ContiguousArray<SimTime>, notBefore time: SimTime) -> SimTime? {
+            let index = firstIndex(in: instants, notBefore: time)
+            return index < instants.count ? instants[index] : nil
+        }
+
+        private static func firstIndex(in instants: ContiguousArray<SimTime>, notBefore time: SimTime) -> Int {
+            var low = 0, high = instants.count
+            while low < high {
+                let middle = (low + high) / 2
+                if instants[middle] < time { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+    }
+}

@@ -1,0 +1,332 @@
+import FakeAPNs
+
+extension Ledger {
+    /// How a long lane is folded as it plays.
+    struct Folding {
+        /// Records held before folding is tried; past it, every mail tries again.
+        var recordsHeld: Int
+        /// The user's block (`UserBlocks`).
+        var block: Int
+        /// Days of the run.
+        var days: Int
+        /// The device-id hash at the lane's start.
+        var deviceIDHash: UInt32
+    }
+
+    /// A re-request the extension made: until the provider has served it and the
+    /// extension's invocation has ended, its positions may be re-sent or summarized.
+    struct OpenRange {
+        var invocation: Int32
+        var first: Int32
+        var last: Int32
+        var served = false
+        var ended = false
+    }
+
+    /// What folding keeps for a long lane: what decides when a message has settled,
+    /// and the folded messages' counts.
+    struct StreamingFold {
+        /// Copies in flight of folded messages (re-sends of shown ones).
+        var ghostCopies: Int64 = 0
+        /// Folded messages tapped after they were folded.
+        var openedAfterFold: Int64 = 0
+        /// The extension's saved position, as it last told (`DeviceEffect.positionSaved`).
+        var savedPosition: Int32?
+        /// The device's id hash now: numbering under another hash is no longer reachable.
+        var deviceIDHash: UInt32 = 0
+        /// The device id changed without its hash: old and new positions could meet,
+        /// so numbered messages settle only when shown.
+        var numberedStayOpen = false
+        var openRanges: ContiguousArray<OpenRange> = []
+        /// Folded messages' counts, the talk's measurement aside.
+        var folded = StrategyAggregate(days: 0)
+        var pass = FoldPass()
+        var block = 0
+        /// Per day, folded messages the provider sent, and those whose log went up by
+        /// the end of the next day: they count once the day's launches are known.
+        var sentByDay: ContiguousArray<Int64> = []
+        var receivedByDay: ContiguousArray<Int64> = []
+        /// Folded messages logged but not uploaded yet; the sent ones by day.
+        var awaitingUpload: Int64 = 0
+        var awaitingSentByDay: ContiguousArray<(day: Int, count: Int64)> = []
+        var uploadedAfterFold: Int64 = 0
+
+        mutating func reset(_ folding: Folding) {
+            ghostCopies = 0
+            openedAfterFold = 0
+            savedPosition = nil
+            deviceIDHash = folding.deviceIDHash
+            numberedStayOpen = false
+            openRanges.removeAll(keepingCapacity: true)
+            folded = StrategyAggregate(days: folding.days)
+            pass = FoldPass()
+            block = folding.block
+            sentByDay = ContiguousArray(repeating: 0, count: folding.days)
+            receivedByDay = ContiguousArray(repeating: 0, count: folding.days)
+            awaitingUpload = 0
+            awaitingSentByDay.removeAll(keepingCapacity: true)
+            uploadedAfterFold = 0
+        }
+
+        /// The extension's log went up at `time`: it carries every folded message's
+        /// log (they were all written before `time`).
+        mutating func upload(at time: SimTime) {
+            uploadedAfterFold += awaitingUpload
+            awaitingUpload = 0
+            for (day, count) in awaitingSentByDay where time < SimTime(day + 2) * TimeUnit.day {
+                receivedByDay[day] += count
+            }
+            awaitingSentByDay.removeAll(keepingCapacity: true)
+        }
+
+        /// Folds a settled message: its bucket now, its measurement by day.
+        mutating func fold(_ record: Record, index: Int, launches: LaunchLog) -> String? {
+            let day = Int(record.arrival / TimeUnit.day)
+            let sent = record.stages & Stage.providerSent != 0
+            if sent { sentByDay[day] += 1 }
+            if record.loggedAt >= 0 {
+                // Settled only after its log was written: a later upload carries it.
+                if let uploadedAt = launches.firstUpload(notBefore: record.loggedAt) {
+                    pass.uploaded += 1
+                    if sent && uploadedAt < SimTime(day + 2) * TimeUnit.day { receivedByDay[day] += 1 }
+                } else {
+                    awaitingUpload += 1
+                    if sent {
+                        if let last = awaitingSentByDay.last, last.day == day {
+                            awaitingSentByDay[awaitingSentByDay.count - 1].count += 1
+                        } else {
+                            awaitingSentByDay.append((day, 1))
+                        }
+                    }
+                }
+            }
+            var unmeasured = record
+            unmeasured.loggedAt = -1
+            let accounted = pass.add(unmeasured, into: &folded, block: block, launches: launches, measures: false)
+            if record.loggedAt >= 0 { pass.logged += 1 }
+            return accounted ? nil : FoldPass.unaccounted(record, index: index)
+        }
+
+        /// Adds the folded messages to `aggregate`, with the measurement of each
+        /// day whose launches are now known.
+        func finish(into aggregate: inout StrategyAggregate, launches: LaunchLog) {
+            var folded = folded
+            var pass = pass
+            pass.uploaded += uploadedAfterFold
+            pass.opened += openedAfterFold
+            pass.finish(into: &folded, block: block)
+            if launches.measured {
+                for day in sentByDay.indices where sentByDay[day] > 0 && launches.launched(onDayOrNext: day) {
+                    var measured = DayCounts()
+                    measured.measuredSent = sentByDay[day]
+                    measured.measuredReceived = receivedByDay[day]
+                    folded.add(measured, day: day, block: block)
+                }
+            }
+            aggregate.merge(folded)
+        }
+    }
+
+    /// One pass of the fold over records in arrival order: days come one after the
+    /// other, so a day is counted locally and added once, its launches looked up once.
+    struct FoldPass {
+        var day = -1
+        var today = DayCounts()
+        var launchedToday = false
+        var nextDayEnd: SimTime = 0
+        var providerSent: Int64 = 0, apnsAccepted: Int64 = 0, reachedDevice: Int64 = 0, opened: Int64 = 0
+        var logged: Int64 = 0, uploaded: Int64 = 0
+        var uploadHint = 0
+
+        /// Adds a message's record; `measures` false: its measurement is counted
+        /// elsewhere. False when it fits no bucket (`unaccounted(_:index:)` says why).
+        @inline(__always)
+        mutating func add(_ record: Record, into aggregate: inout StrategyAggregate, block: Int,
+                          launches: LaunchLog, measures: Bool) -> Bool {
+            let recordDay = Int(record.arrival / TimeUnit.day)
+            if recordDay != day {
+                if day >= 0 { aggregate.add(today, day: day, block: block) }
+                day = recordDay
+                today = DayCounts()
+                let dayStart = SimTime(day) * TimeUnit.day
+                nextDayEnd = dayStart + 2 * TimeUnit.day
+                // Only users who launched the app the same or the next day count.
+                launchedToday = measures && launches.measured && launches.launched(from: dayStart, before: nextDayEnd)
+            }
+            today.messages += 1
+            let sent = record.stages & Stage.providerSent != 0
+            if sent { providerSent += 1 }
+            if record.stages & Stage.apnsAccepted != 0 { apnsAccepted += 1 }
+            if record.stages & Stage.reachedDevice != 0 { reachedDevice += 1 }
+            if record.stages & Stage.opened != 0 { opened += 1 }
+            // The talk's measurement: XIVA's log of what it sent is the base; the
+            // extension's log counts only once a launch has uploaded it.
+            var uploadedAt: SimTime?
+            if measures, record.loggedAt >= 0 {
+                logged += 1
+                uploadedAt = launches.firstUpload(notBefore: record.loggedAt, hint: &uploadHint)
+                if uploadedAt != nil { uploaded += 1 }
+            }
+            if sent && launchedToday {
+                today.measuredSent += 1
+                if let uploadedAt, uploadedAt < nextDayEnd { today.measuredReceived += 1 }
+            }
+            if record.shownAt >= 0 {
+                today.delivered += 1
+                aggregate.latency.record(record.shownAt - record.arrival)
+            } else if record.summarized {
+                today.summarized += 1
+            } else if record.inFlight > 0 {
+                today.pending += 1
+            } else if record.firstLoss != 0 {
+                aggregate.lostByReason[Int(record.firstLoss)] += 1
+                aggregate.blocks[block * RateCount.allCases.count + RateCount.firstLostIndex + Int(record.firstLoss) - 1] += 1
+                aggregate.dailyLostByReason[StrategyAggregate.dailyLostIndex(day: day, reasonRawValue: Int(record.firstLoss))] += 1
+                today.lost += 1
+            } else {
+                return false
+            }
+            return true
+        }
+
+        /// Why message `index` fits no bucket.
+        static func unaccounted(_ record: Record, index: Int) -> String {
+            "message \(index) (mail at \(record.arrival) µs) was neither shown, summarized, lost nor in flight"
+        }
+
+        /// Adds the last day and the funnel's counts.
+        mutating func finish(into aggregate: inout StrategyAggregate, block: Int) {
+            if day >= 0 { aggregate.add(today, day: day, block: block) }
+            day = -1
+            today = DayCounts()
+            aggregate.providerSent += providerSent
+            aggregate.apnsAccepted += apnsAccepted
+            aggregate.reachedDevice += reachedDevice
+            aggregate.opened += opened
+            aggregate.logged += logged
+            aggregate.uploaded += uploaded
+            // The funnel's shares carry standard errors too: their counts go to the user's block.
+            aggregate.add(providerSent, to: .providerSent, block: block)
+            aggregate.add(apnsAccepted, to: .apnsAccepted, block: block)
+            aggregate.add(reachedDevice, to: .reachedDevice, block: block)
+            aggregate.add(opened, to: .opened, block: block)
+            aggregate.add(logged, to: .logged, block: block)
+            aggregate.add(uploaded, to: .uploaded, block: block)
+        }
+    }
+
+    // MARK: Folding as the lane plays
+
+    /// Whether `record`, the oldest held, can no longer change: no copy in flight,
+    /// its log (if any) written before `now`, and no way left for the extension to
+    /// reach its position. A shown, logged message whose every stage is reached is
+    /// settled even then: a later re-send changes nothing but the copy count (kept
+    /// as `ghostCopies`) and the duplicate and collapse counts, which are not per
+    /// message. Else a numbered message can be re-sent or summarized only through
+    /// a gap the extension finds above its saved position, under the device's
+    /// current hash, or through a re-request still open.
+    func isSettled(_ record: Record, now: SimTime) -> Bool {
+        guard record.inFlight == 0, record.loggedAt < now else { return false }
+        if record.position == 0 { return true }
+        let complete = Stage.providerSent | Stage.apnsAccepted | Stage.reachedDevice
+        if record.shownAt >= 0, record.loggedAt >= 0, record.stages & complete == complete { return true }
+        guard !streaming.numberedStayOpen else { return false }
+        for range in streaming.openRanges where range.first <= record.position && record.position <= range.last {
+            return false
+        }
+        // Pushes numbered under another hash fail the extension's check: no gap is found among them.
+        if record.numberingHash != streaming.deviceIDHash { return true }
+        if let saved = streaming.savedPosition { return record.position <= saved }
+        // Nothing saved: the first position the extension saves is that of a copy in
+        // flight or still to come, all above this oldest one, unless a folded
+        // message's re-send is still on its way.
+        return streaming.ghostCopies == 0
+    }
+
+    /// Folds the oldest messages while they have settled.
+    mutating func foldSettled(now: SimTime) {
+        var foldedAny = false
+        while let record = firstLive, isSettled(record, now: now) {
+            if let broken = streaming.fold(record, index: foldedBelow, launches: launches) { noteInconsistency(broken) }
+            advanceLive()
+            foldedAny = true
+        }
+        guard foldedAny else { return }
+        // Live messages look up launches from their day's start and uploads from their arrival.
+        let oldest = firstLive?.arrival ?? now
+        launches.forget(launchesBefore: oldest - oldest % TimeUnit.day, uploadsBefore: oldest)
+        forgetFolded()
+    }
+
+    /// The extension saved `position` (nil: it forgot it).
+    @inline(__always)
+    mutating func positionSaved(_ position: Int32?) {
+        streaming.savedPosition = position
+    }
+
+    /// The device id changed; `hash` is the new id's.
+    @inline(__always)
+    mutating func deviceIDChanged(hash: UInt32) {
+        guard folding != nil else { return }
+        if hash == streaming.deviceIDHash { streaming.numberedStayOpen = true }
+        streaming.deviceIDHash = hash
+        streaming.savedPosition = nil
+    }
+
+    /// The extension re-requested `gap` positions before `position` (invocation `invocation`).
+    @inline(__always)
+    mutating func rerequestOpened(position: Int32, gap: Int32, invocation: Int32) {
+        guard folding != nil else { return }
+        streaming.openRanges.append(OpenRange(invocation: invocation, first: position - gap, last: position))
+    }
+
+    /// The provider served re-request `invocation` (its re-sends are on their way).
+    @inline(__always)
+    mutating func rerequestServed(invocation: Int32) {
+        guard folding != nil else { return }
+        closeRange(invocation) { $0.served = true }
+    }
+
+    /// The extension's invocation `invocation` ended (answer or deadline).
+    @inline(__always)
+    mutating func rerequestEnded(invocation: Int32) {
+        guard folding != nil else { return }
+        closeRange(invocation) { $0.ended = true }
+    }
+
+    private mutating func closeRange(_ invocation: Int32, _ mark: (inout OpenRange) -> Void) {
+        guard let index = streaming.openRanges.firstIndex(where: { $0.invocation == invocation }) else { return }
+        mark(&streaming.openRanges[index])
+        if streaming.openRanges[index].served && streaming.openRanges[index].ended {
+            streaming.openRanges.remove(at: index)
+        }
+    }
+
+    // MARK: The end
+
+    /// Folds this world's messages into `aggregate`, and into its counts of block
+    /// `block` (the user's, `UserBlocks`); returns a description of the first message
+    /// that fits no bucket (the identity broken), else nil.
+    func fold(into aggregate: inout StrategyAggregate, block: Int = 0) -> String? {
+        fold(into: &aggregate, block: block, launches: launches)
+    }
+
+    /// `fold(into:block:)` with the launches and uploads in `launches`.
+    func fold(into aggregate: inout StrategyAggregate, block: Int = 0, launches: LaunchLog) -> String? {
+        if let inconsistency { return inconsistency }
+        aggregate.pushesSent += pushesSent
+        aggregate.add(pushesSent, to: .pushesSent, block: block)
+        aggregate.rerequests += rerequests
+        aggregate.duplicatesShown += duplicatesShown
+        aggregate.collapsed += collapsed
+        aggregate.chain += counts
+        var pass = FoldPass()
+        for index in liveFrom..<records.count
+        where !pass.add(records[index], into: &aggregate, block: block, launches: launches, measures: true) {
+            return FoldPass.unaccounted(records[index], index: recordsOffset + index)
+        }
+        pass.finish(into: &aggregate, block: block)
+        if folding != nil { streaming.finish(into: &aggregate, launches: launches) }
+        return nil
+    }
+}

@@ -1,0 +1,69 @@
+import FakeAPNs
+import Foundation
+import Testing
+@testable import Simulator
+
+/// A lane longer than the timeline's window is drawn a window at a time and its
+/// ledger folds each message once its fate can no longer change, so a device with
+/// a million mails a day holds a bounded number of entries and records. The
+/// reports must not notice: the same counts as a lane held whole.
+@Suite("Long lanes: bounded memory, the same counts")
+struct LongLaneTests {
+    /// Windows of three entries and a ledger that folds at every mail.
+    static let tight = Simulation.Memory(timelineWindow: 3, recordsHeld: 1)
+
+    @Test("Every shipped scenario gives the same aggregates played window by window and folded",
+          arguments: ["apns-rate-limit.json", "apns-storage-priority.json", "extension-limits.json",
+                      "identity-and-apps.json", "mail-january-february.json", "measurement.json",
+                      "notification-settings.json", "provider-network.json", "provider-outage.json",
+                      "regression-gate.json", "scale-1m.json", "stale-subscription.json", "token-rotation.json",
+                      "two-states.json"])
+    func shippedScenariosAreUnchanged(name: String) throws {
+        var scenario = WorldFixtures.shipped(name)
+        scenario.devices = min(scenario.devices, 60)
+        let whole = try Simulation.run(scenario, threads: 2)
+        let folded = try Simulation.run(scenario, threads: 2, memory: Self.tight)
+        #expect(whole == folded)
+        #expect(whole.aggregates.allSatisfy { $0.messages > 0 })
+    }
+}
+
+extension LongLaneTests {
+    /// One device, a mail a minute for two days, queue with a payload TTL.
+    static let busyDevice = WorldFixtures.scenario("""
+    {
+      "name": "busy", "seed": 5, "start": "2026-01-05", "duration": "2d", "devices": 1,
+      "mail": { "perDay": 1440 },
+      "connectivity": {
+        "online": { "distribution": "exponential", "mean": "3h" },
+        "offline": { "distribution": "exponential", "mean": "1h" }
+      },
+      "provider": { "payloadTTL": "1h" },
+      "device": { "launches": { "perDay": 6 } },
+      "strategies": [{ "name": "no-queue" }, { "name": "queue", "repeatMaxCount": 5 },
+                     { "name": "queue-as-published", "repeatMaxCount": 5 }]
+    }
+    """)
+
+    @Test("a long lane holds one timeline window and a bounded ledger, whatever its length")
+    func longLaneHoldsBoundedState() throws {
+        let scenario = Self.busyDevice
+        let plans = scenario.strategies.map { StrategyPlan(strategy: $0, scenario: scenario) }
+        var world = World(scenario: scenario, timelineWindow: 64, recordsHeld: 16)
+        var held = World(scenario: scenario)
+        for plan in plans {
+            var folded = StrategyAggregate(days: scenario.dayCount), kept = StrategyAggregate(days: scenario.dayCount)
+            try world.run(user: 0, plan: plan, seed: scenario.seed, into: &folded)
+            try held.run(user: 0, plan: plan, seed: scenario.seed, into: &kept)
+            #expect(folded == kept, "\(plan.strategy.label)")
+            #expect(kept.messages > 2_500)
+            // The lane is long: only its first window is kept for the next strategy.
+            #expect(world.timeline.lanes[0].longDraw != nil && world.timeline.lanes[0].entries.count == 64)
+            #expect(held.timeline.lanes[0].longDraw == nil && held.timeline.lanes[0].entries.count > 2_500)
+            // Nearly every message was folded as the lane played; the records left are few.
+            #expect(world.ledger.foldedBelow > 2_400, "\(plan.strategy.label)")
+            #expect(world.ledger.records.count < 200, "\(plan.strategy.label)")
+            #expect(held.ledger.foldedBelow == 0)
+        }
+    }
+}

@@ -18,11 +18,12 @@ struct LedgerTests {
                          isResend: resend)
     }
 
-    /// A mail at `arrival` whose original is sent, logged by the extension and shown at `shownAt`.
+    /// A mail at `arrival` whose original is sent (numbered at `position`, when given),
+    /// logged by the extension and shown at `shownAt`.
     @discardableResult
-    static func deliver(_ ledger: inout Ledger, arrival: SimTime, shownAt: SimTime) -> Int32 {
+    static func deliver(_ ledger: inout Ledger, arrival: SimTime, shownAt: SimTime, position: Int32? = nil) -> Int32 {
         let message = ledger.newMessage(at: arrival)
-        let original = push(message)
+        let original = push(message, position: position)
         ledger.pushSent(original)
         ledger.reached(Ledger.Stage.apnsAccepted, messageIndex: message)
         ledger.reachedDevice(original)

@@ -91,7 +91,7 @@ struct ScenarioChainDecoderTests {
     @Test("every shipped scenario decodes; the core ones name no chain field, the loss-family ones do")
     func shippedScenariosDecode() throws {
         #expect(Self.shippedFiles.count >= 13)
-        let core: Set = ["two-states.json", "scale-1m.json", "regression-gate.json"]
+        let core: Set = ["two-states.json", "scale-1m.json", "regression-gate.json", "busy-device.json"]
         for file in Self.shippedFiles {
             let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                 .deletingLastPathComponent()

@@ -144,7 +144,8 @@ public struct RunCost: Sendable, Equatable {
         let heldEntries = Swift.min(entries, window)
         let timelineBytes = (heldEntries * Double(chain.device.apps.shares.count) + (entries > window ? window : 0))
             * Self.entryBytes
-        let ledgerBytes = Swift.min(messagesPerLane, window) * Self.recordBytes
+        // A long lane's ledger also counts its folded messages' measurement per day (two counts).
+        let ledgerBytes = Swift.min(messagesPerLane, window) * Self.recordBytes + (entries > window ? 16 * days : 0)
         let perThread = Self.growth * (timelineBytes + ledgerBytes + modelBytes) + strategies * days * Self.strategyDayBytes
         memoryBytes = Self.baseBytes + working * perThread + strategies * Double(scenario.alertBodyBytes)
     }

@@ -38,14 +38,15 @@ extension Ledger {
         /// so numbered messages settle only when shown.
         var numberedStayOpen = false
         var openRanges: ContiguousArray<OpenRange> = []
-        /// Folded messages' counts, the talk's measurement aside.
-        var folded = StrategyAggregate(days: 0)
+        /// The fold of the messages folded so far (they go straight to the lane's aggregate).
         var pass = FoldPass()
         var block = 0
         /// Per day, folded messages the provider sent, and those whose log went up by
-        /// the end of the next day: they count once the day's launches are known.
+        /// the end of the next day: they count once the day's launches are known. Kept
+        /// lane after lane; only `touchedDays` is nonzero.
         var sentByDay: ContiguousArray<Int64> = []
         var receivedByDay: ContiguousArray<Int64> = []
+        var touchedDays = 0..<0
         /// Folded messages logged but not uploaded yet; the sent ones by day.
         var awaitingUpload: Int64 = 0
         var awaitingSentByDay: ContiguousArray<(day: Int, count: Int64)> = []
@@ -58,11 +59,17 @@ extension Ledger {
             deviceIDHash = folding.deviceIDHash
             numberedStayOpen = false
             openRanges.removeAll(keepingCapacity: true)
-            folded = StrategyAggregate(days: folding.days)
             pass = FoldPass()
             block = folding.block
-            sentByDay = ContiguousArray(repeating: 0, count: folding.days)
-            receivedByDay = ContiguousArray(repeating: 0, count: folding.days)
+            for day in touchedDays {
+                sentByDay[day] = 0
+                receivedByDay[day] = 0
+            }
+            touchedDays = 0..<0
+            if sentByDay.count < folding.days {
+                sentByDay = ContiguousArray(repeating: 0, count: folding.days)
+                receivedByDay = ContiguousArray(repeating: 0, count: folding.days)
+            }
             awaitingUpload = 0
             awaitingSentByDay.removeAll(keepingCapacity: true)
             uploadedAfterFold = 0
@@ -79,9 +86,11 @@ extension Ledger {
             awaitingSentByDay.removeAll(keepingCapacity: true)
         }
 
-        /// Folds a settled message: its bucket now, its measurement by day.
-        mutating func fold(_ record: Record, index: Int, launches: LaunchLog) -> String? {
+        /// Folds a settled message into `aggregate`: its bucket now, its measurement by day.
+        mutating func fold(_ record: Record, index: Int, into aggregate: inout StrategyAggregate,
+                           launches: LaunchLog) -> String? {
             let day = Int(record.arrival / TimeUnit.day)
+            touchedDays = touchedDays.isEmpty ? day..<(day + 1) : touchedDays.lowerBound..<Swift.max(touchedDays.upperBound, day + 1)
             let sent = record.stages & Stage.providerSent != 0
             if sent { sentByDay[day] += 1 }
             if record.loggedAt >= 0 {
@@ -102,28 +111,25 @@ extension Ledger {
             }
             var unmeasured = record
             unmeasured.loggedAt = -1
-            let accounted = pass.add(unmeasured, into: &folded, block: block, launches: launches, measures: false)
+            let accounted = pass.add(unmeasured, into: &aggregate, block: block, launches: launches, measures: false)
             if record.loggedAt >= 0 { pass.logged += 1 }
             return accounted ? nil : FoldPass.unaccounted(record, index: index)
         }
 
-        /// Adds the folded messages to `aggregate`, with the measurement of each
-        /// day whose launches are now known.
+        /// Adds what the folded messages still owe `aggregate`: the last day and the
+        /// funnel of the pass, and the measurement of each day, whose launches are now known.
         func finish(into aggregate: inout StrategyAggregate, launches: LaunchLog) {
-            var folded = folded
             var pass = pass
             pass.uploaded += uploadedAfterFold
             pass.opened += openedAfterFold
-            pass.finish(into: &folded, block: block)
-            if launches.measured {
-                for day in sentByDay.indices where sentByDay[day] > 0 && launches.launched(onDayOrNext: day) {
-                    var measured = DayCounts()
-                    measured.measuredSent = sentByDay[day]
-                    measured.measuredReceived = receivedByDay[day]
-                    folded.add(measured, day: day, block: block)
-                }
+            pass.finish(into: &aggregate, block: block)
+            guard launches.measured else { return }
+            for day in touchedDays where sentByDay[day] > 0 && launches.launched(onDayOrNext: day) {
+                var measured = DayCounts()
+                measured.measuredSent = sentByDay[day]
+                measured.measuredReceived = receivedByDay[day]
+                aggregate.add(measured, day: day, block: block)
             }
-            aggregate.merge(folded)
         }
     }
 
@@ -243,11 +249,21 @@ extension Ledger {
         return streaming.ghostCopies == 0
     }
 
-    /// Folds the oldest messages while they have settled.
-    mutating func foldSettled(now: SimTime) {
+    /// A mail arrived at `time`: in a long lane, first folds into `aggregate` (the
+    /// lane's) what has settled once `Folding.recordsHeld` records are held. Returns
+    /// the message's index.
+    mutating func newMessage(at time: SimTime, folding aggregate: inout StrategyAggregate) -> Int32 {
+        if let folding, records.count - liveFrom >= folding.recordsHeld { foldSettled(now: time, into: &aggregate) }
+        return newMessage(at: time)
+    }
+
+    /// Folds the oldest messages into `aggregate` while they have settled.
+    mutating func foldSettled(now: SimTime, into aggregate: inout StrategyAggregate) {
         var foldedAny = false
         while let record = firstLive, isSettled(record, now: now) {
-            if let broken = streaming.fold(record, index: foldedBelow, launches: launches) { noteInconsistency(broken) }
+            if let broken = streaming.fold(record, index: foldedBelow, into: &aggregate, launches: launches) {
+                noteInconsistency(broken)
+            }
             advanceLive()
             foldedAny = true
         }

@@ -94,9 +94,8 @@ struct Ledger {
     @inline(__always)
     private func slot(_ message: Int) -> Int { message - recordsOffset }
 
-    /// A mail arrived; returns its index. In a long lane, first folds what has settled.
+    /// A mail arrived; returns its index (`newMessage(at:folding:)` folds first in a long lane).
     mutating func newMessage(at time: SimTime) -> Int32 {
-        if let folding, records.count - liveFrom >= folding.recordsHeld { foldSettled(now: time) }
         records.append(Record(arrival: time))
         return Int32(messageCount - 1)
     }

@@ -73,9 +73,10 @@ extension World {
         }
     }
 
-    /// Handles what the user, the device or the provider's schedule does on its own.
+    /// Handles what the user, the device or the provider's schedule does on its own;
+    /// a long lane's ledger folds settled messages into `aggregate` (the lane's) as mail comes.
     @inline(__always)
-    mutating func handle(_ event: TimelineEvent, at now: SimTime) {
+    mutating func handle(_ event: TimelineEvent, at now: SimTime, folding aggregate: inout StrategyAggregate) {
         switch event {
         case .outage(let down):
             if down { provider.outageBegins() } else { provider.outageEnds() }
@@ -96,15 +97,15 @@ extension World {
         case .connectivity(let online):
             connectivityChanges(at: now, online: online)
         case .mail(let folder):
-            mailArrives(at: now, folder: folder)
+            mailArrives(at: now, folder: folder, folding: &aggregate)
         case .launch:
             launch(at: now)
         }
     }
 
     /// A mail reaches the provider from the backend, for folder generation `folder`.
-    mutating func mailArrives(at now: SimTime, folder: Int32) {
-        let message = ledger.newMessage(at: now)
+    mutating func mailArrives(at now: SimTime, folder: Int32, folding aggregate: inout StrategyAggregate) {
+        let message = ledger.newMessage(at: now, folding: &aggregate)
         provider.receiveMail(messageIndex: message, folderGeneration: folder, at: now, into: &providerEffects)
         routeProviderEffects(at: now, returnDelay: 0)
     }

@@ -182,7 +182,7 @@ struct World {
             events += 1
             switch item {
             case .message(let message): handle(message, at: agenda.now)
-            case .occurrence(let occurrence): handle(occurrence, at: agenda.now)
+            case .occurrence(let occurrence): handle(occurrence, at: agenda.now, folding: &aggregate)
             }
         }
         eventsProcessed += events

@@ -36,8 +36,8 @@ public enum DeviceEffect: Equatable, Sendable {
     case registered(DeviceToken, deviceIDHash: UInt32)
     /// Folder subscriptions up to `generation` reached the provider.
     case subscriptionsSynced(generation: Int32)
-    /// The extension's saved position changed (nil: it was forgotten). Sent only
-    /// under `PhoneConfiguration.reportsSavedPosition`.
+    /// The extension's saved position changed, or was saved again for a new device
+    /// id (nil: it was forgotten). Sent only under `PhoneConfiguration.reportsSavedPosition`.
     case positionSaved(Int32?)
 }
 
@@ -307,10 +307,12 @@ public struct Phone: Sendable {
                                           : configuration.serviceExtension
         let decision: ExtensionDecision
         if configuration.reportsSavedPosition {
-            let saved = storage.lastNotificationPosition
+            // The same position saved again for a new device id is news too: the
+            // numbering it belongs to changed.
+            let saved = storage
             decision = serviceExtension.process(push.payload, deviceID: deviceID, deviceIDHash: deviceIDHash,
                                                 storage: &storage)
-            if storage.lastNotificationPosition != saved { effects.append(.positionSaved(storage.lastNotificationPosition)) }
+            if storage != saved { effects.append(.positionSaved(storage.lastNotificationPosition)) }
         } else {
             decision = serviceExtension.process(push.payload, deviceID: deviceID, deviceIDHash: deviceIDHash,
                                                 storage: &storage)

@@ -57,6 +57,40 @@ private func phoneAtPosition1() -> Phone {
 @Suite("Device: Phone")
 struct PhoneTests {
 
+    @Test("asked to, the phone reports each change of the saved position, and a position saved again for a new device id")
+    func reportsSavedPosition() {
+        var configuration = PhoneConfiguration(serviceExtension: queueExtension)
+        configuration.reportsSavedPosition = true
+        var phone = Phone(configuration: configuration, token: token, deviceID: deviceID, deviceIDHash: hash)
+        var effects: ContiguousArray<DeviceEffect> = []
+        phone.setOnline(true, into: &effects)
+        effects.removeAll()
+        phone.receive(push(1), into: &effects)
+        #expect(effects.contains(.positionSaved(1)))
+        effects.removeAll()
+        // A duplicate moves nothing: no report.
+        phone.receive(push(1), into: &effects)
+        #expect(!effects.contains { if case .positionSaved = $0 { true } else { false } })
+        effects.removeAll()
+        phone.receive(push(2), into: &effects)
+        #expect(effects.contains(.positionSaved(2)))
+        // A new device id: a push numbered 2 for it is saved again, for the new id.
+        let newHash: UInt32 = 0x0bad_cafe
+        phone.changeDeviceID(to: deviceID + 1, hash: newHash)
+        effects.removeAll()
+        phone.receive(push(2, hash: newHash), into: &effects)
+        #expect(effects.contains(.positionSaved(2)))
+        // A reinstall forgets it.
+        effects.removeAll()
+        phone.rotateToken(to: DeviceToken(9), promptShown: true, into: &effects)
+        #expect(effects.first == .positionSaved(nil))
+        // Not asked: never reported.
+        var quiet = onlinePhone()
+        effects.removeAll()
+        quiet.receive(push(1), into: &effects)
+        #expect(!effects.contains { if case .positionSaved = $0 { true } else { false } })
+    }
+
     @Test("setOnline emits connected and disconnected only when the state changes")
     func connectivityChanges() {
         var phone = Phone(configuration: PhoneConfiguration(serviceExtension: queueExtension),

@@ -68,3 +68,28 @@ extension LongLaneTests {
         }
     }
 }
+
+extension LongLaneTests {
+    /// Found by the property test: the device id changes twice, and the extension saves
+    /// position 1 under the new id as it had under the old one.
+    static let idChangeSavingTheSamePosition = WorldFixtures.scenario("""
+    {
+      "name": "property-74", "seed": 964560, "start": "2026-03-17", "duration": "2d", "devices": 12,
+      "mail": { "perDay": 6, "weekendFactor": 1.707 },
+      "connectivity": { "online": { "distribution": "uniform", "min": "0s", "max": "2h" },
+                        "offline": { "distribution": "uniform", "min": "0s", "max": "3h" } },
+      "provider": { "network": { "failureProbability": 0.244, "timeout": "10s" },
+                    "subscriptions": { "changesPerDay": 0.870, "mailShare": 0.146, "syncOn": "launch" } },
+      "apns": { "expiration": 0, "priority5Deferral": { "distribution": "exponential", "mean": "1m" } },
+      "device": { "tokenRotation": { "perDay": 0.455, "withPrompt": 0.765 }, "deviceIDChangesPerDay": 0.430,
+                  "launches": { "perDay": 1 } },
+      "strategies": [{ "name": "no-queue" }, { "name": "queue", "label": "s0", "repeatMaxCount": 11 }]
+    }
+    """)
+
+    @Test("a position saved again under a new device id keeps what it covers open (a lane folded at every mail)")
+    func positionSavedAgainUnderANewID() throws {
+        let scenario = Self.idChangeSavingTheSamePosition
+        #expect(try Simulation.run(scenario) == Simulation.run(scenario, memory: Self.tight))
+    }
+}

@@ -204,7 +204,8 @@ struct ScenarioLimitsTests {
         #expect(flat.limitPassed == nil)
         let oneDay = RunCost(try ScenarioDecoder.decode(Array(Self.text(["duration": #""1d""#, "mail": #"{ "perDay": 1000000 }"#]).utf8),
                                                         file: "x"), threads: 1)
-        #expect(flat.memoryBytes - oneDay.memoryBytes == 364 * RunCost.strategyDayBytes)
+        // 364 more days of counts, and of a long lane's two folded counts a day (doubled for growth).
+        #expect(flat.memoryBytes - oneDay.memoryBytes == 364 * (RunCost.strategyDayBytes + RunCost.growth * 16))
         // Numbered with collapse ids and no payload TTL: the provider and Notification Center
         // keep every message, 16 + 10.7 bytes each, so a year is refused.
         let numbered = try heavy(#"[{ "name": "queue" }]"#)

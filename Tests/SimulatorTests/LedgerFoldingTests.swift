@@ -22,6 +22,23 @@ struct LedgerFoldingTests {
 
         /// A mail at `time` (folding first, for a folding ledger).
         mutating func mail(at time: SimTime) -> Int32 { ledger.newMessage(at: time, folding: &aggregate) }
+
+        /// A mail at `time` that the provider dropped: only a trigger for folding.
+        mutating func droppedMail(at time: SimTime) {
+            ledger.dropped(messageIndex: mail(at: time), .providerOutage)
+        }
+
+        /// For a folding ledger: messages below `index` are folded, the others held.
+        func expectFolded(below index: Int, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+            if ledger.folding != nil { #expect(ledger.foldedBelow == index, sourceLocation: sourceLocation) }
+        }
+    }
+
+    /// Position 1 delivered and saved by the extension, position 2 lost (at 1 h and 2 h).
+    static func savedOneLostTwo(_ book: inout Book) {
+        deliver(&book, arrival: hour, shownAt: hour + 1, position: 1)
+        book.ledger.positionSaved(1)
+        lose(&book, arrival: 2 * hour, position: 2)
     }
 
     /// A mail at `arrival` whose original is sent (numbered at `position`), logged and shown at `shownAt`.
@@ -68,12 +85,10 @@ struct LedgerFoldingTests {
         let ledger = Self.twins { book in
             Self.deliver(&book, arrival: Self.hour, shownAt: Self.hour + 1)
             // The next mail at the instant of the log: not yet (an upload then could miss it).
-            _ = book.mail(at: Self.hour + 1)
-            #expect(book.ledger.foldedBelow == 0)
-            book.ledger.dropped(messageIndex: 1, .providerOutage)
-            _ = book.mail(at: 2 * Self.hour)
-            #expect(book.ledger.foldedBelow == 2 || book.ledger.folding == nil)
-            book.ledger.dropped(messageIndex: 2, .providerOutage)
+            book.droppedMail(at: Self.hour + 1)
+            book.expectFolded(below: 0)
+            book.droppedMail(at: 2 * Self.hour)
+            book.expectFolded(below: 2)
         }
         #expect(ledger.records.count <= 2)
     }
@@ -84,32 +99,26 @@ struct LedgerFoldingTests {
             let first = book.mail(at: Self.hour)
             book.ledger.pushSent(Self.push(first))
             Self.deliver(&book, arrival: 2 * Self.hour, shownAt: 2 * Self.hour + 1)
-            _ = book.mail(at: 3 * Self.hour)
-            #expect(book.ledger.foldedBelow == 0)
-            book.ledger.dropped(messageIndex: 2, .providerOutage)
+            book.droppedMail(at: 3 * Self.hour)
+            book.expectFolded(below: 0)
             // The copy ends: both fold at the next mail.
             book.ledger.lost(Self.push(first), .apnsExpired)
-            _ = book.mail(at: 4 * Self.hour)
-            #expect(book.ledger.foldedBelow == 3 || book.ledger.folding == nil)
-            book.ledger.dropped(messageIndex: 3, .providerOutage)
+            book.droppedMail(at: 4 * Self.hour)
+            book.expectFolded(below: 3)
         }
     }
 
     @Test("a lost numbered message stays while the extension can reach it, and folds once its saved position passes it")
     func lostNumberedMessageWaitsForTheSavedPosition() {
         Self.twins { book in
-            Self.deliver(&book, arrival: Self.hour, shownAt: Self.hour + 1, position: 1)
-            book.ledger.positionSaved(1)
-            Self.lose(&book, arrival: 2 * Self.hour, position: 2)
+            Self.savedOneLostTwo(&book)
             Self.deliver(&book, arrival: 3 * Self.hour, shownAt: 3 * Self.hour + 1, position: 3)
-            _ = book.mail(at: 4 * Self.hour)
+            book.droppedMail(at: 4 * Self.hour)
             // Position 2 is above the saved 1: a gap the extension finds may still summarize it.
-            #expect(book.ledger.foldedBelow == 1 || book.ledger.folding == nil)
-            book.ledger.dropped(messageIndex: 3, .providerOutage)
+            book.expectFolded(below: 1)
             book.ledger.positionSaved(3)
-            _ = book.mail(at: 5 * Self.hour)
-            #expect(book.ledger.foldedBelow == 4 || book.ledger.folding == nil)
-            book.ledger.dropped(messageIndex: 4, .providerOutage)
+            book.droppedMail(at: 5 * Self.hour)
+            book.expectFolded(below: 4)
         }
     }
 
@@ -117,18 +126,15 @@ struct LedgerFoldingTests {
     func nothingSavedFolds() {
         Self.twins { book in
             Self.lose(&book, arrival: Self.hour, position: 1)
-            _ = book.mail(at: 2 * Self.hour)
-            #expect(book.ledger.foldedBelow == 1 || book.ledger.folding == nil)
-            book.ledger.dropped(messageIndex: 1, .providerOutage)
+            book.droppedMail(at: 2 * Self.hour)
+            book.expectFolded(below: 1)
         }
     }
 
     @Test("an open re-request keeps its positions until the provider served it and the invocation ended")
     func openRerequestKeepsItsPositions() {
         Self.twins { book in
-            Self.deliver(&book, arrival: Self.hour, shownAt: Self.hour + 1, position: 1)
-            book.ledger.positionSaved(1)
-            Self.lose(&book, arrival: 2 * Self.hour, position: 2)
+            Self.savedOneLostTwo(&book)
             // Position 3 arrives: the extension saves it and re-requests 2.
             let third = book.mail(at: 3 * Self.hour)
             let push3 = Self.push(third, position: 3)
@@ -136,35 +142,28 @@ struct LedgerFoldingTests {
             book.ledger.positionSaved(3)
             book.ledger.rerequested()
             book.ledger.rerequestOpened(position: 3, gap: 1, invocation: 0)
-            _ = book.mail(at: 4 * Self.hour)
-            book.ledger.dropped(messageIndex: 3, .providerOutage)
-            #expect(book.ledger.foldedBelow == 1 || book.ledger.folding == nil)
+            book.droppedMail(at: 4 * Self.hour)
+            book.expectFolded(below: 1)
             book.ledger.rerequestServed(invocation: 0)
-            _ = book.mail(at: 5 * Self.hour)
-            book.ledger.dropped(messageIndex: 4, .providerOutage)
-            #expect(book.ledger.foldedBelow == 1 || book.ledger.folding == nil)
+            book.droppedMail(at: 5 * Self.hour)
+            book.expectFolded(below: 1)
             // The answer was an error: "you have missed messages" covers 2 and 3.
             book.ledger.rerequestEnded(invocation: 0)
             book.ledger.summaryShown(push3, from: 2, to: 3, replacedExisting: false)
-            _ = book.mail(at: 6 * Self.hour)
-            book.ledger.dropped(messageIndex: 5, .providerOutage)
-            #expect(book.ledger.foldedBelow == 5 || book.ledger.folding == nil)
+            book.droppedMail(at: 6 * Self.hour)
+            book.expectFolded(below: 5)
         }
     }
 
     @Test("numbering under the old device id hash folds once the id changed")
     func oldHashFolds() {
         Self.twins { book in
-            Self.deliver(&book, arrival: Self.hour, shownAt: Self.hour + 1, position: 1)
-            book.ledger.positionSaved(1)
-            Self.lose(&book, arrival: 2 * Self.hour, position: 2)
-            _ = book.mail(at: 3 * Self.hour)
-            book.ledger.dropped(messageIndex: 2, .providerOutage)
-            #expect(book.ledger.foldedBelow == 1 || book.ledger.folding == nil)
+            Self.savedOneLostTwo(&book)
+            book.droppedMail(at: 3 * Self.hour)
+            book.expectFolded(below: 1)
             book.ledger.deviceIDChanged(hash: 8)
-            _ = book.mail(at: 4 * Self.hour)
-            book.ledger.dropped(messageIndex: 3, .providerOutage)
-            #expect(book.ledger.foldedBelow == 3 || book.ledger.folding == nil)
+            book.droppedMail(at: 4 * Self.hour)
+            book.expectFolded(below: 3)
         }
     }
 
@@ -172,9 +171,8 @@ struct LedgerFoldingTests {
     func resendOfAFoldedMessage() {
         Self.twins { book in
             Self.deliver(&book, arrival: Self.hour, shownAt: Self.hour + 1, position: 1)
-            _ = book.mail(at: 2 * Self.hour)
-            book.ledger.dropped(messageIndex: 1, .providerOutage)
-            #expect(book.ledger.foldedBelow == 1 || book.ledger.folding == nil)
+            book.droppedMail(at: 2 * Self.hour)
+            book.expectFolded(below: 1)
             let resend = Self.push(0, position: 1, resend: true)
             book.ledger.pushSent(resend)
             #expect(book.ledger.copiesInFlight == 1)
@@ -218,8 +216,7 @@ struct LedgerFoldingTests {
         let (launches, uploads) = Self.measurementCases[index]
         let ledger = Self.twins { book in
             Self.deliver(&book, arrival: 10 * Self.hour, shownAt: 10 * Self.hour + 1)
-            _ = book.mail(at: 11 * Self.hour)
-            book.ledger.dropped(messageIndex: 1, .providerOutage)
+            book.droppedMail(at: 11 * Self.hour)
             let instants = Set(launches + uploads).sorted()
             for time in instants {
                 if launches.contains(time) { book.ledger.launched(at: time) }

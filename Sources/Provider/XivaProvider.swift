@@ -89,11 +89,6 @@ public enum ProviderEffect: Equatable, Sendable {
 /// and subscription syncs are applied even during an outage; only numbering,
 /// sending and re-request answers stop.
 public struct XivaProvider: Sendable {
-    private struct HeldPush: Sendable {
-        var messageIndex: Int32
-        var storedAt: SimTime
-    }
-
     /// The configuration it was made with.
     public private(set) var configuration: ProviderConfiguration
     /// The template in use: the configuration's until the device id changes, then
@@ -103,11 +98,8 @@ public struct XivaProvider: Sendable {
     private var token: DeviceToken?
     /// When the current token was last registered; a 410 stamped earlier is stale.
     private var tokenRegisteredAt: SimTime = 0
-    /// Position `p` is `queue[p - 1 - forgotten]`.
-    private var queue: ContiguousArray<HeldPush> = []
-    /// Positions `1…forgotten` are past `payloadTTL` and no longer held: a long
-    /// run keeps only the payloads a re-request can still get.
-    private var forgotten: Int32 = 0
+    /// The numbered positions and their payloads.
+    private var queue = HeldPositions()
     /// The newest folder-subscription generation the provider knows (0: the folders
     /// subscribed at install).
     public private(set) var syncedGeneration: Int32 = 0
@@ -121,6 +113,7 @@ public struct XivaProvider: Sendable {
         self.configuration = configuration
         self.template = configuration.template
         self.hash = hash ?? deviceIDHash(configuration.template.deviceID)
+        queue.removeAll(keepsTimes: configuration.payloadTTL != nil)
     }
 
     /// Starts over for another device with an empty queue, no token, only the
@@ -131,8 +124,7 @@ public struct XivaProvider: Sendable {
         self.configuration = configuration
         self.template = configuration.template
         self.hash = hash
-        queue.removeAll(keepingCapacity: true)
-        forgotten = 0
+        queue.removeAll(keepsTimes: configuration.payloadTTL != nil)
         token = nil
         tokenRegisteredAt = 0
         syncedGeneration = 0
@@ -141,10 +133,15 @@ public struct XivaProvider: Sendable {
 
     /// Payloads held for re-requests (a long queue forgets those past `payloadTTL`).
     /// - Complexity: O(1).
-    public var heldPayloads: Int { queue.count }
+    public var heldPayloads: Int { Int(queue.lastPosition - queue.forgotten) }
+
+    /// Entries the queue keeps in memory: one a held payload under `payloadTTL`, one a
+    /// run of consecutive messages without it.
+    /// - Complexity: O(1).
+    public var queueEntries: Int { queue.entries }
 
     /// The last position handed out (0 before the first push).
-    public var lastPosition: Int32 { forgotten + Int32(queue.count) }
+    public var lastPosition: Int32 { queue.lastPosition }
 
     /// The device registered (or re-registered) this token for the app at `now`.
     /// A `deviceIDHash` other than the current one means the device id changed: the
@@ -157,8 +154,7 @@ public struct XivaProvider: Sendable {
         tokenRegisteredAt = now
         guard let newHash, newHash != hash else { return }
         hash = newHash
-        queue.removeAll(keepingCapacity: true)
-        forgotten = 0
+        queue.removeAll(keepsTimes: configuration.payloadTTL != nil)
         // The provider only learns the new id's hash; render it as the id, padded to
         // the old id's length so collapse-id sizes stay what the scenario measured.
         let hex = String(newHash, radix: 16)
@@ -208,9 +204,8 @@ public struct XivaProvider: Sendable {
         }
         var position: Int32 = 0
         if configuration.numbering, now >= configuration.numberingFrom {
-            if let ttl = configuration.payloadTTL, queue.count >= 1024 { forgetExpired(at: now, ttl: ttl) }
-            queue.append(HeldPush(messageIndex: messageIndex, storedAt: now))
-            position = lastPosition
+            if let ttl = configuration.payloadTTL { queue.forgetExpired(at: now, ttl: ttl) }
+            position = queue.append(messageIndex: messageIndex, storedAt: now)
         }
         effects.append(.send(push(token: token, messageIndex: messageIndex, position: position,
                                   at: now, isResend: false)))
@@ -237,7 +232,7 @@ public struct XivaProvider: Sendable {
         }
         var expired: Int32 = 0
         if let ttl = configuration.payloadTTL {
-            for position in first...last where position <= forgotten || now - held(position).storedAt >= ttl {
+            for position in first...last where position <= queue.forgotten || now - queue.storedAt(position) >= ttl {
                 expired += 1
             }
         }
@@ -247,10 +242,9 @@ public struct XivaProvider: Sendable {
             return
         }
         var resent = false
-        for position in first...last where position > forgotten {
-            let held = held(position)
-            if let ttl = configuration.payloadTTL, now - held.storedAt >= ttl { continue }
-            effects.append(.send(push(token: token, messageIndex: held.messageIndex, position: position,
+        for position in first...last where position > queue.forgotten {
+            if let ttl = configuration.payloadTTL, now - queue.storedAt(position) >= ttl { continue }
+            effects.append(.send(push(token: token, messageIndex: queue.messageIndex(at: position), position: position,
                                       at: now, isResend: true)))
             resent = true
         }
@@ -314,23 +308,6 @@ public struct XivaProvider: Sendable {
         var again = push
         again.token = token
         effects.append(.sendRetry(again, attempt: attempt))
-    }
-
-    private func held(_ position: Int32) -> HeldPush { queue[Int(position - forgotten) - 1] }
-
-    /// Forgets the expired front of the queue once it is at least half of it
-    /// (expiry only grows with time, so a forgotten position stays expired).
-    /// - Complexity: O(log n), and amortized O(1) per position to forget it.
-    private mutating func forgetExpired(at now: SimTime, ttl: SimDuration) {
-        // Payloads are stored in time order: the expired ones are a prefix.
-        var expired = 0, held = queue.count
-        while expired < held {
-            let middle = (expired + held) / 2
-            if now - queue[middle].storedAt >= ttl { expired = middle + 1 } else { held = middle }
-        }
-        guard expired * 2 >= queue.count else { return }
-        queue.removeFirst(expired)
-        forgotten += Int32(expired)
     }
 
     private func scheduleRetry(_ push: PushNotification, after attempt: Int32,

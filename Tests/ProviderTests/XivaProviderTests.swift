@@ -340,6 +340,29 @@ struct XivaProviderTests {
                             .answer(invocation: 2, ok: true)])
     }
 
+    @Test("without payloadTTL the queue keeps runs of consecutive messages, and a re-request across a run's break gets each one")
+    func queueWithoutTTLKeepsRuns() {
+        var provider = makeProvider()
+        mail(&provider, 1...1_000, at: 0)
+        // Mail 1001 never reached the provider (another app's, say): the numbering goes on with 1002.
+        mail(&provider, 1_002...1_100, at: 10 * second)
+        #expect(provider.lastPosition == 1_099)
+        #expect(provider.heldPayloads == 1_099)
+        #expect(provider.queueEntries == 2)
+        var effects: ContiguousArray<ProviderEffect> = []
+        provider.receiveRerequest(lastPosition: 1_003, gap: 4, invocation: 1, at: 20 * second, into: &effects)
+        #expect(effects == [.send(expected(999, position: 999, isResend: true)),
+                            .send(expected(1_000, position: 1_000, isResend: true)),
+                            .send(expected(1_002, position: 1_001, isResend: true)),
+                            .send(expected(1_003, position: 1_002, isResend: true)),
+                            .answer(invocation: 1, ok: true)])
+        effects.removeAll()
+        provider.receiveRerequest(lastPosition: 3, gap: 2, invocation: 2, at: 20 * second, into: &effects)
+        #expect(effects == [.send(expected(1, position: 1, isResend: true)),
+                            .send(expected(2, position: 2, isResend: true)),
+                            .answer(invocation: 2, ok: true)])
+    }
+
     @Test("a long queue forgets payloads past payloadTTL: numbering goes on, and a re-request still counts them expired")
     func longQueueForgetsExpiredPayloads() {
         var provider = makeProvider(payloadTTL: 60 * second)

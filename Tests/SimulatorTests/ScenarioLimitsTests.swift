@@ -206,10 +206,11 @@ struct ScenarioLimitsTests {
                                                         file: "x"), threads: 1)
         // 364 more days of counts, and of a long lane's two folded counts a day (doubled for growth).
         #expect(flat.memoryBytes - oneDay.memoryBytes == 364 * (RunCost.strategyDayBytes + RunCost.growth * 16))
-        // Numbered with collapse ids and no payload TTL: the provider and Notification Center
-        // keep every message, 16 + 10.7 bytes each, so a year is refused.
+        // Numbered with collapse ids: Notification Center keeps every one shown, 10.7 bytes
+        // each, so a year is refused (the provider, without a payload TTL, keeps runs).
         let numbered = try heavy(#"[{ "name": "queue" }]"#)
-        #expect(abs(numbered.modelBytesPerLane - 365e6 * (16 + 8 / 0.75)) < 1)
+        #expect(abs(numbered.modelBytesPerLane - 365e6 * 8 / 0.75) < 1)
+        #expect(try heavy(#"[{ "name": "queue", "collapseID": false }]"#).modelBytesPerLane == 0)
         #expect(numbered.limitPassed?.contains("kept by the provider's payloads and Notification Center's collapse ids") == true)
         // A one-hour payload TTL and no collapse ids: the provider keeps an hour's payloads.
         let bounded = try heavy(#"[{ "name": "queue", "collapseID": false }]"#, ttl: "1h")

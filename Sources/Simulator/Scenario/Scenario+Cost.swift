@@ -62,9 +62,10 @@ public struct RunCost: Sendable, Equatable {
     /// app's messages as they settle).
     public var messagesPerLane: Double
     /// What the modelled systems themselves keep of one device app's messages under a
-    /// numbering strategy, in bytes: the provider's held payloads (for `payloadTTL`, or the
-    /// whole run without one) and Notification Center's collapse ids (`collapseID`). The
-    /// one part of memory that grows with one device's volume.
+    /// numbering strategy, in bytes: the provider's held payloads with their times (for
+    /// `payloadTTL`; without one it keeps runs of consecutive messages, next to nothing)
+    /// and Notification Center's collapse ids (`collapseID`). The one part of memory that
+    /// grows with one device's volume.
     public var modelBytesPerLane: Double
     /// Estimated peak memory in bytes on `threads` threads.
     public var memoryBytes: Double
@@ -130,7 +131,8 @@ public struct RunCost: Sendable, Equatable {
         // What the provider and Notification Center keep, for the numbering strategy keeping most.
         var modelBytes = 0.0
         for strategy in scenario.strategies where strategy.kind.numbersPushes {
-            let held = scenario.payloadTTL.map { Swift.min(1, Double($0) / Swift.max(duration, 1)) } ?? 1
+            // Without a TTL the provider keeps runs of consecutive messages: next to nothing.
+            let held = scenario.payloadTTL.map { Swift.min(1, Double($0) / Swift.max(duration, 1)) } ?? 0
             let bytes = messagesPerLane * (held * Self.heldPayloadBytes + (strategy.collapseID ? Self.collapseIDBytes : 0))
             modelBytes = Swift.max(modelBytes, bytes)
         }

@@ -119,9 +119,9 @@ struct ReportBrowserTests {
                    "chromium is not installed: apt-get install chromium (with CI=true its absence fails the test)"))
     func rendersInChromium() throws {
         let chromium = try #require(HeadlessChromium.executable, "CI=true, but no chromium or chromium-browser on PATH")
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("pushsim-browser-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: root) }
+        let scratch = try CLITests.ScratchDirectory()
+        defer { scratch.remove() }
+        let root = scratch.path
         try Data(Self.scenarioText.utf8).write(to: URL(fileURLWithPath: root + "/browser.json"))
         let captured = CapturedConsole()
         try #require(PushSimCommand.main(["run", root + "/browser.json", "--out", root + "/out"], console: captured.console) == .success,
@@ -180,9 +180,9 @@ struct ReportBrowserTests {
                    "chromium is not installed: apt-get install chromium (with CI=true its absence fails the test)"))
     func rendersSweepInChromium() throws {
         let chromium = try #require(HeadlessChromium.executable, "CI=true, but no chromium or chromium-browser on PATH")
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("pushsim-browser-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: root) }
+        let scratch = try CLITests.ScratchDirectory()
+        defer { scratch.remove() }
+        let root = scratch.path
         try Data(Self.scenarioText.utf8).write(to: URL(fileURLWithPath: root + "/browser.json"))
         let captured = CapturedConsole()
         try #require(PushSimCommand.main(["sweep", root + "/browser.json", "--set", "strategies[1].repeatMaxCount=0,2,4",
@@ -225,9 +225,9 @@ struct ReportBrowserTests {
                    "chromium is not installed: apt-get install chromium (with CI=true its absence fails the test)"))
     func consoleCheckCatchesErrors() throws {
         let chromium = try #require(HeadlessChromium.executable, "CI=true, but no chromium or chromium-browser on PATH")
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("pushsim-browser-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: root) }
+        let scratch = try CLITests.ScratchDirectory()
+        defer { scratch.remove() }
+        let root = scratch.path
         try Data("<!DOCTYPE html><svg><path d=\"M0 0 L x\"/></svg>".utf8).write(to: URL(fileURLWithPath: root + "/broken.html"))
         let rendered = try HeadlessChromium.run(chromium, ["--dump-dom"], url: "file://" + root + "/broken.html", scratch: root)
         #expect(HeadlessChromium.consoleMessages(rendered.err).contains { $0.contains("attribute d") })

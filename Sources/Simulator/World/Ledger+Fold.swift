@@ -109,9 +109,7 @@ extension Ledger {
                     }
                 }
             }
-            var unmeasured = record
-            unmeasured.loggedAt = -1
-            let accounted = pass.add(unmeasured, into: &aggregate, block: block, launches: launches, measures: false)
+            let accounted = pass.add(record, into: &aggregate, block: block, launches: launches, measures: false)
             if record.loggedAt >= 0 { pass.logged += 1 }
             return accounted ? nil : FoldPass.unaccounted(record, index: index)
         }

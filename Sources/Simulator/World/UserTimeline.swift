@@ -64,7 +64,8 @@ struct UserTimeline {
 
     private let sources: LaneDraw.Sources
     private let chain: ChainModel
-    private let windowSize: Int
+    /// Entries held at once: a longer lane is read through a window of this many.
+    let windowSize: Int
 
     /// The device's state at time 0.
     private(set) var startsOnline = true
@@ -113,9 +114,6 @@ struct UserTimeline {
             ? LaneDraw(sources: sources, seed: seed, user: user, lane: lane, accounts: drawn.accounts) : nil
         lanes[lane] = drawn
     }
-
-    /// Entries the agenda holds at once when it plays a long lane.
-    var windowEntries: Int { windowSize }
 
     /// The next event of a rare Poisson process (exponential gaps of mean
     /// 1/`perDay` days) after `now`, or nil past the horizon.

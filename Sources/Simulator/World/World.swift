@@ -130,7 +130,7 @@ struct World {
         let long = timeline.lanes[lane].isLong
 
         if long, let draw = timeline.lanes[lane].longDraw {
-            agenda.start(drawing: draw, window: timeline.windowEntries)
+            agenda.start(drawing: draw, window: timeline.windowSize)
         } else {
             agenda.start(timeline: timeline.lanes[lane].entries)
         }

@@ -32,6 +32,38 @@ struct CollapseKeySet {
         return inserted
     }
 
+    /// Removes `key`; returns false when it was not there. Linear probing needs no
+    /// tombstones: the keys after the hole that may move back into it do.
+    /// - Complexity: O(1) on average.
+    mutating func remove(_ key: UInt64) -> Bool {
+        if key == 0 {
+            defer { containsZero = false }
+            return containsZero
+        }
+        let removed = slots.withUnsafeMutableBufferPointer { table in
+            let mask = table.count - 1
+            var hole = Self.home(of: key, mask: mask)
+            while table[hole] != key {
+                if table[hole] == 0 { return false }
+                hole = (hole + 1) & mask
+            }
+            var next = (hole + 1) & mask
+            while table[next] != 0 {
+                // A key may fill the hole when its home is no nearer to it than the hole is.
+                let fromHome = (next - Self.home(of: table[next], mask: mask)) & mask
+                if fromHome >= (next - hole) & mask {
+                    table[hole] = table[next]
+                    hole = next
+                }
+                next = (next + 1) & mask
+            }
+            table[hole] = 0
+            return true
+        }
+        if removed { count -= 1 }
+        return removed
+    }
+
     /// Empties the set, keeping its table.
     /// - Complexity: O(capacity).
     mutating func removeAll() {

@@ -86,6 +86,10 @@ public struct PhoneConfiguration: Sendable, Equatable {
     /// an app that logs it would: the observer of a long run folds what the
     /// extension can no longer reach.
     public var reportsSavedPosition: Bool
+    /// Notification Center remembers which message each collapse id was entered
+    /// for, so the observer of a long run can drop those no push can match any more
+    /// (`Phone.forgetNotifications(before:)`); memory then stays flat in the lane's volume.
+    public var forgetsUnreachableNotifications: Bool
 
     /// A configuration; the defaults are an app with nothing unusual.
     /// - Complexity: O(1).
@@ -93,7 +97,8 @@ public struct PhoneConfiguration: Sendable, Equatable {
                 eligibility: ExtensionEligibility = ExtensionEligibility(),
                 extensionTimeLimit: SimDuration = Self.defaultExtensionTimeLimit,
                 registrationPolicy: RegistrationPolicy = .everyLaunch, subscriptionSync: SubscriptionSync = .reconnect,
-                memoryLimitKB: Int64 = .max, reportsSavedPosition: Bool = false) {
+                memoryLimitKB: Int64 = .max, reportsSavedPosition: Bool = false,
+                forgetsUnreachableNotifications: Bool = false) {
         self.serviceExtension = serviceExtension
         self.updatedExtension = updatedExtension
         self.eligibility = eligibility
@@ -102,6 +107,7 @@ public struct PhoneConfiguration: Sendable, Equatable {
         self.subscriptionSync = subscriptionSync
         self.memoryLimitKB = memoryLimitKB
         self.reportsSavedPosition = reportsSavedPosition
+        self.forgetsUnreachableNotifications = forgetsUnreachableNotifications
     }
 }
 
@@ -139,7 +145,7 @@ public struct Phone: Sendable {
     /// The app runs the updated version (`configuration.updatedExtension`).
     public private(set) var appUpdated = false
 
-    private var shownCollapseKeys = CollapseKeySet()
+    private var notificationCenter = ShownNotifications()
     private var invocations: ContiguousArray<Invocation> = []
     private var nextInvocation: Int32 = 0
 
@@ -150,6 +156,7 @@ public struct Phone: Sendable {
         self.token = token
         self.deviceID = deviceID
         self.deviceIDHash = deviceIDHash
+        notificationCenter.removeAll(remembersOrder: configuration.forgetsUnreachableNotifications)
     }
 
     /// Back to a fresh install under `configuration` that has already registered
@@ -168,9 +175,21 @@ public struct Phone: Sendable {
         pendingSubscriptionGeneration = nil
         uploadPending = false
         appUpdated = false
-        shownCollapseKeys.removeAll()
+        notificationCenter.removeAll(remembersOrder: configuration.forgetsUnreachableNotifications)
         invocations.removeAll(keepingCapacity: true)
         nextInvocation = 0
+    }
+
+    /// Collapse ids in Notification Center.
+    public var notificationCenterCount: Int { notificationCenter.count }
+
+    /// The observer of a long run (`forgetsUnreachableNotifications`), which accounts
+    /// every copy, knows that no copy of a message before `message` can reach the
+    /// phone again: their collapse ids can never be matched, and Notification Center
+    /// drops them. It changes no outcome; only memory.
+    /// - Complexity: O(k) in the ids dropped, amortized.
+    public mutating func forgetNotifications(before message: Int32) {
+        notificationCenter.forget(messagesBefore: message)
     }
 
     /// Extension invocations waiting for the provider's answer.
@@ -379,7 +398,7 @@ public struct Phone: Sendable {
     /// Adds to Notification Center; an entry with the same collapse id is replaced.
     private mutating func enterNotificationCenter(_ push: PushNotification) -> Bool {
         guard let collapseID = push.collapseID else { return false }
-        return !shownCollapseKeys.insert(collapseID.key)
+        return notificationCenter.enter(key: collapseID.key, message: push.payload.messageIndex)
     }
 
     private mutating func present(_ push: PushNotification, run: ExtensionRun,

@@ -20,6 +20,31 @@ struct CollapseKeySetTests {
         #expect(reference.count > 500)
     }
 
+    @Test("removals answer as Set's do, keys that probed past a removed one stay found, and 0 goes too")
+    func removesLikeSet() {
+        var set = CollapseKeySet()
+        var reference = Set<UInt64>()
+        var random = SplitMix64(seed: 8)
+        // Low bits equal, so keys crowd the same slots and removals must shift the probes behind them.
+        let pool = (0..<300).map { _ in random.next() << 24 } + [0]
+        for step in 0..<20_000 {
+            let key = pool[Int(random.next() % UInt64(pool.count))]
+            if step % 3 == 0 {
+                let removed = set.remove(key)
+                #expect(removed == (reference.remove(key) != nil))
+            } else {
+                let inserted = set.insert(key)
+                #expect(inserted == reference.insert(key).inserted)
+            }
+        }
+        #expect(set.count == reference.subtracting([0]).count)
+        // Every key still held is found (inserting it again answers false), every other is not.
+        for key in pool {
+            let inserted = set.insert(key)
+            #expect(inserted == !reference.contains(key))
+        }
+    }
+
     @Test("removeAll forgets every key, 0 included, and the set works again")
     func removeAllForgets() {
         var set = CollapseKeySet()

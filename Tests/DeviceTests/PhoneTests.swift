@@ -91,6 +91,38 @@ struct PhoneTests {
         #expect(!effects.contains { if case .positionSaved = $0 { true } else { false } })
     }
 
+    @Test("told no copy of earlier messages can come, Notification Center drops their collapse ids and keeps the rest")
+    func forgetsUnreachableNotifications() {
+        func replaced(_ effects: ContiguousArray<DeviceEffect>) -> Bool? {
+            for case .presented(_, let replacedExisting, _) in effects { return replacedExisting }
+            return nil
+        }
+        var configuration = PhoneConfiguration(serviceExtension: queueExtension)
+        configuration.forgetsUnreachableNotifications = true
+        var phone = Phone(configuration: configuration, token: token, deviceID: deviceID, deviceIDHash: hash)
+        var effects: ContiguousArray<DeviceEffect> = []
+        phone.setOnline(true, into: &effects)
+        for position: Int32 in 1...4 { phone.receive(push(position), into: &effects) }
+        #expect(phone.notificationCenterCount == 4)
+        // Messages 101 and 102 (positions 1 and 2) can never come again.
+        phone.forgetNotifications(before: 103)
+        #expect(phone.notificationCenterCount == 2)
+        // Position 3's id is still there: a copy of it replaces its notification.
+        effects.removeAll()
+        phone.receive(push(3), into: &effects)
+        #expect(replaced(effects) == true)
+        // Forgetting is only memory: had a copy of position 1 come after all, it would be new.
+        effects.removeAll()
+        phone.receive(push(1), into: &effects)
+        #expect(replaced(effects) == false)
+
+        // Without the flag the order is not kept and nothing is forgotten.
+        var plain = onlinePhone()
+        for position: Int32 in 1...4 { plain.receive(push(position), into: &effects) }
+        plain.forgetNotifications(before: 1_000)
+        #expect(plain.notificationCenterCount == 4)
+    }
+
     @Test("setOnline emits connected and disconnected only when the state changes")
     func connectivityChanges() {
         var phone = Phone(configuration: PhoneConfiguration(serviceExtension: queueExtension),

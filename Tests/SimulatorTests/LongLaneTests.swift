@@ -65,6 +65,12 @@ extension LongLaneTests {
             #expect(world.ledger.foldedBelow > 2_400, "\(plan.strategy.label)")
             #expect(world.ledger.records.count < 200, "\(plan.strategy.label)")
             #expect(held.ledger.foldedBelow == 0)
+            // Notification Center keeps the collapse ids a copy may still match: those
+            // above the saved position, or of messages held.
+            if plan.provider.sendsCollapseID && plan.strategy.kind.numbersPushes {
+                #expect(world.phone.notificationCenterCount < 100, "\(plan.strategy.label)")
+                #expect(held.phone.notificationCenterCount > 2_000, "\(plan.strategy.label)")
+            }
         }
     }
 }

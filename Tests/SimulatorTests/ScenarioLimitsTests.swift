@@ -206,16 +206,21 @@ struct ScenarioLimitsTests {
                                                         file: "x"), threads: 1)
         // 364 more days of counts, and of a long lane's two folded counts a day (doubled for growth).
         #expect(flat.memoryBytes - oneDay.memoryBytes == 364 * (RunCost.strategyDayBytes + RunCost.growth * 16))
-        // Numbered with collapse ids: Notification Center keeps every one shown, 10.7 bytes
-        // each, so a year is refused (the provider, without a payload TTL, keeps runs).
+        // Numbered with collapse ids, no payload TTL: Notification Center keeps about a
+        // window of ids (it forgets those no copy can match) and the provider keeps runs.
         let numbered = try heavy(#"[{ "name": "queue" }]"#)
-        #expect(abs(numbered.modelBytesPerLane - 365e6 * 8 / 0.75) < 1)
-        #expect(try heavy(#"[{ "name": "queue", "collapseID": false }]"#).modelBytesPerLane == 0)
-        #expect(numbered.limitPassed?.contains("kept by the provider's payloads and Notification Center's collapse ids") == true)
-        // A one-hour payload TTL and no collapse ids: the provider keeps an hour's payloads.
+        let plain = try heavy(#"[{ "name": "queue", "collapseID": false }]"#)
+        #expect(numbered.modelBytesPerLane == 0 && plain.modelBytesPerLane == 0)
+        #expect(abs(numbered.memoryBytes - plain.memoryBytes - RunCost.growth * Double(UserTimeline.window) * (8 / 0.75 + 12)) < 1)
+        #expect(numbered.limitPassed == nil)
+        // A one-hour payload TTL: the provider keeps an hour's payloads.
         let bounded = try heavy(#"[{ "name": "queue", "collapseID": false }]"#, ttl: "1h")
         #expect(abs(bounded.modelBytesPerLane - 365e6 * 16 / (365 * 24)) < 1)
         #expect(bounded.limitPassed == nil)
+        // A payload TTL as long as the year: every payload is held, and the year is refused.
+        let everything = try heavy(#"[{ "name": "queue" }]"#, ttl: "365d")
+        #expect(abs(everything.modelBytesPerLane - 365e6 * 16) < 1)
+        #expect(everything.limitPassed?.contains("kept by the provider's payloads within provider.payloadTTL") == true)
         let scenarios = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("scenarios")
         for name in try FileManager.default.contentsOfDirectory(atPath: scenarios.path) where name.hasSuffix(".json") {

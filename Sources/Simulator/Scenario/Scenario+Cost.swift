@@ -62,10 +62,10 @@ public struct RunCost: Sendable, Equatable {
     /// app's messages as they settle).
     public var messagesPerLane: Double
     /// What the modelled systems themselves keep of one device app's messages under a
-    /// numbering strategy, in bytes: the provider's held payloads with their times (for
-    /// `payloadTTL`; without one it keeps runs of consecutive messages, next to nothing)
-    /// and Notification Center's collapse ids (`collapseID`). The one part of memory that
-    /// grows with one device's volume.
+    /// numbering strategy, in bytes: the provider's held payloads with their times, for
+    /// `payloadTTL` (without one it keeps runs of consecutive messages, next to nothing).
+    /// The one part of memory that grows with one device's volume: Notification Center's
+    /// collapse ids are forgotten once no copy can match them (`ReachableMessages`).
     public var modelBytesPerLane: Double
     /// Estimated peak memory in bytes on `threads` threads.
     public var memoryBytes: Double
@@ -78,8 +78,9 @@ public struct RunCost: Sendable, Equatable {
     static let recordBytes = Double(MemoryLayout<Ledger.Record>.stride)
     /// Memory of a payload the provider holds (a message index and a time).
     static let heldPayloadBytes = 16.0
-    /// Memory of a collapse id in Notification Center's set (8 bytes, at most 3/4 full).
-    static let collapseIDBytes = 8.0 / 0.75
+    /// Memory of a collapse id in Notification Center: 8 bytes in its set (at most 3/4
+    /// full), and 12 in the order a long lane forgets them by.
+    static let collapseIDBytes = 8.0 / 0.75 + 12
     /// Room arrays take beyond what they hold (capacity doubles as they grow).
     static let growth = 2.0
     /// Memory of one strategy-day of counts on one thread: the day's counts, its losses by
@@ -128,27 +129,26 @@ public struct RunCost: Sendable, Equatable {
 
         events = messages * Self.eventsPerMessage + entries * devices * lanesPerDevice * strategies
         let working = Double(Swift.max(1, Swift.min(threads, Int(devices))))
-        // What the provider and Notification Center keep, for the numbering strategy keeping most.
-        var modelBytes = 0.0
-        for strategy in scenario.strategies where strategy.kind.numbersPushes {
-            // Without a TTL the provider keeps runs of consecutive messages: next to nothing.
-            let held = scenario.payloadTTL.map { Swift.min(1, Double($0) / Swift.max(duration, 1)) } ?? 0
-            let bytes = messagesPerLane * (held * Self.heldPayloadBytes + (strategy.collapseID ? Self.collapseIDBytes : 0))
-            modelBytes = Swift.max(modelBytes, bytes)
-        }
-        modelBytesPerLane = modelBytes
+        let window = Double(UserTimeline.window)
+        // What the provider keeps; without a TTL, runs of consecutive messages: next to nothing.
+        let numbers = scenario.strategies.contains { $0.kind.numbersPushes }
+        let held = scenario.payloadTTL.map { Swift.min(1, Double($0) / Swift.max(duration, 1)) } ?? 0
+        modelBytesPerLane = numbers ? messagesPerLane * held * Self.heldPayloadBytes : 0
+        // Notification Center's collapse ids: a short lane's all, a long lane's about a
+        // window's (those a copy may still match).
+        let collapses = scenario.strategies.contains { $0.kind.numbersPushes && $0.collapseID }
+        let collapseBytes = collapses ? Swift.min(messagesPerLane, window) * Self.collapseIDBytes : 0
         // Each thread holds each of one device's apps' timelines up to a window (and the
         // window a long one is read through), the ledger records of the app being played up
         // to about a window (a long app's are folded as they settle), what the model keeps
         // of that app's messages, and per-day counts of every strategy. Arrays grow by
         // doubling, so one may take twice what it holds.
-        let window = Double(UserTimeline.window)
         let heldEntries = Swift.min(entries, window)
         let timelineBytes = (heldEntries * Double(chain.device.apps.shares.count) + (entries > window ? window : 0))
             * Self.entryBytes
         // A long lane's ledger also counts its folded messages' measurement per day (two counts).
         let ledgerBytes = Swift.min(messagesPerLane, window) * Self.recordBytes + (entries > window ? 16 * days : 0)
-        let perThread = Self.growth * (timelineBytes + ledgerBytes + modelBytes) + strategies * days * Self.strategyDayBytes
+        let perThread = Self.growth * (timelineBytes + ledgerBytes + collapseBytes + modelBytesPerLane) + strategies * days * Self.strategyDayBytes
         memoryBytes = Self.baseBytes + working * perThread + strategies * Double(scenario.alertBodyBytes)
     }
 
@@ -164,7 +164,7 @@ public struct RunCost: Sendable, Equatable {
         }
         if memoryBytes > ScenarioLimits.memoryBytes {
             return "about \(Self.megabytes(memoryBytes)) of memory (\(Self.megabytes(modelBytesPerLane)) per device app "
-                + "kept by the provider's payloads and Notification Center's collapse ids), above the limit of "
+                + "kept by the provider's payloads within provider.payloadTTL), above the limit of "
                 + "\(Self.megabytes(ScenarioLimits.memoryBytes))"
         }
         return nil

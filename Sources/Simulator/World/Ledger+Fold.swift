@@ -11,6 +11,9 @@ extension Ledger {
         var days: Int
         /// The device-id hash at the lane's start.
         var deviceIDHash: UInt32
+        /// Pushes carry collapse ids: find the messages no copy can reach any more
+        /// (`ReachableMessages`), for Notification Center to forget.
+        var tracksReach = false
     }
 
     /// A re-request the extension made: until the provider has served it and the
@@ -38,6 +41,9 @@ extension Ledger {
         /// so numbered messages settle only when shown.
         var numberedStayOpen = false
         var openRanges: ContiguousArray<OpenRange> = []
+        /// Under `Folding.tracksReach`: the messages a copy may still reach.
+        var reach = ReachableMessages()
+        var tracksReach = false
         /// The fold of the messages folded so far (they go straight to the lane's aggregate).
         var pass = FoldPass()
         var block = 0
@@ -59,6 +65,8 @@ extension Ledger {
             deviceIDHash = folding.deviceIDHash
             numberedStayOpen = false
             openRanges.removeAll(keepingCapacity: true)
+            reach.reset()
+            tracksReach = folding.tracksReach
             pass = FoldPass()
             block = folding.block
             for day in touchedDays {
@@ -262,8 +270,16 @@ extension Ledger {
             if let broken = streaming.fold(record, index: foldedBelow, into: &aggregate, launches: launches) {
                 noteInconsistency(broken)
             }
+            if streaming.tracksReach {
+                streaming.reach.folded(Int32(foldedBelow), position: record.position, numberingHash: record.numberingHash)
+            }
             advanceLive()
             foldedAny = true
+        }
+        if streaming.tracksReach {
+            streaming.reach.advance(savedPosition: streaming.savedPosition, openRanges: streaming.openRanges,
+                                    ghostCopies: streaming.ghostCopies, numberedStayOpen: streaming.numberedStayOpen,
+                                    foldedBelow: foldedBelow)
         }
         guard foldedAny else { return }
         // Live messages look up launches from their day's start and uploads from their arrival.

@@ -106,6 +106,8 @@ extension World {
     /// A mail reaches the provider from the backend, for folder generation `folder`.
     mutating func mailArrives(at now: SimTime, folder: Int32, folding aggregate: inout StrategyAggregate) {
         let message = ledger.newMessage(at: now, folding: &aggregate)
+        // Collapse ids no copy can match any more leave Notification Center (a long lane's).
+        if ledger.streaming.tracksReach { phone.forgetNotifications(before: ledger.streaming.reach.unreachableBelow) }
         provider.receiveMail(messageIndex: message, folderGeneration: folder, at: now, into: &providerEffects)
         routeProviderEffects(at: now, returnDelay: 0)
     }

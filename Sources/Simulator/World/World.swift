@@ -145,7 +145,8 @@ struct World {
         let hash = UInt32(truncatingIfNeeded: SplitMix64.mix(traits.deviceID))
         // A long lane is never held whole: the ledger folds what has settled as it plays.
         ledger.reset(folding: long ? Ledger.Folding(recordsHeld: recordsHeld, block: UserBlocks.block(of: user),
-                                                   days: scenario.dayCount, deviceIDHash: hash) : nil)
+                                                   days: scenario.dayCount, deviceIDHash: hash,
+                                                   tracksReach: plan.provider.sendsCollapseID) : nil)
         currentLane = lane
         ledger.launches.measured = !traits.legacyIOS
         nextTokenNumber = 1
@@ -159,7 +160,7 @@ struct World {
             extensionTimeLimit: scenario.extensionTimeLimit, registrationPolicy: plan.strategy.registration,
             subscriptionSync: chain.provider.subscriptions?.syncOn ?? .reconnect,
             memoryLimitKB: chain.device.memory.map { traits.olderIOS ? $0.olderLimitKB : $0.newerLimitKB } ?? .max,
-            reportsSavedPosition: long)
+            reportsSavedPosition: long, forgetsUnreachableNotifications: long && plan.provider.sendsCollapseID)
         phone.reset(configuration: configuration, token: token, deviceID: traits.deviceID, deviceIDHash: hash)
 
         // Installed and registered before the run starts.

@@ -43,6 +43,7 @@ extension Ledger {
         var openRanges: ContiguousArray<OpenRange> = []
         /// Under `Folding.tracksReach`: the messages a copy may still reach.
         var reach = ReachableMessages()
+        /// `Folding.tracksReach` of this lane; false in a lane that does not fold.
         var tracksReach = false
         /// The fold of the messages folded so far (they go straight to the lane's aggregate).
         var pass = FoldPass()

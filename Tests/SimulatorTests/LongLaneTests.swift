@@ -46,7 +46,7 @@ extension LongLaneTests {
     }
     """)
 
-    @Test("a long lane holds one timeline window and a bounded ledger, whatever its length")
+    @Test("a long lane holds one timeline window, a bounded ledger and a bounded Notification Center, whatever its length")
     func longLaneHoldsBoundedState() throws {
         let scenario = Self.busyDevice
         let plans = scenario.strategies.map { StrategyPlan(strategy: $0, scenario: scenario) }

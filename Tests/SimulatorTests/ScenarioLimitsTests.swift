@@ -211,7 +211,7 @@ struct ScenarioLimitsTests {
         let numbered = try heavy(#"[{ "name": "queue" }]"#)
         let plain = try heavy(#"[{ "name": "queue", "collapseID": false }]"#)
         #expect(numbered.modelBytesPerLane == 0 && plain.modelBytesPerLane == 0)
-        #expect(abs(numbered.memoryBytes - plain.memoryBytes - RunCost.growth * Double(UserTimeline.window) * (8 / 0.75 + 12)) < 1)
+        #expect(abs(numbered.memoryBytes - plain.memoryBytes - RunCost.growth * Double(UserTimeline.window) * (8 / 0.75 + 16)) < 1)
         #expect(numbered.limitPassed == nil)
         // A one-hour payload TTL: the provider keeps an hour's payloads.
         let bounded = try heavy(#"[{ "name": "queue", "collapseID": false }]"#, ttl: "1h")

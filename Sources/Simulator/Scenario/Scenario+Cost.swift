@@ -79,8 +79,8 @@ public struct RunCost: Sendable, Equatable {
     /// Memory of a payload the provider holds (a message index and a time).
     static let heldPayloadBytes = 16.0
     /// Memory of a collapse id in Notification Center: 8 bytes in its set (at most 3/4
-    /// full), and 12 in the order a long lane forgets them by.
-    static let collapseIDBytes = 8.0 / 0.75 + 12
+    /// full), and 16 (its key and message) in the order a long lane forgets them by.
+    static let collapseIDBytes = 8.0 / 0.75 + 16
     /// Room arrays take beyond what they hold (capacity doubles as they grow).
     static let growth = 2.0
     /// Memory of one strategy-day of counts on one thread: the day's counts, its losses by

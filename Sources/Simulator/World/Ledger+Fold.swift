@@ -43,8 +43,6 @@ extension Ledger {
         var openRanges: ContiguousArray<OpenRange> = []
         /// Under `Folding.tracksReach`: the messages a copy may still reach.
         var reach = ReachableMessages()
-        /// `Folding.tracksReach` of this lane; false in a lane that does not fold.
-        var tracksReach = false
         /// The fold of the messages folded so far (they go straight to the lane's aggregate).
         var pass = FoldPass()
         var block = 0
@@ -67,7 +65,6 @@ extension Ledger {
             numberedStayOpen = false
             openRanges.removeAll(keepingCapacity: true)
             reach.reset()
-            tracksReach = folding.tracksReach
             pass = FoldPass()
             block = folding.block
             for day in touchedDays {
@@ -266,18 +263,19 @@ extension Ledger {
 
     /// Folds the oldest messages into `aggregate` while they have settled.
     mutating func foldSettled(now: SimTime, into aggregate: inout StrategyAggregate) {
+        let tracksReach = self.tracksReach
         var foldedAny = false
         while let record = firstLive, isSettled(record, now: now) {
             if let broken = streaming.fold(record, index: foldedBelow, into: &aggregate, launches: launches) {
                 noteInconsistency(broken)
             }
-            if streaming.tracksReach {
+            if tracksReach {
                 streaming.reach.folded(Int32(foldedBelow), position: record.position, numberingHash: record.numberingHash)
             }
             advanceLive()
             foldedAny = true
         }
-        if streaming.tracksReach {
+        if tracksReach {
             streaming.reach.advance(savedPosition: streaming.savedPosition, openRanges: streaming.openRanges,
                                     ghostCopies: streaming.ghostCopies, numberedStayOpen: streaming.numberedStayOpen,
                                     foldedBelow: foldedBelow)
@@ -288,6 +286,9 @@ extension Ledger {
         launches.forget(launchesBefore: oldest - oldest % TimeUnit.day, uploadsBefore: oldest)
         forgetFolded()
     }
+
+    /// The lane folds and its pushes carry collapse ids (`Folding.tracksReach`).
+    var tracksReach: Bool { folding?.tracksReach == true }
 
     /// The extension saved `position` (nil: it forgot it).
     @inline(__always)

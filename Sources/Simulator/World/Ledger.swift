@@ -81,7 +81,7 @@ struct Ledger {
         launches.removeAll()
         latestOriginalAtDevice = -1
         self.folding = folding
-        if let folding { streaming.reset(folding) } else { streaming.tracksReach = false }
+        if let folding { streaming.reset(folding) }
     }
 
     /// Messages so far.

@@ -107,7 +107,7 @@ extension World {
     mutating func mailArrives(at now: SimTime, folder: Int32, folding aggregate: inout StrategyAggregate) {
         let message = ledger.newMessage(at: now, folding: &aggregate)
         // Collapse ids no copy can match any more leave Notification Center (a long lane's).
-        if ledger.streaming.tracksReach { phone.forgetNotifications(before: ledger.streaming.reach.unreachableBelow) }
+        if ledger.tracksReach { phone.forgetNotifications(before: ledger.streaming.reach.unreachableBelow) }
         provider.receiveMail(messageIndex: message, folderGeneration: folder, at: now, into: &providerEffects)
         routeProviderEffects(at: now, returnDelay: 0)
     }

@@ -1,7 +1,20 @@
 // swift-tools-version: 6.0
 // PushSim: a deterministic simulator of end-to-end iOS push delivery.
 // No third-party packages: the toolchain, Foundation and Swift Testing only.
+//
+// The modules are the layers (docs/architecture.md draws them); a dependency points
+// down only, so a loop between layers is a compile error:
+//   Base → Kernel → FakeAPNs, Provider, Device (the three actors) → Simulator (the engine)
+//   → ScenarioFormat → Reports → Studies → CLI → pushsim
 import PackageDescription
+
+/// Release builds let the optimizer see across modules, as it saw across the folders of
+/// the one module they were: the agenda is generic over what it schedules and the world
+/// specializes it (callgrind: docs/performance.md).
+let optimized: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+/// Debug builds (what `swift test` runs) check the kernel's and the ledger's invariants
+/// after every change.
+let checked: [SwiftSetting] = optimized + [.define("PUSHSIM_INVARIANTS", .when(configuration: .debug))]
 
 let package = Package(
     name: "PushSim",
@@ -10,21 +23,51 @@ let package = Package(
         .library(name: "Simulator", targets: ["Simulator"]),
     ],
     targets: [
-        // The APNs contract and the lossy fake behind it: the bottom layer.
-        .target(name: "FakeAPNs"),
+        // Time, random streams and distributions, counters, the one JSON reader and writer,
+        // dates, user text, file bytes: what every layer shares and nothing domain-specific.
+        .target(name: "Base", swiftSettings: optimized),
+        // The agenda, generic over what it schedules: it names no domain type.
+        .target(name: "Kernel", dependencies: ["Base"], swiftSettings: checked),
+        // The three actors. The APNs contract and the lossy fake behind it.
+        .target(name: "FakeAPNs", dependencies: ["Base"], swiftSettings: optimized),
         // The XIVA-like numbering provider; talks to APNs through the contract.
-        .target(name: "Provider", dependencies: ["FakeAPNs"]),
+        .target(name: "Provider", dependencies: ["Base", "FakeAPNs"], swiftSettings: optimized),
         // iOS, the Notification Service Extension and Notification Center.
-        .target(name: "Device", dependencies: ["FakeAPNs"]),
-        // Kernel, scenario, wiring, metrics, reports and the CLI's commands.
-        // Debug builds (what `swift test` runs) check the kernel's invariants after every change.
-        .target(name: "Simulator", dependencies: ["FakeAPNs", "Provider", "Device"],
-                swiftSettings: [.define("PUSHSIM_INVARIANTS", .when(configuration: .debug))]),
-        // The thin executable: parses nothing itself, hands argv to Simulator.
-        .executableTarget(name: "pushsim", dependencies: ["Simulator"]),
-        .testTarget(name: "FakeAPNsTests", dependencies: ["FakeAPNs"]),
-        .testTarget(name: "ProviderTests", dependencies: ["Provider", "FakeAPNs"]),
-        .testTarget(name: "DeviceTests", dependencies: ["Device", "FakeAPNs"]),
-        .testTarget(name: "SimulatorTests", dependencies: ["Simulator", "Provider", "Device", "FakeAPNs"]),
+        .target(name: "Device", dependencies: ["Base", "FakeAPNs"], swiftSettings: optimized),
+        // The engine: the scenario model, the per-user world that wires the actors
+        // through the agenda, the ledger, accounting and the rates.
+        .target(name: "Simulator", dependencies: ["Base", "Kernel", "FakeAPNs", "Provider", "Device"],
+                swiftSettings: checked),
+        // Scenario files: decoding with diagnostics, the JSON Schema, --set overrides.
+        .target(name: "ScenarioFormat", dependencies: ["Base", "FakeAPNs", "Provider", "Device", "Simulator"], swiftSettings: optimized),
+        // What a run writes: CSVs, charts and report.html, result.json, run.json, partial results.
+        .target(name: "Reports", dependencies: ["Base", "FakeAPNs", "Provider", "Device", "Simulator", "ScenarioFormat"],
+                swiftSettings: optimized),
+        // Studies over runs: expectations and check, diff of two folders, sweeps.
+        .target(name: "Studies", dependencies: ["Base", "FakeAPNs", "Simulator", "ScenarioFormat", "Reports"],
+                swiftSettings: optimized),
+        // The command line: options declared once, commands, help, exit codes.
+        .target(name: "CLI", dependencies: ["Base", "Simulator", "ScenarioFormat", "Reports", "Studies"],
+                swiftSettings: optimized),
+        // The thin executable: parses nothing itself, hands argv to CLI.
+        .executableTarget(name: "pushsim", dependencies: ["CLI"], swiftSettings: optimized),
+        // Fixtures the engine's and the outer layers' tests share (scenarios written as files are).
+        .target(name: "TestSupport", dependencies: ["Simulator", "ScenarioFormat", "FakeAPNs", "Base"], path: "Tests/TestSupport"),
+        .testTarget(name: "BaseTests", dependencies: ["Base"]),
+        .testTarget(name: "KernelTests", dependencies: ["Kernel", "Base"]),
+        .testTarget(name: "FakeAPNsTests", dependencies: ["FakeAPNs", "Base"]),
+        .testTarget(name: "ProviderTests", dependencies: ["Provider", "FakeAPNs", "Base"]),
+        .testTarget(name: "DeviceTests", dependencies: ["Device", "FakeAPNs", "Base"]),
+        // Engine tests decode their fixtures from scenario text and compare report bytes.
+        .testTarget(name: "SimulatorTests", dependencies: ["TestSupport", "Simulator", "ScenarioFormat", "Reports", "Kernel",
+                                                           "Provider", "Device", "FakeAPNs", "Base"]),
+        .testTarget(name: "ScenarioFormatTests", dependencies: ["TestSupport", "ScenarioFormat", "Simulator", "Provider", "Device",
+                                                                "FakeAPNs", "Base"]),
+        .testTarget(name: "ReportsTests", dependencies: ["TestSupport", "Reports", "ScenarioFormat", "Simulator", "Kernel", "Provider",
+                                                         "Device", "FakeAPNs", "Base"]),
+        .testTarget(name: "StudiesTests", dependencies: ["TestSupport", "Studies", "Reports", "ScenarioFormat", "Simulator", "FakeAPNs",
+                                                         "Base"]),
+        .testTarget(name: "CLITests", dependencies: ["TestSupport", "CLI", "Studies", "Reports", "ScenarioFormat", "Simulator", "Kernel",
+                                                     "Provider", "Device", "FakeAPNs", "Base"]),
     ]
 )

@@ -1,3 +1,4 @@
+import Base
 import FakeAPNs
 
 /// What iOS and the extension do in answer to a message, for the simulator to route.

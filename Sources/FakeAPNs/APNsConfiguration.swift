@@ -1,3 +1,5 @@
+import Base
+
 /// Which notification survives when several arrive for an offline device.
 public enum APNsStoragePolicy: Sendable, Equatable {
     /// The newest replaces the stored one (what APNs usually does).

@@ -1,3 +1,5 @@
+import Base
+
 /// The `reason` of an APNs error answer, as Apple documents it.
 public enum APNsReason: UInt8, Sendable, CaseIterable {
     case badCollapseId, badDeviceToken, badExpirationDate, badPriority, missingPushType

@@ -1,3 +1,5 @@
+import Base
+
 /// Why APNs dropped a notification it had accepted.
 public enum APNsDiscardReason: UInt8, Sendable, CaseIterable {
     /// A newer notification for the same offline device + app replaced it

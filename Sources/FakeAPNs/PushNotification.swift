@@ -1,3 +1,5 @@
+import Base
+
 /// A device token, as the simulation names it: a small integer instead of the
 /// 32-byte hex string, so the hot path compares integers, not strings.
 public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import FakeAPNs
+import Base
 
 /// The provider's numbered positions and what it holds for each: the payload's
 /// message and, under a payload TTL, when it was stored. Under a TTL the expired

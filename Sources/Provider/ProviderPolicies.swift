@@ -1,3 +1,4 @@
+import Base
 import FakeAPNs
 
 /// What the provider answers when some re-requested positions are past the payload TTL.

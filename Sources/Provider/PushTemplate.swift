@@ -1,3 +1,4 @@
+import Base
 import FakeAPNs
 
 /// The JSON the provider sends, rendered for real once so its size is exact,
@@ -99,8 +100,8 @@ public struct PushTemplate: Sendable, Equatable {
                                position: Int32, messageIndex: Int32, deviceIDHash: UInt32) -> String {
         let hash = String(deviceIDHash, radix: 16)
         let hashField = String(repeating: "0", count: 8 - hash.count) + hash
-        var json = #"{"aps":{"alert":{"title":"# + jsonStringLiteral(title) + #","body":"# + jsonStringLiteral(body)
-        json += #"},"mutable-content":1,"thread-id":"# + jsonStringLiteral(app) + "}"
+        var json = #"{"aps":{"alert":{"title":"# + JSONText.string(title) + #","body":"# + JSONText.string(body)
+        json += #"},"mutable-content":1,"thread-id":"# + JSONText.string(app) + "}"
         if numbered {
             json += #","xiva":{"pos":"# + String(position) + #","device_id_hash":""# + hashField + #""}"#
         }
@@ -126,29 +127,4 @@ public func deviceIDHash(_ deviceID: String) -> UInt32 {
     var hash: UInt32 = 0x811c_9dc5
     for byte in deviceID.utf8 { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
     return hash
-}
-
-/// `text` as a JSON string literal, quotes included (RFC 8259 escapes; other
-/// characters verbatim as UTF-8). Shared by the payload template and the
-/// simulator's partial-result files.
-/// - Complexity: O(n) in the text's length.
-public func jsonStringLiteral(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        default:
-            if scalar.value < 0x20 {
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-    }
-    return out + "\""
 }

@@ -1,3 +1,4 @@
+import Base
 import FakeAPNs
 
 /// How the provider fills `apns-expiration`.

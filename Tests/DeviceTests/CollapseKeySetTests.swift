@@ -1,6 +1,6 @@
-import FakeAPNs
-import Testing
+@testable import Base
 @testable import Device
+import Testing
 
 @Suite("Collapse key set")
 struct CollapseKeySetTests {

@@ -1,6 +1,7 @@
-import Testing
-import FakeAPNs
+@testable import Base
 @testable import Device
+@testable import FakeAPNs
+import Testing
 
 private let token = DeviceToken(2)
 private let deviceID: UInt64 = 42

@@ -1,6 +1,6 @@
+@testable import Device
+@testable import FakeAPNs
 import Testing
-import FakeAPNs
-import Device
 
 private let deviceID: UInt64 = 0xD0_0D
 private let hash: UInt32 = 0x1234_5678

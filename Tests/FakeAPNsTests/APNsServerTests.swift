@@ -1,5 +1,6 @@
+@testable import Base
+@testable import FakeAPNs
 import Testing
-import FakeAPNs
 
 /// A notification for `token` with the given headers; the message index tells copies apart.
 private func push(_ message: Int32, to token: DeviceToken = DeviceToken(1), pushType: PushType = .alert,

@@ -1,6 +1,7 @@
+@testable import Base
+@testable import FakeAPNs
+@testable import Provider
 import Testing
-import FakeAPNs
-import Provider
 
 private let token = DeviceToken(3)
 private let hash: UInt32 = 0x00ab_cdef

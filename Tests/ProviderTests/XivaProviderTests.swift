@@ -1,7 +1,8 @@
+@testable import Base
+@testable import FakeAPNs
 import Foundation
+@testable import Provider
 import Testing
-import FakeAPNs
-import Provider
 
 private let second = TimeUnit.second
 private let token = DeviceToken(3)

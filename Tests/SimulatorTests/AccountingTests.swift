@@ -1,7 +1,9 @@
-import FakeAPNs
+@testable import FakeAPNs
 import Foundation
-import Testing
+@testable import Reports
 @testable import Simulator
+import TestSupport
+import Testing
 
 @Suite("Accounting")
 struct AccountingTests {

@@ -1,6 +1,8 @@
-import FakeAPNs
-import Testing
+@testable import Base
+@testable import Kernel
+@testable import Reports
 @testable import Simulator
+import Testing
 
 @Suite("Agenda: one key (time, phase, sequence) for everything a world does")
 struct AgendaTests {
@@ -10,7 +12,7 @@ struct AgendaTests {
         case occurrence(AgendaPhase, Int32)
     }
 
-    private func handed(_ item: Agenda<Int>.Item) -> Handed {
+    private func handed(_ item: Agenda<Int, LaneDraw>.Item) -> Handed {
         switch item {
         case .message(let message): .message(message)
         case .occurrence(let event):
@@ -18,7 +20,7 @@ struct AgendaTests {
         }
     }
 
-    private func drain(_ agenda: inout Agenda<Int>, before end: SimTime = .max) -> [(SimTime, Handed)] {
+    private func drain(_ agenda: inout Agenda<Int, LaneDraw>, before end: SimTime = .max) -> [(SimTime, Handed)] {
         var out: [(SimTime, Handed)] = []
         while let item = agenda.next(before: end) { out.append((agenda.now, handed(item))) }
         return out
@@ -28,7 +30,7 @@ struct AgendaTests {
 
     @Test("a new agenda hands out nothing and stays at time 0")
     func emptyAgenda() {
-        var agenda = Agenda<Int>()
+        var agenda = Agenda<Int, LaneDraw>()
         #expect(agenda.next(before: .max) == nil)
         #expect(agenda.now == 0)
         #expect(agenda.messagesWaiting == 0)
@@ -36,7 +38,7 @@ struct AgendaTests {
 
     @Test("messages in flight for one instant come out in sending order, those sent at that instant last")
     func inFlightTiesKeepSendingOrder() {
-        var agenda = Agenda<Int>()
+        var agenda = Agenda<Int, LaneDraw>()
         agenda.start(timeline: [mail(0, at: 5)])
         for message in 0..<100 { agenda.send(message, arrivingAt: 7) }
         var got: [Handed] = []
@@ -51,7 +53,7 @@ struct AgendaTests {
 
     @Test("at one instant: zero-time messages, then the timeline by phase, then messages in flight")
     func phasesAtOneInstant() {
-        var agenda = Agenda<Int>()
+        var agenda = Agenda<Int, LaneDraw>()
         let timeline: ContiguousArray<TimelineEntry> = [
             TimelineEntry(time: 10, event: .launch), mail(1, at: 10),
             TimelineEntry(time: 10, event: .connectivity(online: false)), TimelineEntry(time: 10, event: .outage(down: true)),
@@ -103,7 +105,7 @@ struct AgendaTests {
             return (Key(time: entry.time, phase: entry.event.phase.rawValue, sequence: index),
                     .occurrence(entry.event.phase, tag))
         }
-        var agenda = Agenda<Int>()
+        var agenda = Agenda<Int, LaneDraw>()
         agenda.start(timeline: timeline)
         var sequence = 0
         var got: [(SimTime, Handed)] = [], want: [(SimTime, Handed)] = []
@@ -138,7 +140,7 @@ struct AgendaTests {
 
     @Test("next(before:) hands out nothing at or after the end, from any source, and leaves it waiting")
     func endIsExclusive() {
-        var agenda = Agenda<Int>()
+        var agenda = Agenda<Int, LaneDraw>()
         agenda.start(timeline: [mail(1, at: 10), mail(2, at: 20)])
         agenda.send(1, arrivingAt: 15)
         agenda.send(2, arrivingAt: 20)
@@ -150,7 +152,7 @@ struct AgendaTests {
 
     @Test("start(timeline:) forgets what was waiting: time 0, nothing in flight, sending order afresh")
     func startForgetsEverything() {
-        var agenda = Agenda<Int>()
+        var agenda = Agenda<Int, LaneDraw>()
         agenda.start(timeline: [mail(1, at: 4)])
         agenda.send(1, arrivingAt: 9)
         agenda.sendNow(2)
@@ -164,7 +166,7 @@ struct AgendaTests {
 
     @Test("countMessages counts the matching messages of every store: zero-time, same-instant and later")
     func countMessagesSeesEveryStore() {
-        var agenda = Agenda<Int>()
+        var agenda = Agenda<Int, LaneDraw>()
         agenda.start(timeline: [mail(0, at: 3)])
         _ = agenda.next(before: .max)  // now = 3
         agenda.sendNow(10)

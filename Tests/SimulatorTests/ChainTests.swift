@@ -1,7 +1,10 @@
-import FakeAPNs
+@testable import Base
+@testable import FakeAPNs
 import Foundation
-import Testing
+@testable import Reports
 @testable import Simulator
+import TestSupport
+import Testing
 
 /// The delivery chain, scenario by scenario: each loss family's shipped file puts its loss in
 /// its own column, the same file without the family's field loses nothing there,

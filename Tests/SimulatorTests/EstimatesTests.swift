@@ -1,6 +1,8 @@
 import Foundation
-import Testing
+@testable import Reports
 @testable import Simulator
+import TestSupport
+import Testing
 
 /// Standard errors over blocks of users, against values worked out by hand.
 @Suite("Standard errors")

@@ -1,6 +1,7 @@
-import FakeAPNs
-import Testing
+@testable import Base
+@testable import Reports
 @testable import Simulator
+import Testing
 
 /// What a device's apps and accounts are built from: per-lane random streams,
 /// merged mail streams (the rate multiplier) and the per-device count draw.

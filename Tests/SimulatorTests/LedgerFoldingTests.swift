@@ -1,6 +1,9 @@
-import FakeAPNs
-import Testing
+@testable import Base
+@testable import FakeAPNs
+@testable import Provider
+@testable import Reports
 @testable import Simulator
+import Testing
 
 /// The ledger of a long lane folds each message once its fate can no longer change,
 /// branch by branch of `Ledger.isSettled`; every script is also played on a ledger

@@ -1,6 +1,9 @@
-import FakeAPNs
-import Testing
+@testable import Base
+@testable import FakeAPNs
+@testable import Provider
+@testable import Reports
 @testable import Simulator
+import Testing
 
 /// The ledger alone, fed effects by hand: the talk's measurement branch by branch,
 /// the funnel's stages, reordering and summaries, with exact expected counts.

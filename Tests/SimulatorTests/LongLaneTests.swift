@@ -1,7 +1,8 @@
-import FakeAPNs
 import Foundation
-import Testing
+@testable import Reports
 @testable import Simulator
+import TestSupport
+import Testing
 
 /// A lane longer than the timeline's window is drawn a window at a time and its
 /// ledger folds each message once its fate can no longer change, so a device with

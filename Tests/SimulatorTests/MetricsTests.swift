@@ -1,6 +1,8 @@
-import FakeAPNs
-import Testing
+@testable import Base
+@testable import Reports
 @testable import Simulator
+import TestSupport
+import Testing
 
 @Suite("Latency histogram")
 struct LatencyHistogramTests {

@@ -1,6 +1,7 @@
-import FakeAPNs
-import Testing
+@testable import Base
+@testable import Reports
 @testable import Simulator
+import Testing
 
 /// The run's global outage schedule: scheduled windows tidied, random ones drawn
 /// from the seed alone.

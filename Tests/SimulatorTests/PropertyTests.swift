@@ -1,7 +1,9 @@
-import FakeAPNs
+@testable import Base
 import Foundation
-import Testing
+@testable import Reports
+@testable import ScenarioFormat
 @testable import Simulator
+import Testing
 
 /// Random valid scenarios (every family of the delivery chain, several strategies) and
 /// what must hold for each: the same bytes on 1 and 2 threads and through shards +

@@ -1,6 +1,7 @@
-import FakeAPNs
-import Testing
+@testable import FakeAPNs
+@testable import Reports
 @testable import Simulator
+import Testing
 
 @Suite("Push pool")
 struct PushPoolTests {

@@ -1,5 +1,6 @@
-import Testing
+@testable import Reports
 @testable import Simulator
+import Testing
 
 @Suite("Ledger: which folded messages a copy may still reach")
 struct ReachableMessagesTests {

@@ -1,6 +1,8 @@
 import Foundation
-import Testing
+@testable import Reports
 @testable import Simulator
+import TestSupport
+import Testing
 
 /// Strategy comparisons on the shipped scenarios: the numbers a team would act on.
 @Suite("Regression")

@@ -1,6 +1,9 @@
 import Foundation
-import Testing
+@testable import Reports
+@testable import ScenarioFormat
 @testable import Simulator
+import TestSupport
+import Testing
 
 /// A strategy that reaches devices as an app update: the provider numbers from
 /// `from`, each device app switches `adoption` after it.

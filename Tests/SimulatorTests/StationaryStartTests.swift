@@ -1,7 +1,9 @@
-import FakeAPNs
+@testable import Base
 import Foundation
-import Testing
+@testable import Reports
 @testable import Simulator
+import TestSupport
+import Testing
 
 /// On/off periods of one law, for the process and as a scenario file writes them.
 struct PeriodLaws: Sendable, CustomTestStringConvertible {

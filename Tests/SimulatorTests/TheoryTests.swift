@@ -1,6 +1,8 @@
 import Foundation
-import Testing
+@testable import Reports
 @testable import Simulator
+import TestSupport
+import Testing
 
 /// Whole simulations against closed forms.
 ///

@@ -1,6 +1,8 @@
-import FakeAPNs
-import Testing
+@testable import Base
+@testable import Reports
 @testable import Simulator
+import TestSupport
+import Testing
 
 /// The user's timeline is drawn once and replayed per strategy, so it must hold
 /// exactly the draws the lazy processes make, in the order the kernel documents.

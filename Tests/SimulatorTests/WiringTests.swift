@@ -1,6 +1,8 @@
-import FakeAPNs
-import Testing
+@testable import Base
+@testable import Reports
 @testable import Simulator
+import TestSupport
+import Testing
 
 /// The world's wiring, one rule at a time, on small always-online fixtures with no
 /// latency, where the expected counts are exact. Where the count depends on the

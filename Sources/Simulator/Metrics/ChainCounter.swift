@@ -1,4 +1,4 @@
-import FakeAPNs
+import Base
 
 /// Counts along the delivery chain where nothing is lost (in pushes or events): they
 /// explain where time, traffic or the queue's numbering went. One case per

@@ -13,7 +13,7 @@
 /// Intervals use the Student t quantile with K − 1 degrees of freedom.
 extension SimulationResult {
     /// Blocks holding users in this run: K.
-    var usedBlocks: Int { UserBlocks.used(users: users) }
+    package var usedBlocks: Int { UserBlocks.used(users: users) }
 
     /// `metric` for strategy `index`, with its standard error over users.
     /// - Complexity: O(blocks).

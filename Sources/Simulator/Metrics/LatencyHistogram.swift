@@ -3,10 +3,10 @@
 /// buckets make it mergeable by addition, so threads and shards agree byte for byte.
 public struct LatencyHistogram: Sendable, Equatable {
     /// Number of buckets: covers up to 2^63 µs.
-    static let bucketCount = 64 + 58 * 32
+    package static let bucketCount = 64 + 58 * 32
     /// Buckets a recorded value can fall in (values are Int64: the top exponent is never reached).
-    static let reachableBucketCount = bucket(of: .max) + 1
-    private(set) var counts = ContiguousArray<UInt64>(repeating: 0, count: bucketCount)
+    package static let reachableBucketCount = bucket(of: .max) + 1
+    package private(set) var counts = ContiguousArray<UInt64>(repeating: 0, count: bucketCount)
 
     /// Total number of values recorded.
     public private(set) var total: UInt64 = 0
@@ -17,7 +17,7 @@ public struct LatencyHistogram: Sendable, Equatable {
 
     /// The bucket that holds `value`.
     /// - Complexity: O(1).
-    static func bucket(of value: Int64) -> Int {
+    package static func bucket(of value: Int64) -> Int {
         let v = UInt64(max(0, value))
         if v < 64 { return Int(v) }
         let exponent = 63 - v.leadingZeroBitCount          // ≥ 6
@@ -26,7 +26,7 @@ public struct LatencyHistogram: Sendable, Equatable {
     }
 
     /// The smallest value of a bucket.
-    static func lowerBound(of bucket: Int) -> Int64 {
+    package static func lowerBound(of bucket: Int) -> Int64 {
         if bucket < 64 { return Int64(bucket) }
         let exponent = (bucket - 64) / 32 + 6
         let subBucket = Int64((bucket - 64) % 32)
@@ -62,10 +62,10 @@ public struct LatencyHistogram: Sendable, Equatable {
     }
 
     /// Non-empty buckets as (index, count), for partial results.
-    var nonEmptyBuckets: [(Int, UInt64)] { counts.enumerated().filter { $0.1 > 0 } }
+    package var nonEmptyBuckets: [(Int, UInt64)] { counts.enumerated().filter { $0.1 > 0 } }
 
     /// Adds `count` values to bucket `index` (reading partial results).
-    mutating func add(bucket index: Int, count: UInt64) {
+    package mutating func add(bucket index: Int, count: UInt64) {
         counts[index] &+= count
         total &+= count
     }

@@ -42,5 +42,5 @@ public enum LossReason: UInt8, Sendable, CaseIterable {
     }
 
     /// Number of counters an aggregate keeps (index 0 unused).
-    static let slots = allCases.count + 1
+    package static let slots = allCases.count + 1
 }

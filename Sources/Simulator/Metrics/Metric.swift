@@ -1,3 +1,4 @@
+import Base
 import Foundation
 
 /// A rate PushSim reports for a strategy: a ratio of two counts summed over users.
@@ -136,7 +137,7 @@ public func studentTQuantile(_ p: Double, degreesOfFreedom: Int) -> Double {
 /// P(|T| < t) for Student's t with ν degrees of freedom, by the finite series of
 /// Abramowitz and Stegun 26.7.3 (ν odd) and 26.7.4 (ν even), θ = atan(t / √ν).
 /// - Complexity: O(ν).
-func studentTCentralProbability(_ t: Double, degreesOfFreedom: Int) -> Double {
+package func studentTCentralProbability(_ t: Double, degreesOfFreedom: Int) -> Double {
     let theta = Foundation.atan(t / Double(degreesOfFreedom).squareRoot())
     let sine = Foundation.sin(theta), cosine = Foundation.cos(theta), cosineSquared = cosine * cosine
     var term = 1.0, sum = 1.0

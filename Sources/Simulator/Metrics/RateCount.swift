@@ -49,7 +49,7 @@ public enum RateCount: Hashable, Sendable {
     }
 
     /// The index of the first loss reason's count; the others follow in raw-value order.
-    static let firstLostIndex = 12
+    package static let firstLostIndex = 12
 
     /// The count's total in `aggregate`.
     /// - Complexity: O(1).

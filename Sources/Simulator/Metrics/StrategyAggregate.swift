@@ -53,6 +53,15 @@ public struct DayCounts: Sendable, Equatable {
         lhs.measuredSent += rhs.measuredSent
         lhs.measuredReceived += rhs.measuredReceived
     }
+    package init(messages: Int64 = 0, delivered: Int64 = 0, summarized: Int64 = 0, lost: Int64 = 0, pending: Int64 = 0, measuredSent: Int64 = 0, measuredReceived: Int64 = 0) {
+        self.messages = messages
+        self.delivered = delivered
+        self.summarized = summarized
+        self.lost = lost
+        self.pending = pending
+        self.measuredSent = measuredSent
+        self.measuredReceived = measuredReceived
+    }
 }
 
 /// Everything reported for one strategy, summed over users. Mergeable by
@@ -143,14 +152,14 @@ public struct StrategyAggregate: Sendable, Equatable {
     /// Adds `value` to `count` of block `block`.
     /// - Complexity: O(1).
     @inline(__always)
-    mutating func add(_ value: Int64, to count: RateCount, block: Int) {
+    package mutating func add(_ value: Int64, to count: RateCount, block: Int) {
         blocks[block * RateCount.allCases.count + count.index] += value
     }
 
     /// Where `reason`'s count of `day` sits in `dailyLostByReason`.
     /// - Complexity: O(1).
     @inline(__always)
-    static func dailyLostIndex(day: Int, reasonRawValue: Int) -> Int {
+    package static func dailyLostIndex(day: Int, reasonRawValue: Int) -> Int {
         day * LossReason.allCases.count + reasonRawValue - 1
     }
 
@@ -240,7 +249,7 @@ public struct StrategyAggregate: Sendable, Equatable {
     /// Adds one day's counts of the users of block `block` to `day`, to the totals
     /// they sum to and to the block's counts.
     /// - Complexity: O(1).
-    mutating func add(_ counts: DayCounts, day: Int, block: Int) {
+    package mutating func add(_ counts: DayCounts, day: Int, block: Int) {
         // One uniqueness check per array, not one per count: the fold calls this per user and day.
         let dayBlock = (day * UserBlocks.count + block) * RateCount.daily.count
         dailyBlocks.withUnsafeMutableBufferPointer { blockCounts in
@@ -302,7 +311,7 @@ public struct StrategyAggregate: Sendable, Equatable {
 
     /// Checks that the blocks sum to the totals, overall and per day.
     /// - Complexity: O(days × blocks).
-    func checkBlocks() -> String? {
+    package func checkBlocks() -> String? {
         let width = RateCount.allCases.count
         for count in RateCount.allCases {
             var sum: Int64 = 0

@@ -1,11 +1,11 @@
-import FakeAPNs
+import Base
 
 /// A device's connection to APNs over time: an alternating on/off renewal process
 /// with daily offline windows laid over it (the device is online only when the
 /// alternation says online and no window holds it offline). Drawn one change at
 /// a time, into the user's timeline (`UserTimeline`), whose buffers are reused
 /// user after user.
-struct ConnectivityProcess {
+package struct ConnectivityProcess {
     private let model: ConnectivityModel
     private let online: Sampler?
     private let offline: Sampler?
@@ -22,9 +22,9 @@ struct ConnectivityProcess {
     private var time: SimTime = 0
 
     /// Whether the device is online at the last change handed out.
-    private(set) var isOnline = true
+    package private(set) var isOnline = true
 
-    init(model: ConnectivityModel, firstWeekday: Int, horizon: SimDuration) {
+    package init(model: ConnectivityModel, firstWeekday: Int, horizon: SimDuration) {
         self.model = model
         online = model.online.map(Sampler.init)
         offline = model.offline.map(Sampler.init)
@@ -38,7 +38,7 @@ struct ConnectivityProcess {
     /// so the run starts as if the alternation had been going on forever, whatever
     /// the laws of the periods. Later periods are drawn whole, from the samplers.
     /// - Complexity: O(windows that hold the device offline at 0).
-    mutating func start(_ rng: inout SplitMix64) -> Bool {
+    package mutating func start(_ rng: inout SplitMix64) -> Bool {
         time = 0
         forcedUntil = .min
         cursorDay = -1
@@ -62,7 +62,7 @@ struct ConnectivityProcess {
     }
 
     /// The time of the next change of `isOnline` (which it then holds), or nil if none comes.
-    mutating func nextChange(_ rng: inout SplitMix64) -> SimTime? {
+    package mutating func nextChange(_ rng: inout SplitMix64) -> SimTime? {
         while true {
             let forcedEnd = forcedUntil > time ? forcedUntil : SimTime.max
             let next = min(baseFlipAt, nextWindowStart, forcedEnd)

@@ -1,4 +1,5 @@
-import FakeAPNs
+import Base
+import Kernel
 
 /// What is left to draw of one app's timeline: each source's state and its next
 /// entry. A source is one process (outages, device id changes, token rotations,
@@ -9,18 +10,18 @@ import FakeAPNs
 ///
 /// A value: copying it keeps a lane's start, from which every strategy replays
 /// the same draws.
-struct LaneDraw {
+package struct LaneDraw: TimelineDraw {
     /// What every lane's draw starts from: the scenario's processes and the run's outages.
-    struct Sources {
-        let horizon: SimTime
-        let chain: ChainModel
+    package struct Sources {
+        package let horizon: SimTime
+        package let chain: ChainModel
         /// The outages' starts and ends, in time order.
-        let outageEntries: ContiguousArray<TimelineEntry>
-        let mail: WeeklyPoissonProcess
-        let launches: WeeklyPoissonProcess?
-        let connectivity: ConnectivityProcess?
+        package let outageEntries: ContiguousArray<TimelineEntry>
+        package let mail: WeeklyPoissonProcess
+        package let launches: WeeklyPoissonProcess?
+        package let connectivity: ConnectivityProcess?
 
-        init(scenario: Scenario, outages: [OutageWindow]) {
+        package init(scenario: Scenario, outages: [OutageWindow]) {
             horizon = scenario.duration
             chain = scenario.chain
             var entries = ContiguousArray<TimelineEntry>()
@@ -42,7 +43,7 @@ struct LaneDraw {
 
         /// Whether `user`'s device is online at time 0 (the connectivity stream's first draws).
         /// - Complexity: O(windows that hold the device offline at 0).
-        func startsOnline(seed: UInt64, user: Int) -> Bool {
+        package func startsOnline(seed: UInt64, user: Int) -> Bool {
             guard var process = connectivity else { return true }
             var random = RandomStream.connectivity.generator(seed: seed, user: UInt64(user))
             return process.start(&random)
@@ -82,7 +83,7 @@ struct LaneDraw {
 
     /// The draw of app `lane` of `user`, at its start; `accounts` scales the mail.
     /// - Complexity: O(windows that hold the device offline at 0).
-    init(sources: Sources, seed: UInt64, user: Int, lane: Int, accounts: Int) {
+    package init(sources: Sources, seed: UInt64, user: Int, lane: Int, accounts: Int) {
         let userKey = UInt64(user)
         func stream(_ purpose: RandomStream) -> SplitMix64 { purpose.generator(seed: seed, user: userKey, lane: lane) }
         horizon = sources.horizon
@@ -111,7 +112,7 @@ struct LaneDraw {
     }
 
     /// True once every entry has been handed out.
-    var isFinished: Bool {
+    package var isFinished: Bool {
         for source in 0..<Self.sourceCount where heads[source].time != .max { return false }
         return true
     }
@@ -119,7 +120,7 @@ struct LaneDraw {
     /// Appends the next entries, in the agenda's order, until `buffer` holds
     /// `capacity` or the lane is done.
     /// - Complexity: O(n × k) for n entries from k sources.
-    mutating func fill(_ buffer: inout ContiguousArray<TimelineEntry>, upTo capacity: Int) {
+    package mutating func fill(_ buffer: inout ContiguousArray<TimelineEntry>, upTo capacity: Int) {
         while buffer.count < capacity {
             var first = 0
             var firstTime = heads[0].time

@@ -1,36 +1,36 @@
-import FakeAPNs
+import Base
 
 extension Ledger {
     /// What the fold needs to know about the app's launches (the talk's measurement).
-    struct LaunchLog {
+    package struct LaunchLog {
         /// Launch instants, ascending: who counts for a day.
-        var times: ContiguousArray<SimTime> = []
+        package var times: ContiguousArray<SimTime> = []
         /// Instants the extension's log went up to analytics, ascending: a launch
         /// while online, or the first reconnect after a launch offline.
-        var uploads: ContiguousArray<SimTime> = []
+        package var uploads: ContiguousArray<SimTime> = []
         /// Per upload: made at a reconnect. Such an upload carries only logs written
         /// before it: a notification APNs hands over at that same instant is logged
         /// after the app's upload went out.
-        var uploadAtReconnect: ContiguousArray<Bool> = []
+        package var uploadAtReconnect: ContiguousArray<Bool> = []
 
         /// Days with a launch whose instant was forgotten (`forget(launchesBefore:uploadsBefore:)`),
         /// one bit each.
-        var forgottenLaunchDays: ContiguousArray<UInt64> = []
+        package var forgottenLaunchDays: ContiguousArray<UInt64> = []
 
         /// Records a launch (in time order).
         /// - Complexity: amortized O(1).
-        mutating func launch(at time: SimTime) { times.append(time) }
+        package mutating func launch(at time: SimTime) { times.append(time) }
 
         /// Records an upload (in time order).
         /// - Complexity: amortized O(1).
-        mutating func upload(at time: SimTime, atReconnect: Bool) {
+        package mutating func upload(at time: SimTime, atReconnect: Bool) {
             uploads.append(time)
             uploadAtReconnect.append(atReconnect)
         }
 
         /// Forgets every launch and upload, keeping capacity.
         /// - Complexity: O(n) in what it held.
-        mutating func removeAll() {
+        package mutating func removeAll() {
             times.removeAll(keepingCapacity: true)
             uploads.removeAll(keepingCapacity: true)
             uploadAtReconnect.removeAll(keepingCapacity: true)
@@ -40,7 +40,7 @@ extension Ledger {
         /// Whether the app was launched on `day` or the next: the talk's method counts
         /// the user's mail of `day` then.
         /// - Complexity: O(1).
-        func launched(onDayOrNext day: Int) -> Bool {
+        package func launched(onDayOrNext day: Int) -> Bool {
             func forgotten(_ day: Int) -> Bool {
                 day / 64 < forgottenLaunchDays.count && forgottenLaunchDays[day / 64] & (1 << UInt64(day % 64)) != 0
             }
@@ -53,7 +53,7 @@ extension Ledger {
         /// lookup asks for them any more (`launched(onDayOrNext:)` still answers for
         /// their days).
         /// - Complexity: amortized O(1) per instant recorded.
-        mutating func forget(launchesBefore: SimTime, uploadsBefore: SimTime) {
+        package mutating func forget(launchesBefore: SimTime, uploadsBefore: SimTime) {
             let launches = Self.firstIndex(in: times, notBefore: launchesBefore)
             if launches > 0, launches * 2 >= times.count {
                 for time in times[..<launches] {
@@ -70,16 +70,16 @@ extension Ledger {
             }
         }
         /// Whether the device's logs count at all (iOS < 10 users are dropped, as the talk says).
-        var measured = true
+        package var measured = true
 
         /// The first launch at or after `time`, or nil.
         /// - Complexity: O(log n).
-        func firstLaunch(notBefore time: SimTime) -> SimTime? { Self.first(in: times, notBefore: time) }
+        package func firstLaunch(notBefore time: SimTime) -> SimTime? { Self.first(in: times, notBefore: time) }
 
         /// The first upload that carries a log written at `time`: at or after it, but
         /// a reconnect's upload only strictly after it. Nil when none does.
         /// - Complexity: O(log n).
-        func firstUpload(notBefore time: SimTime) -> SimTime? {
+        package func firstUpload(notBefore time: SimTime) -> SimTime? {
             upload(from: Self.firstIndex(in: uploads, notBefore: time), carrying: time)
         }
 
@@ -87,7 +87,7 @@ extension Ledger {
         /// lookup left there (updated): log times mostly rise with the mail, so the
         /// answer is usually at the hint or a step after it.
         /// - Complexity: O(1) when the answer is near the hint, else O(log n).
-        func firstUpload(notBefore time: SimTime, hint: inout Int) -> SimTime? {
+        package func firstUpload(notBefore time: SimTime, hint: inout Int) -> SimTime? {
             var index = min(hint, uploads.count)
             if index > 0 && uploads[index - 1] >= time {
                 index = Self.firstIndex(in: uploads, notBefore: time)
@@ -118,7 +118,7 @@ extension Ledger {
         }
 
         /// Whether some launch falls in `start..<end`.
-        func launched(from start: SimTime, before end: SimTime) -> Bool {
+        package func launched(from start: SimTime, before end: SimTime) -> Bool {
             guard let first = firstLaunch(notBefore: start) else { return false }
             return first < end
         }

@@ -1,63 +1,64 @@
-import FakeAPNs
+import Base
+import Provider
 
 extension Ledger {
     /// How a long lane is folded as it plays.
-    struct Folding {
+    package struct Folding {
         /// Records held before folding is tried; past it, every mail tries again.
-        var recordsHeld: Int
+        package var recordsHeld: Int
         /// The user's block (`UserBlocks`).
-        var block: Int
+        package var block: Int
         /// Days of the run.
-        var days: Int
+        package var days: Int
         /// The device-id hash at the lane's start.
-        var deviceIDHash: UInt32
+        package var deviceIDHash: UInt32
         /// Pushes carry collapse ids: find the messages no copy can reach any more
         /// (`ReachableMessages`), for Notification Center to forget.
-        var tracksReach = false
+        package var tracksReach = false
     }
 
     /// A re-request the extension made: until the provider has served it and the
     /// extension's invocation has ended, its positions may be re-sent or summarized.
-    struct OpenRange {
-        var invocation: Int32
-        var first: Int32
-        var last: Int32
-        var served = false
-        var ended = false
+    package struct OpenRange {
+        package var invocation: Int32
+        package var first: Int32
+        package var last: Int32
+        package var served = false
+        package var ended = false
     }
 
     /// What folding keeps for a long lane: what decides when a message has settled,
     /// and the folded messages' counts.
-    struct StreamingFold {
+    package struct StreamingFold {
         /// Copies in flight of folded messages (re-sends of shown ones).
-        var ghostCopies: Int64 = 0
+        package var ghostCopies: Int64 = 0
         /// Folded messages tapped after they were folded.
-        var openedAfterFold: Int64 = 0
+        package var openedAfterFold: Int64 = 0
         /// The extension's saved position, as it last told (`DeviceEffect.positionSaved`).
-        var savedPosition: Int32?
+        package var savedPosition: Int32?
         /// The device's id hash now: numbering under another hash is no longer reachable.
-        var deviceIDHash: UInt32 = 0
+        package var deviceIDHash: UInt32 = 0
         /// The device id changed without its hash: old and new positions could meet,
         /// so numbered messages settle only when shown.
-        var numberedStayOpen = false
-        var openRanges: ContiguousArray<OpenRange> = []
+        package var numberedStayOpen = false
+        package var openRanges: ContiguousArray<OpenRange> = []
         /// Under `Folding.tracksReach`: the messages a copy may still reach.
-        var reach = ReachableMessages()
+        package var reach = ReachableMessages()
         /// The fold of the messages folded so far (they go straight to the lane's aggregate).
-        var pass = FoldPass()
-        var block = 0
+        package var pass = FoldPass()
+        package var block = 0
         /// Per day, folded messages the provider sent, and those whose log went up by
         /// the end of the next day: they count once the day's launches are known. Kept
         /// lane after lane; only `touchedDays` is nonzero.
-        var sentByDay: ContiguousArray<Int64> = []
-        var receivedByDay: ContiguousArray<Int64> = []
-        var touchedDays = 0..<0
+        package var sentByDay: ContiguousArray<Int64> = []
+        package var receivedByDay: ContiguousArray<Int64> = []
+        package var touchedDays = 0..<0
         /// Folded messages logged but not uploaded yet; the sent ones by day.
-        var awaitingUpload: Int64 = 0
-        var awaitingSentByDay: ContiguousArray<(day: Int, count: Int64)> = []
-        var uploadedAfterFold: Int64 = 0
+        package var awaitingUpload: Int64 = 0
+        package var awaitingSentByDay: ContiguousArray<(day: Int, count: Int64)> = []
+        package var uploadedAfterFold: Int64 = 0
 
-        mutating func reset(_ folding: Folding) {
+        package mutating func reset(_ folding: Folding) {
             ghostCopies = 0
             openedAfterFold = 0
             savedPosition = nil
@@ -83,7 +84,7 @@ extension Ledger {
 
         /// The extension's log went up at `time`: it carries every folded message's
         /// log (they were all written before `time`).
-        mutating func upload(at time: SimTime) {
+        package mutating func upload(at time: SimTime) {
             uploadedAfterFold += awaitingUpload
             awaitingUpload = 0
             for (day, count) in awaitingSentByDay where time < SimTime(day + 2) * TimeUnit.day {
@@ -93,7 +94,7 @@ extension Ledger {
         }
 
         /// Folds a settled message into `aggregate`: its bucket now, its measurement by day.
-        mutating func fold(_ record: Record, index: Int, into aggregate: inout StrategyAggregate,
+        package mutating func fold(_ record: Record, index: Int, into aggregate: inout StrategyAggregate,
                            launches: LaunchLog) -> String? {
             let day = Int(record.arrival / TimeUnit.day)
             touchedDays = touchedDays.isEmpty ? day..<(day + 1) : touchedDays.lowerBound..<Swift.max(touchedDays.upperBound, day + 1)
@@ -122,7 +123,7 @@ extension Ledger {
 
         /// Adds what the folded messages still owe `aggregate`: the last day and the
         /// funnel of the pass, and the measurement of each day, whose launches are now known.
-        func finish(into aggregate: inout StrategyAggregate, launches: LaunchLog) {
+        package func finish(into aggregate: inout StrategyAggregate, launches: LaunchLog) {
             var pass = pass
             pass.uploaded += uploadedAfterFold
             pass.opened += openedAfterFold
@@ -139,19 +140,19 @@ extension Ledger {
 
     /// One pass of the fold over records in arrival order: days come one after the
     /// other, so a day is counted locally and added once, its launches looked up once.
-    struct FoldPass {
-        var day = -1
-        var today = DayCounts()
-        var launchedToday = false
-        var nextDayEnd: SimTime = 0
-        var providerSent: Int64 = 0, apnsAccepted: Int64 = 0, reachedDevice: Int64 = 0, opened: Int64 = 0
-        var logged: Int64 = 0, uploaded: Int64 = 0
-        var uploadHint = 0
+    package struct FoldPass {
+        package var day = -1
+        package var today = DayCounts()
+        package var launchedToday = false
+        package var nextDayEnd: SimTime = 0
+        package var providerSent: Int64 = 0, apnsAccepted: Int64 = 0, reachedDevice: Int64 = 0, opened: Int64 = 0
+        package var logged: Int64 = 0, uploaded: Int64 = 0
+        package var uploadHint = 0
 
         /// Adds a message's record; `measures` false: its measurement is counted
         /// elsewhere. False when it fits no bucket (`unaccounted(_:index:)` says why).
         @inline(__always)
-        mutating func add(_ record: Record, into aggregate: inout StrategyAggregate, block: Int,
+        package mutating func add(_ record: Record, into aggregate: inout StrategyAggregate, block: Int,
                           launches: LaunchLog, measures: Bool) -> Bool {
             let recordDay = Int(record.arrival / TimeUnit.day)
             if recordDay != day {
@@ -200,12 +201,12 @@ extension Ledger {
         }
 
         /// Why message `index` fits no bucket.
-        static func unaccounted(_ record: Record, index: Int) -> String {
+        package static func unaccounted(_ record: Record, index: Int) -> String {
             "message \(index) (mail at \(record.arrival) µs) was neither shown, summarized, lost nor in flight"
         }
 
         /// Adds the last day and the funnel's counts.
-        mutating func finish(into aggregate: inout StrategyAggregate, block: Int) {
+        package mutating func finish(into aggregate: inout StrategyAggregate, block: Int) {
             if day >= 0 { aggregate.add(today, day: day, block: block) }
             day = -1
             today = DayCounts()
@@ -235,7 +236,7 @@ extension Ledger {
     /// message. Else a numbered message can be re-sent or summarized only through
     /// a gap the extension finds above its saved position, under the device's
     /// current hash, or through a re-request still open.
-    func isSettled(_ record: Record, now: SimTime) -> Bool {
+    package func isSettled(_ record: Record, now: SimTime) -> Bool {
         guard record.inFlight == 0, record.loggedAt < now else { return false }
         if record.position == 0 { return true }
         let complete = Stage.providerSent | Stage.apnsAccepted | Stage.reachedDevice
@@ -256,13 +257,13 @@ extension Ledger {
     /// A mail arrived at `time`: in a long lane, first folds into `aggregate` (the
     /// lane's) what has settled once `Folding.recordsHeld` records are held. Returns
     /// the message's index.
-    mutating func newMessage(at time: SimTime, folding aggregate: inout StrategyAggregate) -> Int32 {
+    package mutating func newMessage(at time: SimTime, folding aggregate: inout StrategyAggregate) -> Int32 {
         if let folding, records.count - liveFrom >= folding.recordsHeld { foldSettled(now: time, into: &aggregate) }
         return newMessage(at: time)
     }
 
     /// Folds the oldest messages into `aggregate` while they have settled.
-    mutating func foldSettled(now: SimTime, into aggregate: inout StrategyAggregate) {
+    package mutating func foldSettled(now: SimTime, into aggregate: inout StrategyAggregate) {
         let tracksReach = self.tracksReach
         var foldedAny = false
         while let record = firstLive, isSettled(record, now: now) {
@@ -288,17 +289,17 @@ extension Ledger {
     }
 
     /// The lane folds and its pushes carry collapse ids (`Folding.tracksReach`).
-    var tracksReach: Bool { folding?.tracksReach == true }
+    package var tracksReach: Bool { folding?.tracksReach == true }
 
     /// The extension saved `position` (nil: it forgot it).
     @inline(__always)
-    mutating func positionSaved(_ position: Int32?) {
+    package mutating func positionSaved(_ position: Int32?) {
         streaming.savedPosition = position
     }
 
     /// The device id changed; `hash` is the new id's.
     @inline(__always)
-    mutating func deviceIDChanged(hash: UInt32) {
+    package mutating func deviceIDChanged(hash: UInt32) {
         guard folding != nil else { return }
         if hash == streaming.deviceIDHash { streaming.numberedStayOpen = true }
         streaming.deviceIDHash = hash
@@ -307,21 +308,21 @@ extension Ledger {
 
     /// The extension re-requested `gap` positions before `position` (invocation `invocation`).
     @inline(__always)
-    mutating func rerequestOpened(position: Int32, gap: Int32, invocation: Int32) {
+    package mutating func rerequestOpened(position: Int32, gap: Int32, invocation: Int32) {
         guard folding != nil else { return }
         streaming.openRanges.append(OpenRange(invocation: invocation, first: position - gap, last: position))
     }
 
     /// The provider served re-request `invocation` (its re-sends are on their way).
     @inline(__always)
-    mutating func rerequestServed(invocation: Int32) {
+    package mutating func rerequestServed(invocation: Int32) {
         guard folding != nil else { return }
         closeRange(invocation) { $0.served = true }
     }
 
     /// The extension's invocation `invocation` ended (answer or deadline).
     @inline(__always)
-    mutating func rerequestEnded(invocation: Int32) {
+    package mutating func rerequestEnded(invocation: Int32) {
         guard folding != nil else { return }
         closeRange(invocation) { $0.ended = true }
     }
@@ -339,12 +340,12 @@ extension Ledger {
     /// Folds this world's messages into `aggregate`, and into its counts of block
     /// `block` (the user's, `UserBlocks`); returns a description of the first message
     /// that fits no bucket (the identity broken), else nil.
-    func fold(into aggregate: inout StrategyAggregate, block: Int = 0) -> String? {
+    package func fold(into aggregate: inout StrategyAggregate, block: Int = 0) -> String? {
         fold(into: &aggregate, block: block, launches: launches)
     }
 
     /// `fold(into:block:)` with the launches and uploads in `launches`.
-    func fold(into aggregate: inout StrategyAggregate, block: Int = 0, launches: LaunchLog) -> String? {
+    package func fold(into aggregate: inout StrategyAggregate, block: Int = 0, launches: LaunchLog) -> String? {
         if let inconsistency { return inconsistency }
         aggregate.pushesSent += pushesSent
         aggregate.add(pushesSent, to: .pushesSent, block: block)

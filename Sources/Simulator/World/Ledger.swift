@@ -1,4 +1,6 @@
+import Base
 import FakeAPNs
+import Provider
 
 /// The omniscient bookkeeper of one user's world: it watches the effects the
 /// actors emit (never their state) and decides each message's fate at the end.
@@ -12,60 +14,60 @@ import FakeAPNs
 /// message whose fate can no longer change is folded as soon as it is the
 /// oldest one held, so what the ledger holds stays flat in the lane's volume
 /// (Ledger+Fold.swift). The reports are the same bytes either way.
-struct Ledger {
-    struct Record {
-        var arrival: SimTime
-        var shownAt: SimTime = -1
+package struct Ledger {
+    package struct Record {
+        package var arrival: SimTime
+        package var shownAt: SimTime = -1
         /// When the extension first logged "received" for it; -1: never.
-        var loggedAt: SimTime = -1
-        var inFlight: Int32 = 0
+        package var loggedAt: SimTime = -1
+        package var inFlight: Int32 = 0
         /// Its position in the provider's numbering; 0: never numbered.
-        var position: Int32 = 0
+        package var position: Int32 = 0
         /// The device-id hash its position was numbered under.
-        var numberingHash: UInt32 = 0
-        var summarized = false
-        var firstLoss: UInt8 = 0
+        package var numberingHash: UInt32 = 0
+        package var summarized = false
+        package var firstLoss: UInt8 = 0
         /// Funnel stages reached (`Stage` bits).
-        var stages: UInt8 = 0
+        package var stages: UInt8 = 0
     }
 
     /// Funnel stages a message reached, as bits of `Record.stages`.
-    enum Stage {
-        static let providerSent: UInt8 = 1
-        static let apnsAccepted: UInt8 = 2
-        static let reachedDevice: UInt8 = 4
-        static let opened: UInt8 = 8
+    package enum Stage {
+        package static let providerSent: UInt8 = 1
+        package static let apnsAccepted: UInt8 = 2
+        package static let reachedDevice: UInt8 = 4
+        package static let opened: UInt8 = 8
     }
 
     /// Chain counters of this world; added to the aggregate as they are.
-    var counts = ChainCounts()
+    package var counts = ChainCounts()
     /// The app's launches and the extension log's uploads (the talk's measurement).
-    var launches = LaunchLog()
+    package var launches = LaunchLog()
     /// Highest mail index among originals that reached the device (reordering).
     private var latestOriginalAtDevice: Int32 = -1
 
     /// Records of messages `recordsOffset…`; those before `liveFrom` are folded.
-    private(set) var records: ContiguousArray<Record> = []
-    private(set) var recordsOffset = 0
-    private(set) var liveFrom = 0
+    package private(set) var records: ContiguousArray<Record> = []
+    package private(set) var recordsOffset = 0
+    package private(set) var liveFrom = 0
     /// Message of each position from `positionsOffset + 1` on; filled as originals are sent.
     private var positionToMessage: ContiguousArray<Int32> = []
     private var positionsOffset = 0
-    private(set) var pushesSent: Int64 = 0
-    private(set) var rerequests: Int64 = 0
-    private(set) var duplicatesShown: Int64 = 0
-    private(set) var collapsed: Int64 = 0
+    package private(set) var pushesSent: Int64 = 0
+    package private(set) var rerequests: Int64 = 0
+    package private(set) var duplicatesShown: Int64 = 0
+    package private(set) var collapsed: Int64 = 0
     /// Set when an effect contradicts the books (a copy ending twice).
-    private(set) var inconsistency: String?
+    package private(set) var inconsistency: String?
 
     /// How a long lane is folded as it plays; nil: every record is kept to the end.
-    var folding: Folding?
+    package var folding: Folding?
     /// What folding needs to know and keep (Ledger+Fold.swift).
-    var streaming = StreamingFold()
+    package var streaming = StreamingFold()
 
     /// Starts over for another lane; `folding`: fold settled messages as it plays.
     /// - Complexity: O(n) in what it held.
-    mutating func reset(folding: Folding? = nil) {
+    package mutating func reset(folding: Folding? = nil) {
         records.removeAll(keepingCapacity: true)
         recordsOffset = 0
         liveFrom = 0
@@ -85,17 +87,17 @@ struct Ledger {
     }
 
     /// Messages so far.
-    var messageCount: Int { recordsOffset + records.count }
+    package var messageCount: Int { recordsOffset + records.count }
 
     /// Messages below this index are folded (`recordsOffset + liveFrom`).
-    private(set) var foldedBelow = 0
+    package private(set) var foldedBelow = 0
 
     /// The record of message `message`, which is not folded.
     @inline(__always)
     private func slot(_ message: Int) -> Int { message - recordsOffset }
 
     /// A mail arrived; returns its index (`newMessage(at:folding:)` folds first in a long lane).
-    mutating func newMessage(at time: SimTime) -> Int32 {
+    package mutating func newMessage(at time: SimTime) -> Int32 {
         records.append(Record(arrival: time))
         return Int32(messageCount - 1)
     }
@@ -103,7 +105,7 @@ struct Ledger {
     /// A request left for APNs. A retry is the same copy trying again: it is a
     /// request (`pushes_sent`) but not a new copy in flight.
     @inline(__always)
-    mutating func pushSent(_ push: PushNotification, isRetry: Bool = false) {
+    package mutating func pushSent(_ push: PushNotification, isRetry: Bool = false) {
         pushesSent += 1
         let message = Int(push.payload.messageIndex)
         if isRetry { return }
@@ -136,11 +138,11 @@ struct Ledger {
         }
     }
 
-    mutating func rerequested() { rerequests += 1 }
+    package mutating func rerequested() { rerequests += 1 }
 
     /// A funnel stage reached by one of the message's pushes.
     @inline(__always)
-    mutating func reached(_ stage: UInt8, messageIndex: Int32) {
+    package mutating func reached(_ stage: UInt8, messageIndex: Int32) {
         let message = Int(messageIndex)
         guard message >= foldedBelow else {
             // Only a tap reaches a folded message (a shown one): it was not opened when folded.
@@ -152,7 +154,7 @@ struct Ledger {
 
     /// A push reached iOS on the device; counts reordering among originals.
     @inline(__always)
-    mutating func reachedDevice(_ push: PushNotification) {
+    package mutating func reachedDevice(_ push: PushNotification) {
         let message = Int(push.payload.messageIndex)
         if message >= foldedBelow { records[slot(message)].stages |= Stage.reachedDevice }
         guard !push.isResend else { return }
@@ -165,7 +167,7 @@ struct Ledger {
 
     /// The extension logged "received" for the push's message.
     @inline(__always)
-    mutating func logged(_ push: PushNotification, at time: SimTime) {
+    package mutating func logged(_ push: PushNotification, at time: SimTime) {
         let message = Int(push.payload.messageIndex)
         guard message >= foldedBelow else { return }
         let index = slot(message)
@@ -174,7 +176,7 @@ struct Ledger {
 
     /// A copy of the message ended without being shown.
     @inline(__always)
-    mutating func lost(_ push: PushNotification, _ reason: LossReason) {
+    package mutating func lost(_ push: PushNotification, _ reason: LossReason) {
         let message = Int(push.payload.messageIndex)
         guard endCopy(message) else { return }
         let index = slot(message)
@@ -183,7 +185,7 @@ struct Ledger {
 
     /// The message never became a push.
     @inline(__always)
-    mutating func dropped(messageIndex: Int32, _ reason: LossReason) {
+    package mutating func dropped(messageIndex: Int32, _ reason: LossReason) {
         let index = slot(Int(messageIndex))
         if records[index].firstLoss == 0 { records[index].firstLoss = reason.rawValue }
     }
@@ -191,7 +193,7 @@ struct Ledger {
     /// The push's own notification was shown; returns true when it is the
     /// message's first (the one the user may tap).
     @discardableResult @inline(__always)
-    mutating func presented(_ push: PushNotification, replacedExisting: Bool, at time: SimTime) -> Bool {
+    package mutating func presented(_ push: PushNotification, replacedExisting: Bool, at time: SimTime) -> Bool {
         let message = Int(push.payload.messageIndex)
         if replacedExisting { collapsed += 1 }
         guard endCopy(message) else {
@@ -209,7 +211,7 @@ struct Ledger {
         return false
     }
 
-    mutating func summaryShown(_ push: PushNotification, from: Int32, to: Int32, replacedExisting: Bool) {
+    package mutating func summaryShown(_ push: PushNotification, from: Int32, to: Int32, replacedExisting: Bool) {
         let message = Int(push.payload.messageIndex)
         if endCopy(message) { records[slot(message)].summarized = true }
         if replacedExisting { collapsed += 1 }
@@ -242,25 +244,25 @@ struct Ledger {
     }
 
     /// Copies still in flight, summed over messages.
-    var copiesInFlight: Int64 {
+    package var copiesInFlight: Int64 {
         records[liveFrom...].reduce(streaming.ghostCopies) { $0 + Int64($1.inFlight) }
     }
 
     // MARK: Launches and uploads
 
     /// The user opened the app at `time`.
-    mutating func launched(at time: SimTime) { launches.launch(at: time) }
+    package mutating func launched(at time: SimTime) { launches.launch(at: time) }
 
     /// The extension's log went up to analytics at `time`; `atReconnect`: the
     /// first reconnect after a launch offline.
-    mutating func uploaded(at time: SimTime, atReconnect: Bool) {
+    package mutating func uploaded(at time: SimTime, atReconnect: Bool) {
         launches.upload(at: time, atReconnect: atReconnect)
         if folding != nil { streaming.upload(at: time) }
     }
 
     /// Drops folded records and positions no message can reach, once they are
     /// at least half of what is held.
-    mutating func forgetFolded() {
+    package mutating func forgetFolded() {
         if liveFrom > 0, liveFrom * 2 >= records.count {
             records.removeFirst(liveFrom)
             recordsOffset += liveFrom
@@ -278,16 +280,16 @@ struct Ledger {
     }
 
     /// Keeps the first contradiction found.
-    mutating func noteInconsistency(_ description: String) {
+    package mutating func noteInconsistency(_ description: String) {
         if inconsistency == nil { inconsistency = description }
     }
 
     /// Marks the first live record folded.
-    mutating func advanceLive() {
+    package mutating func advanceLive() {
         liveFrom += 1
         foldedBelow += 1
     }
 
     /// The first record not folded, if any.
-    var firstLive: Record? { liveFrom < records.count ? records[liveFrom] : nil }
+    package var firstLive: Record? { liveFrom < records.count ? records[liveFrom] : nil }
 }

@@ -1,12 +1,12 @@
-import FakeAPNs
+import Base
 
 /// Provider outages of one run: the scheduled windows plus random ones, drawn once
 /// from the seed before any user is simulated. Every user, thread and shard sees
 /// the same schedule, so users stay independent and shards merge exactly.
-enum OutageSchedule {
+package enum OutageSchedule {
     /// The windows inside `0..<horizon`, sorted, overlapping ones merged.
     /// - Complexity: O(w log w) in the number of windows.
-    static func draw(_ model: OutageModel?, seed: UInt64, horizon: SimDuration) -> [OutageWindow] {
+    package static func draw(_ model: OutageModel?, seed: UInt64, horizon: SimDuration) -> [OutageWindow] {
         guard let model else { return [] }
         var windows = model.scheduled
         if let between = model.between.map(Sampler.init), let duration = model.duration.map(Sampler.init) {

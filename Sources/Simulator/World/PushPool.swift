@@ -4,7 +4,7 @@ import FakeAPNs
 /// instead of the whole request, so heap entries stay small. Freed slots form a
 /// list threaded through the pool itself, so parking and taking a push touch one
 /// array element and nothing else.
-struct PushPool {
+package struct PushPool {
     private struct Parked {
         var push: PushNotification
         /// The provider's attempt number (0: first try) while parked; the next
@@ -17,14 +17,14 @@ struct PushPool {
 
     /// Empty, keeping the capacity so a reused pool allocates nothing.
     /// - Complexity: O(n).
-    mutating func removeAll() {
+    package mutating func removeAll() {
         slots.removeAll(keepingCapacity: true)
         firstFree = -1
     }
 
     /// Parks `push` with the provider's attempt number; returns its slot.
     /// - Complexity: amortized O(1).
-    mutating func park(_ push: PushNotification, attempt: Int32) -> PushSlot {
+    package mutating func park(_ push: PushNotification, attempt: Int32) -> PushSlot {
         let parked = Parked(push: push, attemptOrNextFree: attempt)
         guard firstFree >= 0 else {
             slots.append(parked)
@@ -38,12 +38,12 @@ struct PushPool {
 
     /// The push parked in `slot` (still parked).
     /// - Complexity: O(1).
-    subscript(slot: PushSlot) -> PushNotification { slots[Int(slot)].push }
+    package subscript(slot: PushSlot) -> PushNotification { slots[Int(slot)].push }
 
     /// Frees `slot` and returns the push it held with its attempt number: one
     /// call, so the attempt cannot be read after the slot became free.
     /// - Complexity: O(1).
-    mutating func take(_ slot: PushSlot) -> (push: PushNotification, attempt: Int32) {
+    package mutating func take(_ slot: PushSlot) -> (push: PushNotification, attempt: Int32) {
         let index = Int(slot)
         let attempt = slots[index].attemptOrNextFree
         slots[index].attemptOrNextFree = firstFree
@@ -53,7 +53,7 @@ struct PushPool {
 
     /// Frees `slot` without reading it (the push's journey ended where it was read).
     /// - Complexity: O(1).
-    mutating func free(_ slot: PushSlot) {
+    package mutating func free(_ slot: PushSlot) {
         slots[Int(slot)].attemptOrNextFree = firstFree
         firstFree = slot
     }

@@ -1,5 +1,3 @@
-import FakeAPNs
-
 /// Which folded messages a copy may still reach the device for, in a long lane
 /// that keeps collapse ids: below `unreachableBelow` none can, so Notification
 /// Center may drop their ids (`Phone.forgetNotifications(before:)`) and a device's
@@ -13,27 +11,27 @@ import FakeAPNs
 /// below both the saved one and every open re-request's first: copies still in
 /// flight are of messages not folded, numbered above every folded one. Positions of
 /// an earlier numbering (another device id) are never re-sent.
-struct ReachableMessages {
-    struct Folded {
-        var message: Int32
-        var position: Int32
-        var numberingHash: UInt32
+package struct ReachableMessages {
+    package struct Folded {
+        package var message: Int32
+        package var position: Int32
+        package var numberingHash: UInt32
     }
 
     /// No copy of a message before this one can reach the device again.
-    private(set) var unreachableBelow: Int32 = 0
+    package private(set) var unreachableBelow: Int32 = 0
     /// Folded numbered messages not known unreachable yet, oldest first from `start`.
     private var folded: ContiguousArray<Folded> = []
     private var start = 0
     /// The hash of the provider's current numbering (that of its newest numbered push).
-    var numberingHash: UInt32 = 0
+    package var numberingHash: UInt32 = 0
 
     /// Numbered messages folded and not known unreachable.
-    var count: Int { folded.count - start }
+    package var count: Int { folded.count - start }
 
     /// Starts over for another lane.
     /// - Complexity: O(n) in what it held.
-    mutating func reset() {
+    package mutating func reset() {
         unreachableBelow = 0
         folded.removeAll(keepingCapacity: true)
         start = 0
@@ -43,14 +41,14 @@ struct ReachableMessages {
     /// Message `message` was folded (the oldest not yet folded).
     /// - Complexity: amortized O(1).
     @inline(__always)
-    mutating func folded(_ message: Int32, position: Int32, numberingHash: UInt32) {
+    package mutating func folded(_ message: Int32, position: Int32, numberingHash: UInt32) {
         folded.append(Folded(message: message, position: position, numberingHash: numberingHash))
     }
 
     /// Moves the frontier over folded messages no re-request can reach any more.
     /// `foldedBelow`: messages before it are folded.
     /// - Complexity: O(k) in the messages passed, plus O(r) in the open re-requests.
-    mutating func advance(savedPosition: Int32?, openRanges: ContiguousArray<Ledger.OpenRange>,
+    package mutating func advance(savedPosition: Int32?, openRanges: ContiguousArray<Ledger.OpenRange>,
                           ghostCopies: Int64, numberedStayOpen: Bool, foldedBelow: Int) {
         // A folded message's re-send on its way could be saved low, or shown.
         guard ghostCopies == 0, !numberedStayOpen else { return }

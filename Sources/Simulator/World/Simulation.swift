@@ -1,5 +1,4 @@
 import Dispatch
-import FakeAPNs
 import Synchronization
 
 /// What a run produced: one aggregate per strategy, in the scenario's order.
@@ -31,6 +30,12 @@ public struct SimulationResult: Sendable, Equatable {
         }
         return nil
     }
+    package init(strategies: [Strategy], aggregates: [StrategyAggregate], users: Int64, events: Int64) {
+        self.strategies = strategies
+        self.aggregates = aggregates
+        self.users = users
+        self.events = events
+    }
 }
 
 /// Runs a scenario: users are independent, so each is simulated on its own clock,
@@ -39,11 +44,11 @@ public struct SimulationResult: Sendable, Equatable {
 /// the result is the same bytes for any number of threads.
 public enum Simulation {
     /// Users handed to a thread at a time.
-    static let blockSize = 64
+    package static let blockSize = 64
 
     /// Devices of shard `index` (1-based) of `count`: contiguous, sizes differ by at most one.
     /// - Complexity: O(1).
-    static func shardRange(index: Int, count: Int, devices: Int) -> Range<Int> {
+    package static func shardRange(index: Int, count: Int, devices: Int) -> Range<Int> {
         let lower = devices * (index - 1) / count
         let upper = devices * index / count
         return lower..<upper
@@ -59,14 +64,14 @@ public enum Simulation {
 
     /// How much of a lane a world holds at once (`World.init`); tests shrink it so
     /// that every lane is played window by window and folded as it goes.
-    struct Memory: Sendable {
-        var timelineWindow: Int
-        var recordsHeld: Int
-        static let standard = Memory(timelineWindow: UserTimeline.window, recordsHeld: World.recordsHeld)
+    package struct Memory: Sendable {
+        package var timelineWindow: Int
+        package var recordsHeld: Int
+        package static let standard = Memory(timelineWindow: UserTimeline.window, recordsHeld: World.recordsHeld)
     }
 
     /// `run(_:strategies:users:threads:progress:)` with worlds holding `memory`.
-    static func run(_ scenario: Scenario, strategies: [Strategy]? = nil, users: Range<Int>? = nil,
+    package static func run(_ scenario: Scenario, strategies: [Strategy]? = nil, users: Range<Int>? = nil,
                     threads: Int = 1, memory: Memory,
                     progress: (@Sendable (Int) -> Void)? = nil) throws(AccountingError) -> SimulationResult {
         let strategies = strategies ?? scenario.strategies

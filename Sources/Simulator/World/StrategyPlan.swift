@@ -1,20 +1,21 @@
+import Base
 import Device
 import FakeAPNs
 import Provider
 
 /// How one strategy is played, prepared once per run.
-struct StrategyPlan {
-    let strategy: Strategy
-    let provider: ProviderConfiguration
+package struct StrategyPlan {
+    package let strategy: Strategy
+    package let provider: ProviderConfiguration
     /// The extension devices start with: the strategy's, or under a rollout the old app's.
-    let serviceExtension: ServiceExtension
+    package let serviceExtension: ServiceExtension
     /// Under a rollout, the extension of the updated app.
-    let updatedExtension: ServiceExtension?
+    package let updatedExtension: ServiceExtension?
     /// Under a rollout, when the provider starts numbering: the update's earliest instant.
-    let rolloutFrom: SimTime
-    let apns: APNsConfiguration
+    package let rolloutFrom: SimTime
+    package let apns: APNsConfiguration
 
-    init(strategy: Strategy, scenario: Scenario) {
+    package init(strategy: Strategy, scenario: Scenario) {
         self.strategy = strategy
         let chain = scenario.chain
         // A UUID-shaped device id: only its length matters for payload and collapse-id sizes.
@@ -43,7 +44,7 @@ struct StrategyPlan {
     }
 
     /// The extension an app of strategy `kind` ships.
-    static func serviceExtension(_ kind: StrategyKind, repeatMaxCount: Int32) -> ServiceExtension {
+    package static func serviceExtension(_ kind: StrategyKind, repeatMaxCount: Int32) -> ServiceExtension {
         switch kind {
         case .noQueue:
             ServiceExtension(positionSaving: .everyNewerPosition, repeatMaxCount: repeatMaxCount, readsNumbering: false)

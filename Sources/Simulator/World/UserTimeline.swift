@@ -1,9 +1,10 @@
-import FakeAPNs
+import Base
 import Foundation
+import Kernel
 
 /// Something that happens whatever the strategy does: the user, the device or the
 /// provider's schedule acting on its own.
-enum TimelineEvent {
+package enum TimelineEvent {
     /// The provider goes down (true) or comes back (the run's global schedule).
     case outage(down: Bool)
     /// The device id changes to `newID`.
@@ -21,10 +22,7 @@ enum TimelineEvent {
 }
 
 /// One entry of a timeline: what happens, and when.
-struct TimelineEntry {
-    var time: SimTime
-    var event: TimelineEvent
-}
+package typealias TimelineEntry = Timed<TimelineEvent>
 
 /// What the user and the network do, whatever the strategy: the device's
 /// connectivity and id changes, the provider's outages and, per app, mail
@@ -42,39 +40,39 @@ struct TimelineEntry {
 /// it `window` entries at a time from a `LaneDraw`, which every strategy starts
 /// afresh from the lane's first draw state, so memory stays flat in the lane's
 /// volume and every strategy still sees the same draws.
-struct UserTimeline {
+package struct UserTimeline {
     /// One app's timeline on the device.
-    struct Lane {
+    package struct Lane {
         /// The whole timeline when `longDraw` is nil; else the first window only.
-        var entries: ContiguousArray<TimelineEntry> = []
+        package var entries: ContiguousArray<TimelineEntry> = []
         /// The lane's draw from its start, when it is longer than one window.
-        var longDraw: LaneDraw?
+        package var longDraw: LaneDraw?
         /// `longDraw != nil`, readable without copying the draw.
-        var isLong = false
-        var notificationsDisabled = false
-        var alertsNotAllowed = false
-        var displayOff = false
-        var accounts = 1
+        package var isLong = false
+        package var notificationsDisabled = false
+        package var alertsNotAllowed = false
+        package var displayOff = false
+        package var accounts = 1
         /// Which (seed, user) it holds; nil: none yet.
-        var drawnFor: (seed: UInt64, user: Int)?
+        package var drawnFor: (seed: UInt64, user: Int)?
     }
 
     /// Entries of a lane held at once, at most (about 1.5 MB).
-    static let window = 1 << 16
+    package static let window = 1 << 16
 
     private let sources: LaneDraw.Sources
     private let chain: ChainModel
     /// Entries held at once: a longer lane is read through a window of this many.
-    let windowSize: Int
+    package let windowSize: Int
 
     /// The device's state at time 0.
-    private(set) var startsOnline = true
+    package private(set) var startsOnline = true
     private var deviceDrawnFor: (seed: UInt64, user: Int)?
     /// Lanes drawn so far (index: app), reused user after user.
-    private(set) var lanes: [Lane] = []
+    package private(set) var lanes: [Lane] = []
 
     /// - Parameter window: entries held at once (tests shrink it to exercise windows).
-    init(scenario: Scenario, outages: [OutageWindow], window: Int = UserTimeline.window) {
+    package init(scenario: Scenario, outages: [OutageWindow], window: Int = UserTimeline.window) {
         sources = LaneDraw.Sources(scenario: scenario, outages: outages)
         chain = scenario.chain
         windowSize = max(1, window)
@@ -82,7 +80,7 @@ struct UserTimeline {
 
     /// Settles the device's part for `user` (its state at time 0), unless it already holds it.
     /// - Complexity: O(windows that hold the device offline at 0).
-    mutating func drawDevice(seed: UInt64, user: Int) {
+    package mutating func drawDevice(seed: UInt64, user: Int) {
         if let drawn = deviceDrawnFor, drawn == (seed, user) { return }
         deviceDrawnFor = (seed, user)
         startsOnline = sources.startsOnline(seed: seed, user: user)
@@ -92,7 +90,7 @@ struct UserTimeline {
     /// it already holds it: the whole timeline, or its first window and the draw
     /// state to play it from.
     /// - Complexity: O(n × k) for n entries (at most `window`) from k sources.
-    mutating func drawLane(_ lane: Int, seed: UInt64, user: Int) {
+    package mutating func drawLane(_ lane: Int, seed: UInt64, user: Int) {
         precondition(deviceDrawnFor.map { $0 == (seed, user) } ?? false, "the device's part is drawn first")
         while lanes.count <= lane { lanes.append(Lane()) }
         if let drawn = lanes[lane].drawnFor, drawn == (seed, user) { return }
@@ -118,7 +116,7 @@ struct UserTimeline {
     /// The next event of a rare Poisson process (exponential gaps of mean
     /// 1/`perDay` days) after `now`, or nil past the horizon.
     /// - Complexity: O(1).
-    static func nextRare(after now: SimTime, perDay: Double, horizon: SimTime,
+    package static func nextRare(after now: SimTime, perDay: Double, horizon: SimTime,
                          _ random: inout SplitMix64) -> SimTime? {
         let gap = -Foundation.log(random.nextUnitInterval()) * Double(TimeUnit.day) / perDay
         guard gap < Double(horizon) else { return nil }

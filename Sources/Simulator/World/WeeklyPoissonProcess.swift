@@ -1,18 +1,18 @@
-import FakeAPNs
+import Base
 import Foundation
 
 /// A non-homogeneous Poisson process whose rate follows the hour of day and the
 /// weekday: one user's mail arrivals, or their app launches. Drawn by thinning
 /// (Lewis & Shedler): candidates at the peak rate, each kept with probability
 /// rate(t) / peak.
-struct WeeklyPoissonProcess {
+package struct WeeklyPoissonProcess {
     /// Rate per microsecond for each hour of the week (7 × 24), Monday 00:00 first.
     private let hourlyRate: ContiguousArray<Double>
     private let peakRate: Double
     private let firstWeekday: Int
     private var time: SimTime = 0
 
-    init(model: MailModel, firstWeekday: Int) {
+    package init(model: MailModel, firstWeekday: Int) {
         var rates = ContiguousArray<Double>(repeating: 0, count: 7 * 24)
         for weekday in 0..<7 {
             let dayFactor = weekday >= 5 ? model.weekendFactor : 1
@@ -29,13 +29,13 @@ struct WeeklyPoissonProcess {
     private var multiplier = 1.0
 
     /// Starts over at time 0, with the rate multiplied by `multiplier`.
-    mutating func reset(multiplier: Double = 1) {
+    package mutating func reset(multiplier: Double = 1) {
         time = 0
         self.multiplier = multiplier
     }
 
     /// The next arrival after the previous one, or nil when no mail ever comes.
-    mutating func next(_ rng: inout SplitMix64) -> SimTime? {
+    package mutating func next(_ rng: inout SplitMix64) -> SimTime? {
         guard peakRate > 0 else { return nil }
         while true {
             // Scaling the rate only shortens the candidate gaps; the thinning ratio is unchanged.

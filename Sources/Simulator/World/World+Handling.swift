@@ -1,10 +1,11 @@
+import Base
 import Device
 import FakeAPNs
 import Provider
 
 extension World {
     /// Delivers one message to its actor and routes what the actor answers.
-    mutating func handle(_ message: WorldEvent, at now: SimTime) {
+    package mutating func handle(_ message: WorldEvent, at now: SimTime) {
         switch message {
         case .connectionReachesAPNs(let token):
             apns.deviceConnected(token, at: now, into: &apnsEffects)
@@ -76,7 +77,7 @@ extension World {
     /// Handles what the user, the device or the provider's schedule does on its own;
     /// a long lane's ledger folds settled messages into `aggregate` (the lane's) as mail comes.
     @inline(__always)
-    mutating func handle(_ event: TimelineEvent, at now: SimTime, folding aggregate: inout StrategyAggregate) {
+    package mutating func handle(_ event: TimelineEvent, at now: SimTime, folding aggregate: inout StrategyAggregate) {
         switch event {
         case .outage(let down):
             if down { provider.outageBegins() } else { provider.outageEnds() }
@@ -104,7 +105,7 @@ extension World {
     }
 
     /// A mail reaches the provider from the backend, for folder generation `folder`.
-    mutating func mailArrives(at now: SimTime, folder: Int32, folding aggregate: inout StrategyAggregate) {
+    package mutating func mailArrives(at now: SimTime, folder: Int32, folding aggregate: inout StrategyAggregate) {
         let message = ledger.newMessage(at: now, folding: &aggregate)
         // Collapse ids no copy can match any more leave Notification Center (a long lane's).
         if ledger.tracksReach { phone.forgetNotifications(before: ledger.streaming.reach.unreachableBelow) }
@@ -113,13 +114,13 @@ extension World {
     }
 
     /// The device goes online or offline.
-    mutating func connectivityChanges(at now: SimTime, online: Bool) {
+    package mutating func connectivityChanges(at now: SimTime, online: Bool) {
         if phone.setOnline(online, into: &deviceEffects) { ledger.uploaded(at: now, atReconnect: true) }
         routeDeviceEffects(at: now)
     }
 
     /// The user subscribes to another folder in the app.
-    mutating func subscriptionChanges(at now: SimTime) {
+    package mutating func subscriptionChanges(at now: SimTime) {
         ledger.counts[.subscriptionChanges] += 1
         folderGeneration += 1
         phone.subscriptionChanged(generation: folderGeneration, into: &deviceEffects)
@@ -128,14 +129,14 @@ extension World {
 
     /// The user opens the app: it uploads its log, registers (per policy) and
     /// syncs what changed offline.
-    mutating func launch(at now: SimTime) {
+    package mutating func launch(at now: SimTime) {
         ledger.counts[.launches] += 1
         ledger.launched(at: now)
         if phone.launch(into: &deviceEffects) { ledger.uploaded(at: now, atReconnect: false) }
         routeDeviceEffects(at: now)
     }
 
-    mutating func routeProviderEffects(at now: SimTime, returnDelay: SimDuration) {
+    package mutating func routeProviderEffects(at now: SimTime, returnDelay: SimDuration) {
         // By index: iterating the array itself would retain it on every call.
         while providerRouted < providerEffects.count {
             let effect = providerEffects[providerRouted]
@@ -178,7 +179,7 @@ extension World {
         }
     }
 
-    static func lossReason(_ failure: ProviderFailure) -> LossReason {
+    package static func lossReason(_ failure: ProviderFailure) -> LossReason {
         switch failure {
         case .rejected(let response):
             switch response.reason {
@@ -192,14 +193,14 @@ extension World {
         }
     }
 
-    static func lossReason(_ notShown: NotShownReason) -> LossReason {
+    package static func lossReason(_ notShown: NotShownReason) -> LossReason {
         switch notShown {
         case .alertsNotAllowed: .alertsNotAllowed
         case .displayOff: .displayOff
         }
     }
 
-    static func lossReason(_ drop: ProviderDropReason) -> LossReason {
+    package static func lossReason(_ drop: ProviderDropReason) -> LossReason {
         switch drop {
         case .noValidToken: .unregistered
         case .staleSubscription: .staleSubscription
@@ -207,7 +208,7 @@ extension World {
         }
     }
 
-    mutating func routeAPNsEffects(at now: SimTime) {
+    package mutating func routeAPNsEffects(at now: SimTime) {
         while apnsRouted < apnsEffects.count {
             let effect = apnsEffects[apnsRouted]
             apnsRouted += 1
@@ -234,7 +235,7 @@ extension World {
         }
     }
 
-    mutating func routeDeviceEffects(at now: SimTime) {
+    package mutating func routeDeviceEffects(at now: SimTime) {
         while deviceRouted < deviceEffects.count {
             let effect = deviceEffects[deviceRouted]
             deviceRouted += 1

@@ -1,6 +1,8 @@
+import Base
 import Device
 import FakeAPNs
 import Foundation
+import Kernel
 import Provider
 
 /// One user's world: for each app on the device, provider, APNs and phone on their
@@ -11,64 +13,64 @@ import Provider
 /// Apps on one device share nothing but the device (its connectivity, its device id
 /// and iOS), so each app is played as its own *lane*, one after the other, with the
 /// device's streams replayed identically for each.
-struct World {
-    let scenario: Scenario
-    let chain: ChainModel
+package struct World {
+    package let scenario: Scenario
+    package let chain: ChainModel
     /// What happens next: the one place that orders this world's events.
-    var agenda = Agenda<WorldEvent>()
-    var apns = APNsServer()
-    var provider: XivaProvider
-    var phone: Phone
-    var ledger = Ledger()
+    package var agenda = Agenda<WorldEvent, LaneDraw>()
+    package var apns = APNsServer()
+    package var provider: XivaProvider
+    package var phone: Phone
+    package var ledger = Ledger()
     /// What happens whatever the strategy (mail, connectivity, launches, outages, …):
     /// drawn once per user, replayed for each strategy.
-    var timeline: UserTimeline
-    var apnsEffects = ContiguousArray<APNsEffect>()
-    var providerEffects = ContiguousArray<ProviderEffect>()
-    var deviceEffects = ContiguousArray<DeviceEffect>()
+    package var timeline: UserTimeline
+    package var apnsEffects = ContiguousArray<APNsEffect>()
+    package var providerEffects = ContiguousArray<ProviderEffect>()
+    package var deviceEffects = ContiguousArray<DeviceEffect>()
     /// Effects already routed, per array. The arrays are emptied only every
     /// `effectsKept` effects: emptying one costs more than routing a few.
-    var providerRouted = 0, apnsRouted = 0, deviceRouted = 0
-    static let effectsKept = 256
+    package var providerRouted = 0, apnsRouted = 0, deviceRouted = 0
+    package static let effectsKept = 256
     /// Pushes in transit, addressed by `PushSlot`, with the provider's attempt numbers.
-    var pushPool = PushPool()
+    package var pushPool = PushPool()
     /// Provider outages of the run (global, the same for every user).
-    let outages: [OutageWindow]
+    package let outages: [OutageWindow]
     /// Records the ledger holds in a long lane before it folds what has settled.
-    let recordsHeld: Int
-    static let recordsHeld = 1 << 12
+    package let recordsHeld: Int
+    package static let recordsHeld = 1 << 12
 
     // Streams of the current lane.
-    var providerLatencyRandom = SplitMix64(seed: 0)
-    var apnsLatencyRandom = SplitMix64(seed: 0)
-    var rerequestRandom = SplitMix64(seed: 0)
-    var networkRandom = SplitMix64(seed: 0)
-    var powerRandom = SplitMix64(seed: 0)
-    var memoryRandom = SplitMix64(seed: 0)
-    var tapRandom = SplitMix64(seed: 0)
+    package var providerLatencyRandom = SplitMix64(seed: 0)
+    package var apnsLatencyRandom = SplitMix64(seed: 0)
+    package var rerequestRandom = SplitMix64(seed: 0)
+    package var networkRandom = SplitMix64(seed: 0)
+    package var powerRandom = SplitMix64(seed: 0)
+    package var memoryRandom = SplitMix64(seed: 0)
+    package var tapRandom = SplitMix64(seed: 0)
 
-    let providerToAPNs: Sampler
-    let apnsToDevice: Sampler
-    let rerequestRoundTrip: Sampler
-    let powerDeferral: Sampler?
-    let footprint: Sampler?
-    let tapDelay: Sampler?
+    package let providerToAPNs: Sampler
+    package let apnsToDevice: Sampler
+    package let rerequestRoundTrip: Sampler
+    package let powerDeferral: Sampler?
+    package let footprint: Sampler?
+    package let tapDelay: Sampler?
 
     // State of the current lane that belongs to no actor: the user's own doings.
     /// The token number the next rotation hands out.
-    var nextTokenNumber: Int32 = 0
+    package var nextTokenNumber: Int32 = 0
     /// Folders the user subscribed to so far (0: those of the install).
-    var folderGeneration: Int32 = 0
+    package var folderGeneration: Int32 = 0
     /// The app being played (0: the first; device-level counts are kept there only).
-    var currentLane = 0
+    package var currentLane = 0
 
     /// Events processed, for the benchmark's events/s.
-    private(set) var eventsProcessed: Int64 = 0
+    package private(set) var eventsProcessed: Int64 = 0
 
     /// - Parameters:
     ///   - timelineWindow: timeline entries held at once; a longer lane is long.
     ///   - recordsHeld: records a long lane's ledger holds before it folds.
-    init(scenario: Scenario, outages: [OutageWindow] = [], timelineWindow: Int = UserTimeline.window,
+    package init(scenario: Scenario, outages: [OutageWindow] = [], timelineWindow: Int = UserTimeline.window,
          recordsHeld: Int = World.recordsHeld) {
         self.recordsHeld = max(1, recordsHeld)
         self.scenario = scenario
@@ -88,18 +90,18 @@ struct World {
     }
 
     /// What is drawn once per device, before any app: the same for every strategy.
-    struct DeviceTraits {
-        var deviceID: UInt64
-        var legacyIOS: Bool
-        var olderIOS: Bool
-        var apps: Int
+    package struct DeviceTraits {
+        package var deviceID: UInt64
+        package var legacyIOS: Bool
+        package var olderIOS: Bool
+        package var apps: Int
     }
 
     /// Simulates user `user` under `plan` and adds the outcome to `aggregate`.
     /// Every stream is derived from (seed, user, app), so each strategy sees the
     /// same mail, connectivity and user behaviour; those are drawn on the first
     /// strategy played for the user and replayed for the next ones.
-    mutating func run(user: Int, plan: StrategyPlan, seed: UInt64,
+    package mutating func run(user: Int, plan: StrategyPlan, seed: UInt64,
                       into aggregate: inout StrategyAggregate) throws(AccountingError) {
         var traitsRandom = RandomStream.deviceTraits.generator(seed: seed, user: UInt64(user))
         // The device id is the first draw, as in the core model; the rest follow.

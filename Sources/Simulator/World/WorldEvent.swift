@@ -1,17 +1,17 @@
-import Device
+import Base
 import FakeAPNs
 import Provider
 
 /// Where a push waits while it travels: an index into the world's push pool. Events
 /// carry this 4-byte handle instead of the whole request, so queue entries stay small.
-typealias PushSlot = Int32
+package typealias PushSlot = Int32
 
 /// The messages the agenda carries between the actors of one app's world.
 /// Plain values, not closures: the agenda stores them inline. What the user and
 /// the network do on their own (mail, connectivity, launches, outages, …) is
 /// not here: it is the user's timeline (`TimelineEvent`), which the agenda
 /// merges with these.
-enum WorldEvent {
+package enum WorldEvent {
     // Messages that take no time (`AgendaPhase.zeroTime`).
     /// The device's connection for this token reaches APNs.
     case connectionReachesAPNs(DeviceToken)

@@ -1,0 +1,139 @@
+import Base
+import Foundation
+import Reports
+import Simulator
+import Studies
+
+/// `pushsim diff OLD_DIR NEW_DIR [--confidence C] [--force]`: each strategy's rates in
+/// two report folders, and whether they moved more than sampling noise explains.
+package enum DiffCommand {
+    package static let help = """
+    OVERVIEW: Compare the rates of two report folders, beyond sampling noise.
+
+    USAGE: pushsim diff <old-dir> <new-dir> [--confidence <c>] [--force] [--format table|json] [--quiet]
+
+    For each strategy in both folders and each rate in both summary.csv files: the old
+    and new value, new − old, its interval with the unpaired standard error
+    √(se_old² + se_new²) of two independent runs, and whether the interval leaves out 0
+    (a change beyond noise). Reads each folder's run.json and summary.csv (with its
+    <rate>_se columns; a folder without them is from an older pushsim: its changes are
+    shown, not judged). Refuses folders of different scenario texts (run.json's hash) or
+    of different --set overrides.
+
+    OPTIONS:
+      --confidence <c>     The intervals' confidence, in (0, 1) (default: 0.95)
+      --force              Compare folders of different scenarios, or without run.json
+      --format <f>         table (default) or json, for scripts
+      --quiet              Print nothing on stdout and no note on stderr; only errors
+      -h, --help           Show this help
+
+    EXIT CODES: 0 no rate moved beyond noise, 2 one or more did, 64 bad arguments,
+    65 a folder cannot be read or the folders ran different scenarios (without --force).
+
+    EXAMPLES:
+      pushsim diff reports/main reports/branch
+      pushsim diff old new --confidence 0.99 --format json
+
+    """
+
+    package static func main(_ arguments: ArraySlice<String>, console: Console) -> ExitCode {
+        if arguments.contains("--help") || arguments.contains("-h") { console.out(help); return .success }
+        let scanner: ArgumentScanner
+        let output: OutputOptions
+        var confidence = 0.95
+        do {
+            scanner = try ArgumentScanner(arguments, command: "diff", valued: OutputOptions.valued.union(["--confidence"]),
+                                          flags: OutputOptions.flags.union(["--force"]))
+            output = try OutputOptions(scanner)
+            if scanner.positional.count < 2 { throw UsageError.missingArgument(scanner.positional.isEmpty ? "the old and new report folders" : "the new report folder") }
+            if scanner.positional.count > 2 { throw UsageError.unexpectedArgument(scanner.positional[2]) }
+            if let text = scanner.value("--confidence") {
+                guard text.allSatisfy({ "0123456789.".contains($0) }), let value = Double(text), value > 0, value < 1 else {
+                    throw UsageError.invalidValue(option: "--confidence", value: text, expected: "a number between 0 and 1, e.g. 0.95")
+                }
+                confidence = value
+            }
+        } catch let error as UsageError {
+            return PushSimCommand.usage(error, command: "diff", console: console)
+        } catch {
+            return .failure
+        }
+        let force = scanner.flag("--force")
+        let folders: [ReportFolder]
+        do {
+            folders = try scanner.positional.map { path throws(ReportFolder.Failure) in try ReportFolder(path: path) }
+        } catch {
+            console.err("error: \(error)\n")
+            return .dataError
+        }
+        let comparison = FolderComparison(old: folders[0], new: folders[1], confidence: confidence)
+        if !force {
+            for folder in folders where folder.record == nil {
+                console.err("error: \(UserText.path(folder.path)): no \(RunRecord.fileName): a report folder from a pushsim before 0.7.0, "
+                            + "which does not say what scenario it ran ('--force' compares anyway)\n")
+                return .dataError
+            }
+            if comparison.sameScenario == false, let old = folders[0].record, let new = folders[1].record,
+               old.scenarioSHA256 == new.scenarioSHA256 {
+                func listing(_ record: RunRecord) -> String {
+                    record.overrides.isEmpty ? "none" : record.overrides.map { "--set " + $0 }.joined(separator: " ")
+                }
+                console.err("error: the folders ran the scenario with different overrides: \(folders[0].path) with "
+                            + "\(listing(old)), \(folders[1].path) with \(listing(new)) ('--force' compares anyway)\n")
+                return .dataError
+            }
+            if comparison.sameScenario == false, let old = folders[0].record, let new = folders[1].record {
+                console.err("error: the folders ran different scenarios: \(UserText.path(folders[0].path)) ran \(UserText.escape(old.scenarioName)) "
+                            + "(sha256 \(old.scenarioSHA256.prefix(12))…), \(UserText.path(folders[1].path)) ran \(UserText.escape(new.scenarioName)) "
+                            + "(sha256 \(new.scenarioSHA256.prefix(12))…) ('--force' compares anyway)\n")
+                return .dataError
+            }
+        }
+        if !output.quiet {
+            for folder in folders where !folder.hasStandardErrors {
+                console.err("note: \(UserText.path(ReportWriter.join(folder.path, "summary.csv"))) has no standard errors (a folder from "
+                            + "an older pushsim): its changes are shown, not judged against noise\n")
+            }
+            for (label, side) in [(comparison.onlyOld, "old"), (comparison.onlyNew, "new")].flatMap({ pair in pair.0.map { ($0, pair.1) } }) {
+                console.err("note: strategy \(UserText.escape(label)) is only in the \(side) folder\n")
+            }
+            switch output.format {
+            case .table: console.out(Self.table(comparison))
+            case .json: console.out(MachineOutput.diff(comparison))
+            }
+        }
+        return comparison.changed ? .failedCheck : .success
+    }
+
+    /// One line per strategy and rate, then how many moved beyond noise.
+    /// - Complexity: O(strategies × metrics).
+    package static func table(_ comparison: FolderComparison) -> String {
+        func signed(_ value: Double) -> String { value > 0 ? "+" + Verdict.number(value) : Verdict.number(value) }
+        let header = ["strategy", "rate", "old", "new", "new − old", Expectation.percent(comparison.confidence) + " interval", "verdict"]
+        var rows: [[String]] = []
+        var unmoved = 0
+        for row in comparison.rows {
+            for (metric, change) in row.changes {
+                // A loss share that is 0 in both runs says nothing: counted below, kept in the JSON.
+                if case .lostShare = metric, change.old.value == 0, change.new.value == 0 { unmoved += 1; continue }
+                let verdict = switch change.beyondNoise {
+                case true?: "CHANGED"
+                case false?: "noise"
+                case nil: "unknown (no standard error)"
+                }
+                rows.append([row.label, metric.name, Verdict.number(change.old.value), Verdict.number(change.new.value),
+                             signed(change.difference.value), change.interval.map(Verdict.range) ?? "–", verdict])
+            }
+        }
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        func line(_ cells: [String]) -> String {
+            var text = zip(cells, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }.joined(separator: "  ")
+            while text.hasSuffix(" ") { text.removeLast() }
+            return text + "\n"
+        }
+        let changed = comparison.rows.reduce(0) { $0 + $1.changes.filter { $0.change.beyondNoise == true }.count }
+        return line(header) + rows.map(line).joined()
+            + (unmoved == 0 ? "" : "(\(unmoved) loss share\(unmoved == 1 ? "" : "s") 0 in both runs not shown)\n")
+            + (changed == 0 ? "no rate moved beyond noise\n" : "\(changed) rate\(changed == 1 ? "" : "s") moved beyond noise\n")
+    }
+}

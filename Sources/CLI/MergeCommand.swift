@@ -1,0 +1,152 @@
+import Base
+import Foundation
+import Reports
+import Simulator
+import Studies
+
+/// `pushsim merge DIR... --out DIR`: sums the partial results of a sharded run
+/// into the same reports one run would have written, byte for byte.
+package enum MergeCommand {
+    package static let help = """
+    OVERVIEW: Combine the partial results of 'pushsim run --shard K/N' into reports.
+
+    USAGE: pushsim merge <dir-or-partial.json>... --out <dir> [--baseline <label>] [--format table|json] [--quiet]
+
+    Every shard 1…N of one scenario, seed and strategy set must be given exactly
+    once; '-' reads one part from standard input. Writes \(Reports.listing(RunOutput.fileNames))
+    to <dir>; the CSVs are identical to an unsharded run's (the page, result.json and
+    run.json name the merge command instead, and run.json lists the parts).
+
+    OPTIONS:
+      --out <dir>          Report folder
+      --baseline <label>   The strategy the others are compared with in compare.csv and the
+                           table (default: the first one); as 'run --baseline' would have
+      --format <f>         table (default) or json, as for 'pushsim run'
+      --quiet              Print nothing on stdout and no note on stderr; only errors
+
+    EXAMPLES:
+      pushsim merge parts/1 parts/2 parts/3 --out reports/scale-1m
+
+    """
+
+    package static func main(_ arguments: ArraySlice<String>, console: Console) -> ExitCode {
+        if arguments.contains("--help") || arguments.contains("-h") { console.out(help); return .success }
+        let scanner: ArgumentScanner
+        let output: OutputOptions
+        do {
+            scanner = try ArgumentScanner(arguments, command: "merge", valued: Set(["--out", "--baseline"]).union(OutputOptions.valued),
+                                          flags: OutputOptions.flags)
+            output = try OutputOptions(scanner)
+        } catch {
+            return PushSimCommand.usage(error, command: "merge", console: console)
+        }
+        guard !scanner.positional.isEmpty else {
+            return PushSimCommand.usage(.missingArgument("the partial results to merge"), command: "merge", console: console)
+        }
+        guard let out = scanner.value("--out"), !out.isEmpty else {
+            return PushSimCommand.usage(.missingArgument("--out <dir>"), command: "merge", console: console)
+        }
+        var merged: SimulationResult?
+        var reference: (partial: PartialResult, scenario: Scenario, path: String)?
+        var seen: Set<Int> = []
+        var parts: [RunRecord.Part] = []
+        for argument in scanner.positional {
+            let decoded: (partial: PartialResult, scenario: Scenario, path: String)
+            do {
+                decoded = try PartialResult.load(argument, fileInFolder: RunCommand.partialFileName, standardInput: console.input)
+            } catch {
+                console.err("error: \(error)\n")
+                return .dataError
+            }
+            let path = decoded.path
+            let shard = decoded.partial.shard
+            guard shard.count <= decoded.scenario.devices else {
+                console.err("error: \(UserText.path(path)): shard \(shard.index)/\(shard.count) of a scenario of \(decoded.scenario.devices) "
+                            + "devices: there are at most as many shards as devices\n")
+                return .dataError
+            }
+            if let reference {
+                if let difference = Self.difference(decoded.partial, reference.partial) {
+                    console.err("error: \(UserText.path(path)) and \(UserText.path(reference.path)) are parts of different runs: \(difference)\n")
+                    return .dataError
+                }
+            } else {
+                reference = (decoded.partial, decoded.scenario, path)
+            }
+            guard seen.insert(shard.index).inserted else {
+                console.err("error: \(UserText.path(path)): shard \(shard.index)/\(shard.count) given twice\n")
+                return .dataError
+            }
+            parts.append(RunRecord.Part(file: path, shard: "\(shard.index)/\(shard.count)"))
+            if merged == nil { merged = decoded.partial.result } else {
+                do { try merged!.merge(part: decoded.partial.result, file: path) } catch {
+                    console.err("error: \(error)\n")
+                    return .dataError
+                }
+            }
+        }
+        guard let reference, var result = merged else { return .dataError }
+        do {
+            try ReportWriter.checkWritable(out, for: RunOutput.fileNames)
+        } catch {
+            console.err("error: \(error)\n")
+            return .failure
+        }
+        let missing = (1...reference.partial.shard.count).filter { !seen.contains($0) }
+        guard missing.isEmpty else {
+            console.err("error: shards missing: " + missing.map { "\($0)/\(reference.partial.shard.count)" }.joined(separator: ", ") + "\n")
+            return .dataError
+        }
+        result.strategies = reference.scenario.strategies
+        var baseline = 0
+        if let label = scanner.value("--baseline") {
+            guard let index = result.strategies.firstIndex(where: { $0.label == label }) else {
+                return PushSimCommand.usage(.unknownStrategy(label, known: result.strategies.map(\.label)),
+                                            command: "merge", console: console)
+            }
+            baseline = index
+        }
+        if let broken = result.checkIdentity() {
+            console.err("error: the merged result does not add up: \(broken)\n")
+            return .failure
+        }
+        let record = RunRecord(scenario: reference.scenario, scenarioBytes: Array(reference.partial.scenarioText.utf8),
+                               commandLine: ["pushsim", "merge"] + arguments, parts: parts)
+        let files = RunOutput(scenario: reference.scenario, scenarioText: reference.partial.scenarioText, result: result,
+                              commandLine: RunOutput.commandLine(["merge"] + arguments), record: record,
+                              baseline: baseline)
+        // Standard output first, as `run`: when it fails the folder is left as it was.
+        if !output.quiet {
+            switch output.format {
+            case .table: console.out(files.reports.table)
+            case .json: console.out(MachineOutput.run(record, result: result, baseline: baseline))
+            }
+        }
+        do {
+            try ReportWriter.write(files.files, to: out, removing: [RunCommand.partialFileName])
+        } catch {
+            console.err("error: \(error)\n")
+            return .failure
+        }
+        guard !output.quiet else { return .success }
+        console.err("merged \(seen.count) shards into \(Reports.listing(RunOutput.fileNames)) in \(UserText.path(out))\n")
+        return .success
+    }
+
+    /// What differs between two parts that must come from one run (the first of scenario
+    /// text, seed, strategy set and shard count), with both values; nil if nothing does.
+    /// - Complexity: O(n) in the scenario texts' length.
+    package static func difference(_ part: PartialResult, _ first: PartialResult) -> String? {
+        func labels(_ partial: PartialResult) -> String { partial.result.strategies.map(\.label).joined(separator: ", ") }
+        if part.scenarioText != first.scenarioText { return "the scenario texts differ" }
+        if part.seed != first.seed { return "seed \(part.seed) against \(first.seed)" }
+        if part.result.strategies != first.result.strategies {
+            return "strategies \(labels(part)) against \(labels(first))"
+        }
+        if part.shard.count != first.shard.count {
+            return "shard \(part.shard.index)/\(part.shard.count) against \(first.shard.index)/\(first.shard.count) "
+                + "(another shard count)"
+        }
+        return nil
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+
+/// Exit codes, as BSD's sysexits.h names them.
+public enum ExitCode: Int32, Sendable {
+    case success = 0
+    case failure = 1
+    /// `check`: an expectation does not hold; `diff`: a rate moved beyond sampling noise.
+    case failedCheck = 2
+    case usage = 64
+    case dataError = 65
+}
+
+/// `pushsim`: the command-line entry point. Commands are values with an abstract
+/// and examples, like swift-argument-parser's, but parsed by hand (no packages).
+public enum PushSimCommand {
+    package static let abstract = "Simulate end-to-end iOS push delivery and compare strategies."
+
+    /// A subcommand: its name, a line for the top-level help, its own help, and its entry point.
+    package struct Command: Sendable {
+        package let name: String
+        package let summary: String
+        package let help: String
+        package let main: @Sendable (ArraySlice<String>, Console) -> ExitCode
+    }
+
+    /// Every command, in the top-level help's order. Declared once: dispatch, `help TOPIC`,
+    /// the COMMANDS list and the unknown-command message follow from it.
+    package static let commands: [Command] = [
+        Command(name: "run", summary: "Run a scenario and write its reports (CSVs, report.html)",
+                help: RunCommand.help) { RunCommand.main($0, console: $1) },
+        Command(name: "validate", summary: "Check a scenario file without running it",
+                help: ValidateCommand.help) { ValidateCommand.main($0, console: $1) },
+        Command(name: "merge", summary: "Combine partial results of sharded runs into reports",
+                help: MergeCommand.help) { MergeCommand.main($0, console: $1) },
+        Command(name: "report", summary: "Draw report.html again from a report folder",
+                help: ReportCommand.help) { ReportCommand.main($0, console: $1) },
+        Command(name: "check", summary: "Run a scenario and hold it to its 'expect' bounds (for CI)",
+                help: CheckCommand.help) { CheckCommand.main($0, console: $1) },
+        Command(name: "diff", summary: "Compare two report folders, beyond sampling noise",
+                help: DiffCommand.help) { DiffCommand.main($0, console: $1) },
+        Command(name: "sweep", summary: "Run a scenario over a grid of field values (sweep.csv, sweep.html)",
+                help: SweepCommand.help) { SweepCommand.main($0, console: $1) },
+        Command(name: "schema", summary: "Print the JSON Schema of scenario files (for editors)",
+                help: SchemaCommand.help) { SchemaCommand.main($0, console: $1) },
+        Command(name: "bench", summary: "Measure speed and peak memory on a scenario",
+                help: BenchCommand.help) { BenchCommand.main($0, console: $1) },
+        Command(name: "version", summary: "Print the version (also --version)",
+                help: VersionCommand.help) { VersionCommand.main($0, console: $1) },
+    ]
+
+    /// "run, validate, …, version or help": what a command name may be, for messages.
+    package static var commandList: String { commands.map(\.name).joined(separator: ", ") + " or help" }
+
+    package static let help = """
+    OVERVIEW: \(abstract)
+
+    USAGE: pushsim <command> [options]
+
+    COMMANDS:
+    \((commands.map { ($0.name, $0.summary) } + [("help", "Show help for a command")])
+        .map { "  " + $0.0.padding(toLength: 11, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n"))
+
+    EXAMPLES:
+      pushsim run scenarios/mail-january-february.json
+      pushsim validate scenarios/two-states.json
+      pushsim run scenarios/two-states.json --set devices=100 --set connectivity.offline.mean=2h
+      pushsim sweep scenarios/two-states.json --set 'strategies[1].repeatMaxCount=0..10'
+      pushsim help run
+
+    EXIT CODES: 0 ok, 1 failure, 2 an expectation failed (check) or a rate changed beyond
+    noise (diff), 64 bad arguments, 65 bad scenario or report folder.
+
+    """
+
+    /// Runs the command line `arguments` (without the program name) and returns the exit code.
+    public static func main(_ arguments: [String], console: Console = .standard) -> ExitCode {
+        guard let name = arguments.first else {
+            console.err(help)
+            return .usage
+        }
+        let rest = arguments.dropFirst()
+        switch name {
+        case "-h", "--help", "help":
+            if let topic = rest.first, let text = commandHelp(topic) {
+                console.out(text)
+            } else if let topic = rest.first {
+                return usage(.unknownCommand(topic), help: help, console: console)
+            } else {
+                console.out(help)
+            }
+            return .success
+        case "--version":
+            return VersionCommand.main(rest, console: console)
+        default:
+            guard let command = commands.first(where: { $0.name == name }) else {
+                return usage(.unknownCommand(name), help: help, console: console)
+            }
+            return command.main(rest, console)
+        }
+    }
+
+    /// The help of command `name`, or nil.
+    package static func commandHelp(_ name: String) -> String? { commands.first { $0.name == name }?.help }
+
+    /// Prints a usage error with a pointer to the command's help; exit 64.
+    package static func usage(_ error: UsageError, command: String, console: Console) -> ExitCode {
+        console.err("error: \(error)\n")
+        console.err("(see 'pushsim help \(command)')\n")
+        return .usage
+    }
+
+    /// Prints a usage error with a pointer to the help text `help`: the command's whose
+    /// help it is, else the top level's; exit 64.
+    package static func usage(_ error: UsageError, help: String, console: Console) -> ExitCode {
+        if let command = commands.first(where: { $0.help == help }) {
+            return usage(error, command: command.name, console: console)
+        }
+        console.err("error: \(error)\n")
+        console.err("(see 'pushsim help' or '--help')\n")
+        return .usage
+    }
+}

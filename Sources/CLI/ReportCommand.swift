@@ -1,0 +1,77 @@
+import Base
+import Reports
+import Simulator
+
+/// `pushsim report DIR [--out DIR]`: draws `report.html` again from a report folder's
+/// `result.json` (written by `run` and `merge`), without simulating.
+package enum ReportCommand {
+    package static let help = """
+    OVERVIEW: Draw report.html again from a report folder's result.json.
+
+    USAGE: pushsim report <dir | result.json | -> [--out <dir>]
+
+    Reads \(RunOutput.resultFileName) (written by 'pushsim run' and 'pushsim merge' beside the
+    CSVs) and writes \(ReportPage.fileName) to <dir> (default: the folder it read from),
+    whole or not at all. Nothing is simulated. '-' reads result.json from standard input
+    (then --out is needed).
+
+    OPTIONS:
+      --out <dir>          Folder for report.html (default: the report folder)
+      -h, --help           Show this help
+
+    EXAMPLES:
+      pushsim report reports/mail-january-february
+      pushsim report /tmp/q/result.json --out /tmp/page
+
+    """
+
+    package static func main(_ arguments: ArraySlice<String>, console: Console) -> ExitCode {
+        if arguments.contains("--help") || arguments.contains("-h") { console.out(help); return .success }
+        let scanner: ArgumentScanner
+        do {
+            scanner = try ArgumentScanner(arguments, command: "report", valued: ["--out"], flags: [])
+        } catch {
+            return PushSimCommand.usage(error, command: "report", console: console)
+        }
+        guard let argument = scanner.positional.first else {
+            return PushSimCommand.usage(.missingArgument("the report folder"), command: "report", console: console)
+        }
+        if scanner.positional.count > 1 {
+            return PushSimCommand.usage(.unexpectedArgument(scanner.positional[1]), command: "report", console: console)
+        }
+        let out = scanner.value("--out")
+        if out?.isEmpty == true {
+            return PushSimCommand.usage(.invalidValue(option: "--out", value: "", expected: "a folder"), command: "report", console: console)
+        }
+        let isFolder = ReportWriter.kind(of: argument) == true
+        if argument == FileBytes.standardInputArgument && out == nil {
+            return PushSimCommand.usage(.missingArgument("--out <dir> (result.json read from standard input)"),
+                                        command: "report", console: console)
+        }
+        let decoded: (partial: PartialResult, scenario: Scenario, path: String)
+        do {
+            decoded = try PartialResult.load(argument, fileInFolder: RunOutput.resultFileName, standardInput: console.input)
+        } catch {
+            console.err("error: \(error)\n")
+            return .dataError
+        }
+        let path = decoded.path
+        let shard = decoded.partial.shard
+        guard shard.count == 1 else {
+            console.err("error: \(UserText.path(path)): the partial result of shard \(shard.index)/\(shard.count); "
+                        + "merge the shards first ('pushsim merge'), then draw the merged folder\n")
+            return .dataError
+        }
+        let directory = out ?? (isFolder ? argument : ReportWriter.parent(of: argument) ?? ".")
+        let page = ReportPage.render(scenario: decoded.scenario, result: decoded.partial.result,
+                                     commandLine: decoded.partial.commandLine)
+        do {
+            try ReportWriter.write([(ReportPage.fileName, page)], to: directory)
+        } catch {
+            console.err("error: \(error)\n")
+            return .failure
+        }
+        console.err("wrote \(UserText.path(ReportWriter.join(directory, ReportPage.fileName)))\n")
+        return .success
+    }
+}

@@ -1,0 +1,321 @@
+import Base
+import Foundation
+import Reports
+import ScenarioFormat
+import Simulator
+import Studies
+import Synchronization
+
+/// `pushsim run SCENARIO [--out DIR] [--seed N] [--strategy LABEL]... [--threads N] [--shard K/N]
+/// [--format table|json] [--quiet]`. `check` runs scenarios through the same options and flow.
+package enum RunCommand {
+    package static let help = """
+    OVERVIEW: Run a scenario and compare its strategies.
+
+    USAGE: pushsim run <scenario.json | -> [--set <path>=<value>]... [--out <dir>] [--seed <n>]
+                       [--strategy <label>]... [--baseline <label>] [--threads <n>] [--shard <k>/<n>]
+                       [--format table|json] [--quiet] [--allow-large]
+
+    Prints a side-by-side table on stdout and writes \(Reports.listing(RunOutput.fileNames))
+    to <dir>, whole or not at all. '-' reads the scenario from standard input.
+
+    OPTIONS:
+      --set <path>=<value> Change one scenario field for this run, e.g. --set devices=100,
+                           --set strategies[1].repeatMaxCount=3, --set connectivity.offline.mean=2h
+                           (JSON when the value is JSON, else a string); repeatable; run.json
+                           records them; not with --shard
+      --out <dir>          Report folder (default: reports/<scenario name>/)
+      --seed <n>           Override the scenario's seed (0 … 2^63-1)
+      --strategy <label>   Run only this strategy; repeat for several (default: all)
+      --baseline <label>   The strategy the others are compared with in compare.csv and the
+                           table (default: the first one run)
+      --threads <n>        Worker threads (default: the CPUs this process may use, after its
+                           affinity mask and cgroup CPU quota); the output does not depend on it
+      --shard <k>/<n>      Simulate only the k-th of n equal slices of the devices and write
+                           <dir>/partial.json instead of reports; 'pushsim merge' combines them
+      --format <f>         table (default) or json: each strategy's rates with standard errors
+                           and 95% intervals, for scripts (README lists the keys)
+      --quiet              Print nothing on stdout and no note on stderr; only errors
+      --allow-large        Run even when the cost estimate passes a limit (messages, events,
+                           memory: README, "Limits"); without it such a run stops before starting
+      -h, --help           Show this help
+
+    EXAMPLES:
+      pushsim run scenarios/mail-january-february.json
+      pushsim run scenarios/two-states.json --seed 42 --strategy queue --out /tmp/q
+      pushsim run scenarios/scale-1m.json --shard 3/8 --out parts/3
+
+    """
+
+    /// Simulates users of a scenario with a number of threads, reporting progress.
+    package typealias Simulate = (Scenario, Range<Int>, Int, (@Sendable (Int) -> Void)?) throws -> SimulationResult
+
+    /// Runs the command; `simulate` is `Simulation.run`, and tests pass one that
+    /// records whether the simulation was reached.
+    package static func main(_ arguments: ArraySlice<String>, console: Console,
+                     simulate: Simulate = { try Simulation.run($0, users: $1, threads: $2, progress: $3) }) -> ExitCode {
+        if arguments.contains("--help") || arguments.contains("-h") { console.out(help); return .success }
+        let options: Options
+        do {
+            options = try Options(arguments)
+        } catch {
+            return PushSimCommand.usage(error, command: "run", console: console)
+        }
+        // Standard output first, the reports after: when it fails (`| true`, a full disk)
+        // the process ends with exit 1 and the folder is left as it was.
+        let outcome = execute(options, command: "run", arguments: arguments, console: console, simulate: simulate,
+                              beforeWriting: { run in
+            guard !options.output.quiet else { return }
+            switch options.output.format {
+            case .table: console.out(run.reports.table)
+            case .json: console.out(MachineOutput.run(run.record, result: run.result, baseline: run.baseline))
+            }
+        })
+        switch outcome {
+        case .finished(let code):
+            return code
+        case .completed(let run):
+            if !options.output.quiet {
+                console.err("wrote \(Reports.listing(RunOutput.fileNames)) to \(UserText.path(run.directory))\n")
+            }
+            return .success
+        }
+    }
+
+    /// A run that wrote its reports.
+    package struct Completed {
+        package var scenario: Scenario
+        package var result: SimulationResult
+        package var reports: Reports
+        package var record: RunRecord
+        package var directory: String
+        /// The strategy the others are compared with (`--baseline`), an index into the result's.
+        package var baseline: Int
+    }
+
+    /// How `execute` ended: reports written, or an exit code (an error, already
+    /// printed, or a shard's partial result written).
+    package enum Outcome {
+        case completed(Completed)
+        case finished(ExitCode)
+    }
+
+    /// Loads the scenario, applies the options, simulates and writes the reports (or a
+    /// shard's partial result): the flow `run` and `check` share. `prepare` sees the
+    /// scenario as it will run (options applied) and may stop before the simulation
+    /// with an exit code (after printing why); `alsoWritable` is checked writable
+    /// then too, so no long run ends on an output that cannot be written. `beforeWriting`
+    /// sees a whole run's output just before its reports are written.
+    package static func execute(_ options: Options, command: String, arguments: ArraySlice<String>, console: Console,
+                        simulate: Simulate, prepare: (Scenario) -> ExitCode? = { _ in nil },
+                        alsoWritable: [(directory: String, name: String)] = [],
+                        beforeWriting: (Completed) -> Void = { _ in }) -> Outcome {
+        var scenario: Scenario
+        let scenarioBytes: [UInt8]
+        var overrides: [ScenarioOverride] = []
+        do {
+            // Read once: a pipe cannot be read again, and a partial result must carry
+            // exactly the text that was simulated.
+            overrides = try options.sets.map { (text) throws(ScenarioError) in try ScenarioOverride(text) }
+            (scenario, scenarioBytes) = try ScenarioDecoder.loadKeepingBytes(path: options.scenarioPath,
+                                                                             standardInput: console.input,
+                                                                             overrides: overrides)
+        } catch {
+            console.err("error: \(error)\n")
+            return .finished(.dataError)
+        }
+        if let seed = options.seed { scenario.seed = seed }
+        if !options.strategies.isEmpty {
+            var chosen: [Strategy] = []
+            for label in options.strategies {
+                guard let strategy = scenario.strategies.first(where: { $0.label == label }) else {
+                    return .finished(PushSimCommand.usage(.unknownStrategy(label, known: scenario.strategies.map(\.label)),
+                                                          command: command, console: console))
+                }
+                if !chosen.contains(strategy) { chosen.append(strategy) }
+            }
+            scenario.strategies = chosen
+        }
+        var baseline = 0
+        if let label = options.baseline {
+            guard let index = scenario.strategies.firstIndex(where: { $0.label == label }) else {
+                return .finished(PushSimCommand.usage(.unknownStrategy(label, known: scenario.strategies.map(\.label)),
+                                                      command: command, console: console))
+            }
+            baseline = index
+        }
+        if let shard = options.shard, shard.count > scenario.devices {
+            return .finished(PushSimCommand.usage(.invalidValue(option: "--shard", value: "\(shard.index)/\(shard.count)",
+                                                                expected: "K/N with N ≤ \(scenario.devices), the scenario's device count"),
+                                                  command: command, console: console))
+        }
+        if let code = prepare(scenario) { return .finished(code) }
+        let deviceCount = options.shard.map {
+            Simulation.shardRange(index: $0.index, count: $0.count, devices: scenario.devices).count
+        } ?? scenario.devices
+        // Checked before anything is created: a run past a limit fails in a moment, not hours later.
+        if !options.allowLarge, let passed = RunCost(scenario, devices: deviceCount, threads: options.threads).limitPassed {
+            console.err("error: \(UserText.path(FileBytes.displayName(options.scenarioPath))): the run is too large: "
+                        + "\(passed) (README, \"Limits\"); pass --allow-large to run it anyway\n")
+            return .finished(.dataError)
+        }
+        let directory = options.out ?? "reports/\(scenario.name)"
+        // A folder that cannot take the output fails now, not after the simulation.
+        do {
+            try ReportWriter.checkWritable(directory, for: options.shard == nil ? RunOutput.fileNames : [Self.partialFileName])
+            for target in alsoWritable { try ReportWriter.checkWritable(target.directory, for: [target.name]) }
+        } catch {
+            console.err("error: \(error)\n")
+            return .finished(.failure)
+        }
+        let users = options.shard.map { Simulation.shardRange(index: $0.index, count: $0.count, devices: scenario.devices) }
+            ?? 0..<scenario.devices
+        let progress = options.output.quiet ? nil : ProgressReporter(total: users.count, console: console)
+        let result: SimulationResult
+        do {
+            var onProgress: (@Sendable (Int) -> Void)?
+            if let progress { onProgress = { progress.update(done: $0) } }
+            result = try simulate(scenario, users, options.threads, onProgress)
+        } catch {
+            progress?.finish()
+            console.err("error: the accounting identity broke, no report written: \(error)\n")
+            return .finished(.failure)
+        }
+        progress?.finish()
+        do {
+            // Each kind of run removes the other kind's output from the folder, in the
+            // same all-or-nothing step: a merge or a reader must not mix them up.
+            if let shard = options.shard {
+                let partial = PartialResult(scenarioText: String(decoding: scenarioBytes, as: UTF8.self),
+                                            seed: scenario.seed, shard: shard, result: result)
+                try ReportWriter.write([(Self.partialFileName, partial.encoded())], to: directory,
+                                       removing: RunOutput.fileNames)
+                if !options.output.quiet {
+                    console.err("wrote \(UserText.path(ReportWriter.join(directory, Self.partialFileName))) "
+                                + "(shard \(shard.index)/\(shard.count), \(users.count) devices)\n")
+                }
+                return .finished(.success)
+            }
+            let record = RunRecord(scenario: scenario, scenarioBytes: scenarioBytes,
+                                   commandLine: ["pushsim", command] + arguments, overrides: options.sets)
+            // With --set, result.json carries the scenario as it ran (run.json hashes the file's bytes).
+            let scenarioText = overrides.isEmpty ? nil : ScenarioOverride.text(scenarioBytes, overrides: overrides)
+            let output = RunOutput(scenario: scenario, scenarioText: scenarioText ?? String(decoding: scenarioBytes, as: UTF8.self),
+                                   result: result, commandLine: RunOutput.commandLine([command] + arguments), record: record,
+                                   baseline: baseline)
+            let completed = Completed(scenario: scenario, result: result, reports: output.reports, record: record,
+                                      directory: directory, baseline: baseline)
+            beforeWriting(completed)
+            try ReportWriter.write(output.files, to: directory, removing: [Self.partialFileName])
+            return .completed(completed)
+        } catch {
+            console.err("error: \(error)\n")
+            return .finished(.failure)
+        }
+    }
+
+    /// The file a shard writes in its folder; `merge` reads it from a folder given.
+    package static let partialFileName = PartialResult.fileName
+
+    package struct Options {
+        package var scenarioPath: String
+        package var out: String?
+        package var seed: UInt64?
+        package var strategies: [String]
+        package var baseline: String?
+        package var threads: Int
+        package var shard: (index: Int, count: Int)?
+        /// `--set` arguments, `PATH=VALUE`, in order (read by `ScenarioOverride`).
+        package var sets: [String]
+        package var output: OutputOptions
+        /// `--allow-large`: run past the cost limits.
+        package var allowLarge: Bool
+
+        /// The options `run` takes; `check` takes them and its own.
+        package static let valued = Set(["--out", "--seed", "--strategy", "--baseline", "--threads", "--shard", "--set"])
+            .union(OutputOptions.valued)
+        package static let repeatable: Set<String> = ["--strategy", "--set"]
+        package static let flags: Set<String> = OutputOptions.flags.union(["--allow-large"])
+
+        package init(_ arguments: ArraySlice<String>) throws(UsageError) {
+            try self.init(ArgumentScanner(arguments, command: "run", valued: Self.valued, repeatable: Self.repeatable,
+                                          flags: Self.flags))
+        }
+
+        /// The options in `scanner` (which may also hold another command's own).
+        package init(_ scanner: ArgumentScanner) throws(UsageError) {
+            guard let path = scanner.positional.first else { throw .missingArgument("the scenario file") }
+            if scanner.positional.count > 1 { throw .unexpectedArgument(scanner.positional[1]) }
+            scenarioPath = path
+            out = scanner.value("--out")
+            if out?.isEmpty == true { throw .invalidValue(option: "--out", value: "", expected: "a folder") }
+            if let text = scanner.value("--seed") {
+                guard let value: UInt64 = ArgumentScanner.plainInteger(text), value <= UInt64(Int64.max) else {
+                    throw .invalidValue(option: "--seed", value: text, expected: "an integer from 0 to 2^63-1")
+                }
+                seed = value
+            }
+            strategies = scanner.values("--strategy")
+            baseline = scanner.value("--baseline")
+            threads = CPUAllowance.available()
+            if let text = scanner.value("--threads") {
+                guard let value: Int = ArgumentScanner.plainInteger(text), (1...1024).contains(value) else {
+                    throw .invalidValue(option: "--threads", value: text, expected: "an integer from 1 to 1024")
+                }
+                threads = value
+            }
+            if let text = scanner.value("--shard") {
+                let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+                guard parts.count == 2, let index: Int = ArgumentScanner.plainInteger(String(parts[0])),
+                      let count: Int = ArgumentScanner.plainInteger(String(parts[1])),
+                      count >= 1, count <= 100_000, (1...count).contains(index) else {
+                    throw .invalidValue(option: "--shard", value: text, expected: "K/N with 1 ≤ K ≤ N, e.g. 3/8")
+                }
+                shard = (index, count)
+            }
+            sets = scanner.values("--set")
+            // A partial result carries the file's text, which merge decodes again without them.
+            if shard != nil, let set = sets.first {
+                throw .invalidValue(option: "--set", value: set, expected: "no --set with --shard (merge reads the file's text)")
+            }
+            output = try OutputOptions(scanner)
+            allowLarge = scanner.flag("--allow-large")
+        }
+    }
+}
+
+/// Devices done, rate and ETA on stderr, only when stderr is a terminal and the run
+/// lasts more than a couple of seconds. Wall-clock time is used here only, never
+/// in the simulation.
+package final class ProgressReporter: Sendable {
+    private let total: Int
+    private let console: Console
+    private let started = ContinuousClock.now
+    private let lastShown = Mutex<ContinuousClock.Instant?>(nil)
+
+    package init?(total: Int, console: Console) {
+        guard console.errIsTerminal else { return nil }
+        self.total = total
+        self.console = console
+    }
+
+    package func update(done: Int) {
+        let now = ContinuousClock.now
+        let elapsed = now - started
+        guard elapsed > .seconds(2) else { return }
+        let show = lastShown.withLock { last -> Bool in
+            if let last, now - last < .milliseconds(500) { return false }
+            last = now
+            return true
+        }
+        guard show else { return }
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        let rate = Double(done) / max(seconds, 1e-9)
+        let remaining = rate > 0 ? Int(Double(total - done) / rate) : 0
+        console.err("\r\(done)/\(total) devices  \(Int(rate)) devices/s  ETA \(remaining / 60)m\(remaining % 60)s   ")
+    }
+
+    package func finish() {
+        if lastShown.withLock({ $0 != nil }) { console.err("\r\u{1B}[K") }
+    }
+}

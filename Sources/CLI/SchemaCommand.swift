@@ -1,0 +1,32 @@
+import ScenarioFormat
+import Simulator
+
+/// `pushsim schema`: prints the JSON Schema of scenario files, the same bytes as the
+/// shipped `schema/pushsim-scenario.schema.json`.
+package enum SchemaCommand {
+    package static let help = """
+    OVERVIEW: Print the JSON Schema (draft 2020-12) of scenario files, for editors.
+
+    USAGE: pushsim schema
+
+    Prints the schema shipped as schema/pushsim-scenario.schema.json: every field the
+    scenario decoder reads, with its type, bounds, default and meaning, and unknown
+    fields refused. An editor that knows it completes and explains fields as you type
+    (README, "Scenario files", shows VS Code's json.schemas setting). pushsim itself
+    does not need it: 'pushsim validate' is the judge (it also checks what a schema
+    cannot, such as labels named by 'expect').
+
+    EXAMPLES:
+      pushsim schema > pushsim-scenario.schema.json
+
+    """
+
+    package static func main(_ arguments: ArraySlice<String>, console: Console) -> ExitCode {
+        if arguments.contains("--help") || arguments.contains("-h") { console.out(help); return .success }
+        if let extra = arguments.first {
+            return PushSimCommand.usage(.unexpectedArgument(extra), command: "schema", console: console)
+        }
+        console.out(ScenarioSchema.text)
+        return .success
+    }
+}

@@ -1,0 +1,221 @@
+import Base
+import Foundation
+import Reports
+import ScenarioFormat
+import Simulator
+import Studies
+
+/// `pushsim sweep SCENARIO --set PATH=V1,V2,… [--set PATH2=…] [run options]`: one run per
+/// point of the grid of swept values, all with the same seed, into `sweep.csv` and `sweep.html`.
+package enum SweepCommand {
+    package static let help = """
+    OVERVIEW: Run a scenario once per point of a grid of field values and chart the rates.
+
+    USAGE: pushsim sweep <scenario.json | -> --set <path>=<v1>,<v2>,... [--set <path>=...]...
+                         [--out <dir>] [--seed <n>] [--strategy <label>]... [--threads <n>]
+                         [--format table|json] [--quiet] [--allow-large]
+
+    Each --set sweeps one field (its path as in 'pushsim run --set'); one given a single
+    value is a fixed override for every point, as in 'run' (not a column). The points are
+    every combination of one value per field (the last field varying fastest), each run
+    with the same seed, so the points differ by the swept values alone (common random
+    numbers). Values split on commas outside [...], {...} and "..." (so [1,2] is one
+    value); A..B stands for the integers A to B. Every point is checked before anything
+    runs: a bad path or value in any of them is a scenario error (exit 65).
+
+    Writes sweep.csv (the swept paths, strategy, then every rate and its <rate>_se, one
+    row per point and strategy) and sweep.html (each headline rate against the first
+    swept field, one line per strategy, error bars over the 95% interval; one chart per
+    value of the other fields) to <dir>, whole or not at all. One line per point on
+    stderr as it finishes (not with --quiet).
+
+    OPTIONS:
+      --set <path>=<values> A field and its values (comma-separated, or A..B); repeat for a grid
+      --out <dir>          Output folder (default: reports/<scenario name>-sweep/)
+      --seed <n>           Override the scenario's seed (0 … 2^63-1), for every point
+      --strategy <label>   Run only this strategy; repeat for several (default: all)
+      --threads <n>        Worker threads (default: the CPUs this process may use)
+      --format <f>         table (default) or json: every point's rates with standard
+                           errors, for scripts
+      --quiet              Print nothing on stdout and no line on stderr; only errors
+      --allow-large        Run points whose cost estimate passes a limit, as for 'run'
+      -h, --help           Show this help
+
+    EXAMPLES:
+      pushsim sweep scenarios/two-states.json --set 'strategies[1].repeatMaxCount=0..10'
+      pushsim sweep scenarios/two-states.json --set connectivity.offline.mean=15m,30m,1h,2h,4h
+      pushsim sweep scenarios/two-states.json --set 'strategies[1].repeatMaxCount=0,2,5' \\
+                    --set connectivity.offline.mean=30m,2h --out /tmp/grid
+
+    """
+
+    package static let valued = Set(["--set", "--out", "--seed", "--strategy", "--threads"]).union(OutputOptions.valued)
+    package static let repeatable: Set<String> = ["--set", "--strategy"]
+
+    /// Runs the command; `simulate` as for `RunCommand.main`.
+    package static func main(_ arguments: ArraySlice<String>, console: Console,
+                     simulate: RunCommand.Simulate = { try Simulation.run($0, users: $1, threads: $2, progress: $3) }) -> ExitCode {
+        if arguments.contains("--help") || arguments.contains("-h") { console.out(help); return .success }
+        let scanner: ArgumentScanner
+        let options: RunCommand.Options
+        do {
+            scanner = try ArgumentScanner(arguments, command: "sweep", valued: valued, repeatable: repeatable,
+                                          flags: OutputOptions.flags.union(["--allow-large"]))
+            // `run`'s options read from the same scanner: one meaning for each.
+            options = try RunCommand.Options(scanner)
+            if options.sets.isEmpty { throw UsageError.missingArgument("--set <path>=<v1>,<v2>,…: the field to sweep") }
+        } catch let error as UsageError {
+            return PushSimCommand.usage(error, command: "sweep", console: console)
+        } catch {
+            return .failure
+        }
+
+        // Every point is decoded (and so checked) before the first runs.
+        let grid: SweepGrid
+        let bytes: [UInt8]
+        var scenarios: [Scenario] = []
+        let file = FileBytes.displayName(options.scenarioPath)
+        do {
+            bytes = try ScenarioDecoder.readBytes(path: options.scenarioPath, standardInput: console.input)
+            var axes: [SweepAxis] = []
+            for text in options.sets { axes.append(try SweepAxis(text)) }
+            grid = SweepGrid(axes)
+            guard grid.count <= SweepAxis.maxPoints else {
+                throw ScenarioError(.invalidValue("the grid has \(grid.count) points, more than \(SweepAxis.maxPoints)"),
+                                    file: "--set", path: "", location: nil)
+            }
+            for point in grid.points {
+                var scenario = try ScenarioDecoder.decode(bytes, file: file, overrides: grid.overrides(point))
+                if let seed = options.seed { scenario.seed = seed }
+                scenarios.append(scenario)
+            }
+        } catch {
+            console.err("error: \(error)\n")
+            return .dataError
+        }
+        do {
+            for index in scenarios.indices { scenarios[index] = try choose(options.strategies, in: scenarios[index]) }
+        } catch {
+            return PushSimCommand.usage(error, command: "sweep", console: console)
+        }
+
+        // Each point is a run: past a cost limit it needs --allow-large, checked before any runs.
+        for (number, scenario) in scenarios.enumerated() where !options.allowLarge {
+            if let passed = RunCost(scenario, threads: options.threads).limitPassed {
+                console.err("error: \(UserText.path(file)): point \(number + 1) of the sweep is too large: \(passed) "
+                            + "(README, \"Limits\"); pass --allow-large to run it anyway\n")
+                return .dataError
+            }
+        }
+        let directory = options.out ?? "reports/\(scenarios[0].name)-sweep"
+        do {
+            try ReportWriter.checkWritable(directory, for: SweepReport.fileNames)
+        } catch {
+            console.err("error: \(error)\n")
+            return .failure
+        }
+        var points: [SweepReport.Point] = []
+        for (number, (indices, scenario)) in zip(grid.points, scenarios).enumerated() {
+            let started = ContinuousClock.now
+            let progress = options.output.quiet ? nil : ProgressReporter(total: scenario.devices, console: console)
+            let result: SimulationResult
+            do {
+                var onProgress: (@Sendable (Int) -> Void)?
+                if let progress { onProgress = { progress.update(done: $0) } }
+                result = try simulate(scenario, 0..<scenario.devices, options.threads, onProgress)
+            } catch {
+                progress?.finish()
+                console.err("error: the accounting identity broke at point \(number + 1), nothing written: \(error)\n")
+                return .failure
+            }
+            progress?.finish()
+            points.append(SweepReport.Point(indices: indices, scenario: scenario, result: result))
+            if !options.output.quiet {
+                let elapsed = ContinuousClock.now - started
+                let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+                let values = zip(grid.axes, indices).map { $0.path + "=" + $0.texts[$1] }.joined(separator: " ")
+                console.err("point \(number + 1)/\(grid.count): \(values) (\(String(format: "%.1f", seconds)) s)\n")
+            }
+        }
+        let report = SweepReport(grid: grid, points: points, commandLine: RunOutput.commandLine(["sweep"] + arguments))
+        // Standard output first, as `run`: when it fails the folder is left as it was.
+        if !options.output.quiet {
+            switch options.output.format {
+            case .table: console.out(table(report))
+            case .json: console.out(json(report, scenarioBytes: bytes))
+            }
+        }
+        do {
+            try ReportWriter.write(report.files, to: directory)
+        } catch {
+            console.err("error: \(error)\n")
+            return .failure
+        }
+        if !options.output.quiet { console.err("wrote \(Reports.listing(SweepReport.fileNames)) to \(directory)\n") }
+        return .success
+    }
+
+    /// `scenario` with only the strategies labelled `labels` (all when empty), in the
+    /// order given; an unknown label is a usage error.
+    /// - Complexity: O(labels × strategies).
+    package static func choose(_ labels: [String], in scenario: Scenario) throws(UsageError) -> Scenario {
+        guard !labels.isEmpty else { return scenario }
+        var chosen: [Strategy] = []
+        for label in labels {
+            guard let strategy = scenario.strategies.first(where: { $0.label == label }) else {
+                throw .unknownStrategy(label, known: scenario.strategies.map(\.label))
+            }
+            if !chosen.contains(strategy) { chosen.append(strategy) }
+        }
+        var copy = scenario
+        copy.strategies = chosen
+        return copy
+    }
+
+    /// The headline rates, one row per point and strategy, as `sweep.csv` writes them.
+    /// - Complexity: O(points × strategies).
+    package static func table(_ report: SweepReport) -> String {
+        let header = report.grid.axes.map(\.path) + ["strategy"] + SweepReport.chartedMetrics.map(\.name)
+        var rows: [[String]] = []
+        for point in report.points {
+            let values = zip(report.grid.axes, point.indices).map { $0.texts[$1] }
+            for (index, strategy) in point.result.strategies.enumerated() {
+                rows.append(values + [strategy.label] + SweepReport.chartedMetrics.map { SweepReport.rate($0, point.result, strategy: index) })
+            }
+        }
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        func line(_ cells: [String]) -> String {
+            var text = zip(cells, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }.joined(separator: "  ")
+            while text.hasSuffix(" ") { text.removeLast() }
+            return text + "\n"
+        }
+        return line(header) + rows.map(line).joined()
+    }
+
+    /// One JSON object: the scenario, its hash, the swept paths, and each point's values
+    /// and every strategy's rates with standard errors and 95% intervals.
+    /// - Complexity: O(points × strategies × metrics).
+    package static func json(_ report: SweepReport, scenarioBytes: [UInt8]) -> String {
+        let points = report.points.map { point in
+            JSONText.object([
+                ("set", JSONText.object(zip(report.grid.axes, point.indices).map { ($0.path, JSONText.string($0.texts[$1])) })),
+                ("seed", String(point.scenario.seed)),
+                ("strategies", JSONText.array(point.result.strategies.indices.map { index in
+                    JSONText.object([
+                        ("label", JSONText.string(point.result.strategies[index].label)),
+                        ("rates", JSONText.object(Metric.allCases.map { metric in
+                            (metric.name, JSONText.estimate(point.result.estimate(metric, strategy: index), confidence: 0.95))
+                        })),
+                    ])
+                })),
+            ])
+        }
+        return JSONText.object([
+            ("pushsim", JSONText.string(PushSimCommand.version)),
+            ("scenario", JSONText.string(report.points.first?.scenario.name ?? "")),
+            ("sha256", JSONText.string(SHA256.hex(scenarioBytes))),
+            ("paths", JSONText.array(report.grid.axes.map { JSONText.string($0.path) })),
+            ("points", JSONText.array(points)),
+        ]) + "\n"
+    }
+}

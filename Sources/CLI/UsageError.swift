@@ -1,0 +1,98 @@
+import Base
+
+/// A command line that cannot be run (exit 64). Structured cases first; `description`
+/// renders them, quoting what the user typed.
+public enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
+    case unknownCommand(String)
+    case missingCommand
+    case unknownOption(String, command: String)
+    case missingValue(option: String)
+    case repeatedOption(String)
+    case invalidValue(option: String, value: String, expected: String)
+    case missingArgument(String)
+    case unexpectedArgument(String)
+    case unknownStrategy(String, known: [String])
+    /// The options and the scenario or folders do not fit together (the reason says how).
+    case mismatch(String)
+
+    public var description: String {
+        switch self {
+        case .unknownCommand(let name): "unknown command '\(UserText.escape(name))'; expected " + PushSimCommand.commandList
+        case .missingCommand: "no command given"
+        case .unknownOption(let option, let command): "unknown option '\(UserText.escape(option))' for '\(UserText.escape(command))'"
+        case .missingValue(let option): "option '\(UserText.escape(option))' needs a value"
+        case .repeatedOption(let option): "option '\(UserText.escape(option))' given twice; it takes one value"
+        case .invalidValue(let option, let value, let expected): "invalid value '\(UserText.escape(value))' for '\(UserText.escape(option))': expected \(expected)"
+        case .missingArgument(let name): "missing \(name)"
+        case .unexpectedArgument(let argument): "unexpected argument '\(UserText.escape(argument))'"
+        case .unknownStrategy(let name, let known):
+            "no strategy '\(UserText.escape(name))' in the scenario; it has: " + UserText.list(known)
+        case .mismatch(let reason): reason
+        }
+    }
+}
+
+/// Splits `argv` into options and positional arguments for one command.
+/// Accepts `--name value` and `--name=value`; `--` ends options.
+package struct ArgumentScanner {
+    package private(set) var positional: [String] = []
+    private var values: [(name: String, value: String)] = []
+    private var flags: Set<String> = []
+
+    /// Scans `arguments` against the options a command knows. A valued option
+    /// outside `repeatable` may be given once: in a templated job array a second
+    /// `--shard` is a mistake, not an override.
+    package init(_ arguments: ArraySlice<String>, command: String, valued: Set<String>, repeatable: Set<String> = [],
+         flags known: Set<String>) throws(UsageError) {
+        var index = arguments.startIndex
+        var optionsEnded = false
+        while index < arguments.endIndex {
+            let argument = arguments[index]
+            index += 1
+            if optionsEnded || !argument.hasPrefix("-") || argument == "-" {
+                positional.append(argument)
+                continue
+            }
+            if argument == "--" { optionsEnded = true; continue }
+            var name = argument
+            var inlineValue: String?
+            if let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            if valued.contains(name) {
+                if !repeatable.contains(name), values.contains(where: { $0.name == name }) {
+                    throw .repeatedOption(name)
+                }
+                if let inlineValue {
+                    values.append((name, inlineValue))
+                } else {
+                    guard index < arguments.endIndex else { throw .missingValue(option: name) }
+                    values.append((name, arguments[index]))
+                    index += 1
+                }
+            } else if known.contains(name), inlineValue == nil {
+                flags.insert(name)
+            } else {
+                throw .unknownOption(argument, command: command)
+            }
+        }
+    }
+
+    /// The value given for an option.
+    package func value(_ name: String) -> String? { values.last(where: { $0.name == name })?.value }
+
+    /// Every value given for a repeatable option, in order.
+    package func values(_ name: String) -> [String] { values.filter { $0.name == name }.map(\.value) }
+
+    /// Whether a flag was given.
+    package func flag(_ name: String) -> Bool { flags.contains(name) }
+
+    /// `text` as an integer if it is plain ASCII digits: Swift's own parser also takes
+    /// a leading '+' (and '-'), which a job template should not silently rely on.
+    /// - Complexity: O(n) in the text's length.
+    package static func plainInteger<Value: FixedWidthInteger>(_ text: String) -> Value? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+        return Value(text)
+    }
+}

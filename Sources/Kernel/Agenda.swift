@@ -1,0 +1,159 @@
+import Base
+
+/// An occurrence at its instant, as a timeline holds it.
+public struct Timed<Occurrence> {
+    public var time: SimTime
+    public var event: Occurrence
+
+    @inlinable
+    public init(time: SimTime, event: Occurrence) {
+        self.time = time
+        self.event = event
+    }
+}
+
+/// A timeline too long to hold whole, drawn a window at a time in the order the
+/// agenda hands it out.
+public protocol TimelineDraw<Occurrence> {
+    associatedtype Occurrence
+    /// Appends the next entries, in order, until `buffer` holds `capacity` or the draw ends.
+    mutating func fill(_ buffer: inout ContiguousArray<Timed<Occurrence>>, upTo capacity: Int)
+    /// Nothing is left to draw.
+    var isFinished: Bool { get }
+}
+
+/// The kernel's agenda: the one place that decides what happens next in a
+/// world. It merges three sources under one key, (time, source, sequence), with
+/// the sources in this order at one instant:
+/// 1. messages that take no time, sent by what ran at this very instant, in sending
+///    order: they are the rest of what just ran;
+/// 2. the timeline, drawn ahead, in the order its owner sorted it (the world sorts
+///    it by (time, its own phase of the occurrence)) ;
+/// 3. messages in flight, in sending order.
+/// Time never goes back: sending into the past is a programming error. It names no
+/// domain type: `Message` and `Draw.Occurrence` are the world's.
+///
+/// Like SimPy's `(time, priority, id)` heap and swift-nio's `EmbeddedEventLoop`,
+/// work due now goes the same way as later work; each source is kept in the
+/// form that makes its part of the key free: zero-time messages in a FIFO (all
+/// at `now`), the timeline as a sorted array with a cursor (a long lane's drawn
+/// one window at a time, as the cursor reaches its end), messages in flight
+/// in a binary heap keyed (time, sequence), whose same-instant sends skip the
+/// heap into a FIFO (they have the largest sequences at `now`).
+public struct Agenda<Message, Draw: TimelineDraw> {
+    public typealias Occurrence = Draw.Occurrence
+    public typealias Entry = Timed<Occurrence>
+    /// What `next` hands out.
+    public enum Item {
+        case message(Message)
+        case occurrence(Occurrence)
+    }
+
+    /// The instant of the item handed out last (0 before the first).
+    package private(set) var now: SimTime = 0
+
+    private var zeroTime = FIFO<Message>()
+    private var timeline = ContiguousArray<Entry>()
+    private var cursor = 0
+    /// What is left to draw of a long timeline; nil: `timeline` holds all of it.
+    private var timelineRest: Draw?
+    /// `timelineRest != nil`, kept apart: the check runs on every step.
+    private var timelineContinues = false
+    private var timelineWindow = 0
+    private var inFlight = InFlightHeap<Message>()
+    private var inFlightNow = FIFO<Message>()
+
+    /// An empty agenda at time 0.
+    /// - Complexity: O(1).
+    package init() {}
+
+    /// Back to time 0 with `timeline` (in the order it is to be handed out) and
+    /// nothing in flight; keeps every buffer's capacity.
+    /// - Complexity: O(n) in what it held.
+    package mutating func start(timeline: ContiguousArray<Entry>) {
+        startEmpty()
+        self.timeline = timeline
+        timelineRest = nil
+        timelineContinues = false
+    }
+
+    /// Back to time 0 with the timeline `draw` hands out, read `window` entries
+    /// at a time, and nothing in flight.
+    /// - Complexity: O(`window` × k) for k timeline sources.
+    package mutating func start(drawing draw: Draw, window: Int) {
+        startEmpty()
+        // A buffer of its own: the previous one may be a lane's whole timeline, shared.
+        timeline = ContiguousArray()
+        timeline.reserveCapacity(window)
+        timelineRest = draw
+        timelineContinues = true
+        timelineWindow = window
+        drawTimelineWindow()
+    }
+
+    private mutating func startEmpty() {
+        now = 0
+        zeroTime.removeAll()
+        cursor = 0
+        inFlight.removeAll()
+        inFlightNow.removeAll()
+    }
+
+    /// Replaces the window just read with the next one.
+    @inline(never)
+    private mutating func drawTimelineWindow() {
+        guard var draw = timelineRest else { return }
+        timelineRest = nil
+        timeline.removeAll(keepingCapacity: true)
+        cursor = 0
+        draw.fill(&timeline, upTo: timelineWindow)
+        if draw.isFinished { timelineContinues = false } else { timelineRest = draw }
+    }
+
+    /// The next item before `end`, advancing `now` to its time; nil when nothing
+    /// is due before `end`.
+    /// - Complexity: O(log n) in the messages in flight.
+    @inline(__always)
+    package mutating func next(before end: SimTime) -> Item? {
+        if let message = zeroTime.popFirst() { return .message(message) }
+        if cursor == timeline.count, timelineContinues { drawTimelineWindow() }
+        let timelineAt = cursor < timeline.count ? timeline[cursor].time : SimTime.max
+        let inFlightAt = inFlightNow.isEmpty ? inFlight.firstTime : now
+        if timelineAt <= inFlightAt {
+            guard timelineAt < end else { return nil }
+            now = timelineAt
+            cursor += 1
+            return .occurrence(timeline[cursor - 1].event)
+        }
+        guard inFlightAt < end else { return nil }
+        // Messages sent earlier for this instant wait in the heap: they go first.
+        if inFlight.firstTime != now, let message = inFlightNow.popFirst() { return .message(message) }
+        let (time, message) = inFlight.removeFirst()
+        now = time
+        return .message(message)
+    }
+
+    /// Sends a message that takes no time: it comes before anything else due now.
+    /// - Complexity: amortized O(1).
+    @inline(__always)
+    package mutating func sendNow(_ message: Message) { zeroTime.append(message) }
+
+    /// Sends a message that arrives at `time` (not before `now`).
+    /// - Complexity: O(log n) in the messages in flight.
+    @inline(__always)
+    package mutating func send(_ message: Message, arrivingAt time: SimTime) {
+        precondition(time >= now, "a message was sent into the past")
+        if time == now { inFlightNow.append(message) } else { inFlight.insert(message, at: time) }
+    }
+
+    /// Messages waiting (zero-time and in flight), not counting the timeline.
+    /// - Complexity: O(1).
+    package var messagesWaiting: Int { zeroTime.count + inFlightNow.count + inFlight.count }
+
+    /// How many waiting messages satisfy `predicate`, without copying them (the
+    /// end-of-run check runs once per user and app: it must not allocate).
+    /// - Complexity: O(n).
+    package func countMessages(where predicate: (Message) -> Bool) -> Int {
+        zeroTime.count(where: predicate) + inFlightNow.count(where: predicate) + inFlight.count(where: predicate)
+    }
+}

@@ -1,0 +1,63 @@
+/// A chart's key: one swatch and label per entry, in rows that wrap at the chart's width.
+package struct Legend {
+    /// How an entry's swatch is drawn.
+    package enum Swatch {
+        /// A line, solid or dashed, as the series it names.
+        case line(colour: String, dashed: Bool)
+        /// A filled box, as a bar segment or a shaded range.
+        case box(colour: String)
+    }
+
+    /// One entry.
+    package struct Entry {
+        package var label: String
+        package var swatch: Swatch
+    }
+
+    /// The entries, in reading order.
+    package var entries: [Entry]
+
+    /// Approximate width of `text` at 12 px in a sans-serif face (0.6 em a character),
+    /// enough to lay out labels without measuring them.
+    /// - Complexity: O(n).
+    package static func textWidth(_ text: String, size: Double = 12) -> Double { Double(text.count) * size * 0.6 }
+
+    /// The rows the entries take within `width`.
+    /// - Complexity: O(entries).
+    package func rows(width: Double) -> Int { layout(width: width).last.map { $0.row + 1 } ?? 0 }
+
+    private func layout(width: Double) -> [(entry: Entry, x: Double, row: Int)] {
+        var placed: [(Entry, Double, Int)] = []
+        var x = 0.0, row = 0
+        for entry in entries {
+            let size = 26 + Self.textWidth(entry.label) + 16
+            if x > 0 && x + size > width { x = 0; row += 1 }
+            placed.append((entry, x, row))
+            x += size
+        }
+        return placed
+    }
+
+    /// Draws the legend with its first row's centre line at `y`, from `x`, within `width`.
+    /// - Complexity: O(entries).
+    package func draw(into svg: inout SVG, x: Double, y: Double, width: Double) {
+        svg.start("g", [("class", "legend")])
+        for (entry, offset, row) in layout(width: width) {
+            let left = x + offset, middle = y + Double(row) * 18
+            svg.start("g", [("class", "legend-entry")])
+            switch entry.swatch {
+            case .line(let colour, let dashed):
+                svg.element("line", [("x1", SVG.number(left)), ("y1", SVG.number(middle)),
+                                     ("x2", SVG.number(left + 20)), ("y2", SVG.number(middle)),
+                                     ("stroke", colour), ("stroke-width", "2.5")]
+                                    + (dashed ? [("stroke-dasharray", "5 3")] : []))
+            case .box(let colour):
+                svg.element("rect", [("x", SVG.number(left + 4)), ("y", SVG.number(middle - 6)), ("width", "12"),
+                                     ("height", "12"), ("fill", colour), ("stroke", Palette.axis), ("stroke-width", "0.5")])
+            }
+            svg.element("text", [("x", SVG.number(left + 26)), ("y", SVG.number(middle + 4))], text: entry.label)
+            svg.end()
+        }
+        svg.end()
+    }
+}

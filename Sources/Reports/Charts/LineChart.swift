@@ -1,0 +1,168 @@
+/// Lines over a linear or logarithmic x axis: solid or dashed series, optional markers,
+/// an optional shaded band or error bars around a series (a confidence interval), shaded x-ranges
+/// (weekends) and labelled reference lines.
+package struct LineChart {
+    /// One line.
+    package struct Series {
+        /// Its legend label.
+        package var label: String
+        /// Its colour (`#RRGGBB`).
+        package var colour: String
+        /// Its points in data units, in x order; a nil y is a gap (the line breaks there).
+        package var points: [(x: Double, y: Double?)]
+        /// Dashed instead of solid.
+        package var dashed = false
+        /// A dot on every point.
+        package var markers = false
+        /// A shaded band drawn behind the line (e.g. a 95% interval), when given.
+        package var band: [(x: Double, lower: Double, upper: Double)]?
+
+        package init(label: String, colour: String, points: [(x: Double, y: Double?)], dashed: Bool = false,
+                     markers: Bool = false, band: [(x: Double, lower: Double, upper: Double)]? = nil) {
+            self.label = label
+            self.colour = colour
+            self.points = points
+            self.dashed = dashed
+            self.markers = markers
+            self.band = band
+        }
+
+        package init(label: String, colour: String, points: [(x: Double, y: Double?)], dashed: Bool = false,
+                     markers: Bool = false, band: [(x: Double, lower: Double, upper: Double)]? = nil,
+                     errorBars: [(x: Double, lower: Double, upper: Double)]) {
+            self.init(label: label, colour: colour, points: points, dashed: dashed, markers: markers, band: band)
+            self.errorBars = errorBars
+        }
+
+        /// Vertical error bars with caps (e.g. value ± 1.96 SE), one per entry.
+        package var errorBars: [(x: Double, lower: Double, upper: Double)] = []
+    }
+
+    /// Ids inside the SVG start with it; unique on a page.
+    package var id: String
+    /// The accessible name.
+    package var title: String
+    package var xAxis: Axis
+    package var yAxis: Axis
+    package var series: [Series]
+    /// X-ranges shaded behind the data, named once in the legend by `shadedLabel`.
+    package var shaded: [ClosedRange<Double>] = []
+    package var shadedLabel: String?
+    /// Dotted vertical lines with a label at the top (e.g. 1 min, 1 h).
+    package var references: [Tick] = []
+    /// Overall size in pixels.
+    package var width = 880.0
+    package var height = 380.0
+
+    package init(id: String, title: String, xAxis: Axis, yAxis: Axis, series: [Series],
+                 shaded: [ClosedRange<Double>] = [], shadedLabel: String? = nil, references: [Tick] = [],
+                 width: Double = 880.0, height: Double = 380.0) {
+        self.id = id
+        self.title = title
+        self.xAxis = xAxis
+        self.yAxis = yAxis
+        self.series = series
+        self.shaded = shaded
+        self.shadedLabel = shadedLabel
+        self.references = references
+        self.width = width
+        self.height = height
+    }
+
+    /// The legend: one entry per series, then the shaded ranges' label.
+    package var legend: Legend {
+        var entries = series.map { Legend.Entry(label: $0.label, swatch: .line(colour: $0.colour, dashed: $0.dashed)) }
+        if let shadedLabel, !shaded.isEmpty { entries.append(.init(label: shadedLabel, swatch: .box(colour: Palette.shade))) }
+        return Legend(entries: entries)
+    }
+
+    /// The plot area: left, top, right, bottom, in pixels.
+    package var plot: (left: Double, top: Double, right: Double, bottom: Double) {
+        let left = 68.0, right = width - 28
+        let top = 16 + Double(legend.rows(width: right - left)) * 18 + 6
+        return (left, top, right, height - 52)
+    }
+
+    /// The pixel position of a data point.
+    /// - Complexity: O(1).
+    package func position(x: Double, y: Double) -> (x: Double, y: Double) {
+        let plot = plot
+        return (xAxis.position(x, from: plot.left, to: plot.right), yAxis.position(y, from: plot.bottom, to: plot.top))
+    }
+
+    /// The chart as an SVG document.
+    /// - Complexity: O(points + ticks).
+    package func svg() -> String {
+        let plot = plot
+        var svg = SVG(width: width, height: height, id: id, title: title, kind: "line-chart")
+        legend.draw(into: &svg, x: plot.left, y: 16, width: plot.right - plot.left)
+        svg.start("g", [("class", "shaded")])
+        for range in shaded {
+            let low = xAxis.position(range.lowerBound, from: plot.left, to: plot.right)
+            let high = xAxis.position(range.upperBound, from: plot.left, to: plot.right)
+            let left = max(plot.left, min(low, high)), right = min(plot.right, max(low, high))
+            guard right > left else { continue }
+            svg.element("rect", [("x", SVG.number(left)), ("y", SVG.number(plot.top)), ("width", SVG.number(right - left)),
+                                 ("height", SVG.number(plot.bottom - plot.top)), ("fill", Palette.shade)])
+        }
+        svg.end()
+        ChartAxes.draw(into: &svg, x: xAxis, y: yAxis, plot: plot, xGrid: true)
+        svg.start("g", [("class", "references")])
+        for reference in references where xAxis.domain.contains(reference.value) {
+            let x = xAxis.position(reference.value, from: plot.left, to: plot.right)
+            svg.element("line", [("x1", SVG.number(x)), ("y1", SVG.number(plot.top)), ("x2", SVG.number(x)),
+                                 ("y2", SVG.number(plot.bottom)), ("stroke", Palette.axis), ("stroke-dasharray", "1 3")])
+            // Labelled at the foot of its line (curves rising to 100% leave it free), on the
+            // right, or on the left where it would leave the plot.
+            let fits = x + 3 + Legend.textWidth(reference.label) <= plot.right
+            svg.element("text", [("x", SVG.number(fits ? x + 3 : x - 3)), ("y", SVG.number(plot.bottom - 6)),
+                                 ("text-anchor", fits ? "start" : "end"), ("fill", Palette.axis)], text: reference.label)
+        }
+        svg.end()
+        for line in series {
+            guard let band = line.band, !band.isEmpty else { continue }
+            let upper = band.map { position(x: $0.x, y: $0.upper) }, lower = band.reversed().map { position(x: $0.x, y: $0.lower) }
+            let outline = (upper + lower).enumerated().map { ($0.offset == 0 ? "M" : "L") + SVG.number($0.element.x) + " " + SVG.number($0.element.y) }
+            svg.element("path", [("class", "band"), ("data-series", line.label), ("d", outline.joined(separator: " ") + " Z"),
+                                 ("fill", line.colour), ("fill-opacity", "0.18"), ("stroke", "none")])
+        }
+        for line in series {
+            let present = line.points.compactMap { point in point.y.map { (point.x, $0) } }
+            svg.start("g", [("class", "series"), ("data-series", line.label), ("data-points", String(present.count))])
+            var path = "", penDown = false
+            for point in line.points {
+                guard let y = point.y else { penDown = false; continue }
+                let at = position(x: point.x, y: y)
+                path += (path.isEmpty ? "" : " ") + (penDown ? "L" : "M") + SVG.number(at.x) + " " + SVG.number(at.y)
+                penDown = true
+            }
+            if !path.isEmpty {
+                svg.element("path", [("d", path), ("fill", "none"), ("stroke", line.colour), ("stroke-width", "2"),
+                                     ("stroke-linejoin", "round"), ("stroke-linecap", "round")]
+                                    + (line.dashed ? [("stroke-dasharray", "6 4")] : []))
+            }
+            if !line.errorBars.isEmpty {
+                // Under the markers; a cap 3 px each side, so neighbouring points stay apart.
+                svg.start("g", [("class", "error-bars"), ("data-bars", String(line.errorBars.count))])
+                for bar in line.errorBars {
+                    let low = position(x: bar.x, y: bar.lower), high = position(x: bar.x, y: bar.upper)
+                    let x = SVG.number(low.x), left = SVG.number(low.x - 3), right = SVG.number(low.x + 3)
+                    let path = "M\(x) \(SVG.number(low.y)) L\(x) \(SVG.number(high.y)) M\(left) \(SVG.number(low.y)) L\(right) "
+                        + "\(SVG.number(low.y)) M\(left) \(SVG.number(high.y)) L\(right) \(SVG.number(high.y))"
+                    svg.element("path", [("class", "error-bar"), ("d", path), ("fill", "none"), ("stroke", line.colour),
+                                         ("stroke-width", "1.2")])
+                }
+                svg.end()
+            }
+            if line.markers {
+                for (x, y) in present {
+                    let at = position(x: x, y: y)
+                    svg.element("circle", [("class", "point"), ("cx", SVG.number(at.x)), ("cy", SVG.number(at.y)), ("r", "2.2"),
+                                           ("fill", line.dashed ? "#FFFFFF" : line.colour), ("stroke", line.colour)])
+                }
+            }
+            svg.end()
+        }
+        return svg.finished()
+    }
+}

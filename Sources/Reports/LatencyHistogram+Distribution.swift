@@ -1,0 +1,17 @@
+import Simulator
+
+extension LatencyHistogram {
+    /// The empirical distribution function at each non-empty bucket's upper end:
+    /// (seconds, share of values at or below it), increasing to 1; empty when nothing was recorded.
+    /// Within a bucket the values are unknown (≤ 3% apart), so its upper end is where all of them are in.
+    /// - Complexity: O(buckets).
+    package func cumulativeShares() -> [(seconds: Double, share: Double)] {
+        guard total > 0 else { return [] }
+        var seen: UInt64 = 0
+        return nonEmptyBuckets.map { bucket, count in
+            seen += count
+            let upper = bucket + 1 < Self.bucketCount ? Self.lowerBound(of: bucket + 1) : Int64.max
+            return (Double(upper) / 1_000_000, Double(seen) / Double(total))
+        }
+    }
+}

@@ -1,0 +1,233 @@
+import Base
+import FakeAPNs
+import ScenarioFormat
+import Simulator
+
+/// The result of one shard, written by `pushsim run --shard K/N` and read by
+/// `pushsim merge`. It carries the scenario's own text, so merging needs no other
+/// file and can check that every part came from the same scenario, seed and strategies.
+package struct PartialResult {
+    /// The file a shard writes in its folder; `merge` reads it from a folder given.
+    package static let fileName = "partial.json"
+    package static let format = "pushsim-partial"
+    /// 2: the delivery chain (funnel, measured deliverability, chain and APNs counters);
+    /// 3: APNs's `bounced`; 4: the counters named in the file (`chainCounters`,
+    /// `apnsCounters`) and the chain counters in their own `chain` array, so a counter
+    /// added later is told apart by name and needs no new version; 5: `dailyLost`, the
+    /// lost per day and reason (daily.csv's `lost_*` columns); 6: `blocks` and
+    /// `dailyBlocks`, the rates' counts per block of users (standard errors).
+    package static let version: Int64 = 6
+
+    /// The most shards `run --shard` accepts; a part claiming more is damaged.
+    package static let maximumShardCount = 100_000
+
+    package var scenarioText: String
+    package var seed: UInt64
+    package var shard: (index: Int, count: Int)
+    package var result: SimulationResult
+    /// The command line that made it, when stored (`result.json`; `pushsim report` shows it).
+    package var commandLine: String? = nil
+
+    /// JSON, one aggregate per strategy; counts as integers, latency as non-empty buckets.
+    package func encoded() -> String {
+        func list<T>(_ items: some Sequence<T>, _ render: (T) -> String) -> String {
+            "[" + items.map(render).joined(separator: ",") + "]"
+        }
+        var text = "{\"format\":\(JSONText.string(Self.format)),\"version\":\(Self.version),"
+        text += "\"shard\":[\(shard.index),\(shard.count)],\"seed\":\(seed),"
+        text += "\"strategies\":" + list(result.strategies) { JSONText.string($0.label) } + ","
+        text += "\"users\":\(result.users),\"events\":\(result.events),\n"
+        text += "\"chainCounters\":" + list(ChainCounts.columnNames, JSONText.string) + ","
+        text += "\"apnsCounters\":" + list(APNsCounters.columnNames, JSONText.string) + ",\n"
+        if let commandLine { text += "\"command\":" + JSONText.string(commandLine) + ",\n" }
+        text += "\"aggregates\":[\n"
+        text += result.aggregates.map { aggregate in
+            var item = "{\"counts\":" + list(StrategyAggregate.counts) { String(aggregate[keyPath: $0.field]) }
+            item += ",\"chain\":" + list(aggregate.chain.values) { String($0) }
+            item += ",\"lost\":" + list(aggregate.lostByReason) { String($0) }
+            item += ",\"apns\":" + list(aggregate.apns.values) { String($0) }
+            item += ",\"latency\":" + list(aggregate.latency.nonEmptyBuckets) { "[\($0.0),\($0.1)]" }
+            item += ",\"daily\":" + list(aggregate.daily) { day in list(DayCounts.counts) { String(day[keyPath: $0.field]) } }
+            item += ",\"dailyLost\":" + list(aggregate.dailyLostByReason) { String($0) }
+            item += ",\"blocks\":" + list(aggregate.blocks) { String($0) }
+            item += ",\"dailyBlocks\":" + list(aggregate.dailyBlocks) { String($0) }
+            return item + "}"
+        }.joined(separator: ",\n")
+        text += "\n],\n\"scenario\":" + JSONText.string(scenarioText) + "}\n"
+        return text
+    }
+
+    /// Reads and decodes what a command-line argument names: a folder holding
+    /// `fileInFolder`, a file, or `-` (standard input). The path in the answer and in
+    /// errors is the one to show.
+    /// - Complexity: O(n) in the file's size.
+    package static func load(_ argument: String, fileInFolder: String, standardInput: Int32) throws(DecodingError)
+        -> (partial: PartialResult, scenario: Scenario, path: String) {
+        let isFolder = ReportWriter.kind(of: argument) == true
+        let path = isFolder ? ReportWriter.join(argument, fileInFolder) : FileBytes.displayName(argument)
+        let bytes: [UInt8]
+        do {
+            bytes = try FileBytes.read(path: isFolder ? path : argument, standardInput: standardInput,
+                                       limit: ScenarioLimits.partialBytes)
+        } catch {
+            // A shard's folder holds partial.json, not result.json: say what to do.
+            let partial = ReportWriter.join(argument, Self.fileName)
+            if isFolder, fileInFolder != Self.fileName, ReportWriter.kind(of: partial) == false {
+                throw DecodingError(description: "\(UserText.path(path)): cannot read: \(error.reason); the folder holds a "
+                                    + "shard's \(Self.fileName): merge the shards first ('pushsim merge')")
+            }
+            throw DecodingError(description: "\(UserText.path(path)): cannot read: \(error.reason)")
+        }
+        let decoded = try decode(bytes, file: path)
+        return (decoded.partial, decoded.scenario, path)
+    }
+
+    /// Why a partial file cannot be merged.
+    package struct DecodingError: Error, CustomStringConvertible {
+        package var description: String
+    }
+
+    /// Reads a partial; `file` names it in errors.
+    package static func decode(_ bytes: [UInt8], file: String) throws(DecodingError) -> (partial: PartialResult, scenario: Scenario) {
+        func fail(_ message: String) -> DecodingError { DecodingError(description: "\(UserText.path(file)): \(message)") }
+        let root: JSONNode
+        do { root = try JSONParser.parse(bytes) } catch { throw fail("\(error.location): \(error.message)") }
+        guard case .object(let object) = root.value,
+              case .string(format)? = object["format"]?.value else { throw fail("not a pushsim partial result") }
+        func integer(_ node: JSONNode?) throws(DecodingError) -> Int64 {
+            guard case .number(let number)? = node?.value, let value = number.int64Value else {
+                throw fail("damaged partial result (expected an integer at \(node?.location.description ?? "?"))")
+            }
+            return value
+        }
+        func array(_ node: JSONNode?) throws(DecodingError) -> [JSONNode] {
+            guard case .array(let items)? = node?.value else { throw fail("damaged partial result (expected an array)") }
+            return items
+        }
+        let fileVersion = try integer(object["version"])
+        guard fileVersion == version else {
+            throw fail(fileVersion < version
+                ? "a version \(fileVersion) partial result, from an older pushsim whose reports had other columns; "
+                  + "this pushsim reads version \(version): re-run every shard with it"
+                : "a version \(fileVersion) partial result, from a newer pushsim; this one reads version \(version)")
+        }
+        // The counters by name: a part from a pushsim with other counters would put
+        // its numbers under the wrong columns.
+        for (key, kind, names) in [("chainCounters", "chain", ChainCounts.columnNames),
+                                   ("apnsCounters", "APNs", APNsCounters.columnNames)] {
+            let found = try array(object[key]).map { node throws(DecodingError) -> String in
+                guard case .string(let name) = node.value else { throw fail("damaged partial result (\(key))") }
+                return name
+            }
+            guard found == names else {
+                let missing = names.filter { !found.contains($0) }, unknown = found.filter { !names.contains($0) }
+                let difference = (missing.isEmpty ? [] : ["without " + missing.joined(separator: ", ")])
+                    + (unknown.isEmpty ? [] : ["with " + UserText.list(unknown)])
+                throw fail("from a pushsim with other \(kind) counters ("
+                           + (difference.isEmpty ? "in another order" : difference.joined(separator: "; "))
+                           + "): re-run every shard with this one")
+            }
+        }
+        guard case .string(let scenarioText)? = object["scenario"]?.value else { throw fail("damaged partial result (no scenario)") }
+        var scenario: Scenario
+        do { scenario = try ScenarioDecoder.decode(Array(scenarioText.utf8), file: file + " (embedded scenario)") } catch {
+            throw fail("\(error)")
+        }
+        guard let seed = UInt64(exactly: try integer(object["seed"])) else { throw fail("damaged partial result (seed)") }
+        scenario.seed = seed
+        let shardItems = try array(object["shard"])
+        guard shardItems.count == 2 else { throw fail("damaged partial result (shard)") }
+        let shard = (index: Int(try integer(shardItems[0])), count: Int(try integer(shardItems[1])))
+        guard (1...maximumShardCount).contains(shard.count), (1...shard.count).contains(shard.index) else {
+            throw fail("damaged partial result (shard \(shard.index)/\(shard.count))")
+        }
+        var strategies: [Strategy] = []
+        for item in try array(object["strategies"]) {
+            guard case .string(let label) = item.value,
+                  let strategy = scenario.strategies.first(where: { $0.label == label }) else {
+                throw fail("damaged partial result (unknown strategy)")
+            }
+            strategies.append(strategy)
+        }
+        scenario.strategies = strategies
+        var aggregates: [StrategyAggregate] = []
+        let aggregateItems = try array(object["aggregates"])
+        guard aggregateItems.count == strategies.count else { throw fail("damaged partial result (aggregates)") }
+        for item in aggregateItems {
+            guard case .object(let fields) = item.value else { throw fail("damaged partial result (aggregate)") }
+            var aggregate = StrategyAggregate(days: scenario.dayCount)
+            let counts = try array(fields["counts"]).map { node throws(DecodingError) in try integer(node) }
+            guard counts.count == StrategyAggregate.counts.count else { throw fail("damaged partial result (counts)") }
+            for ((_, field), value) in zip(StrategyAggregate.counts, counts) { aggregate[keyPath: field] = value }
+            let chain = try array(fields["chain"]).map { node throws(DecodingError) in try integer(node) }
+            guard let chainCounts = ChainCounts(values: chain) else { throw fail("damaged partial result (chain)") }
+            aggregate.chain = chainCounts
+            let lost = try array(fields["lost"])
+            guard lost.count == LossReason.slots else { throw fail("damaged partial result (lost)") }
+            for (index, node) in lost.enumerated() { aggregate.lostByReason[index] = try integer(node) }
+            let apns = try array(fields["apns"]).map { node throws(DecodingError) in try integer(node) }
+            guard let counters = APNsCounters(values: apns) else { throw fail("damaged partial result (apns)") }
+            aggregate.apns = counters
+            var latencyTotal: Int64 = 0
+            for bucket in try array(fields["latency"]) {
+                let pair = try array(bucket)
+                guard pair.count == 2 else { throw fail("damaged partial result (latency)") }
+                let index = Int(try integer(pair[0])), count = try integer(pair[1])
+                // Only buckets a latency (a non-negative Int64) can fall in.
+                guard (0..<LatencyHistogram.reachableBucketCount).contains(index), count >= 0 else {
+                    throw fail("damaged partial result (latency bucket)")
+                }
+                // The total is a count of messages: an Int64, like every count.
+                let (total, overflow) = latencyTotal.addingReportingOverflow(count)
+                guard !overflow else { throw fail("damaged partial result (latency counts add up past \(Int64.max))") }
+                latencyTotal = total
+                aggregate.latency.add(bucket: index, count: UInt64(count))
+            }
+            let days = try array(fields["daily"])
+            guard days.count == scenario.dayCount else { throw fail("damaged partial result (daily)") }
+            for (day, node) in days.enumerated() {
+                let values = try array(node).map { node throws(DecodingError) in try integer(node) }
+                guard values.count == DayCounts.counts.count else { throw fail("damaged partial result (day)") }
+                for ((_, field, _), value) in zip(DayCounts.counts, values) { aggregate.daily[day][keyPath: field] = value }
+            }
+            let dailyLost = try array(fields["dailyLost"]).map { node throws(DecodingError) in try integer(node) }
+            guard dailyLost.count == aggregate.dailyLostByReason.count else { throw fail("damaged partial result (dailyLost)") }
+            aggregate.dailyLostByReason = ContiguousArray(dailyLost)
+            let blocks = try array(fields["blocks"]).map { node throws(DecodingError) in try integer(node) }
+            guard blocks.count == aggregate.blocks.count else { throw fail("damaged partial result (blocks)") }
+            aggregate.blocks = ContiguousArray(blocks)
+            let dailyBlocks = try array(fields["dailyBlocks"]).map { node throws(DecodingError) in try integer(node) }
+            guard dailyBlocks.count == aggregate.dailyBlocks.count else { throw fail("damaged partial result (dailyBlocks)") }
+            aggregate.dailyBlocks = ContiguousArray(dailyBlocks)
+            aggregates.append(aggregate)
+        }
+        let result = SimulationResult(strategies: strategies, aggregates: aggregates,
+                                      users: try integer(object["users"]), events: try integer(object["events"]))
+        // A part is checked on its own, so a damaged one is named (exit 65) rather
+        // than found out after merging: every rule a run's own result obeys.
+        guard result.events >= 0 else { throw fail("damaged partial result (events \(result.events) < 0)") }
+        for (strategy, aggregate) in zip(strategies, aggregates) {
+            if let broken = PartialChecks.violation(in: aggregate) {
+                throw fail("damaged partial result (strategy \(strategy.label): \(broken))")
+            }
+        }
+        let expectedUsers = Simulation.shardRange(index: shard.index, count: shard.count, devices: scenario.devices).count
+        guard result.users == Int64(expectedUsers) else {
+            throw fail("damaged partial result (\(result.users) users; shard \(shard.index)/\(shard.count) "
+                       + "of \(scenario.devices) devices has \(expectedUsers))")
+        }
+        var commandLine: String?
+        if let node = object["command"] {
+            guard case .string(let text) = node.value else { throw fail("damaged partial result (command)") }
+            commandLine = text
+        }
+        return (PartialResult(scenarioText: scenarioText, seed: seed, shard: shard, result: result, commandLine: commandLine), scenario)
+    }
+    package init(scenarioText: String, seed: UInt64, shard: (index: Int, count: Int), result: SimulationResult, commandLine: String? = nil) {
+        self.scenarioText = scenarioText
+        self.seed = seed
+        self.shard = shard
+        self.result = result
+        self.commandLine = commandLine
+    }
+}

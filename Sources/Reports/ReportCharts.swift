@@ -1,0 +1,139 @@
+import Base
+import Simulator
+
+/// The report page's charts, built from a run's scenario and aggregates. Strategies keep
+/// one colour (`Palette.series`) in every chart.
+package enum ReportCharts {
+    /// Month names for date ticks: fixed English, whatever the locale.
+    package static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    /// Daily deliverability per strategy by the mail's arrival day: the true figure solid,
+    /// the talk's measured figure dashed in the same colour, weekends shaded.
+    /// `bands`, when given, holds one optional interval per strategy and day as a ratio
+    /// (0…1, like `Estimate.interval(confidence: 0.95)`), drawn around the true line; an
+    /// interval with a bound that is not finite (no standard error) is left out.
+    /// - Complexity: O(strategies × days).
+    package static func dailyDeliverability(scenario: Scenario, result: SimulationResult,
+                                    bands: [[ClosedRange<Double>?]]? = nil) -> LineChart {
+        func percent(_ numerator: Int64, _ denominator: Int64) -> Double? {
+            denominator > 0 ? 100 * Double(numerator) / Double(denominator) : nil
+        }
+        var series: [LineChart.Series] = []
+        for (index, (strategy, aggregate)) in zip(result.strategies, result.aggregates).enumerated() {
+            let colour = Palette.series(index)
+            var truth = LineChart.Series(label: strategy.label, colour: colour,
+                                         points: aggregate.daily.enumerated().map { (Double($0.offset), percent($0.element.delivered, $0.element.messages)) },
+                                         markers: true)
+            if let band = bands?[index] {
+                truth.band = band.enumerated().compactMap { day, range in
+                    guard let range, range.lowerBound.isFinite, range.upperBound.isFinite else { return nil }
+                    // A share cannot leave [0, 100%], whatever the normal approximation says.
+                    return (Double(day), 100 * max(0, range.lowerBound), 100 * min(1, range.upperBound))
+                }
+            }
+            series.append(truth)
+            series.append(LineChart.Series(label: strategy.label + " (measured)", colour: colour,
+                                           points: aggregate.daily.enumerated().map {
+                                               (Double($0.offset), percent($0.element.measuredReceived, $0.element.measuredSent))
+                                           },
+                                           dashed: true, markers: true))
+        }
+        let values = series.flatMap { $0.points.compactMap(\.y) + ($0.band ?? []).map(\.lower) }
+        let lowest = max(0, min(values.min() ?? 0, 99))
+        var yAxis = Axis.linear("deliverability (%)", covering: lowest...100, count: 5)
+        yAxis.domain = yAxis.domain.lowerBound...100
+        yAxis.ticks.removeAll { $0.value > 100 }
+        let days = scenario.dayCount
+        // One band per weekend, not per day: adjacent rectangles would show a seam.
+        var weekends: [ClosedRange<Double>] = []
+        for day in 0..<days where scenario.start.adding(days: day).weekday >= 5 {
+            if let last = weekends.last, last.upperBound == Double(day) - 0.5 {
+                weekends[weekends.count - 1] = last.lowerBound...Double(day) + 0.5
+            } else {
+                weekends.append(Double(day) - 0.5...Double(day) + 0.5)
+            }
+        }
+        return LineChart(id: "daily", title: "Daily deliverability per strategy, true (solid) and measured (dashed)",
+                         xAxis: dayAxis(start: scenario.start, days: days), yAxis: yAxis, series: series,
+                         shaded: weekends, shadedLabel: "weekend")
+    }
+
+    /// Days 0 … days−1 as an axis with dated ticks on Mondays (every week, or every few weeks for long runs).
+    /// - Complexity: O(days).
+    package static func dayAxis(start: CivilDate, days: Int) -> Axis {
+        let every = 7 * max(1, (days + 69) / 70)
+        let firstMonday = (7 - start.weekday) % 7
+        let ticks = stride(from: firstMonday, to: days, by: every).map { day in
+            let date = start.adding(days: day)
+            return Tick(value: Double(day), label: "\(months[date.month - 1]) \(date.day)")
+        }
+        return Axis(label: "mail arrival day (scenario's local date; weekends shaded)",
+                    domain: -0.5...Double(max(1, days)) - 0.5, ticks: ticks)
+    }
+
+    /// The outcome categories of `where messages go`: delivered, summarized, every loss reason
+    /// some strategy has, pending; with each strategy's counts in that order.
+    /// - Complexity: O(strategies × reasons).
+    package static func outcomes(result: SimulationResult) -> StackedBarChart {
+        let reasons = LossReason.allCases.filter { reason in result.aggregates.contains { $0.lost(reason) > 0 } }
+        let categories = [StackedBarChart.Category(label: "delivered", colour: Palette.delivered),
+                          .init(label: "summarized", colour: Palette.summarized)]
+            + reasons.map { StackedBarChart.Category(label: "lost: " + $0.columnName.replacingOccurrences(of: "_", with: " "),
+                                                     colour: Palette.lost($0)) }
+            + [.init(label: "pending", colour: Palette.pending)]
+        let bars = zip(result.strategies, result.aggregates).map { strategy, aggregate in
+            StackedBarChart.Bar(label: strategy.label,
+                                values: [aggregate.delivered, aggregate.summarized] + reasons.map { aggregate.lost($0) } + [aggregate.pending])
+        }
+        return StackedBarChart(id: "outcomes", title: "Where messages go, per strategy", categories: categories, bars: bars)
+    }
+
+    /// The funnel: the share of messages reaching each stage of the chain, one bar per strategy.
+    /// - Complexity: O(strategies × stages).
+    package static func funnel(result: SimulationResult) -> GroupedBarChart {
+        let stages = Reports.funnelStages
+        let series = zip(result.strategies, result.aggregates).enumerated().map { index, pair in
+            let (strategy, aggregate) = pair
+            return GroupedBarChart.Series(label: strategy.label, colour: Palette.series(index),
+                                          values: stages.map { aggregate.messages > 0 ? 100 * Double($0.count.total(in: aggregate)) / Double(aggregate.messages) : 0 },
+                                          valueLabels: nil)
+        }
+        return GroupedBarChart(id: "funnel", title: "The delivery funnel: share of messages reaching each stage",
+                               groups: stages.map { $0.stage.replacingOccurrences(of: "_", with: " ") },
+                               xLabel: "stage of the delivery chain", yAxis: Axis.linear("share of messages (%)", covering: 0...100),
+                               series: series)
+    }
+
+    /// Mail-to-shown latency as a cumulative distribution per strategy, on a log time axis.
+    /// - Complexity: O(strategies × buckets).
+    package static func latency(result: SimulationResult) -> LineChart {
+        let curves = result.aggregates.map { $0.latency.cumulativeShares() }
+        let times = curves.flatMap { $0.map(\.seconds) }
+        let series = zip(result.strategies, curves).enumerated().map { index, pair in
+            LineChart.Series(label: pair.0.label, colour: Palette.series(index),
+                             points: pair.1.map { ($0.seconds, 100 * $0.share) })
+        }
+        let xAxis = Axis.logarithmic("time from mail arrival to its notification shown (s, log scale)",
+                                     covering: (times.min() ?? 0.1)...(times.max() ?? 10))
+        return LineChart(id: "latency", title: "Latency: share of delivered messages shown within a time",
+                         xAxis: xAxis, yAxis: Axis.linear("delivered messages shown (%)", covering: 0...100), series: series,
+                         references: [Tick(value: 60, label: "1 min"), Tick(value: 3600, label: "1 h"), Tick(value: 86400, label: "1 day")])
+    }
+
+    /// Cost: pushes sent and re-requests, per message, per strategy.
+    /// - Complexity: O(strategies).
+    package static func cost(result: SimulationResult) -> GroupedBarChart {
+        let series = zip(result.strategies, result.aggregates).enumerated().map { index, pair in
+            let (strategy, aggregate) = pair
+            let counts = [aggregate.pushesSent, aggregate.rerequests]
+            return GroupedBarChart.Series(label: strategy.label, colour: Palette.series(index),
+                                          values: counts.map { aggregate.messages > 0 ? Double($0) / Double(aggregate.messages) : 0 },
+                                          valueLabels: counts.map { FixedPoint.ratio($0, aggregate.messages, places: 3) })
+        }
+        let highest = series.flatMap(\.values).max() ?? 1
+        return GroupedBarChart(id: "cost", title: "Cost: pushes and re-requests per message",
+                               groups: ["pushes sent per message", "re-requests per message"],
+                               xLabel: "", yAxis: Axis.linear("per message", covering: 0...max(highest * 1.1, 0.1)),
+                               series: series, height: 300)
+    }
+}

@@ -1,0 +1,182 @@
+import Base
+import Simulator
+
+/// `report.html`: one self-contained page (inline SVG and CSS, no script, nothing fetched)
+/// with the run's scenario, the command line that made it, and its charts and tables.
+/// The same result always gives the same bytes.
+package enum ReportPage {
+    /// The page's file name in a report folder.
+    package static let fileName = "report.html"
+
+    /// A page's start, to its header's title: the document head (a CSP that forbids
+    /// every fetch and script, the style), then `<body><header><h1>`. Shared with `sweep.html`.
+    /// - Complexity: O(style).
+    package static func head(title: String) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>\(SVG.escape(title))</title>
+        <style>\(style)</style>
+        </head>
+        <body>
+        <header>
+        <h1>\(SVG.escape(title))</h1>\n
+        """
+    }
+
+    /// Each strategy's daily deliverability intervals at 95%, from the run's blocks of users.
+    /// - Complexity: O(strategies × days × blocks).
+    package static func dailyBands(_ result: SimulationResult) -> [[ClosedRange<Double>?]] {
+        result.aggregates.indices.map { index in
+            result.aggregates[index].daily.indices.map { day in
+                result.dailyEstimate(.deliverability, strategy: index, day: day).interval(confidence: Reports.confidence)
+            }
+        }
+    }
+
+    /// The page for `result` of `scenario`; `commandLine` is shown when known.
+    /// `deliverabilityBands`: see `ReportCharts.dailyDeliverability`; by default each
+    /// day's 95% interval from the run's own standard errors.
+    /// - Complexity: O(strategies × (days + buckets)).
+    package static func render(scenario: Scenario, result: SimulationResult, commandLine: String?,
+                       deliverabilityBands: [[ClosedRange<Double>?]]? = nil) -> String {
+        let e = SVG.escape
+        let end = scenario.start.adding(days: max(0, scenario.dayCount - 1))
+        var html = head(title: "PushSim report: " + scenario.name)
+        if !scenario.description.isEmpty { html += "<p class=\"description\">\(e(scenario.description))</p>\n" }
+        html += "<dl class=\"facts\">\n"
+        html += "<dt>seed</dt><dd>\(scenario.seed)</dd>\n"
+        html += "<dt>devices</dt><dd>\(scenario.devices)</dd>\n"
+        html += "<dt>days</dt><dd>\(scenario.dayCount) (\(scenario.start) to \(end))</dd>\n"
+        html += "<dt>strategies</dt><dd>\(e(result.strategies.map(\.label).joined(separator: ", ")))</dd>\n"
+        if let commandLine { html += "<dt>command</dt><dd><code>\(e(commandLine))</code></dd>\n" }
+        html += "</dl>\n</header>\n"
+        html += summaryTable(result: result)
+
+        html += section("daily", "Daily deliverability",
+                        "Share of each day's mail whose own notification was shown (solid, with its 95% interval shaded "
+                        + "where the run has standard errors), and what the talk's logging would report for that day "
+                        + "(dashed: measured received / measured sent). Weekends are shaded.",
+                        ReportCharts.dailyDeliverability(scenario: scenario, result: result,
+                                                         bands: deliverabilityBands ?? dailyBands(result)).svg())
+        html += section("outcomes", "Where messages go",
+                        "Every message ends in one bucket: delivered, summarized, lost (by the reason of its first loss) or still pending.",
+                        ReportCharts.outcomes(result: result).svg() + outcomesTable(result: result))
+        html += section("funnel", "The funnel",
+                        "How many messages reached each stage of the delivery chain, as a share of all messages.",
+                        ReportCharts.funnel(result: result).svg() + funnelTable(result: result))
+        html += section("latency", "Latency",
+                        "Distribution of the time from a mail's arrival to its own notification being shown, over delivered messages "
+                        + "(histogram buckets ≤ 3% wide; log time axis).",
+                        ReportCharts.latency(result: result).svg())
+        html += section("cost", "Cost",
+                        "Requests sent to APNs (originals and re-sends) and re-requests made by the extensions, per message.",
+                        ReportCharts.cost(result: result).svg() + costTable(result: result))
+        html += "<footer>Written by pushsim; the same figures are in summary.csv, daily.csv, funnel.csv and apns.csv, "
+            + "and result.json holds what <code>pushsim report</code> draws this page from.</footer>\n</body>\n</html>\n"
+        return html
+    }
+
+    /// A titled section with its explanation and content.
+    private static func section(_ id: String, _ title: String, _ explanation: String, _ content: String) -> String {
+        "<section id=\"\(id)\">\n<h2>\(SVG.escape(title))</h2>\n<p>\(SVG.escape(explanation))</p>\n<figure>\n"
+            + content + "</figure>\n</section>\n"
+    }
+
+    /// An HTML table: a header row, then rows whose first cell is a row header.
+    private static func table(_ header: [String], _ rows: [[String]], caption: String? = nil) -> String {
+        var text = "<table>\n"
+        if let caption { text += "<caption>\(SVG.escape(caption))</caption>\n" }
+        text += "<thead><tr>" + header.map { "<th>\(SVG.escape($0))</th>" }.joined() + "</tr></thead>\n<tbody>\n"
+        for row in rows {
+            text += "<tr>" + row.enumerated().map { $0.offset == 0 ? "<th>\(SVG.escape($0.element))</th>" : "<td>\(SVG.escape($0.element))</td>" }.joined()
+                + "</tr>\n"
+        }
+        return text + "</tbody>\n</table>\n"
+    }
+
+    private static func percent(_ numerator: Int64, _ denominator: Int64) -> String {
+        let text = FixedPoint.ratio(numerator * 100, denominator, places: 2)
+        return text.isEmpty ? "–" : text + "%"
+    }
+
+    private static func summaryTable(result: SimulationResult) -> String {
+        let rows = result.strategies.indices.map { index in
+            let aggregate = result.aggregates[index]
+            func rate(_ metric: Metric) -> String {
+                let text = percent(metric.numerator(of: aggregate), metric.denominator(of: aggregate))
+                return text == "–" ? text : text + Reports.halfWidth(result.estimate(metric, strategy: index), percent: true)
+            }
+            return [result.strategies[index].label, String(aggregate.messages), rate(.deliverability),
+                    rate(.measuredDeliverability), rate(.informedRate)]
+                + [0.5, 0.95].map { aggregate.latency.quantile($0).map { FixedPoint.seconds(microseconds: $0) + " s" } ?? "–" }
+        }
+        return "<section id=\"summary\">\n<h2>Summary</h2>\n"
+            + table(["strategy", "messages", "deliverability", "measured deliverability", "informed rate", "latency p50", "latency p95"], rows,
+                    caption: "Rates ± the half-width of their 95% interval, in percentage points")
+            + "</section>\n"
+    }
+
+    private static func outcomesTable(result: SimulationResult) -> String {
+        let chart = ReportCharts.outcomes(result: result)
+        let rows = chart.categories.enumerated().map { index, category in
+            [category.label] + chart.bars.map { bar in
+                "\(bar.values[index]) (\(StackedBarChart.share(bar.values[index], of: bar.values.reduce(0, +))))"
+            }
+        }
+        return table(["outcome"] + chart.bars.map(\.label), rows, caption: "Messages by outcome (share of the strategy's messages)")
+    }
+
+    private static func funnelTable(result: SimulationResult) -> String {
+        let rows = Reports.funnelStages.map { stage, count in
+            [stage.replacingOccurrences(of: "_", with: " ")]
+                + result.aggregates.map { "\(count.total(in: $0)) (\(percent(count.total(in: $0), $0.messages)))" }
+        }
+        return table(["stage"] + result.strategies.map(\.label), rows, caption: "Messages reaching each stage (share of messages)")
+    }
+
+    private static func costTable(result: SimulationResult) -> String {
+        let rows = zip(result.strategies, result.aggregates).map { strategy, aggregate in
+            [strategy.label, String(aggregate.pushesSent), FixedPoint.ratio(aggregate.pushesSent, aggregate.messages, places: 3),
+             String(aggregate.rerequests), FixedPoint.ratio(aggregate.rerequests, aggregate.messages, places: 3)]
+        }
+        return table(["strategy", "pushes sent", "per message", "re-requests", "per message"], rows)
+    }
+
+    /// The page's style sheet: screen and print.
+    package static let style = """
+
+    :root { color-scheme: light; }
+    body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
+           color: #1a1a1a; background: #fff; max-width: 920px; margin: 0 auto; padding: 24px; }
+    h1 { font-size: 24px; margin: 0 0 8px; }
+    h2 { font-size: 18px; margin: 36px 0 6px; padding-bottom: 4px; border-bottom: 1px solid #ccc; }
+    p { margin: 4px 0 12px; }
+    .description { color: #444; font-size: 13px; max-width: 75ch; }
+    dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margin: 12px 0; }
+    dl.facts dt { color: #555; }
+    dl.facts dd { margin: 0; }
+    code { font: 13px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; white-space: pre-wrap; word-break: break-all; }
+    figure { margin: 0; }
+    svg.chart { display: block; width: 100%; height: auto; margin: 8px 0; }
+    table { border-collapse: collapse; margin: 12px 0; font-size: 13px; font-variant-numeric: tabular-nums; }
+    caption { text-align: left; color: #555; padding-bottom: 4px; }
+    th, td { padding: 3px 10px; border-bottom: 1px solid #e2e2e2; text-align: right; }
+    thead th { border-bottom: 1px solid #999; }
+    th:first-child { text-align: left; font-weight: normal; }
+    thead th:first-child { font-weight: bold; }
+    footer { margin-top: 36px; color: #555; font-size: 13px; }
+    @media print {
+      @page { margin: 14mm; }
+      body { max-width: none; padding: 0; font-size: 10.5pt; }
+      section { break-inside: avoid; page-break-inside: avoid; }
+      h2 { break-after: avoid; margin-top: 18px; }
+      * { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+    }
+
+    """
+}

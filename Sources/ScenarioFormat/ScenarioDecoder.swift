@@ -1,0 +1,577 @@
+import Base
+import Device
+import FakeAPNs
+import Foundation
+import Provider
+import Simulator
+
+/// Reads scenario files: JSON with positions first, then every field checked
+/// with its path, unknown fields refused (a typo must not silently mean "absent").
+public enum ScenarioDecoder {
+    /// Loads and validates the scenario at `path` (`-`: standard input, named `<stdin>`).
+    /// - Complexity: O(n) in the file's size.
+    public static func load(path: String) throws(ScenarioError) -> Scenario {
+        try loadKeepingBytes(path: path).scenario
+    }
+
+    /// `load(path:)` that also returns the bytes it decoded, read once: a caller that
+    /// keeps the scenario's text (a shard's partial result) keeps exactly what was
+    /// simulated, even from a pipe or a file edited meanwhile. `-` reads `standardInput`.
+    /// - Complexity: O(n) in the file's size.
+    public static func loadKeepingBytes(path: String, standardInput: Int32 = STDIN_FILENO)
+        throws(ScenarioError) -> (scenario: Scenario, bytes: [UInt8]) {
+        let file = FileBytes.displayName(path)
+        let bytes: [UInt8]
+        do {
+            bytes = try FileBytes.read(path: path, standardInput: standardInput, limit: ScenarioLimits.fileBytes)
+        } catch {
+            throw ScenarioError(.unreadable(error.reason), file: file, path: "", location: nil)
+        }
+        return (try decode(bytes, file: file), bytes)
+    }
+
+    /// Validates a scenario held in memory; `file` names it in errors. Every error
+    /// that can be found in one pass is reported: the thrown error is the first in file
+    /// order, with the others in its `more`.
+    /// - Complexity: O(n) in the text's size.
+    public static func decode(_ bytes: [UInt8], file: String) throws(ScenarioError) -> Scenario {
+        try decode(try parse(bytes, file: file), file: file)
+    }
+
+    /// The JSON tree of a scenario text; a syntax error names `file`.
+    /// - Complexity: O(n) in the text's size.
+    package static func parse(_ bytes: [UInt8], file: String) throws(ScenarioError) -> JSONNode {
+        do {
+            return try JSONParser.parse(bytes)
+        } catch {
+            throw ScenarioError(.syntax(error.message), file: file, path: "", location: error.location)
+        }
+    }
+
+    /// Validates a parsed scenario (`--set` overrides may have changed the tree).
+    /// - Complexity: O(n) in the tree's size.
+    package static func decode(_ root: JSONNode, file: String) throws(ScenarioError) -> Scenario {
+        let log = ScenarioErrorLog(file: file)
+        let scenario = log.attemptOptional { try decodeScenario(FieldReader(file: file, node: root, path: "", log: log)) }
+        if let error = log.combined() { throw error }
+        guard let scenario else {
+            throw ScenarioError(.invalidValue("the scenario could not be read"), file: file, path: "", location: nil)
+        }
+        return scenario
+    }
+
+    package static let topLevelFields = ["name", "description", "seed", "start", "duration", "devices", "mail",
+                                 "connectivity", "latency", "provider", "apns", "push", "device", "strategies", "expect"]
+
+    /// Reads every field; a field with an error is logged and taken as absent (its
+    /// default), and a check across fields is skipped when one of them is broken. The
+    /// result (nil when the start or the duration is broken) is only used when nothing was logged.
+    private static func decodeScenario(_ reader: FieldReader) throws -> Scenario? {
+        let top = try reader.object(known: topLevelFields)
+        let log = reader.log
+
+        let name = log.attempt {
+            let nameReader = try top.required("name")
+            let name = try nameReader.string()
+            guard !name.isEmpty, name.count <= 100,
+                  name.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0)) }),
+                  name != ".", name != ".." else {
+                throw nameReader.invalid("a name is 1–100 letters, digits, '-', '_' or '.' (it names the report folder)")
+            }
+            return name
+        } ?? ""
+        let description = log.attemptOptional { try top.optional("description")?.string() } ?? ""
+        let seed = log.attemptOptional { try top.optional("seed")?.integer(in: 0...Int64.max) }.map(UInt64.init) ?? 0
+
+        let startReader = top.optional("start")
+        let start = log.attempt { () throws -> CivilDate in
+            let startReader = try top.required("start")
+            let startText = try startReader.string()
+            guard let start = CivilDate(iso: startText) else {
+                throw startReader.invalid("not a date: \(UserText.quote(startText)) (write YYYY-MM-DD)")
+            }
+            return start
+        }
+        let duration = log.attempt { try top.required("duration").duration(positive: true) }
+        if let start, let duration, let startReader {
+            // Reports write days as YYYY-MM-DD: four digits.
+            let lastDay = start.adding(days: Int((duration - 1) / TimeUnit.day))
+            if lastDay.year > 9999 {
+                log.record(startReader.invalid("the run would end on \(lastDay), after 9999-12-31 (reports write YYYY-MM-DD)"))
+            }
+        }
+        let devices = log.attempt { Int(try top.required("devices").integer(in: 1...100_000_000)) } ?? 1
+
+        let mail = log.attempt { try decodeRhythm(try top.required("mail"), events: "mails") } ?? MailModel(perDay: 0)
+        let connectivity = top.optional("connectivity").flatMap { field in log.attempt { try decodeConnectivity(field) } }
+
+        var latency = LatencyModel()
+        if let latencyReader = top.optional("latency"),
+           let fields = log.attempt({ try latencyReader.object(known: ["providerToAPNs", "apnsToDevice", "rerequestRoundTrip"]) }) {
+            func hop(_ key: String) -> Distribution {
+                fields.optional(key).flatMap { field in log.attempt { try field.distribution() } } ?? .constant(0)
+            }
+            latency.providerToAPNs = hop("providerToAPNs")
+            latency.apnsToDevice = hop("apnsToDevice")
+            latency.rerequestRoundTrip = hop("rerequestRoundTrip")
+        }
+
+        var chain = ChainModel()
+        var payloadTTL: SimDuration?
+        var subscriptionSyncReader: FieldReader?
+        if let providerReader = top.optional("provider"),
+           let provider = log.attempt({ try decodeProvider(providerReader, start: start, duration: duration, chain: &chain) }) {
+            payloadTTL = provider.payloadTTL
+            subscriptionSyncReader = provider.syncOn
+        }
+
+        var expiration = ExpirationPolicy.absent
+        if let apnsReader = top.optional("apns") {
+            expiration = log.attempt { try decodeAPNs(apnsReader, chain: &chain) } ?? .absent
+        }
+
+        var app = "ru.yandex.mail"
+        var alertBodyBytes = 120
+        if let pushReader = top.optional("push"),
+           let fields = log.attempt({ try pushReader.object(known: ["app", "alertBodyBytes"]) }) {
+            if let appReader = fields.optional("app") {
+                app = log.attempt {
+                    let app = try appReader.string()
+                    guard !app.isEmpty else { throw appReader.invalid("the bundle id must not be empty") }
+                    return app
+                } ?? app
+            }
+            alertBodyBytes = log.attemptOptional { try fields.optional("alertBodyBytes")?.integer(in: 0...1_000_000) }
+                .map { Int($0) } ?? 120
+        }
+
+        var extensionTimeLimit = 30 * TimeUnit.second
+        var launchesNamed = false
+        if let deviceReader = top.optional("device") {
+            let device = log.attempt { try decodeDevice(deviceReader, chain: &chain) }
+            extensionTimeLimit = device?.extensionTimeLimit ?? extensionTimeLimit
+            launchesNamed = device?.launchesNamed ?? true
+        }
+        // Checked once the device is read: launches are named after the provider in the file.
+        if chain.provider.subscriptions?.syncOn == .launch && !launchesNamed, let subscriptionSyncReader {
+            log.record(subscriptionSyncReader.invalid("needs device.launches: nothing would ever sync"))
+        }
+
+        var strategies: [Strategy] = []
+        let errorsBeforeStrategies = log.errors.count
+        if let strategyReaders = log.attempt({ () throws -> [FieldReader] in
+            let strategiesReader = try top.required("strategies")
+            let readers = try strategiesReader.array()
+            guard !readers.isEmpty else { throw strategiesReader.invalid("at least one strategy is needed") }
+            guard readers.count <= ScenarioLimits.strategies else {
+                throw strategiesReader.invalid("at most \(ScenarioLimits.strategies) strategies, found \(readers.count)")
+            }
+            // Every strategy keeps per-day counts on every thread.
+            if let duration {
+                let days = Int((duration + TimeUnit.day - 1) / TimeUnit.day)
+                guard readers.count * days <= ScenarioLimits.strategyDays else {
+                    throw strategiesReader.invalid("\(readers.count) strategies × \(days) days is more than "
+                                                   + "\(ScenarioLimits.strategyDays) strategy-days; run fewer strategies or a shorter run")
+                }
+            }
+            return readers
+        }) {
+            var labels = Set<String>()
+            for strategyReader in strategyReaders {
+                guard let strategy = decodeStrategy(strategyReader, start: start, duration: duration) else { continue }
+                if !labels.insert(strategy.label).inserted {
+                    log.record(strategyReader.invalid("two strategies are labelled \(UserText.quote(strategy.label)); give one a distinct \"label\""))
+                    continue
+                }
+                strategies.append(strategy)
+            }
+        }
+
+        // Labels are checked only against a strategy list read without errors.
+        let labels = log.errors.count == errorsBeforeStrategies ? strategies.map(\.label) : nil
+        let expectations = top.optional("expect").flatMap { field in log.attempt { try decodeExpectations(field, labels: labels) } }
+
+        guard let start, let duration else { return nil }
+        return Scenario(name: name, description: description, seed: seed, start: start,
+                        duration: duration, devices: devices, mail: mail, connectivity: connectivity,
+                        latency: latency, payloadTTL: payloadTTL, expiration: expiration, app: app,
+                        alertBodyBytes: alertBodyBytes, extensionTimeLimit: extensionTimeLimit, strategies: strategies,
+                        chain: chain, expectations: expectations ?? [])
+    }
+
+    /// A Poisson process with a daily rhythm (mail arrivals, app launches): `perDay`,
+    /// 24 `diurnal` weights, `weekendFactor`; `events` names them in messages.
+    private static func decodeRhythm(_ reader: FieldReader, events: String) throws -> MailModel {
+        let fields = try reader.object(known: ["perDay", "diurnal", "weekendFactor"])
+        let log = reader.log
+        let perDay = log.attempt { try fields.required("perDay").perDay(events) } ?? 0
+        var diurnal: [Double]?
+        if let diurnalReader = fields.optional("diurnal") {
+            diurnal = log.attempt {
+                let hours = try diurnalReader.array()
+                guard hours.count == 24 else { throw diurnalReader.invalid("needs 24 hourly weights, found \(hours.count)") }
+                let weights = try hours.map { hour throws -> Double in
+                    let weight = try hour.number()
+                    guard weight <= ScenarioLimits.diurnalWeight else {
+                        throw hour.invalid("a weight is at most \(format(ScenarioLimits.diurnalWeight)) (they are relative), found \(format(weight))")
+                    }
+                    return weight
+                }
+                guard weights.contains(where: { $0 > 0 }) else { throw diurnalReader.invalid("at least one weight must be positive") }
+                return weights
+            }
+        }
+        let weekendFactor = log.attemptOptional { () throws -> Double? in
+            guard let field = fields.optional("weekendFactor") else { return nil }
+            let factor = try field.number()
+            guard factor <= ScenarioLimits.weekendFactor else {
+                throw field.invalid("weekendFactor is at most \(format(ScenarioLimits.weekendFactor)), found \(format(factor))")
+            }
+            return factor
+        } ?? 1
+        return MailModel(perDay: perDay, diurnal: diurnal, weekendFactor: weekendFactor)
+    }
+
+    private static func decodeConnectivity(_ reader: FieldReader) throws -> ConnectivityModel {
+        let fields = try reader.object(known: ["online", "offline", "offlineWindows"])
+        let log = reader.log
+        let online = fields.optional("online").flatMap { field in log.attempt { try field.distribution(positiveMean: true) } }
+        let offline = fields.optional("offline").flatMap { field in log.attempt { try field.distribution(positiveMean: true) } }
+        // Named, not decoded: a broken one is already logged.
+        if (fields.optional("online") == nil) != (fields.optional("offline") == nil) {
+            _ = log.attempt { try fields.required(fields.optional("online") == nil ? "online" : "offline") }
+        }
+        var windows: [OfflineWindow] = []
+        if let windowsReader = fields.optional("offlineWindows"), let windowReaders = log.attempt({ () throws -> [FieldReader] in
+            let readers = try windowsReader.array()
+            guard readers.count <= ScenarioLimits.offlineWindows else {
+                throw windowsReader.invalid("at most \(ScenarioLimits.offlineWindows) offline windows, found \(readers.count)")
+            }
+            return readers
+        }) {
+            for windowReader in windowReaders {
+                guard let window = log.attempt({ try windowReader.object(known: ["start", "duration", "probability", "days"]) }) else {
+                    continue
+                }
+                let start = log.attempt { () throws -> SimDuration in
+                    let startReader = try window.required("start")
+                    let startText = try startReader.string()
+                    guard let start = parseClock(startText) else {
+                        throw startReader.invalid("not a time of day: \(UserText.quote(startText)) (write HH:MM, 00:00–23:59)")
+                    }
+                    return start
+                }
+                let duration = log.attempt { try window.required("duration").distribution() }
+                let probability = log.attempt { try window.required("probability").probability() }
+                let days = log.attemptOptional {
+                    try window.optional("days")?.choice("day set", ["all": DaySet.all, "weekdays": .weekdays, "weekends": .weekends])
+                } ?? .all
+                guard let start, let duration, let probability else { continue }
+                windows.append(OfflineWindow(start: start, duration: duration, probability: probability, days: days))
+            }
+        }
+        windows.sort { $0.start < $1.start }
+        return ConnectivityModel(online: online, offline: offline, offlineWindows: windows)
+    }
+
+    private static func parseClock(_ text: String) -> SimDuration? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 2, parts[1].count == 2,
+              let hours = Int(parts[0]), let minutes = Int(parts[1]),
+              (0..<24).contains(hours), (0..<60).contains(minutes) else { return nil }
+        return SimDuration(hours) * TimeUnit.hour + SimDuration(minutes) * TimeUnit.minute
+    }
+
+    /// One `strategies[]` entry, or nil when it has an error (logged).
+    private static func decodeStrategy(_ reader: FieldReader, start: CivilDate?, duration: SimDuration?) -> Strategy? {
+        let log = reader.log
+        guard let fields = log.attempt({ try reader.object(known: strategyFields) }) else { return nil }
+        let errorsBefore = log.errors.count
+        let kind = log.attempt { try fields.required("name").strategyKind() }
+        var label = kind?.rawValue ?? ""
+        if let labelReader = fields.optional("label") {
+            label = log.attempt {
+                let label = try labelReader.string()
+                // Labels head table columns and CSV rows: nothing a terminal would act on.
+                guard !label.isEmpty, !label.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }),
+                      !label.unicodeScalars.contains(where: UserText.isInvisible) else {
+                    throw labelReader.invalid("a label is non-empty and has no comma, quote, line break or control character")
+                }
+                return label
+            } ?? label
+        }
+        for key in ["repeatMaxCount", "collapseID"] where kind?.numbersPushes == false {
+            if let field = fields.optional(key) { log.record(field.invalid("only the queue strategies have \(key)")) }
+        }
+        let repeatMaxCount = log.attemptOptional { try fields.optional("repeatMaxCount")?.integer(in: 0...1_000_000) }
+            .map { Int32($0) } ?? Int32.max
+        let collapseID = log.attemptOptional { try fields.optional("collapseID")?.bool() } ?? true
+        let registration = log.attemptOptional {
+            try fields.optional("registration")?
+                .choice("registration", ["everyLaunch": RegistrationPolicy.everyLaunch, "once": .onceAtPrompt])
+        } ?? .everyLaunch
+        let priority = log.attempt { () throws -> UInt8 in
+            guard let field = fields.optional("priority") else { return 10 }
+            let value = try field.integer(in: Int64.min...Int64.max)
+            // APNs also has 1 (never wake the device); the comparison is 10 (now) against 5 (power considerations).
+            guard value == 10 || value == 5 else { throw field.invalid("apns-priority for alerts is 10 or 5, found \(value)") }
+            return UInt8(value)
+        } ?? 10
+        let rollout = decodeRollout(fields, kind: kind, start: start, duration: duration)
+        guard let kind, log.errors.count == errorsBefore else { return nil }
+        return Strategy(label: label, kind: kind, repeatMaxCount: repeatMaxCount, collapseID: collapseID,
+                        registration: registration, priority: priority, rollout: rollout)
+    }
+
+    /// A strategy's `from`, `before` and `adoption`: nil when it names none of them
+    /// (or on an error, logged).
+    private static func decodeRollout(_ fields: ObjectReader, kind: StrategyKind?, start: CivilDate?,
+                                      duration: SimDuration?) -> Rollout? {
+        let log = fields.reader.log
+        let fromReader = fields.optional("from"), beforeReader = fields.optional("before")
+        let adoptionReader = fields.optional("adoption")
+        guard fromReader != nil || beforeReader != nil || adoptionReader != nil else { return nil }
+        guard let fromReader else {
+            log.record((beforeReader ?? adoptionReader!).invalid("a rollout needs \"from\", the day it starts"))
+            return nil
+        }
+        if let kind, !kind.numbersPushes {
+            log.record(fromReader.invalid("only a queue strategy rolls out: \(kind.rawValue) has nothing to switch on"))
+        }
+        let from = log.attempt { () throws -> CivilDate in
+            let text = try fromReader.string()
+            guard let date = CivilDate(iso: text) else { throw fromReader.invalid("expected a date YYYY-MM-DD, found \(UserText.quote(text))") }
+            if let start, let duration {
+                let offset = SimTime(date.daysSinceEpoch - start.daysSinceEpoch) * TimeUnit.day
+                guard offset >= 0, offset < duration else {
+                    throw fromReader.invalid("\(text) is outside the run (\(start) for \(duration / TimeUnit.day) days)")
+                }
+            }
+            return date
+        }
+        let before = log.attemptOptional {
+            try beforeReader?.strategyKind()
+        } ?? .noQueue
+        let adoption = log.attemptOptional { try adoptionReader?.distribution() } ?? .constant(0)
+        guard let from else { return nil }
+        return Rollout(from: from, before: before, adoption: adoption)
+    }
+}
+
+// MARK: The delivery chain's fields: provider, APNs and device behaviour beyond the core model.
+
+extension ScenarioDecoder {
+    /// Keys of a `strategies[]` entry.
+    package static let strategyFields = ["name", "label", "repeatMaxCount", "collapseID", "registration", "priority",
+                                 "from", "before", "adoption"]
+    /// Keys of `provider`.
+    package static let providerFields = ["payloadTTL", "expiredPositions", "retries", "backoff", "network", "outages",
+                                 "subscriptions"]
+    /// Keys of `apns`.
+    package static let apnsFields = ["expiration", "storage", "closeTogether", "rateLimit", "priority5Deferral"]
+    /// Keys of `device`.
+    package static let deviceFields = ["extensionTimeLimit", "notificationsDisabled", "alertsNotAllowed", "displayOff",
+                               "legacyIOS", "extensionMemory", "tokenRotation", "deviceIDChangesPerDay", "accounts",
+                               "apps", "launches", "taps"]
+    /// Most accounts in one app, and most apps on one device, a scenario may name.
+    package static let maxCount = 20
+
+    /// Reads `provider` into `chain`; returns the payload TTL and the reader of
+    /// `subscriptions.syncOn` (checked against `device.launches` once the device is read).
+    /// `start` and `duration` are nil when broken (outage times are then not checked against the run).
+    private static func decodeProvider(_ reader: FieldReader, start: CivilDate?, duration: SimDuration?,
+                                       chain: inout ChainModel) throws -> (payloadTTL: SimDuration?, syncOn: FieldReader?) {
+        let fields = try reader.object(known: providerFields)
+        let log = reader.log
+        let payloadTTL = log.attemptOptional { try fields.optional("payloadTTL")?.duration(positive: true) }
+        chain.provider.expiredPositions = log.attemptOptional {
+            try fields.optional("expiredPositions")?
+                .choice("answer", ["resendRest": ExpiredPositionsAnswer.resendRest, "error": .error])
+        } ?? .resendRest
+
+        var retry = RetryPolicy()
+        if let field = fields.optional("retries"), let value = log.attempt({ try field.integer(in: 0...20) }) {
+            retry.maxRetries = Int32(value)
+        }
+        if let field = fields.optional("backoff"), let value = log.attempt({ try field.duration(positive: true) }) {
+            retry.backoff = value
+        }
+        chain.provider.retry = retry
+
+        if let networkReader = fields.optional("network") {
+            chain.provider.network = log.attempt {
+                let network = try networkReader.object(known: ["failureProbability", "timeout"])
+                let timeout = log.attemptOptional { try network.optional("timeout")?.duration(positive: true) }
+                return ProviderNetworkModel(failureProbability: try network.required("failureProbability").probability(),
+                                            timeout: timeout ?? 10 * TimeUnit.second)
+            }
+        }
+
+        if let outagesReader = fields.optional("outages") {
+            chain.provider.outages = log.attempt { try decodeOutages(outagesReader, start: start, duration: duration) }
+        }
+
+        var syncOnReader: FieldReader?
+        if let subscriptionsReader = fields.optional("subscriptions") {
+            chain.provider.subscriptions = log.attempt {
+                let subscriptions = try subscriptionsReader.object(known: ["changesPerDay", "mailShare", "syncOn"])
+                let changesPerDay = log.attempt { try subscriptions.required("changesPerDay").perDay("subscription changes") }
+                let mailShare = log.attempt { try subscriptions.required("mailShare").probability() }
+                let syncOn = try subscriptions.optional("syncOn")?
+                    .choice("sync trigger", ["reconnect": SubscriptionSync.reconnect, "launch": .launch]) ?? .reconnect
+                syncOnReader = subscriptions.optional("syncOn")
+                return SubscriptionModel(changesPerDay: changesPerDay ?? 0, mailShare: mailShare ?? 0, syncOn: syncOn)
+            }
+        }
+        return (payloadTTL, syncOnReader)
+    }
+
+    /// Scheduled windows (local `YYYY-MM-DDTHH:MM`, inside the run, sorted by start)
+    /// and random ones (`between` and `duration`, both with positive means).
+    private static func decodeOutages(_ reader: FieldReader, start: CivilDate?,
+                                      duration: SimDuration?) throws -> OutageModel {
+        let fields = try reader.object(known: ["scheduled", "random"])
+        let log = reader.log
+        var scheduled: [OutageWindow] = []
+        if let scheduledReader = fields.optional("scheduled"), let windowReaders = log.attempt({ try scheduledReader.array() }) {
+            for windowReader in windowReaders {
+                let outage = log.attempt { () throws -> OutageWindow? in
+                    let window = try windowReader.object(known: ["start", "duration"])
+                    let length = log.attempt { try window.required("duration").duration(positive: true) }
+                    let startReader = try window.required("start")
+                    let text = try startReader.string()
+                    // Without the run's start (broken, and so already reported) there is nothing to place it by.
+                    guard let start else { return nil }
+                    guard let offset = parseLocalTime(text, from: start) else {
+                        throw startReader.invalid("not a local time: \(UserText.quote(text)) (write YYYY-MM-DDTHH:MM)")
+                    }
+                    guard offset >= 0 else { throw startReader.invalid("starts before the run (\(start)T00:00)") }
+                    if let duration, offset >= duration { throw startReader.invalid("starts at or after the end of the run") }
+                    return length.map { OutageWindow(start: offset, duration: $0) }
+                }
+                if let outage = outage ?? nil { scheduled.append(outage) }
+            }
+        }
+        // Ties broken by length so the order never depends on the file's order.
+        scheduled.sort { ($0.start, $0.duration) < ($1.start, $1.duration) }
+        var between: Distribution?
+        var length: Distribution?
+        if let scheduledReader = fields.optional("scheduled"), scheduled.count > ScenarioLimits.scheduledOutages {
+            log.record(scheduledReader.invalid("at most \(ScenarioLimits.scheduledOutages) scheduled outages, found \(scheduled.count)"))
+        }
+        if let randomReader = fields.optional("random"),
+           let random = log.attempt({ try randomReader.object(known: ["between", "duration"]) }) {
+            between = log.attempt { try random.required("between").distribution(positiveMean: true) }
+            length = log.attempt { try random.required("duration").distribution(positiveMean: true) }
+            // Every outage is two events in every device's timeline: bound how many the run expects.
+            if let between, let length, let duration {
+                let expected = OutageModel.expectedRandomOutages(between: between, duration: length, horizon: duration)
+                if expected > ScenarioLimits.randomOutages {
+                    log.record(randomReader.invalid("about \(format(expected.rounded())) random outages over the run, more than "
+                                                    + "\(format(ScenarioLimits.randomOutages)); make them rarer (a longer \"between\")"))
+                }
+            }
+        }
+        return OutageModel(scheduled: scheduled, between: between, duration: length)
+    }
+
+    /// `YYYY-MM-DDTHH:MM` as microseconds from `start`'s midnight (negative before it).
+    private static func parseLocalTime(_ text: String, from start: CivilDate) -> SimTime? {
+        let parts = text.split(separator: "T", omittingEmptySubsequences: false)
+        guard parts.count == 2, let date = CivilDate(iso: String(parts[0])),
+              let clock = parseClock(String(parts[1])) else { return nil }
+        return SimTime(date.daysSinceEpoch - start.daysSinceEpoch) * TimeUnit.day + clock
+    }
+
+    /// Reads `apns` into `chain`; returns the `apns-expiration` policy.
+    private static func decodeAPNs(_ reader: FieldReader, chain: inout ChainModel) throws -> ExpirationPolicy {
+        let fields = try reader.object(known: apnsFields)
+        let log = reader.log
+        var expiration = ExpirationPolicy.absent
+        if let field = fields.optional("expiration"), let value = log.attempt({ try field.duration() }) {
+            expiration = value == 0 ? .immediately : .after(value)
+        }
+
+        let nondeterministic: Bool? = log.attempt {
+            try fields.optional("storage")?
+                .choice("storage policy", ["latest": false, "nondeterministic": true] as KeyValuePairs<String, Bool>) ?? false
+        }
+        let closeTogetherReader = fields.optional("closeTogether")
+        if nondeterministic == true {
+            let closeTogether = closeTogetherReader.flatMap { field in log.attempt { try field.duration(positive: true) } }
+            chain.apns.storage = .nondeterministic(closeTogether: closeTogether ?? TimeUnit.second)
+        } else if nondeterministic == false, let closeTogetherReader {
+            log.record(closeTogetherReader.invalid("only apns.storage \"nondeterministic\" has closeTogether"))
+        }
+
+        if let rateLimitReader = fields.optional("rateLimit") {
+            chain.apns.rateLimit = log.attemptOptional {
+                let rateLimit = try rateLimitReader.object(known: ["burst", "window"])
+                let burst = log.attempt { Int32(try rateLimit.required("burst").integer(in: 1...1_000_000)) }
+                let window = try rateLimit.required("window").duration(positive: true)
+                return burst.map { APNsRateLimit(burst: $0, window: window) }
+            }
+        }
+        if let field = fields.optional("priority5Deferral") {
+            chain.apns.lowPriorityDeferral = log.attempt { try field.distribution() }
+        }
+        return expiration
+    }
+
+    /// Reads `device` into `chain`; returns `extensionTimeLimit` when named, and whether
+    /// `launches` is named (broken or not).
+    private static func decodeDevice(_ reader: FieldReader, chain: inout ChainModel) throws
+        -> (extensionTimeLimit: SimDuration?, launchesNamed: Bool) {
+        let fields = try reader.object(known: deviceFields)
+        let log = reader.log
+        let extensionTimeLimit = log.attemptOptional { try fields.optional("extensionTimeLimit")?.duration(positive: true) }
+
+        func share(_ key: String) -> Double {
+            log.attemptOptional { try fields.optional(key)?.probability() } ?? 0
+        }
+        chain.device.notificationsDisabledShare = share("notificationsDisabled")
+        chain.device.alertsNotAllowedShare = share("alertsNotAllowed")
+        chain.device.displayOffShare = share("displayOff")
+        chain.device.legacyIOSShare = share("legacyIOS")
+
+        if let memoryReader = fields.optional("extensionMemory") {
+            chain.device.memory = log.attempt {
+                let memory = try memoryReader.object(known: ["footprintMB", "olderIOS", "olderLimitMB", "newerLimitMB"])
+                let olderIOS = log.attemptOptional { try memory.optional("olderIOS")?.probability() }
+                let olderLimit = log.attemptOptional { try memory.optional("olderLimitMB")?.kilobytes(positive: true) }
+                let newerLimit = log.attemptOptional { try memory.optional("newerLimitMB")?.kilobytes(positive: true) }
+                return ExtensionMemoryModel(footprintKB: try memory.required("footprintMB").sizeDistribution(),
+                                            olderIOSShare: olderIOS ?? 0,
+                                            olderLimitKB: olderLimit ?? 12 * 1024,
+                                            newerLimitKB: newerLimit ?? 24 * 1024)
+            }
+        }
+
+        if let rotationReader = fields.optional("tokenRotation") {
+            chain.device.tokenRotation = log.attempt {
+                let rotation = try rotationReader.object(known: ["perDay", "withPrompt"])
+                let withPrompt = log.attemptOptional { try rotation.optional("withPrompt")?.probability() }
+                return TokenRotationModel(perDay: try rotation.required("perDay").perDay("token rotations"),
+                                          withPromptShare: withPrompt ?? 0)
+            }
+        }
+        chain.device.deviceIDChangesPerDay = log.attemptOptional {
+            try fields.optional("deviceIDChangesPerDay")?.perDay("device id changes")
+        } ?? 0
+        chain.device.accounts = log.attemptOptional { try fields.optional("accounts")?.countShares(maxCount: maxCount) } ?? .one
+        chain.device.apps = log.attemptOptional { try fields.optional("apps")?.countShares(maxCount: maxCount) } ?? .one
+        let launchesReader = fields.optional("launches")
+        chain.device.launches = launchesReader.flatMap { field in
+            log.attempt { LaunchModel(rhythm: try decodeRhythm(field, events: "launches")) }
+        }
+
+        if let tapsReader = fields.optional("taps") {
+            chain.device.taps = log.attempt {
+                let taps = try tapsReader.object(known: ["probability", "delay"])
+                let delay = log.attemptOptional { try taps.optional("delay")?.distribution() }
+                return TapModel(probability: try taps.required("probability").probability(), delay: delay ?? .constant(0))
+            }
+        }
+        return (extensionTimeLimit, launchesReader != nil)
+    }
+}

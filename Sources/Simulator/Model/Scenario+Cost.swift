@@ -1,0 +1,189 @@
+import Base
+
+/// What a run of the scenario will cost: the messages it simulates, in expectation.
+extension Scenario {
+    /// Expected mails for one device + app with one account over the run: the mail
+    /// rate integrated over [0, `duration`), each day with its own weekday factor and,
+    /// in a last partial day, the hours it reaches (the last one pro rata).
+    /// - Complexity: O(days) in the run's length.
+    public var expectedMailsPerLane: Double {
+        let fullDays = Int(duration / TimeUnit.day)
+        var weekday = start.weekday
+        var dayFactors = 0.0
+        for _ in 0..<fullDays {
+            dayFactors += weekday >= 5 ? mail.weekendFactor : 1
+            weekday = (weekday + 1) % 7
+        }
+        // The diurnal weights have mean 1, so a whole day carries `perDay` up to rounding.
+        let wholeDay = mail.diurnal.reduce(0, +)
+        var mails = mail.perDay * dayFactors * wholeDay / 24
+        let rest = duration % TimeUnit.day
+        if rest > 0 {
+            let wholeHours = Int(rest / TimeUnit.hour)
+            var weight = mail.diurnal[..<wholeHours].reduce(0, +)
+            weight += mail.diurnal[wholeHours] * Double(rest % TimeUnit.hour) / Double(TimeUnit.hour)
+            mails += mail.perDay * (weekday >= 5 ? mail.weekendFactor : 1) * weight / 24
+        }
+        return mails
+    }
+
+    /// Expected messages a run simulates, summed over strategies: devices × mean apps ×
+    /// mean accounts × `expectedMailsPerLane` × strategies. In floating point: 10⁸
+    /// devices over a century stays far from any overflow.
+    /// - Complexity: O(days) in the run's length.
+    public var expectedMessages: Double {
+        Double(devices) * chain.device.apps.mean * chain.device.accounts.mean * expectedMailsPerLane
+            * Double(strategies.count)
+    }
+}
+
+extension OutageModel {
+    /// Random outages a run of length `horizon` expects: `horizon` / (mean `between` +
+    /// mean `duration`), each at least 1 µs as drawn.
+    /// - Complexity: O(1).
+    public static func expectedRandomOutages(between: Distribution, duration: Distribution, horizon: SimDuration) -> Double {
+        Double(horizon) / (Swift.max(between.mean, 1) + Swift.max(duration.mean, 1))
+    }
+}
+
+/// What a run will cost, estimated before it starts: the messages, the kernel events
+/// and the memory, for the checks against `ScenarioLimits` (`--allow-large` lifts them).
+public struct RunCost: Sendable, Equatable {
+    /// Expected messages, summed over strategies.
+    public var messages: Double
+    /// Expected kernel events: `eventsPerMessage` a message, plus every timeline entry
+    /// replayed for every strategy.
+    public var events: Double
+    /// Entries of one device app's timeline over the run, in expectation, for the app
+    /// with the most accounts. A thread holds at most `UserTimeline.window` of them at once.
+    public var timelineEntriesPerLane: Double
+    /// Messages of one device app (the one with the most accounts), in expectation. The
+    /// ledger holds at most about `UserTimeline.window` of them at once (it folds a long
+    /// app's messages as they settle).
+    public var messagesPerLane: Double
+    /// What the modelled systems themselves keep of one device app's messages under a
+    /// numbering strategy, in bytes: the provider's held payloads with their times, for
+    /// `payloadTTL` (without one it keeps runs of consecutive messages, next to nothing).
+    /// The one part of memory that grows with one device's volume: Notification Center's
+    /// collapse ids are forgotten once no copy can match them (`ReachableMessages`).
+    public var modelBytesPerLane: Double
+    /// Estimated peak memory in bytes on `threads` threads.
+    public var memoryBytes: Double
+
+    /// Kernel events per message, measured on the shipped scenarios (4.2–4.3), rounded up.
+    public static let eventsPerMessage = 5.0
+    /// Memory of one timeline entry.
+    package static let entryBytes = Double(MemoryLayout<TimelineEntry>.stride)
+    /// Memory of one ledger record.
+    package static let recordBytes = Double(MemoryLayout<Ledger.Record>.stride)
+    /// Memory of a payload the provider holds (a message index and a time).
+    package static let heldPayloadBytes = 16.0
+    /// Memory of a collapse id in Notification Center: 8 bytes in its set (at most 3/4
+    /// full), and 16 (its key and message) in the order a long lane forgets them by.
+    package static let collapseIDBytes = 8.0 / 0.75 + 16
+    /// Room arrays take beyond what they hold (capacity doubles as they grow).
+    package static let growth = 2.0
+    /// Memory of one strategy-day of counts on one thread: the day's counts, its losses by
+    /// reason and its blocks of users (the daily standard errors).
+    package static let strategyDayBytes = Double(MemoryLayout<DayCounts>.stride + LossReason.allCases.count * 8
+                                         + UserBlocks.count * RateCount.daily.count * 8)
+    /// Memory of everything else (the program, buffers, reports of a small run).
+    package static let baseBytes = 64.0 * 1024 * 1024
+
+    /// The cost of simulating `devices` (a shard's count, or all) of `scenario` on `threads` threads.
+    /// - Complexity: O(days) in the run's length.
+    public init(_ scenario: Scenario, devices: Int? = nil, threads: Int) {
+        let devices = Double(devices ?? scenario.devices)
+        let days = Double(scenario.dayCount)
+        let duration = Double(scenario.duration)
+        let chain = scenario.chain
+        let strategies = Double(scenario.strategies.count)
+        let lanesPerDevice = chain.device.apps.mean
+        messages = scenario.expectedMessages / Double(scenario.devices) * devices
+
+        let maxAccounts = Double(chain.device.accounts.shares.count)
+        messagesPerLane = scenario.expectedMailsPerLane * maxAccounts
+        var entries = messagesPerLane
+        if let launches = chain.device.launches {
+            var launchScenario = scenario
+            launchScenario.mail = launches.rhythm
+            entries += launchScenario.expectedMailsPerLane
+        }
+        if let connectivity = scenario.connectivity {
+            if let online = connectivity.online, let offline = connectivity.offline {
+                entries += 2 * duration / (Swift.max(online.mean, 1) + Swift.max(offline.mean, 1))
+            }
+            entries += 2 * days * Double(connectivity.offlineWindows.count)
+        }
+        if let outages = chain.provider.outages {
+            entries += 2 * Double(outages.scheduled.count)
+            if let between = outages.between, let length = outages.duration {
+                entries += 2 * OutageModel.expectedRandomOutages(between: between, duration: length,
+                                                                 horizon: scenario.duration)
+            }
+        }
+        let rare = chain.device.deviceIDChangesPerDay + (chain.device.tokenRotation?.perDay ?? 0)
+            + (chain.provider.subscriptions?.changesPerDay ?? 0)
+        entries += rare * days
+        timelineEntriesPerLane = entries
+
+        events = messages * Self.eventsPerMessage + entries * devices * lanesPerDevice * strategies
+        let working = Double(Swift.max(1, Swift.min(threads, Int(devices))))
+        let window = Double(UserTimeline.window)
+        // What the provider keeps; without a TTL, runs of consecutive messages: next to nothing.
+        let numbers = scenario.strategies.contains { $0.kind.numbersPushes }
+        let held = scenario.payloadTTL.map { Swift.min(1, Double($0) / Swift.max(duration, 1)) } ?? 0
+        modelBytesPerLane = numbers ? messagesPerLane * held * Self.heldPayloadBytes : 0
+        // Notification Center's collapse ids: a short lane's all, a long lane's about a
+        // window's (those a copy may still match).
+        let collapses = scenario.strategies.contains { $0.kind.numbersPushes && $0.collapseID }
+        let collapseBytes = collapses ? Swift.min(messagesPerLane, window) * Self.collapseIDBytes : 0
+        // Each thread holds each of one device's apps' timelines up to a window (and the
+        // window a long one is read through), the ledger records of the app being played up
+        // to about a window (a long app's are folded as they settle), what the model keeps
+        // of that app's messages, and per-day counts of every strategy. Arrays grow by
+        // doubling, so one may take twice what it holds.
+        let heldEntries = Swift.min(entries, window)
+        let timelineBytes = (heldEntries * Double(chain.device.apps.shares.count) + (entries > window ? window : 0))
+            * Self.entryBytes
+        // A long lane's ledger also counts its folded messages' measurement per day (two counts).
+        let ledgerBytes = Swift.min(messagesPerLane, window) * Self.recordBytes + (entries > window ? 16 * days : 0)
+        let perThread = Self.growth * (timelineBytes + ledgerBytes + collapseBytes + modelBytesPerLane) + strategies * days * Self.strategyDayBytes
+        memoryBytes = Self.baseBytes + working * perThread + strategies * Double(scenario.alertBodyBytes)
+    }
+
+    /// The first limit the cost passes, as a phrase ("about 2.0e10 messages, above the limit
+    /// of 10,000,000,000"), or nil within every limit.
+    /// - Complexity: O(1).
+    public var limitPassed: String? {
+        if messages > ScenarioLimits.messages {
+            return "about \(Self.count(messages)) messages, above the limit of \(Self.count(ScenarioLimits.messages))"
+        }
+        if events > ScenarioLimits.events {
+            return "about \(Self.count(events)) kernel events, above the limit of \(Self.count(ScenarioLimits.events))"
+        }
+        if memoryBytes > ScenarioLimits.memoryBytes {
+            return "about \(Self.megabytes(memoryBytes)) of memory (\(Self.megabytes(modelBytesPerLane)) per device app "
+                + "kept by the provider's payloads within provider.payloadTTL), above the limit of "
+                + "\(Self.megabytes(ScenarioLimits.memoryBytes))"
+        }
+        return nil
+    }
+
+    /// A count with thousands separators below 10¹⁸, else in scientific notation.
+    /// - Complexity: O(1).
+    package static func count(_ value: Double) -> String {
+        guard value < 1e18 else { return String(format: "%.3g", value) }
+        let digits = String(Int64(value.rounded()))
+        var grouped = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { grouped += "," }
+            grouped.append(digit)
+        }
+        return grouped
+    }
+
+    /// Bytes as whole megabytes ("4,096 MB").
+    /// - Complexity: O(1).
+    package static func megabytes(_ bytes: Double) -> String { count((bytes / 1_048_576).rounded(.up)) + " MB" }
+}

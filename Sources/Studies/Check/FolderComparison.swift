@@ -1,0 +1,58 @@
+import Simulator
+
+/// Two report folders compared rate by rate (`pushsim diff`): the strategies both
+/// have, each metric both summaries have, as `Change`s.
+package struct FolderComparison {
+    /// The folders.
+    package var old: ReportFolder, new: ReportFolder
+    /// The interval's confidence.
+    package var confidence: Double
+    /// One row per strategy label in both, in the new folder's order.
+    package var rows: [(label: String, changes: [(metric: Metric, change: Change)])]
+    /// Labels only in one folder.
+    package var onlyOld: [String], onlyNew: [String]
+
+    /// Compares `old` with `new` at `confidence`.
+    /// - Complexity: O(strategies² + strategies × metrics).
+    package init(old: ReportFolder, new: ReportFolder, confidence: Double) {
+        self.old = old
+        self.new = new
+        self.confidence = confidence
+        let metrics = new.metrics.filter(old.metrics.contains)
+        rows = new.labels.enumerated().compactMap { newIndex, label in
+            guard let oldIndex = old.labels.firstIndex(of: label) else { return nil }
+            return (label, metrics.map { metric in
+                let before = old.estimates[oldIndex][old.metrics.firstIndex(of: metric)!]
+                let after = new.estimates[newIndex][new.metrics.firstIndex(of: metric)!]
+                return (metric, Change(old: before, new: after, confidence: confidence))
+            })
+        }
+        onlyOld = old.labels.filter { !new.labels.contains($0) }
+        onlyNew = new.labels.filter { !old.labels.contains($0) }
+    }
+
+    /// Whether both ran the same scenario: the same text (same hash) with the same `--set`
+    /// overrides; nil when a folder has no `run.json`.
+    package var sameScenario: Bool? {
+        guard let before = old.record, let after = new.record else { return nil }
+        return before.scenarioSHA256 == after.scenarioSHA256 && Self.effective(before.overrides) == Self.effective(after.overrides)
+    }
+
+    /// What `overrides` set, path by path (the last of a path wins, as when applied), sorted
+    /// by path: `--set a=1 --set b=2` and `--set b=2 --set a=1` ran the same scenario.
+    /// - Complexity: O(n log n) in the overrides.
+    package static func effective(_ overrides: [String]) -> [String] {
+        var byPath: [String: String] = [:]
+        for text in overrides {
+            let path = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? text
+            byPath[path] = text
+        }
+        return byPath.keys.sorted().map { byPath[$0]! }
+    }
+
+    /// Whether any rate moved beyond noise.
+    package var changed: Bool { rows.contains { $0.changes.contains { $0.change.beyondNoise == true } } }
+
+    /// Whether some change could not be judged (a standard error missing).
+    package var unjudged: Bool { rows.contains { $0.changes.contains { $0.change.beyondNoise == nil } } }
+}

@@ -1,0 +1,238 @@
+@testable import CLI
+import Foundation
+@testable import Reports
+@testable import Simulator
+@testable import Studies
+import Synchronization
+import Testing
+
+/// Headless Chromium, found on PATH (Debian's `chromium` package).
+enum HeadlessChromium {
+    /// The executable, or nil when none is installed.
+    static let executable: String? = {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for name in ["chromium", "chromium-browser"] {
+            for folder in path.split(separator: ":") where access(folder + "/" + name, X_OK) == 0 {
+                return folder + "/" + name
+            }
+        }
+        return nil
+    }()
+
+    /// In CI (CI=true) the browser test must run: a missing browser is a failure, not a skip.
+    static let required = ProcessInfo.processInfo.environment["CI"] == "true"
+
+    /// Runs Chromium headless on `arguments` then `url`; its standard output and error.
+    /// A browser that hangs is stopped after two minutes (and the test fails on its output).
+    static func run(_ executable: String, _ arguments: [String], url: String, scratch: String) throws -> (out: String, err: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["--headless", "--disable-gpu", "--no-sandbox", "--no-first-run", "--disable-extensions",
+                             "--user-data-dir=" + scratch + "/profile", "--enable-logging=stderr", "--v=0"] + arguments + [url]
+        // Files, not pipes: neither stream can fill up and block the browser.
+        let outPath = scratch + "/chromium-\(UUID().uuidString).out", errPath = outPath + ".err"
+        FileManager.default.createFile(atPath: outPath, contents: nil)
+        FileManager.default.createFile(atPath: errPath, contents: nil)
+        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: watchdog)
+        process.waitUntilExit()
+        watchdog.cancel()
+        try out.close()
+        try err.close()
+        let read = { (path: String) in String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self) }
+        return (read(outPath), read(errPath))
+    }
+
+    /// The page's console messages in Chromium's log (`…:INFO:CONSOLE…] "message", source: …`).
+    /// A page without scripts logs none unless something in it is broken (an SVG attribute
+    /// it cannot parse, a fetch the content security policy blocked).
+    static func consoleMessages(_ log: String) -> [String] {
+        log.split(separator: "\n").filter { $0.contains(":CONSOLE") }.map(String.init)
+    }
+}
+
+/// `report.html` rendered by a real browser: every chart present with its series and
+/// points, no console message, and a screenshot kept for people to look at.
+@Suite("report.html in headless Chromium")
+struct ReportBrowserTests {
+    /// Where the screenshot and the page are kept: `.build/artifacts/` of this package.
+    static let artifacts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent(".build/artifacts").path
+
+    /// Two strategies over 9 days from a Monday (one weekend), small enough to run in well under a second.
+    static let scenarioText = """
+    { "name": "browser", "description": "The browser test's run: <small> & \\"quoted\\"", "seed": 9,
+      "start": "2026-03-02", "duration": "9d", "devices": 60, "mail": { "perDay": 30 },
+      "connectivity": { "online": { "distribution": "exponential", "mean": "2h" },
+                        "offline": { "distribution": "exponential", "mean": "40m" } },
+      "latency": { "apnsToDevice": { "distribution": "lognormal", "median": "1s", "sigma": 1 } },
+      "device": { "launches": { "perDay": 6 } },
+      "strategies": [{ "name": "no-queue" }, { "name": "queue", "repeatMaxCount": 4 }] }
+
+    """
+
+    /// The part of `dom` from the `<svg` whose `data-chart` is `id` to its `</svg>`.
+    func chart(_ id: String, in dom: String) -> String? {
+        guard let marker = dom.range(of: "data-chart=\"\(id)\""),
+              let start = dom[..<marker.lowerBound].range(of: "<svg", options: .backwards),
+              let end = dom[marker.upperBound...].range(of: "</svg>") else { return nil }
+        return String(dom[start.lowerBound..<end.upperBound])
+    }
+
+    /// Each series group of a chart: its label, its `data-points`, and its markup up to `</g>`.
+    func series(in chart: String) -> [(label: String, points: Int, body: String)] {
+        chart.components(separatedBy: "<g class=\"series\"").dropFirst().map { piece in
+            let tag = piece.prefix { $0 != ">" }
+            return (attribute("data-series", in: tag), Int(attribute("data-points", in: tag)) ?? -1,
+                    piece.components(separatedBy: "</g>")[0])
+        }
+    }
+
+    func attribute(_ name: String, in tag: some StringProtocol) -> String {
+        guard let start = tag.range(of: name + "=\"") else { return "" }
+        return String(tag[start.upperBound...].prefix { $0 != "\"" })
+    }
+
+    func count(_ needle: String, in text: String) -> Int { text.components(separatedBy: needle).count - 1 }
+
+    /// Screenshots `root/out/NAME.html` into the artifacts folder as NAME.png (1000 px wide),
+    /// with a copy of the page beside it, checks Chromium logged nothing, and prints both paths.
+    func keepScreenshot(_ chromium: String, of name: String, height: Int, root: String) throws {
+        try FileManager.default.createDirectory(atPath: Self.artifacts, withIntermediateDirectories: true)
+        let screenshot = Self.artifacts + "/\(name).png", copy = Self.artifacts + "/\(name).html"
+        try? FileManager.default.removeItem(atPath: screenshot)
+        let shot = try HeadlessChromium.run(chromium, ["--hide-scrollbars", "--window-size=1000,\(height)", "--screenshot=" + screenshot],
+                                            url: "file://" + root + "/out/\(name).html", scratch: root)
+        #expect(HeadlessChromium.consoleMessages(shot.err) == [])
+        let png = try #require(FileManager.default.contents(atPath: screenshot), "no screenshot at \(screenshot)")
+        #expect(Array(png.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        try? FileManager.default.removeItem(atPath: copy)
+        try FileManager.default.copyItem(atPath: root + "/out/\(name).html", toPath: copy)
+        print("\(name).html screenshot: \(screenshot) (page: \(copy))")
+    }
+
+    @Test("Chromium renders report.html: five charts with the right series and points, no console message; screenshot kept",
+          .enabled(if: HeadlessChromium.executable != nil || HeadlessChromium.required,
+                   "chromium is not installed: apt-get install chromium (with CI=true its absence fails the test)"))
+    func rendersInChromium() throws {
+        let chromium = try #require(HeadlessChromium.executable, "CI=true, but no chromium or chromium-browser on PATH")
+        let scratch = try CLITests.ScratchDirectory()
+        defer { scratch.remove() }
+        let root = scratch.path
+        try Data(Self.scenarioText.utf8).write(to: URL(fileURLWithPath: root + "/browser.json"))
+        let captured = CapturedConsole()
+        try #require(PushSimCommand.main(["run", root + "/browser.json", "--out", root + "/out"], console: captured.console) == .success,
+                     "\(captured.err)")
+        let bytes = try #require(FileManager.default.contents(atPath: root + "/out/result.json"))
+        let decoded = try PartialResult.decode(Array(bytes), file: "result.json")
+        let result = decoded.partial.result, scenario = decoded.scenario
+        let page = "file://" + root + "/out/report.html"
+
+        let rendered = try HeadlessChromium.run(chromium, ["--dump-dom"], url: page, scratch: root)
+        let dom = rendered.out
+        #expect(HeadlessChromium.consoleMessages(rendered.err) == [])
+        #expect(dom.contains("<h1>PushSim report: browser</h1>"))
+        #expect(dom.contains("The browser test's run: &lt;small&gt; &amp; \"quoted\""))
+        #expect(!dom.contains("<script"))
+        #expect(count("<svg ", in: dom) == 5)
+
+        let strategies = result.strategies.count, days = scenario.dayCount
+        let daily = try #require(chart("daily", in: dom))
+        let dailySeries = series(in: daily)
+        #expect(dailySeries.map(\.label) == result.strategies.flatMap { [$0.label, $0.label + " (measured)"] })
+        for (index, line) in dailySeries.enumerated() {
+            let day = result.aggregates[index / 2].daily
+            let expected = index % 2 == 0 ? day.filter { $0.messages > 0 }.count : day.filter { $0.measuredSent > 0 }.count
+            #expect(line.points == expected, "\(line.label)")
+            #expect(count("<circle class=\"point\"", in: line.body) == expected, "\(line.label)")
+        }
+        #expect(dailySeries[0].points == days)
+        #expect(dailySeries[1].points > 0)
+        // One shaded band per weekend: 2026-03-07 and 08.
+        #expect(count("<rect", in: daily.components(separatedBy: "<g class=\"shaded\">")[1].components(separatedBy: "</g>")[0]) == 1)
+
+        let outcomes = try #require(chart("outcomes", in: dom))
+        #expect(count("<g class=\"bar\"", in: outcomes) == strategies)
+        let segments = result.aggregates.map { aggregate in
+            ([aggregate.delivered, aggregate.summarized, aggregate.pending] + LossReason.allCases.map { aggregate.lost($0) }).filter { $0 > 0 }.count
+        }
+        #expect(count("class=\"segment\"", in: outcomes) == segments.reduce(0, +))
+
+        let funnel = try #require(chart("funnel", in: dom))
+        #expect(series(in: funnel).map(\.points) == Array(repeating: Reports.funnelStages.count, count: strategies))
+        #expect(count("<rect class=\"bar\"", in: funnel) == Reports.funnelStages.count * strategies)
+
+        let latency = try #require(chart("latency", in: dom))
+        #expect(series(in: latency).map(\.points) == result.aggregates.map { $0.latency.nonEmptyBuckets.count })
+
+        let cost = try #require(chart("cost", in: dom))
+        #expect(series(in: cost).map(\.points) == Array(repeating: 2, count: strategies))
+
+        // The screenshot, for a person to look at: its path is printed.
+        try keepScreenshot(chromium, of: "report", height: 3400, root: root)
+    }
+
+    @Test("Chromium renders sweep.html: a chart per headline rate and value of the second field, a line per strategy with every point and its error bars, no console message",
+          .enabled(if: HeadlessChromium.executable != nil || HeadlessChromium.required,
+                   "chromium is not installed: apt-get install chromium (with CI=true its absence fails the test)"))
+    func rendersSweepInChromium() throws {
+        let chromium = try #require(HeadlessChromium.executable, "CI=true, but no chromium or chromium-browser on PATH")
+        let scratch = try CLITests.ScratchDirectory()
+        defer { scratch.remove() }
+        let root = scratch.path
+        try Data(Self.scenarioText.utf8).write(to: URL(fileURLWithPath: root + "/browser.json"))
+        let captured = CapturedConsole()
+        try #require(PushSimCommand.main(["sweep", root + "/browser.json", "--set", "strategies[1].repeatMaxCount=0,2,4",
+                                          "--set", "connectivity.offline.mean=20m,1h", "--set", "devices=20", "--out", root + "/out", "--quiet"],
+                                         console: captured.console) == .success, "\(captured.err)")
+        let page = "file://" + root + "/out/sweep.html"
+        let rendered = try HeadlessChromium.run(chromium, ["--dump-dom"], url: page, scratch: root)
+        let dom = rendered.out
+        #expect(HeadlessChromium.consoleMessages(rendered.err) == [])
+        #expect(dom.contains("<h1>PushSim sweep: browser</h1>"))
+        #expect(!dom.contains("<script"))
+        #expect(count("<svg ", in: dom) == SweepReport.chartedMetrics.count * 2)
+
+        // The error bars each chart must have: one per point whose standard error sweep.csv knows.
+        let csv = try #require(FileManager.default.contents(atPath: root + "/out/sweep.csv")).split(separator: UInt8(ascii: "\n"))
+            .map { String(decoding: $0, as: UTF8.self).split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        for metric in SweepReport.chartedMetrics {
+            let column = try #require(csv[0].firstIndex(of: metric.name + "_se"))
+            for (group, offline) in ["20m", "1h"].enumerated() {
+                let drawn = try #require(chart("sweep-\(metric.name)-\(group)", in: dom), "\(metric.name) \(offline)")
+                let lines = series(in: drawn)
+                #expect(lines.map(\.label) == ["no-queue", "queue"], "\(metric.name)")
+                // A series group holds its error bars' own group, so its markup runs to the next series.
+                let bodies = drawn.components(separatedBy: "<g class=\"series\"").dropFirst()
+                for (line, body) in zip(lines, bodies) {
+                    #expect(line.points == 3, "\(metric.name) \(line.label)")
+                    #expect(count("<circle class=\"point\"", in: body) == 3)
+                    let known = csv.dropFirst().filter { $0[1] == offline && $0[2] == line.label && !$0[column].isEmpty }.count
+                    #expect(count("class=\"error-bar\"", in: body) == known, "\(metric.name) \(line.label)")
+                    #expect(known == 3, "\(metric.name) \(line.label): 20 devices give every rate a standard error")
+                }
+            }
+        }
+
+        try keepScreenshot(chromium, of: "sweep", height: 4000, root: root)
+    }
+
+    @Test("the console check sees a broken page: Chromium logs an SVG path it cannot parse",
+          .enabled(if: HeadlessChromium.executable != nil || HeadlessChromium.required,
+                   "chromium is not installed: apt-get install chromium (with CI=true its absence fails the test)"))
+    func consoleCheckCatchesErrors() throws {
+        let chromium = try #require(HeadlessChromium.executable, "CI=true, but no chromium or chromium-browser on PATH")
+        let scratch = try CLITests.ScratchDirectory()
+        defer { scratch.remove() }
+        let root = scratch.path
+        try Data("<!DOCTYPE html><svg><path d=\"M0 0 L x\"/></svg>".utf8).write(to: URL(fileURLWithPath: root + "/broken.html"))
+        let rendered = try HeadlessChromium.run(chromium, ["--dump-dom"], url: "file://" + root + "/broken.html", scratch: root)
+        #expect(HeadlessChromium.consoleMessages(rendered.err).contains { $0.contains("attribute d") })
+    }
+}

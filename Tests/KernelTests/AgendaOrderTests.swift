@@ -1,0 +1,62 @@
+@testable import Base
+@testable import Kernel
+import Testing
+
+/// A timeline of labelled instants, handed out `window` entries at a time.
+private struct Script: TimelineDraw {
+    var entries: [Timed<String>]
+    var next = 0
+    var isFinished: Bool { next == entries.count }
+    mutating func fill(_ buffer: inout ContiguousArray<Timed<String>>, upTo capacity: Int) {
+        while buffer.count < capacity, next < entries.count { buffer.append(entries[next]); next += 1 }
+    }
+}
+
+/// The kernel on its own, with occurrences and messages that are plain strings: its key
+/// (time, source, sequence) needs nothing of the domain.
+struct AgendaOrderTests {
+    private func drain(_ agenda: inout Agenda<String, Script>, before end: SimTime = .max,
+                       onEach: (inout Agenda<String, Script>, String) -> Void = { _, _ in }) -> [String] {
+        var seen: [String] = []
+        while let item = agenda.next(before: end) {
+            let label: String
+            switch item {
+            case .message(let message): label = "m:" + message
+            case .occurrence(let occurrence): label = "t:" + occurrence
+            }
+            seen.append("\(agenda.now) \(label)")
+            onEach(&agenda, label)
+        }
+        return seen
+    }
+
+    @Test func atOneInstantZeroTimeMessagesThenTheTimelineThenMessagesInFlight() {
+        var agenda = Agenda<String, Script>()
+        agenda.start(timeline: [Timed(time: 5, event: "a"), Timed(time: 5, event: "b"), Timed(time: 9, event: "c")])
+        agenda.send("late", arrivingAt: 5)
+        agenda.send("first", arrivingAt: 3)
+        let seen = drain(&agenda) { agenda, label in
+            if label == "t:a" { agenda.sendNow("now"); agenda.send("same-instant", arrivingAt: 5) }
+        }
+        #expect(seen == ["3 m:first", "5 t:a", "5 m:now", "5 t:b", "5 m:late", "5 m:same-instant", "9 t:c"])
+    }
+
+    @Test func aTimelineDrawnAWindowAtATimeIsHandedOutWhole() {
+        let entries = (0..<10).map { Timed(time: SimTime($0 / 2), event: "e\($0)") }
+        var whole = Agenda<String, Script>()
+        whole.start(timeline: ContiguousArray(entries))
+        var windowed = Agenda<String, Script>()
+        windowed.start(drawing: Script(entries: entries), window: 3)
+        #expect(drain(&windowed) == drain(&whole))
+        #expect(drain(&windowed).isEmpty)
+    }
+
+    @Test func nothingIsHandedOutAtOrAfterTheEnd() {
+        var agenda = Agenda<String, Script>()
+        agenda.start(timeline: [Timed(time: 4, event: "x")])
+        agenda.send("y", arrivingAt: 10)
+        #expect(drain(&agenda, before: 10) == ["4 t:x"])
+        #expect(agenda.messagesWaiting == 1)
+        #expect(agenda.countMessages { $0 == "y" } == 1)
+    }
+}

@@ -31,13 +31,14 @@ public enum Distribution: Sendable, Equatable {
     /// A drawn length in microseconds, rounded to a whole microsecond and capped
     /// at `longestDraw`.
     /// - Complexity: O(1).
-    @inline(__always)
-    package static func rounded(_ microseconds: Double) -> SimDuration {
+    @inlinable @inline(__always)
+    public static func rounded(_ microseconds: Double) -> SimDuration {
         SimDuration(Swift.min(microseconds + 0.5, Double(longestDraw)))
     }
 
     /// One draw, rounded to a whole microsecond, at most `longestDraw`.
     /// - Complexity: O(1).
+    @inlinable
     public func sample(_ rng: inout SplitMix64) -> SimDuration {
         switch self {
         case .constant(let value):
@@ -58,7 +59,8 @@ public enum Distribution: Sendable, Equatable {
 /// Φ⁻¹(p), the standard normal quantile, by Acklam's rational approximation
 /// (relative error below 1.15e-9 over (0, 1)); p = 1 is clamped to 1 − 2⁻⁵³ (≈ 8.2).
 /// - Complexity: O(1).
-package func standardNormalQuantile(_ p: Double) -> Double {
+@inlinable
+public func standardNormalQuantile(_ p: Double) -> Double {
     let a = (-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
              1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00)
     let b = (-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,

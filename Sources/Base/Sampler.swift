@@ -7,16 +7,16 @@ import Foundation
 /// linear interpolation, is computed exactly, so tails keep their shape. The same single uniform is consumed either way, so streams stay aligned.
 /// Other distributions are drawn directly.
 package struct Sampler {
-    package static let points = 4096
+    @usableFromInline package static let points = 4096
     /// Bins at each end drawn exactly (64 of 4096: probability 1/64 per tail).
-    package static let exactBins = 64
+    @usableFromInline package static let exactBins = 64
 
     package let distribution: Distribution
-    private let table: ContiguousArray<Double>
+    @usableFromInline let table: ContiguousArray<Double>
     /// The log-normal's parameters, unpacked once: matching the enum per draw costs more than the draw.
-    private let median: Double
-    private let sigma: Double
-    private let tabulated: Bool
+    @usableFromInline let median: Double
+    @usableFromInline let sigma: Double
+    @usableFromInline let tabulated: Bool
 
     package init(_ distribution: Distribution) {
         self.distribution = distribution
@@ -40,7 +40,7 @@ package struct Sampler {
 
     /// One draw, rounded to a whole microsecond, at most `Distribution.longestDraw`.
     /// - Complexity: O(1).
-    @inline(__always)
+    @inlinable @inline(__always)
     package func sample(_ rng: inout SplitMix64) -> SimDuration {
         guard tabulated else { return distribution.sample(&rng) }
         let u = rng.nextUnitInterval()

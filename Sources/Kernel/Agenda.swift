@@ -50,27 +50,29 @@ public struct Agenda<Message, Draw: TimelineDraw> {
     }
 
     /// The instant of the item handed out last (0 before the first).
-    package private(set) var now: SimTime = 0
+    public var now: SimTime = 0
 
-    private var zeroTime = FIFO<Message>()
-    private var timeline = ContiguousArray<Entry>()
-    private var cursor = 0
+    @usableFromInline var zeroTime = FIFO<Message>()
+    @usableFromInline var timeline = ContiguousArray<Entry>()
+    @usableFromInline var cursor = 0
     /// What is left to draw of a long timeline; nil: `timeline` holds all of it.
-    private var timelineRest: Draw?
+    @usableFromInline var timelineRest: Draw?
     /// `timelineRest != nil`, kept apart: the check runs on every step.
-    private var timelineContinues = false
-    private var timelineWindow = 0
-    private var inFlight = InFlightHeap<Message>()
-    private var inFlightNow = FIFO<Message>()
+    @usableFromInline var timelineContinues = false
+    @usableFromInline var timelineWindow = 0
+    @usableFromInline var inFlight = InFlightHeap<Message>()
+    @usableFromInline var inFlightNow = FIFO<Message>()
 
     /// An empty agenda at time 0.
     /// - Complexity: O(1).
-    package init() {}
+    @inlinable
+    public init() {}
 
     /// Back to time 0 with `timeline` (in the order it is to be handed out) and
     /// nothing in flight; keeps every buffer's capacity.
     /// - Complexity: O(n) in what it held.
-    package mutating func start(timeline: ContiguousArray<Entry>) {
+    @inlinable
+    public mutating func start(timeline: ContiguousArray<Entry>) {
         startEmpty()
         self.timeline = timeline
         timelineRest = nil
@@ -80,7 +82,8 @@ public struct Agenda<Message, Draw: TimelineDraw> {
     /// Back to time 0 with the timeline `draw` hands out, read `window` entries
     /// at a time, and nothing in flight.
     /// - Complexity: O(`window` × k) for k timeline sources.
-    package mutating func start(drawing draw: Draw, window: Int) {
+    @inlinable
+    public mutating func start(drawing draw: Draw, window: Int) {
         startEmpty()
         // A buffer of its own: the previous one may be a lane's whole timeline, shared.
         timeline = ContiguousArray()
@@ -91,7 +94,8 @@ public struct Agenda<Message, Draw: TimelineDraw> {
         drawTimelineWindow()
     }
 
-    private mutating func startEmpty() {
+    @inlinable
+    @usableFromInline mutating func startEmpty() {
         now = 0
         zeroTime.removeAll()
         cursor = 0
@@ -101,7 +105,8 @@ public struct Agenda<Message, Draw: TimelineDraw> {
 
     /// Replaces the window just read with the next one.
     @inline(never)
-    private mutating func drawTimelineWindow() {
+    @inlinable
+    @usableFromInline mutating func drawTimelineWindow() {
         guard var draw = timelineRest else { return }
         timelineRest = nil
         timeline.removeAll(keepingCapacity: true)
@@ -114,7 +119,8 @@ public struct Agenda<Message, Draw: TimelineDraw> {
     /// is due before `end`.
     /// - Complexity: O(log n) in the messages in flight.
     @inline(__always)
-    package mutating func next(before end: SimTime) -> Item? {
+    @inlinable
+    public mutating func next(before end: SimTime) -> Item? {
         if let message = zeroTime.popFirst() { return .message(message) }
         if cursor == timeline.count, timelineContinues { drawTimelineWindow() }
         let timelineAt = cursor < timeline.count ? timeline[cursor].time : SimTime.max
@@ -136,24 +142,28 @@ public struct Agenda<Message, Draw: TimelineDraw> {
     /// Sends a message that takes no time: it comes before anything else due now.
     /// - Complexity: amortized O(1).
     @inline(__always)
-    package mutating func sendNow(_ message: Message) { zeroTime.append(message) }
+    @inlinable
+    public mutating func sendNow(_ message: Message) { zeroTime.append(message) }
 
     /// Sends a message that arrives at `time` (not before `now`).
     /// - Complexity: O(log n) in the messages in flight.
     @inline(__always)
-    package mutating func send(_ message: Message, arrivingAt time: SimTime) {
+    @inlinable
+    public mutating func send(_ message: Message, arrivingAt time: SimTime) {
         precondition(time >= now, "a message was sent into the past")
         if time == now { inFlightNow.append(message) } else { inFlight.insert(message, at: time) }
     }
 
     /// Messages waiting (zero-time and in flight), not counting the timeline.
     /// - Complexity: O(1).
-    package var messagesWaiting: Int { zeroTime.count + inFlightNow.count + inFlight.count }
+    @inlinable
+    public var messagesWaiting: Int { zeroTime.count + inFlightNow.count + inFlight.count }
 
     /// How many waiting messages satisfy `predicate`, without copying them (the
     /// end-of-run check runs once per user and app: it must not allocate).
     /// - Complexity: O(n).
-    package func countMessages(where predicate: (Message) -> Bool) -> Int {
+    @inlinable
+    public func countMessages(where predicate: (Message) -> Bool) -> Int {
         zeroTime.count(where: predicate) + inFlightNow.count(where: predicate) + inFlight.count(where: predicate)
     }
 }

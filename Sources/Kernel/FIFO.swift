@@ -1,22 +1,25 @@
 /// A first-in first-out buffer whose slots are overwritten rather than removed:
 /// emptying an array costs more than the few messages that pass through it.
-package struct FIFO<Element> {
-    private var slots = ContiguousArray<Element>()
-    private var head = 0
-    private var tail = 0
+public struct FIFO<Element> {
+    @usableFromInline var slots = ContiguousArray<Element>()
+    @usableFromInline var head = 0
+    @usableFromInline var tail = 0
 
     /// Elements waiting.
     /// - Complexity: O(1).
-    package var count: Int { tail - head }
+    @inlinable
+    public var count: Int { tail - head }
 
     /// True when nothing waits.
     /// - Complexity: O(1).
-    package var isEmpty: Bool { head == tail }
+    @inlinable
+    public var isEmpty: Bool { head == tail }
 
     /// Adds `element` last.
     /// - Complexity: amortized O(1).
     @inline(__always)
-    package mutating func append(_ element: Element) {
+    @inlinable
+    public mutating func append(_ element: Element) {
         if tail < slots.count { slots[tail] = element } else { slots.append(element) }
         tail += 1
     }
@@ -24,7 +27,8 @@ package struct FIFO<Element> {
     /// Removes and returns the first element, or nil.
     /// - Complexity: O(1).
     @inline(__always)
-    package mutating func popFirst() -> Element? {
+    @inlinable
+    public mutating func popFirst() -> Element? {
         guard head < tail else { return nil }
         let element = slots[head]
         head += 1
@@ -34,14 +38,16 @@ package struct FIFO<Element> {
 
     /// Forgets every element, keeping the capacity.
     /// - Complexity: O(n).
-    package mutating func removeAll() {
+    @inlinable
+    public mutating func removeAll() {
         slots.removeAll(keepingCapacity: true)
         (head, tail) = (0, 0)
     }
 
     /// How many waiting elements satisfy `predicate`.
     /// - Complexity: O(n).
-    package func count(where predicate: (Element) -> Bool) -> Int {
+    @inlinable
+    public func count(where predicate: (Element) -> Bool) -> Int {
         var count = 0
         for index in head..<tail where predicate(slots[index]) { count += 1 }
         return count

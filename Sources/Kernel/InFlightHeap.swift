@@ -3,31 +3,42 @@ import Base
 /// Messages in flight, a binary min-heap keyed (arrival time, sending sequence):
 /// the agenda's last phase. The sequence is the sending order, so two messages
 /// arriving at one instant come out in the order they were sent.
-package struct InFlightHeap<Message> {
-    package struct Entry {
-        package var time: SimTime
-        package var sequence: UInt64
-        package var message: Message
+public struct InFlightHeap<Message> {
+    public struct Entry {
+        public var time: SimTime
+        public var sequence: UInt64
+        public var message: Message
 
-        package func precedes(_ other: Entry) -> Bool {
+        @inlinable
+        public init(time: SimTime, sequence: UInt64, message: Message) {
+            self.time = time
+            self.sequence = sequence
+            self.message = message
+        }
+
+        @inlinable
+        public func precedes(_ other: Entry) -> Bool {
             time < other.time || (time == other.time && sequence < other.sequence)
         }
     }
 
-    package private(set) var storage = ContiguousArray<Entry>()
-    private var nextSequence: UInt64 = 0
+    public var storage = ContiguousArray<Entry>()
+    @usableFromInline var nextSequence: UInt64 = 0
 
     /// Messages waiting.
     /// - Complexity: O(1).
-    package var count: Int { storage.count }
+    @inlinable
+    public var count: Int { storage.count }
 
     /// The earliest arrival, or `SimTime.max` when empty.
     /// - Complexity: O(1).
-    package var firstTime: SimTime { storage.first?.time ?? .max }
+    @inlinable
+    public var firstTime: SimTime { storage.first?.time ?? .max }
 
     /// Empty, sequence back to 0, keeping the capacity.
     /// - Complexity: O(n).
-    package mutating func removeAll() {
+    @inlinable
+    public mutating func removeAll() {
         storage.removeAll(keepingCapacity: true)
         nextSequence = 0
     }
@@ -35,7 +46,8 @@ package struct InFlightHeap<Message> {
     /// Adds `message` arriving at `time`.
     /// - Complexity: O(log n).
     @inline(__always)
-    package mutating func insert(_ message: Message, at time: SimTime) {
+    @inlinable
+    public mutating func insert(_ message: Message, at time: SimTime) {
         let sequence = nextSequence
         nextSequence &+= 1
         // Appended in place, then swapped up: with the few messages a world keeps in
@@ -49,7 +61,8 @@ package struct InFlightHeap<Message> {
     /// - Precondition: not empty.
     /// - Complexity: O(log n).
     @inline(__always)
-    package mutating func removeFirst() -> (time: SimTime, message: Message) {
+    @inlinable
+    public mutating func removeFirst() -> (time: SimTime, message: Message) {
         let first = storage[0]
         let last = storage.removeLast()
         if !storage.isEmpty { siftDown(last, from: 0) }
@@ -59,7 +72,8 @@ package struct InFlightHeap<Message> {
 
     /// How many waiting messages satisfy `predicate`.
     /// - Complexity: O(n).
-    package func count(where predicate: (Message) -> Bool) -> Int {
+    @inlinable
+    public func count(where predicate: (Message) -> Bool) -> Int {
         var count = 0
         for index in storage.indices where predicate(storage[index].message) { count += 1 }
         return count
@@ -67,7 +81,8 @@ package struct InFlightHeap<Message> {
 
     /// Swaps the entry at `start`, keyed (`time`, `sequence`), up to its place.
     /// Through a buffer pointer: one uniqueness check per sift, not one per level.
-    private mutating func siftUp(time: SimTime, sequence: UInt64, from start: Int) {
+    @inlinable
+    @usableFromInline mutating func siftUp(time: SimTime, sequence: UInt64, from start: Int) {
         storage.withUnsafeMutableBufferPointer { heap in
             var child = start
             while child > 0 {
@@ -81,7 +96,8 @@ package struct InFlightHeap<Message> {
     }
 
     /// Places `entry` at `start` and moves it down to its place.
-    private mutating func siftDown(_ entry: Entry, from start: Int) {
+    @inlinable
+    @usableFromInline mutating func siftDown(_ entry: Entry, from start: Int) {
         storage.withUnsafeMutableBufferPointer { heap in
             var parent = start
             let count = heap.count
@@ -98,7 +114,8 @@ package struct InFlightHeap<Message> {
     }
 
     /// Whether this build checks the heap property after every change.
-    package static var checksInvariants: Bool {
+    @inlinable
+    public static var checksInvariants: Bool {
         #if PUSHSIM_INVARIANTS
         true
         #else
@@ -110,7 +127,8 @@ package struct InFlightHeap<Message> {
     /// `-DPUSHSIM_INVARIANTS` (the test builds set it); compiled out otherwise.
     /// - Complexity: O(n) with the flag, O(1) without.
     @inline(__always)
-    package func checkInvariants() {
+    @inlinable
+    public func checkInvariants() {
         #if PUSHSIM_INVARIANTS
         for index in storage.indices.dropFirst() {
             precondition(!storage[index].precedes(storage[(index - 1) / 2]), "heap order broken at \(index)")

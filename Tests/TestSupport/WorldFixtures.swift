@@ -1,5 +1,4 @@
 import Foundation
-import Reports
 import ScenarioFormat
 import Simulator
 

@@ -1,10 +1,15 @@
-// libFuzzer's entry point, compiled into the Simulator module by Fuzz/run.sh (never by
-// SwiftPM: Package.swift does not list this folder). One binary, three targets, chosen
+// libFuzzer's entry point, compiled by Fuzz/run.sh as a module on top of PushSim's (never
+// by SwiftPM: Package.swift does not list this folder). One binary, three targets, chosen
 // by PUSHSIM_FUZZ_TARGET: `json` (the JSON parser), `scenario` (the scenario decoder,
 // then the cost estimate of what it accepts) and `partial` (a shard's partial result).
 // Beyond "no crash", every error message must be lines without control characters,
 // each of bounded length: user text is escaped and cut (`UserText`).
+import Base
+import CLI
 import Foundation
+import Reports
+import ScenarioFormat
+import Simulator
 
 private let target = ProcessInfo.processInfo.environment["PUSHSIM_FUZZ_TARGET"] ?? "scenario"
 

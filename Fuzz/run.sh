@@ -2,8 +2,8 @@
 # Fuzzes PushSim's parsers with libFuzzer: Fuzz/run.sh TARGET [LENGTH]
 #   TARGET  json | scenario | partial | all
 #   LENGTH  seconds (e.g. 30s, the default 10s) or executions per target (e.g. 1000000)
-# Builds .build/fuzz/pushsim-fuzz once (swiftc -sanitize=fuzzer: FakeAPNs, Provider and
-# Device as libraries, Simulator's sources with Fuzz/FuzzEntry.swift as one module),
+# Builds .build/fuzz/pushsim-fuzz once (swiftc -sanitize=fuzzer: every module of
+# Package.swift as a library, Fuzz/FuzzEntry.swift as a module of its own on top),
 # starts from the seed corpus in Fuzz/corpus/TARGET and keeps what it learns in
 # .build/fuzz/corpus-TARGET. A crash leaves its input in .build/fuzz/ and exits non-zero.
 # FUZZ_SANITIZE=fuzzer,address adds AddressSanitizer (slower).
@@ -16,19 +16,22 @@ binary=$build/pushsim-fuzz
 sanitize=${FUZZ_SANITIZE:-fuzzer}
 mkdir -p "$build"
 
+# The modules in dependency order (Package.swift's layers), each a static library; the
+# entry point is a module of its own on top. One -package-name makes `package` visible.
+modules=(Base Kernel FakeAPNs Provider Device Simulator ScenarioFormat Reports Studies CLI)
+
 # Rebuilt when a source is newer than the binary.
 if [ ! -x "$binary" ] || [ -n "$(find Sources Fuzz/FuzzEntry.swift -name '*.swift' -newer "$binary" | head -1)" ]; then
     echo "building $binary ($sanitize)" >&2
-    flags=(-O -parse-as-library -sanitize="$sanitize" -I "$build" -L "$build")
-    for module in FakeAPNs Provider Device; do
-        links=()
-        [ "$module" = FakeAPNs ] || links=(-lFakeAPNs)
+    flags=(-O -parse-as-library -package-name PushSim -sanitize="$sanitize" -I "$build" -L "$build")
+    links=()
+    for module in "${modules[@]}"; do
+        mapfile -t sources < <(find "Sources/$module" -name '*.swift' | sort)
         swiftc "${flags[@]}" -module-name "$module" -emit-library -static -emit-module \
-            -emit-module-path "$build/$module.swiftmodule" -o "$build/lib$module.a" "Sources/$module"/*.swift
+            -emit-module-path "$build/$module.swiftmodule" -o "$build/lib$module.a" "${sources[@]}"
+        links=("-l$module" "${links[@]}")
     done
-    mapfile -t sources < <(find Sources/Simulator -name '*.swift' | sort)
-    swiftc "${flags[@]}" -module-name Simulator "${sources[@]}" Fuzz/FuzzEntry.swift \
-        -lDevice -lProvider -lFakeAPNs -o "$binary"
+    swiftc "${flags[@]}" -module-name PushSimFuzz Fuzz/FuzzEntry.swift "${links[@]}" -o "$binary"
 fi
 
 run() {

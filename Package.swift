@@ -51,21 +51,23 @@ let package = Package(
                 swiftSettings: optimized),
         // The thin executable: parses nothing itself, hands argv to CLI.
         .executableTarget(name: "pushsim", dependencies: ["CLI"], swiftSettings: optimized),
-        // Fixtures the engine's and the outer layers' tests share (scenarios written as files are).
-        .target(name: "TestSupport", dependencies: ["Simulator", "ScenarioFormat", "FakeAPNs", "Base"], path: "Tests/TestSupport"),
+        // Fixtures the tests share: scenarios written as files are, a hand-built result, and a
+        // console that keeps what a command prints, for the tests that run a command end to end.
+        .target(name: "TestSupport", dependencies: ["CLI", "Simulator", "ScenarioFormat", "FakeAPNs", "Base"],
+                path: "Tests/TestSupport"),
         .testTarget(name: "BaseTests", dependencies: ["Base"]),
         .testTarget(name: "KernelTests", dependencies: ["Kernel", "Base"]),
         .testTarget(name: "FakeAPNsTests", dependencies: ["FakeAPNs", "Base"]),
         .testTarget(name: "ProviderTests", dependencies: ["Provider", "FakeAPNs", "Base"]),
         .testTarget(name: "DeviceTests", dependencies: ["Device", "FakeAPNs", "Base"]),
         // Engine tests decode their fixtures from scenario text and compare report bytes.
-        .testTarget(name: "SimulatorTests", dependencies: ["TestSupport", "Simulator", "ScenarioFormat", "Reports", "Kernel",
+        .testTarget(name: "SimulatorTests", dependencies: ["CLI", "TestSupport", "Simulator", "ScenarioFormat", "Reports", "Kernel",
                                                            "Provider", "Device", "FakeAPNs", "Base"]),
-        .testTarget(name: "ScenarioFormatTests", dependencies: ["TestSupport", "ScenarioFormat", "Simulator", "Provider", "Device",
+        .testTarget(name: "ScenarioFormatTests", dependencies: ["CLI", "Reports", "TestSupport", "ScenarioFormat", "Simulator", "Provider", "Device",
                                                                 "FakeAPNs", "Base"]),
-        .testTarget(name: "ReportsTests", dependencies: ["TestSupport", "Reports", "ScenarioFormat", "Simulator", "Kernel", "Provider",
+        .testTarget(name: "ReportsTests", dependencies: ["CLI", "TestSupport", "Reports", "ScenarioFormat", "Simulator", "Kernel", "Provider",
                                                          "Device", "FakeAPNs", "Base"]),
-        .testTarget(name: "StudiesTests", dependencies: ["TestSupport", "Studies", "Reports", "ScenarioFormat", "Simulator", "FakeAPNs",
+        .testTarget(name: "StudiesTests", dependencies: ["CLI", "TestSupport", "Studies", "Reports", "ScenarioFormat", "Simulator", "FakeAPNs",
                                                          "Base"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "CLI", "Studies", "Reports", "ScenarioFormat", "Simulator", "Kernel",
                                                      "Provider", "Device", "FakeAPNs", "Base"]),

@@ -4,6 +4,7 @@ import Foundation
 @testable import ScenarioFormat
 @testable import Simulator
 import Synchronization
+import TestSupport
 import Testing
 
 /// How the command line reads scenarios (once, from pipes and standard input) and

@@ -6,54 +6,15 @@ import Foundation
 @testable import ScenarioFormat
 @testable import Simulator
 import Synchronization
+import TestSupport
 import Testing
 
 @Suite("Command line")
 struct CLITests {
-    /// A fresh folder under the system's temporary directory; `remove()` deletes it.
-    struct ScratchDirectory {
-        let path: String
-
-        init() throws {
-            path = FileManager.default.temporaryDirectory
-                .appendingPathComponent("pushsim-cli-\(UUID().uuidString)").path
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        }
-
-        func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
-
-        func write(_ name: String, _ text: String) throws -> String {
-            let target = file(name)
-            try Data(text.utf8).write(to: URL(fileURLWithPath: target))
-            return target
-        }
-
-        func remove() { try? FileManager.default.removeItem(atPath: path) }
-    }
-
-    /// 20 devices for 3 days: a run takes a few tens of milliseconds in a debug build.
-    static let tiny = """
-    {
-      "name": "tiny",
-      "seed": 11,
-      "start": "2026-01-05",
-      "duration": "3d",
-      "devices": 20,
-      "mail": { "perDay": 24 },
-      "connectivity": {
-        "online":  { "distribution": "exponential", "mean": "3h" },
-        "offline": { "distribution": "exponential", "mean": "1h" }
-      },
-      "strategies": [
-        { "name": "no-queue" },
-        { "name": "queue", "repeatMaxCount": 5 },
-        { "name": "queue-as-published", "repeatMaxCount": 5 }
-      ]
-    }
-    """
-
-    static let labels = ["no-queue", "queue", "queue-as-published"]
-    static let dates = ["2026-01-05", "2026-01-06", "2026-01-07"]
+    typealias ScratchDirectory = CommandFixtures.ScratchDirectory
+    static let tiny = CommandFixtures.tiny
+    static let labels = CommandFixtures.labels
+    static let dates = CommandFixtures.dates
 
     /// Runs the CLI in-process.
     private func pushsim(_ arguments: [String]) -> (code: ExitCode, out: String, err: String) {

@@ -4,6 +4,7 @@ import Foundation
 @testable import ScenarioFormat
 @testable import Simulator
 import Synchronization
+import TestSupport
 import Testing
 
 /// What a new user sees: usage hints naming the command, the version, numbers as

@@ -1,4 +1,6 @@
+@testable import CLI
 import Foundation
+@testable import Reports
 import Testing
 
 /// The layers as docs/architecture.md draws them, read from Package.swift and the sources:

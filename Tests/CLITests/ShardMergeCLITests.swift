@@ -2,19 +2,13 @@
 import Foundation
 @testable import Reports
 import Synchronization
+import TestSupport
 import Testing
 
 /// `pushsim run --shard` then `pushsim merge`, through the command line, against one run.
 @Suite("Shard and merge through the CLI")
 struct ShardMergeCLITests {
-    static let scenarioJSON = """
-    { "name": "sharded", "seed": 11, "start": "2026-03-02", "duration": "4d", "devices": 37,
-      "mail": { "perDay": 30 },
-      "connectivity": { "online": { "distribution": "exponential", "mean": "2h" },
-                        "offline": { "distribution": "exponential", "mean": "40m" } },
-      "latency": { "apnsToDevice": { "distribution": "lognormal", "median": "1s", "sigma": 1 } },
-      "strategies": [{ "name": "no-queue" }, { "name": "queue", "repeatMaxCount": 4 }] }
-    """
+    static let scenarioJSON = CommandFixtures.shardedJSON
 
     func temporaryFolder() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("pushsim-shards-\(UUID().uuidString)")

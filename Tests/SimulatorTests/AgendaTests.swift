@@ -1,6 +1,5 @@
 @testable import Base
 @testable import Kernel
-@testable import Reports
 @testable import Simulator
 import Testing
 

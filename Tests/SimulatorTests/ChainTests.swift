@@ -1,7 +1,6 @@
 @testable import Base
 @testable import FakeAPNs
 import Foundation
-@testable import Reports
 @testable import Simulator
 import TestSupport
 import Testing

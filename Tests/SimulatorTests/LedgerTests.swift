@@ -1,7 +1,6 @@
 @testable import Base
 @testable import FakeAPNs
 @testable import Provider
-@testable import Reports
 @testable import Simulator
 import Testing
 

@@ -1,5 +1,4 @@
 @testable import FakeAPNs
-@testable import Reports
 @testable import Simulator
 import Testing
 

@@ -1,4 +1,3 @@
-@testable import Reports
 @testable import Simulator
 import Testing
 

@@ -1,5 +1,4 @@
 import Foundation
-@testable import Reports
 @testable import Simulator
 import TestSupport
 import Testing

@@ -1,6 +1,5 @@
 @testable import Base
 import Foundation
-@testable import Reports
 @testable import Simulator
 import TestSupport
 import Testing

@@ -1,5 +1,4 @@
 @testable import Base
-@testable import Reports
 @testable import Simulator
 import TestSupport
 import Testing

@@ -128,11 +128,11 @@ struct PartialChecksTests {
 
     /// Two shards of a small run with losses, summaries and pending messages, as text.
     static func parts() throws -> [String] {
-        let scenario = WorldFixtures.scenario(ShardMergeCLITests.scenarioJSON)
+        let scenario = WorldFixtures.scenario(CommandFixtures.shardedJSON)
         return try (1...2).map { index in
             let users = Simulation.shardRange(index: index, count: 2, devices: scenario.devices)
             let result = try Simulation.run(scenario, users: users)
-            return PartialResult(scenarioText: ShardMergeCLITests.scenarioJSON, seed: scenario.seed, shard: (index, 2),
+            return PartialResult(scenarioText: CommandFixtures.shardedJSON, seed: scenario.seed, shard: (index, 2),
                                  result: result).encoded()
         }
     }

@@ -4,6 +4,7 @@ import Foundation
 @testable import ScenarioFormat
 @testable import Simulator
 @testable import Studies
+import TestSupport
 import Testing
 
 /// `pushsim sweep`: values split and expanded, the grid, every point checked before

@@ -4,6 +4,7 @@ import Foundation
 @testable import ScenarioFormat
 @testable import Simulator
 import Synchronization
+import TestSupport
 import Testing
 
 /// The bounds on numbers that drive work or memory, and the cost check before a run:

@@ -4,6 +4,7 @@ import Foundation
 @testable import Reports
 @testable import ScenarioFormat
 @testable import Simulator
+import TestSupport
 import Testing
 
 /// `--set PATH=VALUE`: paths and values read, the tree changed before decoding, and

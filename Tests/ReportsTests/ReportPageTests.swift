@@ -5,6 +5,7 @@ import Foundation
 @testable import ScenarioFormat
 @testable import Simulator
 import Synchronization
+import TestSupport
 import Testing
 
 /// `report.html` and `result.json` as `run`, `merge` and `report` write them.

@@ -3,6 +3,7 @@
 import Foundation
 @testable import Reports
 @testable import Simulator
+@testable import Studies
 import TestSupport
 import Testing
 
@@ -11,11 +12,11 @@ import Testing
 /// bounds are far from the values (whatever standard error comes back, the verdicts stand).
 @Suite("pushsim check, JSON output and run.json")
 struct CheckCommandTests {
-    typealias Scratch = CLITests.ScratchDirectory
+    typealias Scratch = CommandFixtures.ScratchDirectory
 
-    /// `CLITests.tiny` with an `expect` list.
+    /// `CommandFixtures.tiny` with an `expect` list.
     static func scenario(expect entries: [String]) -> String {
-        CLITests.tiny.replacingOccurrences(of: "\n  ]\n}", with: "\n  ],\n  \"expect\": [\n    "
+        CommandFixtures.tiny.replacingOccurrences(of: "\n  ]\n}", with: "\n  ],\n  \"expect\": [\n    "
                                            + entries.joined(separator: ",\n    ") + "\n  ]\n}")
     }
 
@@ -126,7 +127,7 @@ struct CheckCommandTests {
     func checkUsageErrors() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let plain = try scratch.write("plain.json", CLITests.tiny)
+        let plain = try scratch.write("plain.json", CommandFixtures.tiny)
         let gate = try scratch.write("gate.json", Self.scenario(expect: [Self.failing]))
         let out = scratch.file("out")
         let none = pushsim(["check", plain, "--out", out])
@@ -179,15 +180,15 @@ struct CheckCommandTests {
     func runJSON() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let scenario = try scratch.write("tiny.json", CLITests.tiny)
+        let scenario = try scratch.write("tiny.json", CommandFixtures.tiny)
         let result = pushsim(["run", scenario, "--out", scratch.file("out"), "--format", "json"])
         #expect(result.code == .success)
         let object = try json(result.out)
         #expect(Set(object.keys) == ["pushsim", "scenario", "sha256", "seed", "confidence", "strategies", "baseline", "comparisons"])
         #expect(object["pushsim"] as? String == PushSimCommand.version)
-        #expect(object["sha256"] as? String == SHA256.hex(Array(CLITests.tiny.utf8)))
+        #expect(object["sha256"] as? String == SHA256.hex(Array(CommandFixtures.tiny.utf8)))
         let strategies = try #require(object["strategies"] as? [[String: Any]])
-        #expect(strategies.map { $0["label"] as? String } == CLITests.labels)
+        #expect(strategies.map { $0["label"] as? String } == CommandFixtures.labels)
         #expect(strategies.map { $0["kind"] as? String } == ["no-queue", "queue", "queue-as-published"])
         let metrics = try #require(strategies[1]["metrics"] as? [String: [String: Any]])
         #expect(Set(metrics.keys) == Set(Metric.allCases.map(\.name)))
@@ -226,7 +227,7 @@ struct CheckCommandTests {
     func runQuiet() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let scenario = try scratch.write("tiny.json", CLITests.tiny)
+        let scenario = try scratch.write("tiny.json", CommandFixtures.tiny)
         let result = pushsim(["run", scenario, "--out", scratch.file("out"), "--quiet"])
         #expect(result.code == .success && result.out.isEmpty && result.err.isEmpty)
         #expect(contents(scratch.file("out/summary.csv")) != nil)
@@ -239,7 +240,7 @@ struct CheckCommandTests {
     func runRecordOfARun() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let scenario = try scratch.write("tiny.json", CLITests.tiny)
+        let scenario = try scratch.write("tiny.json", CommandFixtures.tiny)
         let out = scratch.file("out")
         #expect(pushsim(["run", scenario, "--seed", "5", "--strategy", "queue", "--out", out]).code == .success)
         let text = try #require(contents(out + "/run.json"))
@@ -248,7 +249,7 @@ struct CheckCommandTests {
         #expect(object["pushsim"] as? String == PushSimCommand.version)
         let described = try #require(object["scenario"] as? [String: Any])
         #expect(described["name"] as? String == "tiny")
-        #expect(described["sha256"] as? String == SHA256.hex(Array(CLITests.tiny.utf8)))
+        #expect(described["sha256"] as? String == SHA256.hex(Array(CommandFixtures.tiny.utf8)))
         #expect(object["seed"] as? Int == 5)
         #expect(object["strategies"] as? [String] == ["queue"])
         #expect(object["devices"] as? Int == 20)
@@ -265,7 +266,7 @@ struct CheckCommandTests {
     func runRecordOfAMerge() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let scenario = try scratch.write("tiny.json", CLITests.tiny)
+        let scenario = try scratch.write("tiny.json", CommandFixtures.tiny)
         let part1 = scratch.file("p1"), part2 = scratch.file("p2"), merged = scratch.file("merged")
         #expect(pushsim(["run", scenario, "--out", part1]).code == .success)
         #expect(FileManager.default.fileExists(atPath: part1 + "/run.json"))
@@ -274,11 +275,11 @@ struct CheckCommandTests {
         #expect(pushsim(["run", scenario, "--shard", "2/2", "--out", part2]).code == .success)
         #expect(pushsim(["merge", part2, part1, "--out", merged]).code == .success)
         let record = try RunRecord.decode(Array(try #require(contents(merged + "/run.json")).utf8), file: "run.json")
-        #expect(record.scenarioSHA256 == SHA256.hex(Array(CLITests.tiny.utf8)))
+        #expect(record.scenarioSHA256 == SHA256.hex(Array(CommandFixtures.tiny.utf8)))
         #expect(record.parts == [RunRecord.Part(file: part2 + "/partial.json", shard: "2/2"),
                                  RunRecord.Part(file: part1 + "/partial.json", shard: "1/2")])
         #expect(record.commandLine == ["pushsim", "merge", part2, part1, "--out", merged])
-        #expect(record.strategies == CLITests.labels)
+        #expect(record.strategies == CommandFixtures.labels)
     }
 
     @Test("the shipped regression gate decodes with its expectations, and its strategies are the ones it names")

@@ -3,6 +3,7 @@
 import Foundation
 @testable import ScenarioFormat
 @testable import Simulator
+import TestSupport
 import Testing
 
 /// The JSON Schema of scenario files: the shipped file is what `pushsim schema` prints,

@@ -1,6 +1,8 @@
 @testable import Base
 @testable import CLI
 import Foundation
+@testable import Studies
+import TestSupport
 import Testing
 
 /// `pushsim diff` on report folders built by hand: the standard errors are written in
@@ -8,7 +10,7 @@ import Testing
 /// √(se_old² + se_new²), the 95% threshold 1.96 of them).
 @Suite("pushsim diff")
 struct DiffCommandTests {
-    typealias Scratch = CLITests.ScratchDirectory
+    typealias Scratch = CommandFixtures.ScratchDirectory
 
     private func pushsim(_ arguments: [String]) -> (code: ExitCode, out: String, err: String) {
         let captured = CapturedConsole()
@@ -155,7 +157,7 @@ struct DiffCommandTests {
     func diffOfRealRuns() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let scenario = try scratch.write("tiny.json", CLITests.tiny)
+        let scenario = try scratch.write("tiny.json", CommandFixtures.tiny)
         let first = scratch.file("first"), second = scratch.file("second")
         #expect(pushsim(["run", scenario, "--out", first]).code == .success)
         #expect(pushsim(["run", scenario, "--out", second, "--threads", "1"]).code == .success)

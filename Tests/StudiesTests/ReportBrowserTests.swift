@@ -4,6 +4,7 @@ import Foundation
 @testable import Simulator
 @testable import Studies
 import Synchronization
+import TestSupport
 import Testing
 
 /// Headless Chromium, found on PATH (Debian's `chromium` package).
@@ -122,7 +123,7 @@ struct ReportBrowserTests {
                    "chromium is not installed: apt-get install chromium (with CI=true its absence fails the test)"))
     func rendersInChromium() throws {
         let chromium = try #require(HeadlessChromium.executable, "CI=true, but no chromium or chromium-browser on PATH")
-        let scratch = try CLITests.ScratchDirectory()
+        let scratch = try CommandFixtures.ScratchDirectory()
         defer { scratch.remove() }
         let root = scratch.path
         try Data(Self.scenarioText.utf8).write(to: URL(fileURLWithPath: root + "/browser.json"))
@@ -183,7 +184,7 @@ struct ReportBrowserTests {
                    "chromium is not installed: apt-get install chromium (with CI=true its absence fails the test)"))
     func rendersSweepInChromium() throws {
         let chromium = try #require(HeadlessChromium.executable, "CI=true, but no chromium or chromium-browser on PATH")
-        let scratch = try CLITests.ScratchDirectory()
+        let scratch = try CommandFixtures.ScratchDirectory()
         defer { scratch.remove() }
         let root = scratch.path
         try Data(Self.scenarioText.utf8).write(to: URL(fileURLWithPath: root + "/browser.json"))
@@ -228,7 +229,7 @@ struct ReportBrowserTests {
                    "chromium is not installed: apt-get install chromium (with CI=true its absence fails the test)"))
     func consoleCheckCatchesErrors() throws {
         let chromium = try #require(HeadlessChromium.executable, "CI=true, but no chromium or chromium-browser on PATH")
-        let scratch = try CLITests.ScratchDirectory()
+        let scratch = try CommandFixtures.ScratchDirectory()
         defer { scratch.remove() }
         let root = scratch.path
         try Data("<!DOCTYPE html><svg><path d=\"M0 0 L x\"/></svg>".utf8).write(to: URL(fileURLWithPath: root + "/broken.html"))

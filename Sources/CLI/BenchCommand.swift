@@ -10,7 +10,7 @@ package enum BenchCommand {
     package static let help = """
     OVERVIEW: Measure simulation speed and memory on a scenario (writes no report).
 
-    USAGE: pushsim bench <scenario.json> [--threads <n>] [--devices <n>] [--days <n>] [--allow-large]
+    """ + "\n" + usageHelp.text + """
 
     Prints devices, messages (summed over strategies), kernel events, wall time,
     messages/s, messages/s per thread, events/s and peak resident memory. --devices and
@@ -33,6 +33,11 @@ package enum BenchCommand {
     /// The options `bench` takes: `run`'s `--threads` and `--allow-large`, and the two
     /// overrides. Its help has no OPTIONS section: the USAGE line and text explain them.
     package static let options = [RunCommand.Options.threads.spec, devices.spec, days.spec, RunCommand.Options.allowLarge.spec]
+
+    /// `bench`'s USAGE line.
+    package static let usageHelp = UsageHelp(
+        "bench", [.text("<scenario.json>"), .optional(RunCommand.Options.threads.spec), .optional(devices.spec),
+                  .optional(days.spec), .optional(RunCommand.Options.allowLarge.spec)])
 
     package static func main(_ arguments: ArraySlice<String>, console: Console) -> ExitCode {
         if arguments.contains("--help") || arguments.contains("-h") { console.out(help); return .success }

@@ -10,7 +10,7 @@ package enum CheckCommand {
     package static let help = """
     OVERVIEW: Run a scenario and hold it to the bounds in its 'expect' list (for CI).
 
-    USAGE: pushsim check <scenario.json | -> [--junit <file>] [run options]
+    """ + "\n" + usageHelp.text + """
 
     Runs the scenario exactly as 'pushsim run' does (every run option applies, the
     reports are written the same way) and judges each expectation on its whole
@@ -39,6 +39,9 @@ package enum CheckCommand {
     /// The options `check` takes: `run`'s (`--shard` is refused after scanning, with why),
     /// `--junit` and the output options.
     package static let options = RunCommand.Options.all + [junit.spec] + OutputOptions.all
+
+    /// `check`'s USAGE line: its own option, then the run options as a group.
+    package static let usageHelp = UsageHelp("check", [.text("<scenario.json | ->"), .optional(junit.spec), .text("[run options]")])
 
     /// `check`'s OPTIONS section: its own options, then the run options `run`'s help explains.
     package static let optionsHelp = OptionsHelp([

@@ -10,7 +10,7 @@ package enum DiffCommand {
     package static let help = """
     OVERVIEW: Compare the rates of two report folders, beyond sampling noise.
 
-    USAGE: pushsim diff <old-dir> <new-dir> [--confidence <c>] [--force] [--format table|json] [--quiet]
+    """ + "\n" + usageHelp.text + """
 
     For each strategy in both folders and each rate in both summary.csv files: the old
     and new value, new − old, its interval with the unpaired standard error
@@ -44,6 +44,11 @@ package enum DiffCommand {
 
     /// The options `diff` takes.
     package static let options = [confidence.spec, force.spec] + OutputOptions.all
+
+    /// `diff`'s USAGE line.
+    package static let usageHelp = UsageHelp(
+        "diff", [.text("<old-dir> <new-dir>"), .optional(confidence.spec), .optional(force.spec),
+                 .optional(OutputOptions.format.spec), .optional(OutputOptions.quiet.spec)])
 
     /// `diff`'s OPTIONS section.
     package static let optionsHelp = OptionsHelp([

@@ -10,7 +10,7 @@ package enum MergeCommand {
     package static let help = """
     OVERVIEW: Combine the partial results of 'pushsim run --shard K/N' into reports.
 
-    USAGE: pushsim merge <dir-or-partial.json>... --out <dir> [--baseline <label>] [--format table|json] [--quiet]
+    """ + "\n" + usageHelp.text + """
 
     Every shard 1…N of one scenario, seed and strategy set must be given exactly
     once; '-' reads one part from standard input. Writes \(Reports.listing(RunOutput.fileNames))
@@ -29,6 +29,11 @@ package enum MergeCommand {
 
     /// The options `merge` takes: the output folder, `run`'s `--baseline` and the output options.
     package static let options = [out.spec, RunCommand.Options.baseline.spec] + OutputOptions.all
+
+    /// `merge`'s USAGE line.
+    package static let usageHelp = UsageHelp(
+        "merge", [.text("<dir-or-partial.json>..."), .required(out.spec), .optional(RunCommand.Options.baseline.spec),
+                  .optional(OutputOptions.format.spec), .optional(OutputOptions.quiet.spec)])
 
     /// `merge`'s OPTIONS section.
     package static let optionsHelp = OptionsHelp([

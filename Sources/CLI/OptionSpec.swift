@@ -25,6 +25,17 @@ package struct OptionSpec: Sendable, Equatable {
     package let expected: String?
     /// The help, wrapped as the OPTIONS section shows it, without the name column.
     package let help: [String]
+    /// The values a choice takes, which the USAGE line shows instead of the placeholder
+    /// (`--format table|json`); empty for any other option.
+    package let choices: [String]
+
+    package init(name: String, arity: Arity, expected: String?, help: [String], choices: [String] = []) {
+        self.name = name
+        self.arity = arity
+        self.expected = expected
+        self.help = help
+        self.choices = choices
+    }
 
     /// Whether the argument after the name (or after `=`) is its value.
     package var takesValue: Bool {
@@ -59,7 +70,16 @@ package struct OptionSpec: Sendable, Equatable {
         case .single(let old): .single(placeholder: placeholder ?? old)
         case .repeatable(let old): .repeatable(placeholder: placeholder ?? old)
         }
-        return OptionSpec(name: name, arity: arity, expected: expected, help: help)
+        return OptionSpec(name: name, arity: arity, expected: expected, help: help, choices: choices)
+    }
+
+    /// "--format table|json", "--threads <n>": the option in a USAGE line.
+    package var usageLabel: String {
+        switch arity {
+        case .flag: name
+        case .single(let placeholder), .repeatable(let placeholder):
+            name + " " + (choices.isEmpty ? placeholder : choices.joined(separator: "|"))
+        }
     }
 
     /// The column the help text starts at, after two spaces of indent; a longer label
@@ -85,16 +105,20 @@ package protocol DeclaredOption: Sendable {
 /// is: both from one place, so a range cannot be checked one way and described another.
 package struct ValueReader<Value>: Sendable {
     package let expected: String
+    /// Every value accepted, when there are few enough to list (`choice`); else empty.
+    package let choices: [String]
     package let read: @Sendable (String) -> Value?
 
-    package init(expected: String, read: @escaping @Sendable (String) -> Value?) {
+    package init(expected: String, choices: [String] = [], read: @escaping @Sendable (String) -> Value?) {
         self.expected = expected
+        self.choices = choices
         self.read = read
     }
 }
 
 extension ValueReader where Value == String {
-    /// Any text, even empty (the command decides what an empty one means).
+    /// Any text, even empty (the command decides what an empty one means); never refused,
+    /// so its `expected` is never shown.
     package static var text: ValueReader { ValueReader(expected: "a value") { $0 } }
 
     /// Any text but the empty one, which is refused as not `expected` ("a folder").
@@ -121,7 +145,8 @@ extension ValueReader where Value: FixedWidthInteger & Sendable {
 extension ValueReader where Value: RawRepresentable & CaseIterable & Sendable, Value.RawValue == String {
     /// One of the cases' raw values; the error lists them ("table or json").
     package static var choice: ValueReader {
-        ValueReader(expected: Value.allCases.map(\.rawValue).joined(separator: " or ")) { Value(rawValue: $0) }
+        let names = Value.allCases.map(\.rawValue)
+        return ValueReader(expected: names.joined(separator: " or "), choices: names) { Value(rawValue: $0) }
     }
 }
 
@@ -135,7 +160,7 @@ package struct Option<Value>: DeclaredOption {
     package init(_ name: String, _ placeholder: String, repeatable: Bool = false, _ reader: ValueReader<Value>,
                  help: String...) {
         spec = OptionSpec(name: name, arity: repeatable ? .repeatable(placeholder: placeholder) : .single(placeholder: placeholder),
-                          expected: reader.expected, help: help)
+                          expected: reader.expected, help: help, choices: reader.choices)
         self.reader = reader
     }
 
@@ -204,5 +229,52 @@ package struct OptionsHelp: Sendable {
             }
         }
         return "OPTIONS:\n" + lines.map { $0 + "\n" }.joined()
+    }
+}
+
+/// A command's USAGE line: its operands and options in the order shown, each option's
+/// from its declaration, broken into lines where given and aligned under the first.
+package struct UsageHelp: Sendable {
+    package enum Term: Sendable {
+        /// What is not an option, as written: "<scenario.json | ->", "[run options]".
+        case text(String)
+        /// An option the command needs: "--out <dir>".
+        case required(OptionSpec)
+        /// An option it may take: "[--out <dir>]", "[--strategy <label>]..." when repeatable.
+        case optional(OptionSpec)
+    }
+
+    package let command: String
+    package let lines: [[Term]]
+
+    package init(_ command: String, _ lines: [Term]...) {
+        self.command = command
+        self.lines = lines
+    }
+
+    /// Every option the line names, in order.
+    package var options: [OptionSpec] {
+        lines.joined().compactMap { term -> OptionSpec? in
+            switch term {
+            case .text: nil
+            case .required(let spec), .optional(let spec): spec
+            }
+        }
+    }
+
+    /// "USAGE: pushsim COMMAND …", each further line under the first term, ending in a newline.
+    /// - Complexity: O(the line's length).
+    package var text: String {
+        let head = "USAGE: pushsim \(command) "
+        let rendered = lines.map { line in
+            line.map { term -> String in
+                switch term {
+                case .text(let text): text
+                case .required(let spec): spec.usageLabel
+                case .optional(let spec): "[" + spec.usageLabel + "]" + (spec.isRepeatable ? "..." : "")
+                }
+            }.joined(separator: " ")
+        }
+        return head + rendered.joined(separator: "\n" + String(repeating: " ", count: head.count)) + "\n"
     }
 }

@@ -8,7 +8,7 @@ package enum ReportCommand {
     package static let help = """
     OVERVIEW: Draw report.html again from a report folder's result.json.
 
-    USAGE: pushsim report <dir | result.json | -> [--out <dir>]
+    """ + "\n" + usageHelp.text + """
 
     Reads \(RunOutput.resultFileName) (written by 'pushsim run' and 'pushsim merge' beside the
     CSVs) and writes \(ReportPage.fileName) to <dir> (default: the folder it read from),
@@ -28,6 +28,9 @@ package enum ReportCommand {
 
     /// The options `report` takes.
     package static let options = [out.spec]
+
+    /// `report`'s USAGE line.
+    package static let usageHelp = UsageHelp("report", [.text("<dir | result.json | ->"), .optional(out.spec)])
 
     /// `report`'s OPTIONS section.
     package static let optionsHelp = OptionsHelp([

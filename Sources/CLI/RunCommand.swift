@@ -12,9 +12,7 @@ package enum RunCommand {
     package static let help = """
     OVERVIEW: Run a scenario and compare its strategies.
 
-    USAGE: pushsim run <scenario.json | -> [--set <path>=<value>]... [--out <dir>] [--seed <n>]
-                       [--strategy <label>]... [--baseline <label>] [--threads <n>] [--shard <k>/<n>]
-                       [--format table|json] [--quiet] [--allow-large]
+    """ + "\n" + usageHelp.text + """
 
     Prints a side-by-side table on stdout and writes \(Reports.listing(RunOutput.fileNames))
     to <dir>, whole or not at all. '-' reads the scenario from standard input.
@@ -27,6 +25,13 @@ package enum RunCommand {
       pushsim run scenarios/scale-1m.json --shard 3/8 --out parts/3
 
     """
+
+    /// `run`'s USAGE line.
+    package static let usageHelp = UsageHelp(
+        "run", [.text("<scenario.json | ->"), .optional(Options.set.spec), .optional(Options.out.spec), .optional(Options.seed.spec)],
+        [.optional(Options.strategy.spec), .optional(Options.baseline.spec), .optional(Options.threads.spec),
+         .optional(Options.shard.spec)],
+        [.optional(OutputOptions.format.spec), .optional(OutputOptions.quiet.spec), .optional(Options.allowLarge.spec)])
 
     /// The options `run` takes: the run options and the output options.
     package static let options = Options.all + OutputOptions.all

@@ -11,9 +11,7 @@ package enum SweepCommand {
     package static let help = """
     OVERVIEW: Run a scenario once per point of a grid of field values and chart the rates.
 
-    USAGE: pushsim sweep <scenario.json | -> --set <path>=<v1>,<v2>,... [--set <path>=...]...
-                         [--out <dir>] [--seed <n>] [--strategy <label>]... [--threads <n>]
-                         [--format table|json] [--quiet] [--allow-large]
+    """ + "\n" + usageHelp.text + """
 
     Each --set sweeps one field (its path as in 'pushsim run --set'); one given a single
     value is a fixed override for every point, as in 'run' (not a column). The points are
@@ -43,6 +41,13 @@ package enum SweepCommand {
     /// compared to a strategy) and `--shard` (a sweep is not merged), and the output options.
     package static let options = [Run.set.spec, Run.out.spec, Run.seed.spec, Run.strategy.spec, Run.threads.spec,
                                   Run.allowLarge.spec] + OutputOptions.all
+
+    /// `sweep`'s USAGE line: a first `--set` is needed (it is the sweep).
+    package static let usageHelp = UsageHelp(
+        "sweep", [.text("<scenario.json | ->"), .required(Run.set.spec.explained(placeholder: "<path>=<v1>,<v2>,...")),
+                  .optional(Run.set.spec.explained(placeholder: "<path>=..."))],
+        [.optional(Run.out.spec), .optional(Run.seed.spec), .optional(Run.strategy.spec), .optional(Run.threads.spec)],
+        [.optional(OutputOptions.format.spec), .optional(OutputOptions.quiet.spec), .optional(Run.allowLarge.spec)])
 
     /// `sweep`'s OPTIONS section: the run options as a sweep reads them.
     package static let optionsHelp = OptionsHelp([

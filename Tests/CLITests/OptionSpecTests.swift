@@ -48,6 +48,29 @@ struct OptionSpecTests {
         }
     }
 
+    @Test("a command's USAGE line is its declarations rendered and names every option it scans")
+    func usageFollowsTheDeclarations() throws {
+        let usages: [(command: String, usage: UsageHelp)] = [
+            ("run", RunCommand.usageHelp), ("check", CheckCommand.usageHelp), ("sweep", SweepCommand.usageHelp),
+            ("merge", MergeCommand.usageHelp), ("report", ReportCommand.usageHelp), ("diff", DiffCommand.usageHelp),
+            ("bench", BenchCommand.usageHelp),
+        ]
+        for (name, usage) in usages {
+            let command = try #require(PushSimCommand.commands.first { $0.name == name })
+            #expect(command.help.contains("\n\n" + usage.text + "\n"), "\(name)")
+            let scanned = Set(command.options.map(\.name))
+            let named = Set(usage.options.map(\.name))
+            #expect(named.isSubset(of: scanned), "\(name)")
+            // check names the run and output options as one group, "[run options]".
+            let grouped = name == "check" ? Set((RunCommand.Options.all + OutputOptions.all).map(\.name)) : []
+            #expect(scanned.subtracting(named) == grouped, "\(name)")
+        }
+        let run = RunCommand.usageHelp.text
+        #expect(run.hasPrefix("USAGE: pushsim run <scenario.json | -> [--set <path>=<value>]... "))
+        #expect(run.contains(" [--format table|json] ") && run.contains(" [--strategy <label>]... ") && run.contains(" [--quiet] "))
+        #expect(run.contains("\n" + String(repeating: " ", count: "USAGE: pushsim run ".count) + "[--strategy"))
+    }
+
     @Test("an option's help starts in one column; a label longer than it keeps one space")
     func helpColumn() {
         let threads = RunCommand.Options.threads.spec.helpLines

@@ -10,7 +10,7 @@ package enum BenchCommand {
     package static let help = """
     OVERVIEW: Measure simulation speed and memory on a scenario (writes no report).
 
-    USAGE: pushsim bench <scenario.json> [--threads <n>] [--devices <n>] [--days <n>] [--allow-large]
+    """ + "\n" + usageHelp.text + """
 
     Prints devices, messages (summed over strategies), kernel events, wall time,
     messages/s, messages/s per thread, events/s and peak resident memory. --devices and
@@ -24,12 +24,26 @@ package enum BenchCommand {
 
     """
 
+    /// `--devices <n>`: the scenario's device count, overridden for scaling.
+    package static let devices = Option<Int>("--devices", "<n>", .integer(in: 1...100_000_000),
+                                             help: "Override the scenario's device count")
+    /// `--days <n>`: the scenario's duration, overridden for scaling.
+    package static let days = Option<Int>("--days", "<n>", .integer(in: 1...3650), help: "Override the scenario's duration, in days")
+
+    /// The options `bench` takes: `run`'s `--threads` and `--allow-large`, and the two
+    /// overrides. Its help has no OPTIONS section: the USAGE line and text explain them.
+    package static let options = [RunCommand.Options.threads.spec, devices.spec, days.spec, RunCommand.Options.allowLarge.spec]
+
+    /// `bench`'s USAGE line.
+    package static let usageHelp = UsageHelp(
+        "bench", [.text("<scenario.json>"), .optional(RunCommand.Options.threads.spec), .optional(devices.spec),
+                  .optional(days.spec), .optional(RunCommand.Options.allowLarge.spec)])
+
     package static func main(_ arguments: ArraySlice<String>, console: Console) -> ExitCode {
         if arguments.contains("--help") || arguments.contains("-h") { console.out(help); return .success }
         let scanner: ArgumentScanner
         do {
-            scanner = try ArgumentScanner(arguments, command: "bench", valued: ["--threads", "--devices", "--days"],
-                                        flags: ["--allow-large"])
+            scanner = try ArgumentScanner(arguments, command: "bench", options: Self.options)
         } catch {
             return PushSimCommand.usage(error, command: "bench", console: console)
         }
@@ -37,18 +51,11 @@ package enum BenchCommand {
             return PushSimCommand.usage(scanner.positional.isEmpty ? .missingArgument("the scenario file")
                                         : .unexpectedArgument(scanner.positional[1]), command: "bench", console: console)
         }
-        func positive(_ option: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int? {
-            guard let text = scanner.value(option) else { return nil }
-            guard let value: Int = ArgumentScanner.plainInteger(text), range.contains(value) else {
-                throw .invalidValue(option: option, value: text, expected: "an integer from \(range.lowerBound) to \(range.upperBound)")
-            }
-            return value
-        }
         let threads: Int, devices: Int?, days: Int?
         do {
-            threads = try positive("--threads", 1...1024) ?? CPUAllowance.available()
-            devices = try positive("--devices", 1...100_000_000)
-            days = try positive("--days", 1...3650)
+            threads = try scanner.value(RunCommand.Options.threads) ?? CPUAllowance.available()
+            devices = try scanner.value(Self.devices)
+            days = try scanner.value(Self.days)
         } catch {
             return PushSimCommand.usage(error, command: "bench", console: console)
         }
@@ -61,7 +68,7 @@ package enum BenchCommand {
         }
         if let devices { scenario.devices = devices }
         if let days { scenario.duration = Int64(days) * 86_400_000_000 }
-        if !scanner.flag("--allow-large"), let passed = RunCost(scenario, threads: threads).limitPassed {
+        if !scanner.flag(RunCommand.Options.allowLarge), let passed = RunCost(scenario, threads: threads).limitPassed {
             console.err("error: \(UserText.path(path)): the run is too large: \(passed) (README, \"Limits\"); "
                         + "pass --allow-large to run it anyway\n")
             return .dataError

@@ -10,7 +10,7 @@ package enum CheckCommand {
     package static let help = """
     OVERVIEW: Run a scenario and hold it to the bounds in its 'expect' list (for CI).
 
-    USAGE: pushsim check <scenario.json | -> [--junit <file>] [run options]
+    """ + "\n" + usageHelp.text + """
 
     Runs the scenario exactly as 'pushsim run' does (every run option applies, the
     reports are written the same way) and judges each expectation on its whole
@@ -19,13 +19,7 @@ package enum CheckCommand {
     expectation with its value, interval and verdict. A scenario without 'expect' is
     a usage error.
 
-    OPTIONS:
-      --junit <file>       Also write a JUnit XML report: one test case per expectation,
-                           a failure naming the value, interval and bound (written whole)
-      --format <f>         table (default) or json: the verdicts, for scripts
-      --quiet              Print nothing on stdout; each failed expectation is one line on stderr
-      (and --set, --out, --seed, --strategy, --threads, --allow-large as for 'pushsim run'; not --shard)
-      -h, --help           Show this help
+    """ + "\n" + optionsHelp.text + """
 
     EXIT CODES: 0 every expectation holds, 2 one or more do not, 1 the simulator or a
     write failed, 64 bad arguments, 65 bad scenario.
@@ -36,6 +30,31 @@ package enum CheckCommand {
 
     """
 
+    /// `--junit <file>`: a file path, split into its folder and name.
+    package static let junit = Option<(directory: String, name: String)>(
+        "--junit", "<file>", ValueReader(expected: "a file path", read: { Self.split($0) }),
+        help: "Also write a JUnit XML report: one test case per expectation,",
+        "a failure naming the value, interval and bound (written whole)")
+
+    /// The options `check` takes: `run`'s (`--shard` is refused after scanning, with why),
+    /// `--junit` and the output options.
+    package static let options = RunCommand.Options.all + [junit.spec] + OutputOptions.all
+
+    /// `check`'s USAGE line: its own option, then the run options as a group.
+    package static let usageHelp = UsageHelp("check", [.text("<scenario.json | ->"), .optional(junit.spec), .text("[run options]")])
+
+    /// `check`'s OPTIONS section: its own options, then the run options `run`'s help explains.
+    package static let optionsHelp = OptionsHelp([
+        .option(junit.spec),
+        .option(OutputOptions.format.spec.explained("table (default) or json: the verdicts, for scripts")),
+        .option(OutputOptions.quiet.spec.explained("Print nothing on stdout; each failed expectation is one line on stderr")),
+        .asFor(command: "run", options: [RunCommand.Options.set.spec, RunCommand.Options.out.spec, RunCommand.Options.seed.spec,
+                                         RunCommand.Options.strategy.spec, RunCommand.Options.threads.spec,
+                                         RunCommand.Options.allowLarge.spec],
+               not: [RunCommand.Options.shard.spec]),
+        .showHelp,
+    ])
+
     /// Runs the command; `simulate` as for `RunCommand.main`. `now` gives the JUnit
     /// file's timestamp (UTC, YYYY-MM-DDTHH:MM:SS) and host name.
     package static func main(_ arguments: ArraySlice<String>, console: Console,
@@ -45,20 +64,13 @@ package enum CheckCommand {
         let options: RunCommand.Options
         var junit: (directory: String, name: String)?
         do {
-            let scanner = try ArgumentScanner(arguments, command: "check",
-                                              valued: RunCommand.Options.valued.union(["--junit"]),
-                                              repeatable: RunCommand.Options.repeatable, flags: RunCommand.Options.flags)
+            let scanner = try ArgumentScanner(arguments, command: "check", options: Self.options)
             options = try RunCommand.Options(scanner)
             if let shard = options.shard {
                 throw UsageError.invalidValue(option: "--shard", value: "\(shard.index)/\(shard.count)",
                                               expected: "no --shard: check judges a whole run")
             }
-            if let path = scanner.value("--junit") {
-                guard let target = Self.split(path) else {
-                    throw UsageError.invalidValue(option: "--junit", value: path, expected: "a file path")
-                }
-                junit = target
-            }
+            junit = try scanner.value(Self.junit)
         } catch let error as UsageError {
             return PushSimCommand.usage(error, command: "check", console: console)
         } catch {

@@ -10,7 +10,7 @@ package enum DiffCommand {
     package static let help = """
     OVERVIEW: Compare the rates of two report folders, beyond sampling noise.
 
-    USAGE: pushsim diff <old-dir> <new-dir> [--confidence <c>] [--force] [--format table|json] [--quiet]
+    """ + "\n" + usageHelp.text + """
 
     For each strategy in both folders and each rate in both summary.csv files: the old
     and new value, new − old, its interval with the unpaired standard error
@@ -20,12 +20,7 @@ package enum DiffCommand {
     shown, not judged). Refuses folders of different scenario texts (run.json's hash) or
     of different --set overrides.
 
-    OPTIONS:
-      --confidence <c>     The intervals' confidence, in (0, 1) (default: 0.95)
-      --force              Compare folders of different scenarios, or without run.json
-      --format <f>         table (default) or json, for scripts
-      --quiet              Print nothing on stdout and no note on stderr; only errors
-      -h, --help           Show this help
+    """ + "\n" + optionsHelp.text + """
 
     EXIT CODES: 0 no rate moved beyond noise, 2 one or more did, 64 bad arguments,
     65 a folder cannot be read or the folders ran different scenarios (without --force).
@@ -36,29 +31,48 @@ package enum DiffCommand {
 
     """
 
+    /// `--confidence <c>`: plain decimal digits, strictly between 0 and 1.
+    package static let confidence = Option<Double>(
+        "--confidence", "<c>",
+        ValueReader(expected: "a number between 0 and 1, e.g. 0.95") { text in
+            guard text.allSatisfy({ "0123456789.".contains($0) }), let value = Double(text), value > 0, value < 1 else { return nil }
+            return value
+        },
+        help: "The intervals' confidence, in (0, 1) (default: 0.95)")
+    /// `--force`: compare what would otherwise be refused.
+    package static let force = Flag("--force", help: "Compare folders of different scenarios, or without run.json")
+
+    /// The options `diff` takes.
+    package static let options = [confidence.spec, force.spec] + OutputOptions.all
+
+    /// `diff`'s USAGE line.
+    package static let usageHelp = UsageHelp(
+        "diff", [.text("<old-dir> <new-dir>"), .optional(confidence.spec), .optional(force.spec),
+                 .optional(OutputOptions.format.spec), .optional(OutputOptions.quiet.spec)])
+
+    /// `diff`'s OPTIONS section.
+    package static let optionsHelp = OptionsHelp([
+        .option(confidence.spec), .option(force.spec), .option(OutputOptions.format.spec), .option(OutputOptions.quiet.spec),
+        .showHelp,
+    ])
+
     package static func main(_ arguments: ArraySlice<String>, console: Console) -> ExitCode {
         if arguments.contains("--help") || arguments.contains("-h") { console.out(help); return .success }
         let scanner: ArgumentScanner
         let output: OutputOptions
         var confidence = 0.95
         do {
-            scanner = try ArgumentScanner(arguments, command: "diff", valued: OutputOptions.valued.union(["--confidence"]),
-                                          flags: OutputOptions.flags.union(["--force"]))
+            scanner = try ArgumentScanner(arguments, command: "diff", options: Self.options)
             output = try OutputOptions(scanner)
             if scanner.positional.count < 2 { throw UsageError.missingArgument(scanner.positional.isEmpty ? "the old and new report folders" : "the new report folder") }
             if scanner.positional.count > 2 { throw UsageError.unexpectedArgument(scanner.positional[2]) }
-            if let text = scanner.value("--confidence") {
-                guard text.allSatisfy({ "0123456789.".contains($0) }), let value = Double(text), value > 0, value < 1 else {
-                    throw UsageError.invalidValue(option: "--confidence", value: text, expected: "a number between 0 and 1, e.g. 0.95")
-                }
-                confidence = value
-            }
+            if let value = try scanner.value(Self.confidence) { confidence = value }
         } catch let error as UsageError {
             return PushSimCommand.usage(error, command: "diff", console: console)
         } catch {
             return .failure
         }
-        let force = scanner.flag("--force")
+        let force = scanner.flag(Self.force)
         let folders: [ReportFolder]
         do {
             folders = try scanner.positional.map { path throws(ReportFolder.Failure) in try ReportFolder(path: path) }

@@ -10,40 +10,58 @@ package enum MergeCommand {
     package static let help = """
     OVERVIEW: Combine the partial results of 'pushsim run --shard K/N' into reports.
 
-    USAGE: pushsim merge <dir-or-partial.json>... --out <dir> [--baseline <label>] [--format table|json] [--quiet]
+    """ + "\n" + usageHelp.text + """
 
     Every shard 1…N of one scenario, seed and strategy set must be given exactly
     once; '-' reads one part from standard input. Writes \(Reports.listing(RunOutput.fileNames))
     to <dir>; the CSVs are identical to an unsharded run's (the page, result.json and
     run.json name the merge command instead, and run.json lists the parts).
 
-    OPTIONS:
-      --out <dir>          Report folder
-      --baseline <label>   The strategy the others are compared with in compare.csv and the
-                           table (default: the first one); as 'run --baseline' would have
-      --format <f>         table (default) or json, as for 'pushsim run'
-      --quiet              Print nothing on stdout and no note on stderr; only errors
+    """ + "\n" + optionsHelp.text + """
 
     EXAMPLES:
       pushsim merge parts/1 parts/2 parts/3 --out reports/scale-1m
 
     """
 
+    /// `--out <dir>`: required, so an empty one is reported as missing.
+    package static let out = Option<String>("--out", "<dir>", .text, help: "Report folder")
+
+    /// The options `merge` takes: the output folder, `run`'s `--baseline` and the output options.
+    package static let options = [out.spec, RunCommand.Options.baseline.spec] + OutputOptions.all
+
+    /// `merge`'s USAGE line.
+    package static let usageHelp = UsageHelp(
+        "merge", [.text("<dir-or-partial.json>..."), .required(out.spec), .optional(RunCommand.Options.baseline.spec),
+                  .optional(OutputOptions.format.spec), .optional(OutputOptions.quiet.spec)])
+
+    /// `merge`'s OPTIONS section.
+    package static let optionsHelp = OptionsHelp([
+        .option(out.spec),
+        .option(RunCommand.Options.baseline.spec.explained(
+            "The strategy the others are compared with in compare.csv and the",
+            "table (default: the first one); as 'run --baseline' would have")),
+        .option(OutputOptions.format.spec.explained("table (default) or json, as for 'pushsim run'")),
+        .option(OutputOptions.quiet.spec),
+    ])
+
     package static func main(_ arguments: ArraySlice<String>, console: Console) -> ExitCode {
         if arguments.contains("--help") || arguments.contains("-h") { console.out(help); return .success }
         let scanner: ArgumentScanner
         let output: OutputOptions
+        let out: String?, baselineLabel: String?
         do {
-            scanner = try ArgumentScanner(arguments, command: "merge", valued: Set(["--out", "--baseline"]).union(OutputOptions.valued),
-                                          flags: OutputOptions.flags)
+            scanner = try ArgumentScanner(arguments, command: "merge", options: Self.options)
             output = try OutputOptions(scanner)
+            out = try scanner.value(Self.out)
+            baselineLabel = try scanner.value(RunCommand.Options.baseline)
         } catch {
             return PushSimCommand.usage(error, command: "merge", console: console)
         }
         guard !scanner.positional.isEmpty else {
             return PushSimCommand.usage(.missingArgument("the partial results to merge"), command: "merge", console: console)
         }
-        guard let out = scanner.value("--out"), !out.isEmpty else {
+        guard let out, !out.isEmpty else {
             return PushSimCommand.usage(.missingArgument("--out <dir>"), command: "merge", console: console)
         }
         var merged: SimulationResult?
@@ -99,7 +117,7 @@ package enum MergeCommand {
         }
         result.strategies = reference.scenario.strategies
         var baseline = 0
-        if let label = scanner.value("--baseline") {
+        if let label = baselineLabel {
             guard let index = result.strategies.firstIndex(where: { $0.label == label }) else {
                 return PushSimCommand.usage(.unknownStrategy(label, known: result.strategies.map(\.label)),
                                             command: "merge", console: console)

@@ -5,31 +5,25 @@ import Base
 /// prints nothing there, whatever the format, and leaves only errors on standard error.
 package struct OutputOptions: Equatable {
     /// What standard output carries.
-    package enum Format: String, CaseIterable {
+    package enum Format: String, CaseIterable, Sendable {
         case table, json
     }
 
-    /// The options' names, for `ArgumentScanner`.
-    package static let valued: Set<String> = ["--format"]
-    package static let flags: Set<String> = ["--quiet"]
+    /// `--format <f>`. Each command's help says what its JSON holds (`explained`).
+    package static let format = Option<Format>("--format", "<f>", .choice, help: "table (default) or json, for scripts")
+    /// `--quiet`. A command whose stderr notes differ says so in its help (`explained`).
+    package static let quiet = Flag("--quiet", help: "Print nothing on stdout and no note on stderr; only errors")
+    /// The group, as every command that takes it scans it.
+    package static let all: [OptionSpec] = [format.spec, quiet.spec]
 
     package var format = Format.table
     package var quiet = false
 
     /// Reads the options from `scanner`.
     package init(_ scanner: ArgumentScanner) throws(UsageError) {
-        if let text = scanner.value("--format") {
-            guard let format = Format(rawValue: text) else {
-                throw .invalidValue(option: "--format", value: text,
-                                    expected: Format.allCases.map(\.rawValue).joined(separator: " or "))
-            }
-            self.format = format
-        }
-        quiet = scanner.flag("--quiet")
+        if let format = try scanner.value(Self.format) { self.format = format }
+        quiet = scanner.flag(Self.quiet)
     }
 
     package init() {}
-
-    /// Whether tables and notes are printed (not `--quiet`, not JSON).
-    package var showsTable: Bool { !quiet && format == .table }
 }

@@ -15,11 +15,13 @@ public enum ExitCode: Int32, Sendable {
 public enum PushSimCommand {
     package static let abstract = "Simulate end-to-end iOS push delivery and compare strategies."
 
-    /// A subcommand: its name, a line for the top-level help, its own help, and its entry point.
+    /// A subcommand: its name, a line for the top-level help, its own help, the options
+    /// it scans (each declared once, `OptionSpec`), and its entry point.
     package struct Command: Sendable {
         package let name: String
         package let summary: String
         package let help: String
+        package let options: [OptionSpec]
         package let main: @Sendable (ArraySlice<String>, Console) -> ExitCode
     }
 
@@ -27,25 +29,25 @@ public enum PushSimCommand {
     /// the COMMANDS list and the unknown-command message follow from it.
     package static let commands: [Command] = [
         Command(name: "run", summary: "Run a scenario and write its reports (CSVs, report.html)",
-                help: RunCommand.help) { RunCommand.main($0, console: $1) },
+                help: RunCommand.help, options: RunCommand.options) { RunCommand.main($0, console: $1) },
         Command(name: "validate", summary: "Check a scenario file without running it",
-                help: ValidateCommand.help) { ValidateCommand.main($0, console: $1) },
+                help: ValidateCommand.help, options: []) { ValidateCommand.main($0, console: $1) },
         Command(name: "merge", summary: "Combine partial results of sharded runs into reports",
-                help: MergeCommand.help) { MergeCommand.main($0, console: $1) },
+                help: MergeCommand.help, options: MergeCommand.options) { MergeCommand.main($0, console: $1) },
         Command(name: "report", summary: "Draw report.html again from a report folder",
-                help: ReportCommand.help) { ReportCommand.main($0, console: $1) },
+                help: ReportCommand.help, options: ReportCommand.options) { ReportCommand.main($0, console: $1) },
         Command(name: "check", summary: "Run a scenario and hold it to its 'expect' bounds (for CI)",
-                help: CheckCommand.help) { CheckCommand.main($0, console: $1) },
+                help: CheckCommand.help, options: CheckCommand.options) { CheckCommand.main($0, console: $1) },
         Command(name: "diff", summary: "Compare two report folders, beyond sampling noise",
-                help: DiffCommand.help) { DiffCommand.main($0, console: $1) },
+                help: DiffCommand.help, options: DiffCommand.options) { DiffCommand.main($0, console: $1) },
         Command(name: "sweep", summary: "Run a scenario over a grid of field values (sweep.csv, sweep.html)",
-                help: SweepCommand.help) { SweepCommand.main($0, console: $1) },
+                help: SweepCommand.help, options: SweepCommand.options) { SweepCommand.main($0, console: $1) },
         Command(name: "schema", summary: "Print the JSON Schema of scenario files (for editors)",
-                help: SchemaCommand.help) { SchemaCommand.main($0, console: $1) },
+                help: SchemaCommand.help, options: []) { SchemaCommand.main($0, console: $1) },
         Command(name: "bench", summary: "Measure speed and peak memory on a scenario",
-                help: BenchCommand.help) { BenchCommand.main($0, console: $1) },
+                help: BenchCommand.help, options: BenchCommand.options) { BenchCommand.main($0, console: $1) },
         Command(name: "version", summary: "Print the version (also --version)",
-                help: VersionCommand.help) { VersionCommand.main($0, console: $1) },
+                help: VersionCommand.help, options: []) { VersionCommand.main($0, console: $1) },
     ]
 
     /// "run, validate, …, version or help": what a command name may be, for messages.
@@ -84,7 +86,7 @@ public enum PushSimCommand {
             if let topic = rest.first, let text = commandHelp(topic) {
                 console.out(text)
             } else if let topic = rest.first {
-                return usage(.unknownCommand(topic), help: help, console: console)
+                return usage(.unknownCommand(topic), console: console)
             } else {
                 console.out(help)
             }
@@ -93,7 +95,7 @@ public enum PushSimCommand {
             return VersionCommand.main(rest, console: console)
         default:
             guard let command = commands.first(where: { $0.name == name }) else {
-                return usage(.unknownCommand(name), help: help, console: console)
+                return usage(.unknownCommand(name), console: console)
             }
             return command.main(rest, console)
         }
@@ -109,12 +111,9 @@ public enum PushSimCommand {
         return .usage
     }
 
-    /// Prints a usage error with a pointer to the help text `help`: the command's whose
-    /// help it is, else the top level's; exit 64.
-    package static func usage(_ error: UsageError, help: String, console: Console) -> ExitCode {
-        if let command = commands.first(where: { $0.help == help }) {
-            return usage(error, command: command.name, console: console)
-        }
+    /// Prints a usage error outside any command (no command, or an unknown one) with a
+    /// pointer to the top-level help; exit 64.
+    package static func usage(_ error: UsageError, console: Console) -> ExitCode {
         console.err("error: \(error)\n")
         console.err("(see 'pushsim help' or '--help')\n")
         return .usage

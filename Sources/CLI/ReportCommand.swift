@@ -8,16 +8,14 @@ package enum ReportCommand {
     package static let help = """
     OVERVIEW: Draw report.html again from a report folder's result.json.
 
-    USAGE: pushsim report <dir | result.json | -> [--out <dir>]
+    """ + "\n" + usageHelp.text + """
 
     Reads \(RunOutput.resultFileName) (written by 'pushsim run' and 'pushsim merge' beside the
     CSVs) and writes \(ReportPage.fileName) to <dir> (default: the folder it read from),
     whole or not at all. Nothing is simulated. '-' reads result.json from standard input
     (then --out is needed).
 
-    OPTIONS:
-      --out <dir>          Folder for report.html (default: the report folder)
-      -h, --help           Show this help
+    """ + "\n" + optionsHelp.text + """
 
     EXAMPLES:
       pushsim report reports/mail-january-february
@@ -25,11 +23,25 @@ package enum ReportCommand {
 
     """
 
+    /// `--out <dir>`: `run`'s, for the page alone.
+    package static let out = RunCommand.Options.out
+
+    /// The options `report` takes.
+    package static let options = [out.spec]
+
+    /// `report`'s USAGE line.
+    package static let usageHelp = UsageHelp("report", [.text("<dir | result.json | ->"), .optional(out.spec)])
+
+    /// `report`'s OPTIONS section.
+    package static let optionsHelp = OptionsHelp([
+        .option(out.spec.explained("Folder for report.html (default: the report folder)")), .showHelp,
+    ])
+
     package static func main(_ arguments: ArraySlice<String>, console: Console) -> ExitCode {
         if arguments.contains("--help") || arguments.contains("-h") { console.out(help); return .success }
         let scanner: ArgumentScanner
         do {
-            scanner = try ArgumentScanner(arguments, command: "report", valued: ["--out"], flags: [])
+            scanner = try ArgumentScanner(arguments, command: "report", options: Self.options)
         } catch {
             return PushSimCommand.usage(error, command: "report", console: console)
         }
@@ -39,9 +51,11 @@ package enum ReportCommand {
         if scanner.positional.count > 1 {
             return PushSimCommand.usage(.unexpectedArgument(scanner.positional[1]), command: "report", console: console)
         }
-        let out = scanner.value("--out")
-        if out?.isEmpty == true {
-            return PushSimCommand.usage(.invalidValue(option: "--out", value: "", expected: "a folder"), command: "report", console: console)
+        let out: String?
+        do {
+            out = try scanner.value(Self.out)
+        } catch {
+            return PushSimCommand.usage(error, command: "report", console: console)
         }
         let isFolder = ReportWriter.kind(of: argument) == true
         if argument == FileBytes.standardInputArgument && out == nil {

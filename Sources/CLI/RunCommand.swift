@@ -12,33 +12,12 @@ package enum RunCommand {
     package static let help = """
     OVERVIEW: Run a scenario and compare its strategies.
 
-    USAGE: pushsim run <scenario.json | -> [--set <path>=<value>]... [--out <dir>] [--seed <n>]
-                       [--strategy <label>]... [--baseline <label>] [--threads <n>] [--shard <k>/<n>]
-                       [--format table|json] [--quiet] [--allow-large]
+    """ + "\n" + usageHelp.text + """
 
     Prints a side-by-side table on stdout and writes \(Reports.listing(RunOutput.fileNames))
     to <dir>, whole or not at all. '-' reads the scenario from standard input.
 
-    OPTIONS:
-      --set <path>=<value> Change one scenario field for this run, e.g. --set devices=100,
-                           --set strategies[1].repeatMaxCount=3, --set connectivity.offline.mean=2h
-                           (JSON when the value is JSON, else a string); repeatable; run.json
-                           records them; not with --shard
-      --out <dir>          Report folder (default: reports/<scenario name>/)
-      --seed <n>           Override the scenario's seed (0 … 2^63-1)
-      --strategy <label>   Run only this strategy; repeat for several (default: all)
-      --baseline <label>   The strategy the others are compared with in compare.csv and the
-                           table (default: the first one run)
-      --threads <n>        Worker threads (default: the CPUs this process may use, after its
-                           affinity mask and cgroup CPU quota); the output does not depend on it
-      --shard <k>/<n>      Simulate only the k-th of n equal slices of the devices and write
-                           <dir>/partial.json instead of reports; 'pushsim merge' combines them
-      --format <f>         table (default) or json: each strategy's rates with standard errors
-                           and 95% intervals, for scripts (README lists the keys)
-      --quiet              Print nothing on stdout and no note on stderr; only errors
-      --allow-large        Run even when the cost estimate passes a limit (messages, events,
-                           memory: README, "Limits"); without it such a run stops before starting
-      -h, --help           Show this help
+    """ + "\n" + optionsHelp.text + """
 
     EXAMPLES:
       pushsim run scenarios/mail-january-february.json
@@ -46,6 +25,25 @@ package enum RunCommand {
       pushsim run scenarios/scale-1m.json --shard 3/8 --out parts/3
 
     """
+
+    /// `run`'s USAGE line.
+    package static let usageHelp = UsageHelp(
+        "run", [.text("<scenario.json | ->"), .optional(Options.set.spec), .optional(Options.out.spec), .optional(Options.seed.spec)],
+        [.optional(Options.strategy.spec), .optional(Options.baseline.spec), .optional(Options.threads.spec),
+         .optional(Options.shard.spec)],
+        [.optional(OutputOptions.format.spec), .optional(OutputOptions.quiet.spec), .optional(Options.allowLarge.spec)])
+
+    /// The options `run` takes: the run options and the output options.
+    package static let options = Options.all + OutputOptions.all
+
+    /// `run`'s OPTIONS section.
+    package static let optionsHelp = OptionsHelp([
+        .option(Options.set.spec), .option(Options.out.spec), .option(Options.seed.spec), .option(Options.strategy.spec),
+        .option(Options.baseline.spec), .option(Options.threads.spec), .option(Options.shard.spec),
+        .option(OutputOptions.format.spec.explained("table (default) or json: each strategy's rates with standard errors",
+                                                   "and 95% intervals, for scripts (README lists the keys)")),
+        .option(OutputOptions.quiet.spec), .option(Options.allowLarge.spec), .showHelp,
+    ])
 
     /// Simulates users of a scenario with a number of threads, reporting progress.
     package typealias Simulate = (Scenario, Range<Int>, Int, (@Sendable (Int) -> Void)?) throws -> SimulationResult
@@ -231,15 +229,42 @@ package enum RunCommand {
         /// `--allow-large`: run past the cost limits.
         package var allowLarge: Bool
 
-        /// The options `run` takes; `check` takes them and its own.
-        package static let valued = Set(["--out", "--seed", "--strategy", "--baseline", "--threads", "--shard", "--set"])
-            .union(OutputOptions.valued)
-        package static let repeatable: Set<String> = ["--strategy", "--set"]
-        package static let flags: Set<String> = OutputOptions.flags.union(["--allow-large"])
+        /// The run options, declared once: `run`, `check` and `sweep` scan them (`sweep`
+        /// all but `--baseline` and `--shard`) and read them here, so each means one thing.
+        package static let set = Option<String>(
+            "--set", "<path>=<value>", repeatable: true, .text,
+            help: "Change one scenario field for this run, e.g. --set devices=100,",
+            "--set strategies[1].repeatMaxCount=3, --set connectivity.offline.mean=2h",
+            "(JSON when the value is JSON, else a string); repeatable; run.json",
+            "records them; not with --shard")
+        package static let out = Option<String>("--out", "<dir>", .nonEmpty("a folder"),
+                                                help: "Report folder (default: reports/<scenario name>/)")
+        package static let seed = Option<UInt64>("--seed", "<n>", .integer(in: 0...UInt64(Int64.max)),
+                                                 help: "Override the scenario's seed (0 … 2^63-1)")
+        package static let strategy = Option<String>("--strategy", "<label>", repeatable: true, .text,
+                                                     help: "Run only this strategy; repeat for several (default: all)")
+        package static let baseline = Option<String>(
+            "--baseline", "<label>", .text,
+            help: "The strategy the others are compared with in compare.csv and the",
+            "table (default: the first one run)")
+        package static let threads = Option<Int>(
+            "--threads", "<n>", .integer(in: 1...1024),
+            help: "Worker threads (default: the CPUs this process may use, after its",
+            "affinity mask and cgroup CPU quota); the output does not depend on it")
+        package static let shard = Option<(index: Int, count: Int)>(
+            "--shard", "<k>/<n>", .shard,
+            help: "Simulate only the k-th of n equal slices of the devices and write",
+            "<dir>/partial.json instead of reports; 'pushsim merge' combines them")
+        package static let allowLarge = Flag(
+            "--allow-large",
+            help: "Run even when the cost estimate passes a limit (messages, events,",
+            "memory: README, \"Limits\"); without it such a run stops before starting")
+        /// The group, in `run`'s order.
+        package static let all: [OptionSpec] = [set.spec, out.spec, seed.spec, strategy.spec, baseline.spec, threads.spec,
+                                                shard.spec, allowLarge.spec]
 
         package init(_ arguments: ArraySlice<String>) throws(UsageError) {
-            try self.init(ArgumentScanner(arguments, command: "run", valued: Self.valued, repeatable: Self.repeatable,
-                                          flags: Self.flags))
+            try self.init(ArgumentScanner(arguments, command: "run", options: RunCommand.options))
         }
 
         /// The options in `scanner` (which may also hold another command's own).
@@ -247,39 +272,19 @@ package enum RunCommand {
             guard let path = scanner.positional.first else { throw .missingArgument("the scenario file") }
             if scanner.positional.count > 1 { throw .unexpectedArgument(scanner.positional[1]) }
             scenarioPath = path
-            out = scanner.value("--out")
-            if out?.isEmpty == true { throw .invalidValue(option: "--out", value: "", expected: "a folder") }
-            if let text = scanner.value("--seed") {
-                guard let value: UInt64 = ArgumentScanner.plainInteger(text), value <= UInt64(Int64.max) else {
-                    throw .invalidValue(option: "--seed", value: text, expected: "an integer from 0 to 2^63-1")
-                }
-                seed = value
-            }
-            strategies = scanner.values("--strategy")
-            baseline = scanner.value("--baseline")
-            threads = CPUAllowance.available()
-            if let text = scanner.value("--threads") {
-                guard let value: Int = ArgumentScanner.plainInteger(text), (1...1024).contains(value) else {
-                    throw .invalidValue(option: "--threads", value: text, expected: "an integer from 1 to 1024")
-                }
-                threads = value
-            }
-            if let text = scanner.value("--shard") {
-                let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-                guard parts.count == 2, let index: Int = ArgumentScanner.plainInteger(String(parts[0])),
-                      let count: Int = ArgumentScanner.plainInteger(String(parts[1])),
-                      count >= 1, count <= 100_000, (1...count).contains(index) else {
-                    throw .invalidValue(option: "--shard", value: text, expected: "K/N with 1 ≤ K ≤ N, e.g. 3/8")
-                }
-                shard = (index, count)
-            }
-            sets = scanner.values("--set")
+            out = try scanner.value(Self.out)
+            seed = try scanner.value(Self.seed)
+            strategies = try scanner.values(Self.strategy)
+            baseline = try scanner.value(Self.baseline)
+            threads = try scanner.value(Self.threads) ?? CPUAllowance.available()
+            shard = try scanner.value(Self.shard)
+            sets = try scanner.values(Self.set)
             // A partial result carries the file's text, which merge decodes again without them.
             if shard != nil, let set = sets.first {
                 throw .invalidValue(option: "--set", value: set, expected: "no --set with --shard (merge reads the file's text)")
             }
             output = try OutputOptions(scanner)
-            allowLarge = scanner.flag("--allow-large")
+            allowLarge = scanner.flag(Self.allowLarge)
         }
     }
 }
@@ -317,5 +322,18 @@ package final class ProgressReporter: Sendable {
 
     package func finish() {
         if lastShown.withLock({ $0 != nil }) { console.err("\r\u{1B}[K") }
+    }
+}
+
+extension ValueReader where Value == (index: Int, count: Int) {
+    /// `K/N`, the K-th of N slices: plain digits, 1 ≤ K ≤ N ≤ 100,000.
+    package static var shard: ValueReader {
+        ValueReader(expected: "K/N with 1 ≤ K ≤ N, e.g. 3/8") { text in
+            let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 2, let index: Int = ArgumentScanner.plainInteger(String(parts[0])),
+                  let count: Int = ArgumentScanner.plainInteger(String(parts[1])),
+                  count >= 1, count <= 100_000, (1...count).contains(index) else { return nil }
+            return (index, count)
+        }
     }
 }

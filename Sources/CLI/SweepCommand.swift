@@ -11,9 +11,7 @@ package enum SweepCommand {
     package static let help = """
     OVERVIEW: Run a scenario once per point of a grid of field values and chart the rates.
 
-    USAGE: pushsim sweep <scenario.json | -> --set <path>=<v1>,<v2>,... [--set <path>=...]...
-                         [--out <dir>] [--seed <n>] [--strategy <label>]... [--threads <n>]
-                         [--format table|json] [--quiet] [--allow-large]
+    """ + "\n" + usageHelp.text + """
 
     Each --set sweeps one field (its path as in 'pushsim run --set'); one given a single
     value is a fixed override for every point, as in 'run' (not a column). The points are
@@ -29,17 +27,7 @@ package enum SweepCommand {
     value of the other fields) to <dir>, whole or not at all. One line per point on
     stderr as it finishes (not with --quiet).
 
-    OPTIONS:
-      --set <path>=<values> A field and its values (comma-separated, or A..B); repeat for a grid
-      --out <dir>          Output folder (default: reports/<scenario name>-sweep/)
-      --seed <n>           Override the scenario's seed (0 … 2^63-1), for every point
-      --strategy <label>   Run only this strategy; repeat for several (default: all)
-      --threads <n>        Worker threads (default: the CPUs this process may use)
-      --format <f>         table (default) or json: every point's rates with standard
-                           errors, for scripts
-      --quiet              Print nothing on stdout and no line on stderr; only errors
-      --allow-large        Run points whose cost estimate passes a limit, as for 'run'
-      -h, --help           Show this help
+    """ + "\n" + optionsHelp.text + """
 
     EXAMPLES:
       pushsim sweep scenarios/two-states.json --set 'strategies[1].repeatMaxCount=0..10'
@@ -49,8 +37,34 @@ package enum SweepCommand {
 
     """
 
-    package static let valued = Set(["--set", "--out", "--seed", "--strategy", "--threads"]).union(OutputOptions.valued)
-    package static let repeatable: Set<String> = ["--set", "--strategy"]
+    /// The options `sweep` takes: the run options but `--baseline` (the points are not
+    /// compared to a strategy) and `--shard` (a sweep is not merged), and the output options.
+    package static let options = [Run.set.spec, Run.out.spec, Run.seed.spec, Run.strategy.spec, Run.threads.spec,
+                                  Run.allowLarge.spec] + OutputOptions.all
+
+    /// `sweep`'s USAGE line: a first `--set` is needed (it is the sweep).
+    package static let usageHelp = UsageHelp(
+        "sweep", [.text("<scenario.json | ->"), .required(Run.set.spec.explained(placeholder: "<path>=<v1>,<v2>,...")),
+                  .optional(Run.set.spec.explained(placeholder: "<path>=..."))],
+        [.optional(Run.out.spec), .optional(Run.seed.spec), .optional(Run.strategy.spec), .optional(Run.threads.spec)],
+        [.optional(OutputOptions.format.spec), .optional(OutputOptions.quiet.spec), .optional(Run.allowLarge.spec)])
+
+    /// `sweep`'s OPTIONS section: the run options as a sweep reads them.
+    package static let optionsHelp = OptionsHelp([
+        .option(Run.set.spec.explained(placeholder: "<path>=<values>",
+                                       "A field and its values (comma-separated, or A..B); repeat for a grid")),
+        .option(Run.out.spec.explained("Output folder (default: reports/<scenario name>-sweep/)")),
+        .option(Run.seed.spec.explained("Override the scenario's seed (0 … 2^63-1), for every point")),
+        .option(Run.strategy.spec),
+        .option(Run.threads.spec.explained("Worker threads (default: the CPUs this process may use)")),
+        .option(OutputOptions.format.spec.explained("table (default) or json: every point's rates with standard",
+                                                   "errors, for scripts")),
+        .option(OutputOptions.quiet.spec.explained("Print nothing on stdout and no line on stderr; only errors")),
+        .option(Run.allowLarge.spec.explained("Run points whose cost estimate passes a limit, as for 'run'")),
+        .showHelp,
+    ])
+
+    private typealias Run = RunCommand.Options
 
     /// Runs the command; `simulate` as for `RunCommand.main`.
     package static func main(_ arguments: ArraySlice<String>, console: Console,
@@ -59,8 +73,7 @@ package enum SweepCommand {
         let scanner: ArgumentScanner
         let options: RunCommand.Options
         do {
-            scanner = try ArgumentScanner(arguments, command: "sweep", valued: valued, repeatable: repeatable,
-                                          flags: OutputOptions.flags.union(["--allow-large"]))
+            scanner = try ArgumentScanner(arguments, command: "sweep", options: Self.options)
             // `run`'s options read from the same scanner: one meaning for each.
             options = try RunCommand.Options(scanner)
             if options.sets.isEmpty { throw UsageError.missingArgument("--set <path>=<v1>,<v2>,…: the field to sweep") }

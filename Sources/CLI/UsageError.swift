@@ -32,18 +32,19 @@ public enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Splits `argv` into options and positional arguments for one command.
-/// Accepts `--name value` and `--name=value`; `--` ends options.
+/// Splits `argv` into options and positional arguments for one command, by the options
+/// it declares. Accepts `--name value` and `--name=value`; `--` ends options. Values are
+/// read (and a bad one refused) when the command asks for them, in its own order.
 package struct ArgumentScanner {
     package private(set) var positional: [String] = []
     private var values: [(name: String, value: String)] = []
     private var flags: Set<String> = []
 
-    /// Scans `arguments` against the options a command knows. A valued option
-    /// outside `repeatable` may be given once: in a templated job array a second
-    /// `--shard` is a mistake, not an override.
-    package init(_ arguments: ArraySlice<String>, command: String, valued: Set<String>, repeatable: Set<String> = [],
-         flags known: Set<String>) throws(UsageError) {
+    /// Scans `arguments` against `options`, the options command `command` takes: an
+    /// option not among them, a value-taking one at the end without its value, or a
+    /// second value for one that is not repeatable is a usage error.
+    /// - Complexity: O(arguments × options).
+    package init(_ arguments: ArraySlice<String>, command: String, options: [OptionSpec]) throws(UsageError) {
         var index = arguments.startIndex
         var optionsEnded = false
         while index < arguments.endIndex {
@@ -60,8 +61,15 @@ package struct ArgumentScanner {
                 name = String(argument[..<equals])
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
-            if valued.contains(name) {
-                if !repeatable.contains(name), values.contains(where: { $0.name == name }) {
+            guard let option = options.first(where: { $0.name == name }) else {
+                throw .unknownOption(argument, command: command)
+            }
+            switch option.arity {
+            case .flag:
+                guard inlineValue == nil else { throw .unknownOption(argument, command: command) }
+                flags.insert(name)
+            case .single, .repeatable:
+                if !option.isRepeatable, values.contains(where: { $0.name == name }) {
                     throw .repeatedOption(name)
                 }
                 if let inlineValue {
@@ -71,22 +79,27 @@ package struct ArgumentScanner {
                     values.append((name, arguments[index]))
                     index += 1
                 }
-            } else if known.contains(name), inlineValue == nil {
-                flags.insert(name)
-            } else {
-                throw .unknownOption(argument, command: command)
             }
         }
     }
 
-    /// The value given for an option.
-    package func value(_ name: String) -> String? { values.last(where: { $0.name == name })?.value }
+    /// The value given for `option`, read; nil when it was not given.
+    /// - Complexity: O(values given).
+    package func value<Value>(_ option: Option<Value>) throws(UsageError) -> Value? {
+        guard let text = values.last(where: { $0.name == option.spec.name })?.value else { return nil }
+        return try option.read(text)
+    }
 
-    /// Every value given for a repeatable option, in order.
-    package func values(_ name: String) -> [String] { values.filter { $0.name == name }.map(\.value) }
+    /// Every value given for a repeatable `option`, read, in order.
+    /// - Complexity: O(values given).
+    package func values<Value>(_ option: Option<Value>) throws(UsageError) -> [Value] {
+        var read: [Value] = []
+        for given in values where given.name == option.spec.name { read.append(try option.read(given.value)) }
+        return read
+    }
 
-    /// Whether a flag was given.
-    package func flag(_ name: String) -> Bool { flags.contains(name) }
+    /// Whether `flag` was given.
+    package func flag(_ flag: Flag) -> Bool { flags.contains(flag.spec.name) }
 
     /// `text` as an integer if it is plain ASCII digits: Swift's own parser also takes
     /// a leading '+' (and '-'), which a job template should not silently rely on.

@@ -29,15 +29,15 @@ package enum ValidateCommand {
         if arguments.contains("--help") || arguments.contains("-h") { console.out(help); return .success }
         let scanner: ArgumentScanner
         do {
-            scanner = try ArgumentScanner(arguments, command: "validate", valued: [], flags: [])
+            scanner = try ArgumentScanner(arguments, command: "validate", options: [])
         } catch {
-            return PushSimCommand.usage(error, help: help, console: console)
+            return PushSimCommand.usage(error, command: "validate", console: console)
         }
         guard let path = scanner.positional.first else {
-            return PushSimCommand.usage(.missingArgument("the scenario file"), help: help, console: console)
+            return PushSimCommand.usage(.missingArgument("the scenario file"), command: "validate", console: console)
         }
         if scanner.positional.count > 1 {
-            return PushSimCommand.usage(.unexpectedArgument(scanner.positional[1]), help: help, console: console)
+            return PushSimCommand.usage(.unexpectedArgument(scanner.positional[1]), command: "validate", console: console)
         }
         do {
             let scenario = try ScenarioDecoder.load(path: path)

@@ -95,7 +95,7 @@ public struct Agenda<Message, Draw: TimelineDraw> {
     }
 
     @inlinable
-    @usableFromInline mutating func startEmpty() {
+    mutating func startEmpty() {
         now = 0
         zeroTime.removeAll()
         cursor = 0
@@ -106,7 +106,7 @@ public struct Agenda<Message, Draw: TimelineDraw> {
     /// Replaces the window just read with the next one.
     @inline(never)
     @inlinable
-    @usableFromInline mutating func drawTimelineWindow() {
+    mutating func drawTimelineWindow() {
         guard var draw = timelineRest else { return }
         timelineRest = nil
         timeline.removeAll(keepingCapacity: true)

@@ -82,7 +82,7 @@ public struct InFlightHeap<Message> {
     /// Swaps the entry at `start`, keyed (`time`, `sequence`), up to its place.
     /// Through a buffer pointer: one uniqueness check per sift, not one per level.
     @inlinable
-    @usableFromInline mutating func siftUp(time: SimTime, sequence: UInt64, from start: Int) {
+    mutating func siftUp(time: SimTime, sequence: UInt64, from start: Int) {
         storage.withUnsafeMutableBufferPointer { heap in
             var child = start
             while child > 0 {
@@ -97,7 +97,7 @@ public struct InFlightHeap<Message> {
 
     /// Places `entry` at `start` and moves it down to its place.
     @inlinable
-    @usableFromInline mutating func siftDown(_ entry: Entry, from start: Int) {
+    mutating func siftDown(_ entry: Entry, from start: Int) {
         storage.withUnsafeMutableBufferPointer { heap in
             var parent = start
             let count = heap.count

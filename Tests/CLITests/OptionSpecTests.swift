@@ -1,4 +1,5 @@
 @testable import CLI
+import TestSupport
 import Testing
 
 /// Each option is declared once (`OptionSpec`, `Option`, `Flag`); these hold the help,

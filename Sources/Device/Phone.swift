@@ -9,6 +9,16 @@ public enum DeviceEffect: Equatable, Sendable {
     case disconnected(DeviceToken)
     /// A notification reached a device that had just gone offline: back to APNs.
     case deliveryFailed(PushNotification)
+    /// iOS received the notification (the device was online): the first effect of
+    /// the delivery, before whatever iOS and the extension then do with it.
+    case received(PushNotification)
+    /// The app sent the extension's log to analytics: at a launch while online, or
+    /// (`atReconnect`) at the first connection after a launch made offline, before
+    /// the connection's other traffic.
+    case logUploaded(atReconnect: Bool)
+    /// The app's update (a rollout's new version) was installed: the extension runs
+    /// `PhoneConfiguration.updatedExtension` from now on.
+    case appUpdated
     /// The extension asks the provider for `gap` positions before `position`.
     case rerequest(position: Int32, gap: Int32, invocation: Int32)
     /// Wake this invocation after `after` if it has not finished (the ~30 s limit).
@@ -58,9 +68,6 @@ public struct ExtensionEligibility: Sendable, Equatable {
         self.displayEnabled = displayEnabled
         self.supportsServiceExtension = supportsServiceExtension
     }
-
-    /// All three hold.
-    public var extensionRuns: Bool { alertsAllowed && displayEnabled && supportsServiceExtension }
 }
 
 /// What stays the same for one app on one phone through a run: the extension's
@@ -196,46 +203,44 @@ public struct Phone: Sendable {
     /// Extension invocations waiting for the provider's answer.
     public var waitingInvocations: Int { invocations.count }
 
-    /// The radio came up or went down. Coming up, the connection serves the token,
-    /// then a registration and (under `.reconnect`) a subscription sync that were
-    /// waiting for the network go out. Answers whether the log of a launch made
-    /// offline went to analytics now (it goes first, before the connection's traffic).
+    /// The radio came up or went down. Coming up, the log of a launch made offline
+    /// goes to analytics first (`.logUploaded`), then the connection serves the
+    /// token, then a registration and (under `.reconnect`) a subscription sync that
+    /// were waiting for the network go out.
     /// - Complexity: O(1).
-    @discardableResult
-    public mutating func setOnline(_ online: Bool, into effects: inout ContiguousArray<DeviceEffect>) -> Bool {
-        guard online != isOnline else { return false }
+    public mutating func setOnline(_ online: Bool, into effects: inout ContiguousArray<DeviceEffect>) {
+        guard online != isOnline else { return }
         isOnline = online
         guard online else {
             effects.append(.disconnected(token))
-            return false
+            return
         }
-        let uploaded = uploadPending
-        uploadPending = false
+        if uploadPending {
+            uploadPending = false
+            effects.append(.logUploaded(atReconnect: true))
+        }
         effects.append(.connected(token))
         if registrationPending { register(into: &effects) }
         if configuration.subscriptionSync == .reconnect { syncPendingSubscriptions(into: &effects) }
-        return uploaded
     }
 
     /// The user opened the app (or tapped a notification). It sends the extension's
     /// log to analytics (offline: at the next connection) and registers for remote
     /// notifications on every launch, or under `.onceAtPrompt` only when the
     /// permission prompt is shown; online, it also syncs a pending subscription change.
-    /// Answers whether the log went to analytics now.
     /// - Complexity: O(1).
-    @discardableResult
-    public mutating func launch(into effects: inout ContiguousArray<DeviceEffect>) -> Bool {
+    public mutating func launch(into effects: inout ContiguousArray<DeviceEffect>) {
         if configuration.registrationPolicy == .everyLaunch || promptPending {
             promptPending = false
             registrationPending = true
         }
         guard isOnline else {
             uploadPending = true
-            return false
+            return
         }
+        effects.append(.logUploaded(atReconnect: false))
         if registrationPending { register(into: &effects) }
         syncPendingSubscriptions(into: &effects)
-        return true
     }
 
     /// The app got a new APNs token (restore from backup, reinstall, OS reinstall).
@@ -262,14 +267,13 @@ public struct Phone: Sendable {
     }
 
     /// The app's update (a rollout's new version) is installed: from now on the
-    /// extension runs `configuration.updatedExtension`, with the storage it finds.
-    /// Answers whether anything changed (false without an update, or a second time).
+    /// extension runs `configuration.updatedExtension`, with the storage it finds
+    /// (`.appUpdated`; nothing without an update, or a second time).
     /// - Complexity: O(1).
-    @discardableResult
-    public mutating func updateApp() -> Bool {
-        guard !appUpdated, configuration.updatedExtension != nil else { return false }
+    public mutating func updateApp(into effects: inout ContiguousArray<DeviceEffect>) {
+        guard !appUpdated, configuration.updatedExtension != nil else { return }
         appUpdated = true
-        return true
+        effects.append(.appUpdated)
     }
 
     /// The device id changed (rare). The extension forgets its position by its
@@ -291,35 +295,35 @@ public struct Phone: Sendable {
     }
 
     /// APNs delivers a notification; `footprintKB` is the memory this extension
-    /// invocation would need (drawn by the world). Answers whether iOS received it
-    /// (the device was online), like APNs answers a request; a push that found the
-    /// device gone goes back to APNs (`.deliveryFailed`).
+    /// invocation would need (drawn by the world). Online, iOS receives it
+    /// (`.received` first); a push that found the device gone goes back to APNs
+    /// (`.deliveryFailed`).
     /// - Complexity: O(1) amortized.
-    @discardableResult
     public mutating func receive(_ push: PushNotification, footprintKB: Int64 = 0,
-                                 into effects: inout ContiguousArray<DeviceEffect>) -> Bool {
+                                 into effects: inout ContiguousArray<DeviceEffect>) {
         guard isOnline else {
             effects.append(.deliveryFailed(push))
-            return false
+            return
         }
+        effects.append(.received(push))
         let eligibility = configuration.eligibility
         // The talk: without alerts, or with display off, the extension is not called and nothing is drawn.
         guard eligibility.alertsAllowed else {
             effects.append(.notShown(push, .alertsNotAllowed))
-            return true
+            return
         }
         guard eligibility.displayEnabled else {
             effects.append(.notShown(push, .displayOff))
-            return true
+            return
         }
         guard eligibility.supportsServiceExtension, push.payload.mutableContent, push.payload.hasAlert else {
             present(push, run: .notRun, into: &effects)
-            return true
+            return
         }
         // Killed before it could log or save: iOS shows the original.
         guard footprintKB <= configuration.memoryLimitKB else {
             present(push, run: .killed, into: &effects)
-            return true
+            return
         }
         // Step 1 comes before the log: a payload that is not the provider's is not logged.
         if push.payload.fromProvider { effects.append(.logged(push)) }
@@ -352,7 +356,6 @@ public struct Phone: Sendable {
             effects.append(.rerequest(position: position, gap: gap, invocation: id))
             effects.append(.startDeadline(invocation: id, after: configuration.extensionTimeLimit))
         }
-        return true
     }
 
     /// The provider answered a re-request. Success shows the push (the re-sent

@@ -51,7 +51,7 @@ extension World {
         case .pushReachesDevice(let slot):
             let push = pushPool.take(slot).push
             let footprintKB = footprint?.sample(&memoryRandom) ?? 0
-            if phone.receive(push, footprintKB: footprintKB, into: &deviceEffects) { ledger.reachedDevice(push) }
+            phone.receive(push, footprintKB: footprintKB, into: &deviceEffects)
             routeDeviceEffects(at: now)
         case .rerequestReachesProvider(let position, let gap, let invocation, let returnDelay):
             ledger.rerequestServed(invocation: invocation)
@@ -67,7 +67,8 @@ extension World {
             phone.extensionDeadline(invocation: invocation, into: &deviceEffects)
             routeDeviceEffects(at: now)
         case .appUpdateReachesDevice:
-            if phone.updateApp() { ledger.counts[.appUpdates] += 1 }
+            phone.updateApp(into: &deviceEffects)
+            routeDeviceEffects(at: now)
         case .tapped(let message):
             ledger.reached(Ledger.Stage.opened, messageIndex: message)
             launch(at: now)
@@ -115,7 +116,7 @@ extension World {
 
     /// The device goes online or offline.
     package mutating func connectivityChanges(at now: SimTime, online: Bool) {
-        if phone.setOnline(online, into: &deviceEffects) { ledger.uploaded(at: now, atReconnect: true) }
+        phone.setOnline(online, into: &deviceEffects)
         routeDeviceEffects(at: now)
     }
 
@@ -132,7 +133,7 @@ extension World {
     package mutating func launch(at now: SimTime) {
         ledger.counts[.launches] += 1
         ledger.launched(at: now)
-        if phone.launch(into: &deviceEffects) { ledger.uploaded(at: now, atReconnect: false) }
+        phone.launch(into: &deviceEffects)
         routeDeviceEffects(at: now)
     }
 
@@ -246,6 +247,12 @@ extension World {
                 agenda.sendNow(.disconnectionReachesAPNs(token))
             case .deliveryFailed(let push):
                 agenda.sendNow(.bounceReachesAPNs(pushPool.park(push, attempt: 0)))
+            case .received(let push):
+                ledger.reachedDevice(push)
+            case .logUploaded(let atReconnect):
+                ledger.uploaded(at: now, atReconnect: atReconnect)
+            case .appUpdated:
+                ledger.counts[.appUpdates] += 1
             case .rerequest(let position, let gap, let invocation):
                 ledger.rerequested()
                 ledger.rerequestOpened(position: position, gap: gap, invocation: invocation)

@@ -106,35 +106,71 @@ struct PhoneTests {
         #expect(!effects.contains { if case .positionSaved = $0 { true } else { false } })
     }
 
-    @Test("told no copy of earlier messages can come, Notification Center drops their collapse ids and keeps the rest")
-    func forgetsUnreachableNotifications() {
-        func replaced(_ effects: ContiguousArray<DeviceEffect>) -> Bool? {
-            for case .presented(_, let replacedExisting, _) in effects { return replacedExisting }
-            return nil
+    /// Whether the push's own id replaced an entry, from the effects of one delivery.
+    private static func replaced(_ effects: ContiguousArray<DeviceEffect>) -> Bool? {
+        for effect in effects.reversed() {
+            switch effect {
+            case .presented(_, let replacedExisting, _): return replacedExisting
+            case .summaryShown(_, _, _, let replacedExisting): return replacedExisting
+            case .connected, .disconnected, .deliveryFailed, .received, .logUploaded, .appUpdated, .rerequest,
+                 .startDeadline, .rerequestAnswerMissed, .logged, .notShown, .tokenChanged, .registered,
+                 .subscriptionsSynced, .positionSaved: continue
+            }
         }
+        return nil
+    }
+
+    @Test("with copy bounds the phone drops an id only once no copy can match it: sent long enough ago, at or below the saved position and every recent re-request")
+    func forgetsOnlyWhatNoCopyCanMatch() {
+        // A copy reaches APNs within 10 s of its sending and the phone within 5 s of
+        // that once connected; a re-request reaches the provider within 2 s.
         var configuration = PhoneConfiguration(serviceExtension: queueExtension)
-        configuration.forgetsUnreachableNotifications = true
+        configuration.copyBounds = CopyBounds(toAPNs: 10 * second, toDevice: 5 * second, rerequestToProvider: 2 * second)
         var phone = Phone(configuration: configuration, token: token, deviceID: deviceID, deviceIDHash: hash)
         var effects: ContiguousArray<DeviceEffect> = []
-        phone.setOnline(true, into: &effects)
-        for position: Int32 in 1...4 { phone.receive(push(position), into: &effects) }
+        phone.setOnline(true, at: 0, into: &effects)
+        phone.receive(push(1), at: 1 * second, into: &effects)
+        phone.receive(push(2), at: 2 * second, into: &effects)
+        // A gap of 3 and 4: re-requested at 3 s; 4 comes late and is shown.
+        phone.receive(push(5), at: 3 * second, into: &effects)
+        phone.receive(push(4), at: 4 * second, into: &effects)
+        #expect(phone.notificationCenterCount == 3)
+        // At 12 s copies sent before -3 s have settled: nothing entered yet.
+        phone.receive(push(6), at: 12 * second, into: &effects)
         #expect(phone.notificationCenterCount == 4)
-        // Messages 101 and 102 (positions 1 and 2) can never come again.
-        phone.forgetNotifications(before: 103)
-        #expect(phone.notificationCenterCount == 2)
-        // Position 3's id is still there: a copy of it replaces its notification.
+        // At 20 s copies sent before 5 s have settled, but the re-request made at 3 s
+        // may be served until 5 s: its positions (3 and up) keep their ids.
+        phone.receive(push(7), at: 20 * second, into: &effects)
+        #expect(phone.notificationCenterCount == 3)  // 1 and 2 dropped; 4, 6, 7 kept
         effects.removeAll()
-        phone.receive(push(3), into: &effects)
-        #expect(replaced(effects) == true)
-        // Forgetting is only memory: had a copy of position 1 come after all, it would be new.
-        effects.removeAll()
-        phone.receive(push(1), into: &effects)
-        #expect(replaced(effects) == false)
+        phone.receive(push(4), at: 20 * second + 1, into: &effects)   // its re-send
+        #expect(Self.replaced(effects) == true)
+        // At 21 s the re-request's re-sends have all settled too: 4 goes; 6 and 7 were entered since.
+        phone.receive(push(8), at: 21 * second, into: &effects)
+        #expect(phone.notificationCenterCount == 3)  // 6, 7, 8
+        // Offline, nothing settles: back online, the phone waits out `toDevice` first.
+        phone.setOnline(false, at: 22 * second, into: &effects)
+        phone.setOnline(true, at: 100 * second, into: &effects)
+        phone.receive(push(9), at: 104 * second, into: &effects)
+        #expect(phone.notificationCenterCount == 4)
+        phone.receive(push(10), at: 106 * second, into: &effects)
+        #expect(phone.notificationCenterCount == 2)  // 9 and 10: 6, 7 and 8 were entered before 91 s
+        // A copy of an id above the saved position is never dropped, however old.
+        var low = Phone(configuration: configuration, token: token, deviceID: deviceID, deviceIDHash: hash)
+        low.setOnline(true, at: 0, into: &effects)
+        low.receive(push(3), at: 1 * second, into: &effects)                   // saved: 3
+        low.rotateToken(to: DeviceToken(9), promptShown: true, into: &effects)  // a reinstall forgets it
+        low.receive(push(2), at: 2 * second, into: &effects)                   // saved: 2, below 3
+        low.receive(push(1, collapse: false), at: 500 * second, into: &effects)
+        // 3 is above the saved position: kept, and (oldest first) 2 waits behind it.
+        #expect(low.notificationCenterCount == 2)
+    }
 
-        // Without the flag the order is not kept and nothing is forgotten.
+    @Test("without copy bounds Notification Center keeps every id")
+    func keepsEveryIDWithoutBounds() {
         var plain = onlinePhone()
-        for position: Int32 in 1...4 { plain.receive(push(position), into: &effects) }
-        plain.forgetNotifications(before: 1_000)
+        var effects: ContiguousArray<DeviceEffect> = []
+        for position: Int32 in 1...4 { plain.receive(push(position), at: SimTime(position) * 1_000 * second, into: &effects) }
         #expect(plain.notificationCenterCount == 4)
     }
 

@@ -51,7 +51,7 @@ extension World {
         case .pushReachesDevice(let slot):
             let push = pushPool.take(slot).push
             let footprintKB = footprint?.sample(&memoryRandom) ?? 0
-            phone.receive(push, footprintKB: footprintKB, into: &deviceEffects)
+            phone.receive(push, footprintKB: footprintKB, at: now, into: &deviceEffects)
             routeDeviceEffects(at: now)
         case .rerequestReachesProvider(let position, let gap, let invocation, let returnDelay):
             ledger.rerequestServed(invocation: invocation)
@@ -60,11 +60,11 @@ extension World {
             routeProviderEffects(at: now, returnDelay: returnDelay)
         case .answerReachesDevice(let invocation, let ok):
             ledger.rerequestEnded(invocation: invocation)
-            phone.receiveRerequestAnswer(invocation: invocation, ok: ok, into: &deviceEffects)
+            phone.receiveRerequestAnswer(invocation: invocation, ok: ok, at: now, into: &deviceEffects)
             routeDeviceEffects(at: now)
         case .extensionDeadline(let invocation):
             ledger.rerequestEnded(invocation: invocation)
-            phone.extensionDeadline(invocation: invocation, into: &deviceEffects)
+            phone.extensionDeadline(invocation: invocation, at: now, into: &deviceEffects)
             routeDeviceEffects(at: now)
         case .appUpdateReachesDevice:
             phone.updateApp(into: &deviceEffects)
@@ -108,15 +108,13 @@ extension World {
     /// A mail reaches the provider from the backend, for folder generation `folder`.
     package mutating func mailArrives(at now: SimTime, folder: Int32, folding aggregate: inout StrategyAggregate) {
         let message = ledger.newMessage(at: now, folding: &aggregate)
-        // Collapse ids no copy can match any more leave Notification Center (a long lane's).
-        if ledger.tracksReach { phone.forgetNotifications(before: ledger.streaming.reach.unreachableBelow) }
         provider.receiveMail(messageIndex: message, folderGeneration: folder, at: now, into: &providerEffects)
         routeProviderEffects(at: now, returnDelay: 0)
     }
 
     /// The device goes online or offline.
     package mutating func connectivityChanges(at now: SimTime, online: Bool) {
-        phone.setOnline(online, into: &deviceEffects)
+        phone.setOnline(online, at: now, into: &deviceEffects)
         routeDeviceEffects(at: now)
     }
 

@@ -11,7 +11,10 @@ public enum DeviceEffect: Equatable, Sendable {
     case deliveryFailed(PushNotification)
     /// iOS received the notification (the device was online): the first effect of
     /// the delivery, before whatever iOS and the extension then do with it.
-    case received(PushNotification)
+    /// `logged`: the extension's step 2 wrote "received" for it in its local log
+    /// (uploaded to analytics at the next launch). One effect for both keeps the
+    /// delivery's common path at the effects it had before receipt was one.
+    case received(PushNotification, logged: Bool)
     /// The app sent the extension's log to analytics: at a launch while online, or
     /// (`atReconnect`) at the first connection after a launch made offline, before
     /// the connection's other traffic.
@@ -35,9 +38,6 @@ public enum DeviceEffect: Equatable, Sendable {
     /// A "you have missed messages" notification stands for positions
     /// `fromPosition … toPosition` (the last is the push that triggered it).
     case summaryShown(PushNotification, fromPosition: Int32, toPosition: Int32, replacedExisting: Bool)
-    /// The extension's step 2 wrote "received" for this push in its local log
-    /// (uploaded to analytics at the next launch).
-    case logged(PushNotification)
     /// The push reached iOS but nothing was drawn, and the extension did not run.
     case notShown(PushNotification, NotShownReason)
     /// The app's APNs token changed (restore from backup, reinstall, OS reinstall).
@@ -364,7 +364,7 @@ public struct Phone: Sendable {
 
     /// APNs delivers a notification; `footprintKB` is the memory this extension
     /// invocation would need (drawn by the world). Online, iOS receives it
-    /// (`.received` first); a push that found the device gone goes back to APNs
+    /// (`.received` first, with whether the extension logged it); a push that found the device gone goes back to APNs
     /// (`.deliveryFailed`). `now` matters only under `configuration.copyBounds`.
     /// - Complexity: O(1) amortized.
     public mutating func receive(_ push: PushNotification, footprintKB: Int64 = 0, at now: SimTime = 0,
@@ -373,7 +373,6 @@ public struct Phone: Sendable {
             effects.append(.deliveryFailed(push))
             return
         }
-        effects.append(.received(push))
         show(push, footprintKB: footprintKB, at: now, into: &effects)
         // After the push's own id went in: a copy arriving this instant may match an older id.
         if let bounds = configuration.copyBounds { forgetUnmatchable(bounds: bounds, at: now) }
@@ -386,24 +385,28 @@ public struct Phone: Sendable {
         let eligibility = configuration.eligibility
         // The talk: without alerts, or with display off, the extension is not called and nothing is drawn.
         guard eligibility.alertsAllowed else {
+            effects.append(.received(push, logged: false))
             effects.append(.notShown(push, .alertsNotAllowed))
             return
         }
         guard eligibility.displayEnabled else {
+            effects.append(.received(push, logged: false))
             effects.append(.notShown(push, .displayOff))
             return
         }
         guard eligibility.supportsServiceExtension, push.payload.mutableContent, push.payload.hasAlert else {
+            effects.append(.received(push, logged: false))
             present(push, run: .notRun, at: now, into: &effects)
             return
         }
         // Killed before it could log or save: iOS shows the original.
         guard footprintKB <= configuration.memoryLimitKB else {
+            effects.append(.received(push, logged: false))
             present(push, run: .killed, at: now, into: &effects)
             return
         }
         // Step 1 comes before the log: a payload that is not the provider's is not logged.
-        if push.payload.fromProvider { effects.append(.logged(push)) }
+        effects.append(.received(push, logged: push.payload.fromProvider))
         let serviceExtension = appUpdated ? configuration.updatedExtension ?? configuration.serviceExtension
                                           : configuration.serviceExtension
         let decision: ExtensionDecision

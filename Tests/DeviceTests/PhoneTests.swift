@@ -56,14 +56,15 @@ private func phoneAtPosition1() -> Phone {
 }
 
 /// The effects that carry what iOS and the extension decided, without the
-/// bookkeeping ones every delivery and launch has (`.received`, `.logUploaded`),
-/// which their own tests check.
+/// bookkeeping ones (a receipt the extension did not log, `.logUploaded`), which
+/// their own tests check.
 private func decisions(_ effects: ContiguousArray<DeviceEffect>) -> ContiguousArray<DeviceEffect> {
     effects.filter {
         switch $0 {
-        case .received, .logUploaded: false
+        case .received(_, let logged): logged
+        case .logUploaded: false
         case .connected, .disconnected, .deliveryFailed, .rerequest, .startDeadline, .presented, .rerequestAnswerMissed,
-             .summaryShown, .logged, .notShown, .tokenChanged, .registered, .subscriptionsSynced, .positionSaved,
+             .summaryShown, .notShown, .tokenChanged, .registered, .subscriptionsSynced, .positionSaved,
              .appUpdated: true
         }
     }
@@ -113,7 +114,7 @@ struct PhoneTests {
             case .presented(_, let replacedExisting, _): return replacedExisting
             case .summaryShown(_, _, _, let replacedExisting): return replacedExisting
             case .connected, .disconnected, .deliveryFailed, .received, .logUploaded, .appUpdated, .rerequest,
-                 .startDeadline, .rerequestAnswerMissed, .logged, .notShown, .tokenChanged, .registered,
+                 .startDeadline, .rerequestAnswerMissed, .notShown, .tokenChanged, .registered,
                  .subscriptionsSynced, .positionSaved: continue
             }
         }
@@ -235,7 +236,7 @@ struct PhoneTests {
         phone.configuration.eligibility = ExtensionEligibility()
         effects.removeAll()
         phone.receive(push(9), into: &effects)
-        #expect(decisions(effects) == [.logged(push(9)), .presented(push(9), replacedExisting: false, run: .ran)])
+        #expect(decisions(effects) == [.received(push(9), logged: true), .presented(push(9), replacedExisting: false, run: .ran)])
     }
 
     @Test("the first numbered push is presented as is and its position saved for this device")
@@ -243,7 +244,7 @@ struct PhoneTests {
         var phone = onlinePhone()
         var effects: ContiguousArray<DeviceEffect> = []
         phone.receive(push(1), into: &effects)
-        #expect(decisions(effects) == [.logged(push(1)), .presented(push(1), replacedExisting: false, run: .ran)])
+        #expect(decisions(effects) == [.received(push(1), logged: true), .presented(push(1), replacedExisting: false, run: .ran)])
         #expect(phone.storage == ExtensionStorage(lastNotificationPosition: 1, lastPositionDeviceID: deviceID))
     }
 
@@ -252,7 +253,7 @@ struct PhoneTests {
         var phone = phoneAtPosition1()
         var effects: ContiguousArray<DeviceEffect> = []
         phone.receive(push(4), into: &effects)
-        #expect(decisions(effects) == [.logged(push(4)), .rerequest(position: 4, gap: 2, invocation: 0),
+        #expect(decisions(effects) == [.received(push(4), logged: true), .rerequest(position: 4, gap: 2, invocation: 0),
                             .startDeadline(invocation: 0, after: 30 * second)])
         #expect(PhoneConfiguration.defaultExtensionTimeLimit == 30 * second)
         #expect(phone.waitingInvocations == 1)
@@ -270,9 +271,9 @@ struct PhoneTests {
         effects.removeAll()
         phone.receive(push(3), into: &effects)
         phone.receive(push(5), into: &effects)
-        #expect(decisions(effects) == [.logged(push(3)), .rerequest(position: 3, gap: 1, invocation: 0),
+        #expect(decisions(effects) == [.received(push(3), logged: true), .rerequest(position: 3, gap: 1, invocation: 0),
                             .startDeadline(invocation: 0, after: 7 * second),
-                            .logged(push(5)), .rerequest(position: 5, gap: 1, invocation: 1),
+                            .received(push(5), logged: true), .rerequest(position: 5, gap: 1, invocation: 1),
                             .startDeadline(invocation: 1, after: 7 * second)])
         #expect(phone.waitingInvocations == 2)
     }
@@ -368,7 +369,7 @@ struct PhoneTests {
         var phone = phoneAtPosition1()
         var effects: ContiguousArray<DeviceEffect> = []
         phone.receive(push(10), into: &effects)    // 2…9 missed: 8 > 3
-        #expect(decisions(effects) == [.logged(push(10)),
+        #expect(decisions(effects) == [.received(push(10), logged: true),
                             .summaryShown(push(10), fromPosition: 2, toPosition: 10, replacedExisting: false)])
         #expect(phone.waitingInvocations == 0)
         #expect(phone.storage.lastNotificationPosition == 10)
@@ -380,8 +381,8 @@ struct PhoneTests {
         var effects: ContiguousArray<DeviceEffect> = []
         phone.receive(push(1), into: &effects)     // the re-sent copy of position 1: a duplicate
         phone.receive(push(2), into: &effects)
-        #expect(decisions(effects) == [.logged(push(1)), .presented(push(1), replacedExisting: true, run: .ran),
-                            .logged(push(2)), .presented(push(2), replacedExisting: false, run: .ran)])
+        #expect(decisions(effects) == [.received(push(1), logged: true), .presented(push(1), replacedExisting: true, run: .ran),
+                            .received(push(2), logged: true), .presented(push(2), replacedExisting: false, run: .ran)])
     }
 
     @Test("a summary takes the collapse id of its push, so a later copy of that push replaces it")
@@ -390,9 +391,9 @@ struct PhoneTests {
         var effects: ContiguousArray<DeviceEffect> = []
         phone.receive(push(10), into: &effects)
         phone.receive(push(10), into: &effects)
-        #expect(decisions(effects) == [.logged(push(10)),
+        #expect(decisions(effects) == [.received(push(10), logged: true),
                             .summaryShown(push(10), fromPosition: 2, toPosition: 10, replacedExisting: false),
-                            .logged(push(10)), .presented(push(10), replacedExisting: true, run: .ran)])
+                            .received(push(10), logged: true), .presented(push(10), replacedExisting: true, run: .ran)])
     }
 
     @Test("pushes without a collapse id are never replaced, even identical ones")
@@ -402,11 +403,11 @@ struct PhoneTests {
         phone.receive(push(1, collapse: false), into: &effects)
         phone.receive(push(1, collapse: false), into: &effects)
         phone.receive(push(2, collapse: false), into: &effects)
-        #expect(decisions(effects) == [.logged(push(1, collapse: false)),
+        #expect(decisions(effects) == [.received(push(1, collapse: false), logged: true),
                             .presented(push(1, collapse: false), replacedExisting: false, run: .ran),
-                            .logged(push(1, collapse: false)),
+                            .received(push(1, collapse: false), logged: true),
                             .presented(push(1, collapse: false), replacedExisting: false, run: .ran),
-                            .logged(push(2, collapse: false)),
+                            .received(push(2, collapse: false), logged: true),
                             .presented(push(2, collapse: false), replacedExisting: false, run: .ran)])
     }
 
@@ -417,9 +418,9 @@ struct PhoneTests {
         phone.receive(push(1), into: &effects)
         phone.receive(push(2), into: &effects)
         phone.receive(push(3), into: &effects)
-        #expect(decisions(effects) == [.logged(push(1)), .presented(push(1), replacedExisting: false, run: .ran),
-                            .logged(push(2)), .presented(push(2), replacedExisting: false, run: .ran),
-                            .logged(push(3)), .rerequest(position: 3, gap: 1, invocation: 0),
+        #expect(decisions(effects) == [.received(push(1), logged: true), .presented(push(1), replacedExisting: false, run: .ran),
+                            .received(push(2), logged: true), .presented(push(2), replacedExisting: false, run: .ran),
+                            .received(push(3), logged: true), .rerequest(position: 3, gap: 1, invocation: 0),
                             .startDeadline(invocation: 0, after: 30 * second)])
     }
 
@@ -437,7 +438,7 @@ struct PhoneTests {
         effects.removeAll()
         phone.setOnline(true, into: &effects)
         phone.receive(push(1), into: &effects)
-        #expect(decisions(effects) == [.connected(DeviceToken(8)), .logged(push(1)),
+        #expect(decisions(effects) == [.connected(DeviceToken(8)), .received(push(1), logged: true),
                             .presented(push(1), replacedExisting: false, run: .ran)])
     }
 
@@ -473,7 +474,7 @@ struct PhoneTests {
         phone.configuration.memoryLimitKB = 12_288
         var effects: ContiguousArray<DeviceEffect> = []
         phone.receive(push(4), footprintKB: footprintKB, into: &effects)
-        #expect(decisions(effects) == [.logged(push(4)), .rerequest(position: 4, gap: 2, invocation: 0),
+        #expect(decisions(effects) == [.received(push(4), logged: true), .rerequest(position: 4, gap: 2, invocation: 0),
                             .startDeadline(invocation: 0, after: 30 * second)])
         #expect(phone.storage.lastNotificationPosition == 4)
     }
@@ -483,7 +484,7 @@ struct PhoneTests {
         var phone = phoneAtPosition1()
         var effects: ContiguousArray<DeviceEffect> = []
         phone.receive(push(4, hash: 0xdead), into: &effects)
-        #expect(decisions(effects) == [.logged(push(4, hash: 0xdead)),
+        #expect(decisions(effects) == [.received(push(4, hash: 0xdead), logged: true),
                             .presented(push(4, hash: 0xdead), replacedExisting: false, run: .hashMismatch)])
         #expect(phone.storage == ExtensionStorage(lastNotificationPosition: 1, lastPositionDeviceID: deviceID))
     }
@@ -497,7 +498,7 @@ struct PhoneTests {
         var effects: ContiguousArray<DeviceEffect> = []
         phone.receive(plain, into: &effects)
         phone.receive(foreign, into: &effects)
-        #expect(decisions(effects) == [.logged(plain), .presented(plain, replacedExisting: false, run: .ran),
+        #expect(decisions(effects) == [.received(plain, logged: true), .presented(plain, replacedExisting: false, run: .ran),
                             .presented(foreign, replacedExisting: false, run: .ran)])
     }
 
@@ -613,7 +614,7 @@ struct PhoneTests {
         #expect(phone.promptPending)
         effects.removeAll()
         phone.receive(push(5), into: &effects)     // would re-request 2…4 with the old storage
-        #expect(decisions(effects) == [.logged(push(5)), .presented(push(5), replacedExisting: false, run: .ran)])
+        #expect(decisions(effects) == [.received(push(5), logged: true), .presented(push(5), replacedExisting: false, run: .ran)])
         #expect(phone.storage == ExtensionStorage(lastNotificationPosition: 5, lastPositionDeviceID: deviceID))
     }
 
@@ -636,12 +637,12 @@ struct PhoneTests {
         #expect(phone.deviceID == 43 && phone.deviceIDHash == 0xbeef)
         var effects: ContiguousArray<DeviceEffect> = []
         phone.receive(push(4), into: &effects)     // still numbered with the old hash
-        #expect(decisions(effects) == [.logged(push(4)), .presented(push(4), replacedExisting: false, run: .hashMismatch)])
+        #expect(decisions(effects) == [.received(push(4), logged: true), .presented(push(4), replacedExisting: false, run: .hashMismatch)])
         #expect(phone.storage == ExtensionStorage(lastNotificationPosition: nil, lastPositionDeviceID: 43))
         effects.removeAll()
         phone.launch(into: &effects)
         phone.receive(push(5, hash: 0xbeef), into: &effects)
-        #expect(decisions(effects) == [.registered(token, deviceIDHash: 0xbeef), .logged(push(5, hash: 0xbeef)),
+        #expect(decisions(effects) == [.registered(token, deviceIDHash: 0xbeef), .received(push(5, hash: 0xbeef), logged: true),
                             .presented(push(5, hash: 0xbeef), replacedExisting: false, run: .ran)])
         #expect(phone.storage == ExtensionStorage(lastNotificationPosition: 5, lastPositionDeviceID: 43))
     }
@@ -656,8 +657,8 @@ struct PhoneTests {
         phone.launch(into: &effects)
         phone.receive(push(1), into: &effects)
         phone.receive(push(2), into: &effects)
-        #expect(decisions(effects) == [.logged(push(1)), .presented(push(1), replacedExisting: false, run: .hashMismatch),
-                            .logged(push(2)), .presented(push(2), replacedExisting: false, run: .hashMismatch)])
+        #expect(decisions(effects) == [.received(push(1), logged: true), .presented(push(1), replacedExisting: false, run: .hashMismatch),
+                            .received(push(2), logged: true), .presented(push(2), replacedExisting: false, run: .hashMismatch)])
     }
 
     // MARK: - Subscription sync
@@ -754,7 +755,7 @@ struct PhoneTests {
         phone.setOnline(true, into: &effects)
         effects.removeAll()
         phone.receive(push(1), into: &effects)
-        #expect(effects == [.received(push(1)), .logged(push(1)), .presented(push(1), replacedExisting: false, run: .ran)])
+        #expect(effects == [.received(push(1), logged: true), .presented(push(1), replacedExisting: false, run: .ran)])
     }
 
     @Test("a launch online uploads the log at once; a launch offline uploads it at the next connection, once")
@@ -785,8 +786,8 @@ struct PhoneTests {
         effects.removeAll()
         phone.receive(push(1), into: &effects)
         phone.receive(push(4), into: &effects)
-        #expect(decisions(effects) == [.logged(push(1)), .presented(push(1), replacedExisting: false, run: .ran),
-                            .logged(push(4)), .presented(push(4), replacedExisting: false, run: .ran)])
+        #expect(decisions(effects) == [.received(push(1), logged: true), .presented(push(1), replacedExisting: false, run: .ran),
+                            .received(push(4), logged: true), .presented(push(4), replacedExisting: false, run: .ran)])
         #expect(phone.storage == ExtensionStorage())
         effects.removeAll()
         phone.updateApp(into: &effects)
@@ -795,8 +796,8 @@ struct PhoneTests {
         effects.removeAll()
         phone.receive(push(5), into: &effects)      // the first numbered push the new app sees: saved
         phone.receive(push(8), into: &effects)      // a gap of 2: re-requested
-        #expect(decisions(effects) == [.logged(push(5)), .presented(push(5), replacedExisting: false, run: .ran),
-                            .logged(push(8)), .rerequest(position: 8, gap: 2, invocation: 0),
+        #expect(decisions(effects) == [.received(push(5), logged: true), .presented(push(5), replacedExisting: false, run: .ran),
+                            .received(push(8), logged: true), .rerequest(position: 8, gap: 2, invocation: 0),
                             .startDeadline(invocation: 0, after: 30 * second)])
     }
 

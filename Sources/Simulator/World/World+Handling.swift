@@ -245,8 +245,9 @@ extension World {
                 agenda.sendNow(.disconnectionReachesAPNs(token))
             case .deliveryFailed(let push):
                 agenda.sendNow(.bounceReachesAPNs(pushPool.park(push, attempt: 0)))
-            case .received(let push):
+            case .received(let push, let logged):
                 ledger.reachedDevice(push)
+                if logged { ledger.logged(push, at: now) }
             case .logUploaded(let atReconnect):
                 ledger.uploaded(at: now, atReconnect: atReconnect)
             case .appUpdated:
@@ -259,8 +260,6 @@ extension World {
                                                          returnDelay: roundTrip - roundTrip / 2), arrivingAt: now + roundTrip / 2)
             case .startDeadline(let invocation, let after):
                 agenda.send(.extensionDeadline(invocation: invocation), arrivingAt: now + after)
-            case .logged(let push):
-                ledger.logged(push, at: now)
             case .presented(let push, let replacedExisting, let run):
                 switch run {
                 case .ran: break

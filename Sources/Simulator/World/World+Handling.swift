@@ -234,6 +234,13 @@ extension World {
         }
     }
 
+    /// The app's log went up. Rare next to deliveries, and the ledger's upload is
+    /// long: kept out of the routing loop, which it would otherwise slow.
+    @inline(never)
+    private mutating func logUploaded(at now: SimTime, atReconnect: Bool) {
+        ledger.uploaded(at: now, atReconnect: atReconnect)
+    }
+
     package mutating func routeDeviceEffects(at now: SimTime) {
         while deviceRouted < deviceEffects.count {
             let effect = deviceEffects[deviceRouted]
@@ -249,7 +256,7 @@ extension World {
                 ledger.reachedDevice(push)
                 if logged { ledger.logged(push, at: now) }
             case .logUploaded(let atReconnect):
-                ledger.uploaded(at: now, atReconnect: atReconnect)
+                logUploaded(at: now, atReconnect: atReconnect)
             case .appUpdated:
                 ledger.counts[.appUpdates] += 1
             case .rerequest(let position, let gap, let invocation):

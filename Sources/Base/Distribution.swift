@@ -36,6 +36,26 @@ public enum Distribution: Sendable, Equatable {
         SimDuration(Swift.min(microseconds + 0.5, Double(longestDraw)))
     }
 
+    /// The longest draw `sample` (or `Sampler.sample`) can return: uniform draws
+    /// lie in (0, 1] in steps of 2⁻⁵³, so every distribution has one (capped at
+    /// `longestDraw`). What bounds a copy's time on the way (`CopyBounds`) is built from it.
+    /// - Complexity: O(1).
+    package var longestPossibleDraw: SimDuration {
+        switch self {
+        case .constant(let value):
+            return value
+        case .exponential(let mean):
+            return Self.rounded(-Double(mean) * Foundation.log(0x1.0p-53))
+        case .uniform(_, let high):
+            return high
+        case .lognormal(let median, let sigma):
+            // The quantile is monotone: its extremes are at the ends of (0, 1].
+            let extreme = max(sigma * standardNormalQuantile(1), sigma * standardNormalQuantile(0x1.0p-53))
+            // One microsecond over: the table's interpolation and rounding stay below it.
+            return Self.rounded(Double(median) * Foundation.exp(extreme) + 1)
+        }
+    }
+
     /// One draw, rounded to a whole microsecond, at most `longestDraw`.
     /// - Complexity: O(1).
     @inlinable

@@ -9,6 +9,19 @@ public enum DeviceEffect: Equatable, Sendable {
     case disconnected(DeviceToken)
     /// A notification reached a device that had just gone offline: back to APNs.
     case deliveryFailed(PushNotification)
+    /// iOS received the notification (the device was online): the first effect of
+    /// the delivery, before whatever iOS and the extension then do with it.
+    /// `logged`: the extension's step 2 wrote "received" for it in its local log
+    /// (uploaded to analytics at the next launch). One effect for both keeps the
+    /// delivery's common path at the effects it had before receipt was one.
+    case received(PushNotification, logged: Bool)
+    /// The app sent the extension's log to analytics: at a launch while online, or
+    /// (`atReconnect`) at the first connection after a launch made offline, before
+    /// the connection's other traffic.
+    case logUploaded(atReconnect: Bool)
+    /// The app's update (a rollout's new version) was installed: the extension runs
+    /// `PhoneConfiguration.updatedExtension` from now on.
+    case appUpdated
     /// The extension asks the provider for `gap` positions before `position`.
     case rerequest(position: Int32, gap: Int32, invocation: Int32)
     /// Wake this invocation after `after` if it has not finished (the ~30 s limit).
@@ -25,9 +38,6 @@ public enum DeviceEffect: Equatable, Sendable {
     /// A "you have missed messages" notification stands for positions
     /// `fromPosition … toPosition` (the last is the push that triggered it).
     case summaryShown(PushNotification, fromPosition: Int32, toPosition: Int32, replacedExisting: Bool)
-    /// The extension's step 2 wrote "received" for this push in its local log
-    /// (uploaded to analytics at the next launch).
-    case logged(PushNotification)
     /// The push reached iOS but nothing was drawn, and the extension did not run.
     case notShown(PushNotification, NotShownReason)
     /// The app's APNs token changed (restore from backup, reinstall, OS reinstall).
@@ -58,9 +68,30 @@ public struct ExtensionEligibility: Sendable, Equatable {
         self.displayEnabled = displayEnabled
         self.supportsServiceExtension = supportsServiceExtension
     }
+}
 
-    /// All three hold.
-    public var extensionRuns: Bool { alertsAllowed && displayEnabled && supportsServiceExtension }
+/// The longest a copy of a push can take, as the scenario's latencies, retries and
+/// power deferral bound them (every draw is finite). The phone, told these like it
+/// is told its extension's time limit, knows when no copy sent before some time
+/// can still reach it, and so which collapse ids Notification Center may drop.
+public struct CopyBounds: Sendable, Equatable {
+    /// From the provider creating a copy (an original when the mail arrives, a
+    /// re-send when it serves a re-request) to APNs having it or the provider giving
+    /// up: every attempt's latency or timeout, plus the backoffs between them.
+    public var toAPNs: SimDuration
+    /// From APNs holding a copy for a connected device to its arrival: the power
+    /// deferral, plus the APNs-to-device latency.
+    public var toDevice: SimDuration
+    /// From the extension's re-request to the provider serving it.
+    public var rerequestToProvider: SimDuration
+
+    /// Bounds; each must be at least the longest draw of what it covers.
+    /// - Complexity: O(1).
+    public init(toAPNs: SimDuration, toDevice: SimDuration, rerequestToProvider: SimDuration) {
+        self.toAPNs = toAPNs
+        self.toDevice = toDevice
+        self.rerequestToProvider = rerequestToProvider
+    }
 }
 
 /// What stays the same for one app on one phone through a run: the extension's
@@ -84,13 +115,15 @@ public struct PhoneConfiguration: Sendable, Equatable {
     /// The extension's memory limit in KB; an invocation over it is killed.
     public var memoryLimitKB: Int64
     /// Tell every change of the extension's saved position (`.positionSaved`), as
-    /// an app that logs it would: the observer of a long run folds what the
-    /// extension can no longer reach.
+    /// an app that logs it would. The phone's own behaviour does not depend on it:
+    /// the observer of a long run folds what the extension can no longer reach from
+    /// it, and only a long run asks, since it costs an effect per push that moves
+    /// the position.
     public var reportsSavedPosition: Bool
-    /// Notification Center remembers which message each collapse id was entered
-    /// for, so the observer of a long run can drop those no push can match any more
-    /// (`Phone.forgetNotifications(before:)`); memory then stays flat in the lane's volume.
-    public var forgetsUnreachableNotifications: Bool
+    /// How long copies can take; given, Notification Center drops the collapse ids
+    /// no later copy can match (`Phone`), so memory stays flat in a lane's volume.
+    /// nil: it keeps every id (a short run, where they cost little).
+    public var copyBounds: CopyBounds?
 
     /// A configuration; the defaults are an app with nothing unusual.
     /// - Complexity: O(1).
@@ -99,7 +132,7 @@ public struct PhoneConfiguration: Sendable, Equatable {
                 extensionTimeLimit: SimDuration = Self.defaultExtensionTimeLimit,
                 registrationPolicy: RegistrationPolicy = .everyLaunch, subscriptionSync: SubscriptionSync = .reconnect,
                 memoryLimitKB: Int64 = .max, reportsSavedPosition: Bool = false,
-                forgetsUnreachableNotifications: Bool = false) {
+                copyBounds: CopyBounds? = nil) {
         self.serviceExtension = serviceExtension
         self.updatedExtension = updatedExtension
         self.eligibility = eligibility
@@ -108,7 +141,7 @@ public struct PhoneConfiguration: Sendable, Equatable {
         self.subscriptionSync = subscriptionSync
         self.memoryLimitKB = memoryLimitKB
         self.reportsSavedPosition = reportsSavedPosition
-        self.forgetsUnreachableNotifications = forgetsUnreachableNotifications
+        self.copyBounds = copyBounds
     }
 }
 
@@ -150,6 +183,16 @@ public struct Phone: Sendable {
     private var invocations: ContiguousArray<Invocation> = []
     private var nextInvocation: Int32 = 0
 
+    // Under `configuration.copyBounds`: what the phone knows of the copies that may still come.
+    /// When the device last came online.
+    private var onlineSince: SimTime = 0
+    /// Every copy the provider created before this has reached the phone or is gone.
+    private var copiesSettledBefore: SimTime = .min
+    /// Re-requests whose re-sends may still be created, oldest first from `rerequestsStart`:
+    /// when each was made and the first position it asked for.
+    private var recentRerequests: ContiguousArray<(madeAt: SimTime, first: Int32)> = []
+    private var rerequestsStart = 0
+
     /// A phone that is offline until told otherwise, with the app installed and registered.
     /// - Complexity: O(1).
     public init(configuration: PhoneConfiguration, token: DeviceToken, deviceID: UInt64, deviceIDHash: UInt32) {
@@ -157,7 +200,7 @@ public struct Phone: Sendable {
         self.token = token
         self.deviceID = deviceID
         self.deviceIDHash = deviceIDHash
-        notificationCenter.removeAll(remembersOrder: configuration.forgetsUnreachableNotifications)
+        notificationCenter.removeAll(remembersOrder: configuration.copyBounds != nil)
     }
 
     /// Back to a fresh install under `configuration` that has already registered
@@ -176,66 +219,96 @@ public struct Phone: Sendable {
         pendingSubscriptionGeneration = nil
         uploadPending = false
         appUpdated = false
-        notificationCenter.removeAll(remembersOrder: configuration.forgetsUnreachableNotifications)
+        notificationCenter.removeAll(remembersOrder: configuration.copyBounds != nil)
         invocations.removeAll(keepingCapacity: true)
         nextInvocation = 0
+        onlineSince = 0
+        copiesSettledBefore = .min
+        recentRerequests.removeAll(keepingCapacity: true)
+        rerequestsStart = 0
     }
 
     /// Collapse ids in Notification Center.
     public var notificationCenterCount: Int { notificationCenter.count }
 
-    /// The observer of a long run (`forgetsUnreachableNotifications`), which accounts
-    /// every copy, knows that no copy of a message before `message` can reach the
-    /// phone again: their collapse ids can never be matched, and Notification Center
-    /// drops them. It changes no outcome; only memory.
-    /// - Complexity: O(k) in the ids dropped, amortized.
-    public mutating func forgetNotifications(before message: Int32) {
-        notificationCenter.forget(messagesBefore: message)
+    /// Under `configuration.copyBounds`, drops the collapse ids no later copy can
+    /// match, from what the phone knows itself; it changes no answer, only memory.
+    ///
+    /// A copy the provider created before `copiesSettledBefore` has arrived or is
+    /// gone: it was at APNs within `toAPNs`, and the phone has since been online
+    /// longer than `toDevice` without a break, so APNs handed it out (what it stored
+    /// at the reconnect, what it held for power within the deferral) and it arrived.
+    /// An id was entered when a copy of its push arrived, after the push's original
+    /// was created, so past that time only re-sends can match it. The provider
+    /// re-sends only what this extension re-requests: positions above the one it
+    /// had saved, up to a push it received. A re-request made long enough ago
+    /// (`rerequestToProvider`) created its re-sends before the fence too; a newer one
+    /// holds back the ids from its first position up. Every later re-request asks
+    /// above the saved position, which only a reinstall or a new device id clears;
+    /// the position saved next is then that of a copy still to arrive, above every
+    /// dropped one of that numbering (another numbering has other collapse ids).
+    /// So ids entered before the fence, at or below both the saved position and
+    /// every newer re-request's first, can never match again.
+    /// - Complexity: O(k + r) in the ids dropped and the recent re-requests, amortized.
+    private mutating func forgetUnmatchable(bounds: CopyBounds, at now: SimTime) {
+        if isOnline, now - onlineSince > bounds.toDevice {
+            copiesSettledBefore = max(copiesSettledBefore, now - bounds.toDevice - bounds.toAPNs)
+        }
+        while rerequestsStart < recentRerequests.count,
+              recentRerequests[rerequestsStart].madeAt + bounds.rerequestToProvider < copiesSettledBefore {
+            rerequestsStart += 1
+        }
+        if rerequestsStart > 0, rerequestsStart * 2 >= recentRerequests.count {
+            recentRerequests.removeFirst(rerequestsStart)
+            rerequestsStart = 0
+        }
+        var floor = storage.lastNotificationPosition ?? .max
+        for index in rerequestsStart..<recentRerequests.count { floor = min(floor, recentRerequests[index].first - 1) }
+        notificationCenter.forget(enteredBefore: copiesSettledBefore, atOrBelow: floor)
     }
 
     /// Extension invocations waiting for the provider's answer.
     public var waitingInvocations: Int { invocations.count }
 
-    /// The radio came up or went down. Coming up, the connection serves the token,
-    /// then a registration and (under `.reconnect`) a subscription sync that were
-    /// waiting for the network go out. Answers whether the log of a launch made
-    /// offline went to analytics now (it goes first, before the connection's traffic).
+    /// The radio came up or went down. Coming up, the log of a launch made offline
+    /// goes to analytics first (`.logUploaded`), then the connection serves the
+    /// token, then a registration and (under `.reconnect`) a subscription sync that
+    /// were waiting for the network go out.
     /// - Complexity: O(1).
-    @discardableResult
-    public mutating func setOnline(_ online: Bool, into effects: inout ContiguousArray<DeviceEffect>) -> Bool {
-        guard online != isOnline else { return false }
+    public mutating func setOnline(_ online: Bool, at now: SimTime = 0, into effects: inout ContiguousArray<DeviceEffect>) {
+        guard online != isOnline else { return }
         isOnline = online
         guard online else {
             effects.append(.disconnected(token))
-            return false
+            return
         }
-        let uploaded = uploadPending
-        uploadPending = false
+        onlineSince = now
+        if uploadPending {
+            uploadPending = false
+            effects.append(.logUploaded(atReconnect: true))
+        }
         effects.append(.connected(token))
         if registrationPending { register(into: &effects) }
         if configuration.subscriptionSync == .reconnect { syncPendingSubscriptions(into: &effects) }
-        return uploaded
     }
 
     /// The user opened the app (or tapped a notification). It sends the extension's
     /// log to analytics (offline: at the next connection) and registers for remote
     /// notifications on every launch, or under `.onceAtPrompt` only when the
     /// permission prompt is shown; online, it also syncs a pending subscription change.
-    /// Answers whether the log went to analytics now.
     /// - Complexity: O(1).
-    @discardableResult
-    public mutating func launch(into effects: inout ContiguousArray<DeviceEffect>) -> Bool {
+    public mutating func launch(into effects: inout ContiguousArray<DeviceEffect>) {
         if configuration.registrationPolicy == .everyLaunch || promptPending {
             promptPending = false
             registrationPending = true
         }
         guard isOnline else {
             uploadPending = true
-            return false
+            return
         }
+        effects.append(.logUploaded(atReconnect: false))
         if registrationPending { register(into: &effects) }
         syncPendingSubscriptions(into: &effects)
-        return true
     }
 
     /// The app got a new APNs token (restore from backup, reinstall, OS reinstall).
@@ -262,14 +335,13 @@ public struct Phone: Sendable {
     }
 
     /// The app's update (a rollout's new version) is installed: from now on the
-    /// extension runs `configuration.updatedExtension`, with the storage it finds.
-    /// Answers whether anything changed (false without an update, or a second time).
+    /// extension runs `configuration.updatedExtension`, with the storage it finds
+    /// (`.appUpdated`; nothing without an update, or a second time).
     /// - Complexity: O(1).
-    @discardableResult
-    public mutating func updateApp() -> Bool {
-        guard !appUpdated, configuration.updatedExtension != nil else { return false }
+    public mutating func updateApp(into effects: inout ContiguousArray<DeviceEffect>) {
+        guard !appUpdated, configuration.updatedExtension != nil else { return }
         appUpdated = true
-        return true
+        effects.append(.appUpdated)
     }
 
     /// The device id changed (rare). The extension forgets its position by its
@@ -291,38 +363,50 @@ public struct Phone: Sendable {
     }
 
     /// APNs delivers a notification; `footprintKB` is the memory this extension
-    /// invocation would need (drawn by the world). Answers whether iOS received it
-    /// (the device was online), like APNs answers a request; a push that found the
-    /// device gone goes back to APNs (`.deliveryFailed`).
+    /// invocation would need (drawn by the world). Online, iOS receives it
+    /// (`.received` first, with whether the extension logged it); a push that found the device gone goes back to APNs
+    /// (`.deliveryFailed`). `now` matters only under `configuration.copyBounds`.
     /// - Complexity: O(1) amortized.
-    @discardableResult
-    public mutating func receive(_ push: PushNotification, footprintKB: Int64 = 0,
-                                 into effects: inout ContiguousArray<DeviceEffect>) -> Bool {
+    public mutating func receive(_ push: PushNotification, footprintKB: Int64 = 0, at now: SimTime = 0,
+                                 into effects: inout ContiguousArray<DeviceEffect>) {
         guard isOnline else {
             effects.append(.deliveryFailed(push))
-            return false
+            return
         }
+        show(push, footprintKB: footprintKB, at: now, into: &effects)
+        // After the push's own id went in: a copy arriving this instant may match an older id.
+        if let bounds = configuration.copyBounds { forgetUnmatchable(bounds: bounds, at: now) }
+    }
+
+    /// What iOS and the extension do with a push received online.
+    @inline(__always)
+    private mutating func show(_ push: PushNotification, footprintKB: Int64, at now: SimTime,
+                               into effects: inout ContiguousArray<DeviceEffect>) {
         let eligibility = configuration.eligibility
         // The talk: without alerts, or with display off, the extension is not called and nothing is drawn.
         guard eligibility.alertsAllowed else {
+            effects.append(.received(push, logged: false))
             effects.append(.notShown(push, .alertsNotAllowed))
-            return true
+            return
         }
         guard eligibility.displayEnabled else {
+            effects.append(.received(push, logged: false))
             effects.append(.notShown(push, .displayOff))
-            return true
+            return
         }
         guard eligibility.supportsServiceExtension, push.payload.mutableContent, push.payload.hasAlert else {
-            present(push, run: .notRun, into: &effects)
-            return true
+            effects.append(.received(push, logged: false))
+            present(push, run: .notRun, at: now, into: &effects)
+            return
         }
         // Killed before it could log or save: iOS shows the original.
         guard footprintKB <= configuration.memoryLimitKB else {
-            present(push, run: .killed, into: &effects)
-            return true
+            effects.append(.received(push, logged: false))
+            present(push, run: .killed, at: now, into: &effects)
+            return
         }
         // Step 1 comes before the log: a payload that is not the provider's is not logged.
-        if push.payload.fromProvider { effects.append(.logged(push)) }
+        effects.append(.received(push, logged: push.payload.fromProvider))
         let serviceExtension = appUpdated ? configuration.updatedExtension ?? configuration.serviceExtension
                                           : configuration.serviceExtension
         let decision: ExtensionDecision
@@ -339,43 +423,44 @@ public struct Phone: Sendable {
         }
         switch decision {
         case .showAsIs(.deviceIDHashMismatch):
-            present(push, run: .hashMismatch, into: &effects)
+            present(push, run: .hashMismatch, at: now, into: &effects)
         case .showAsIs:
-            present(push, run: .ran, into: &effects)
+            present(push, run: .ran, at: now, into: &effects)
         case .summary(let missed):
             let position = push.payload.xiva?.position ?? 0
-            presentSummary(push, fromPosition: position - missed, toPosition: position, into: &effects)
+            presentSummary(push, fromPosition: position - missed, toPosition: position, at: now, into: &effects)
         case .rerequest(let position, let gap):
             let id = nextInvocation
             nextInvocation &+= 1
             invocations.append(Invocation(id: id, push: push, position: position, gap: gap))
+            if configuration.copyBounds != nil { recentRerequests.append((now, position - gap)) }
             effects.append(.rerequest(position: position, gap: gap, invocation: id))
             effects.append(.startDeadline(invocation: id, after: configuration.extensionTimeLimit))
         }
-        return true
     }
 
     /// The provider answered a re-request. Success shows the push (the re-sent
     /// ones follow through APNs); an error, or a network that went away meanwhile,
     /// shows "you have missed messages". Too late (after the deadline): ignored.
     /// - Complexity: O(k) in the number of waiting invocations.
-    public mutating func receiveRerequestAnswer(invocation: Int32, ok: Bool,
+    public mutating func receiveRerequestAnswer(invocation: Int32, ok: Bool, at now: SimTime = 0,
                                                 into effects: inout ContiguousArray<DeviceEffect>) {
         guard let waiting = takeInvocation(invocation) else { return }
         if ok && isOnline {
-            present(waiting.push, run: .ran, into: &effects)
+            present(waiting.push, run: .ran, at: now, into: &effects)
         } else {
             if ok { effects.append(.rerequestAnswerMissed(invocation: invocation)) }
             presentSummary(waiting.push, fromPosition: waiting.position - waiting.gap,
-                           toPosition: waiting.position, into: &effects)
+                           toPosition: waiting.position, at: now, into: &effects)
         }
     }
 
     /// The extension's time is up: iOS shows the original as is.
     /// - Complexity: O(k) in the number of waiting invocations.
-    public mutating func extensionDeadline(invocation: Int32, into effects: inout ContiguousArray<DeviceEffect>) {
+    public mutating func extensionDeadline(invocation: Int32, at now: SimTime = 0,
+                                           into effects: inout ContiguousArray<DeviceEffect>) {
         guard let waiting = takeInvocation(invocation) else { return }
-        present(waiting.push, run: .timedOut, into: &effects)
+        present(waiting.push, run: .timedOut, at: now, into: &effects)
     }
 
     private mutating func takeInvocation(_ id: Int32) -> Invocation? {
@@ -397,19 +482,19 @@ public struct Phone: Sendable {
     }
 
     /// Adds to Notification Center; an entry with the same collapse id is replaced.
-    private mutating func enterNotificationCenter(_ push: PushNotification) -> Bool {
+    private mutating func enterNotificationCenter(_ push: PushNotification, at now: SimTime) -> Bool {
         guard let collapseID = push.collapseID else { return false }
-        return notificationCenter.enter(key: collapseID.key, message: push.payload.messageIndex)
+        return notificationCenter.enter(key: collapseID.key, position: push.payload.xiva?.position ?? 0, at: now)
     }
 
-    private mutating func present(_ push: PushNotification, run: ExtensionRun,
+    private mutating func present(_ push: PushNotification, run: ExtensionRun, at now: SimTime,
                                   into effects: inout ContiguousArray<DeviceEffect>) {
-        effects.append(.presented(push, replacedExisting: enterNotificationCenter(push), run: run))
+        effects.append(.presented(push, replacedExisting: enterNotificationCenter(push, at: now), run: run))
     }
 
-    private mutating func presentSummary(_ push: PushNotification, fromPosition: Int32, toPosition: Int32,
+    private mutating func presentSummary(_ push: PushNotification, fromPosition: Int32, toPosition: Int32, at now: SimTime,
                                          into effects: inout ContiguousArray<DeviceEffect>) {
         effects.append(.summaryShown(push, fromPosition: fromPosition, toPosition: toPosition,
-                                     replacedExisting: enterNotificationCenter(push)))
+                                     replacedExisting: enterNotificationCenter(push, at: now)))
     }
 }

@@ -1,38 +1,54 @@
+import Base
+
 /// Notification Center, as far as collapse ids go: the ids of the notifications
 /// shown, so a push with the id of one already there replaces it instead of adding one.
 ///
 /// Notification Center never forgets in the model. A long run would hold one id per
-/// notification it ever showed, so under `remembersOrder` it also keeps the message
-/// each id was entered for, oldest first: the observer of the run, which accounts
-/// every copy, may then say that no copy of the messages before some index can
-/// reach the phone again (`forget(messagesBefore:)`). Their ids can never be
-/// matched, so dropping them changes no answer.
+/// notification it ever showed, so under `remembersOrder` it also keeps, oldest
+/// first, when each id was entered and the position of the push that entered it:
+/// the phone then drops the ids no later copy can match (`Phone`'s own bound,
+/// `forget(enteredBefore:atOrBelow:)`), which changes no answer.
 struct ShownNotifications {
+    /// One id entered, with what the phone's bound needs of it, in 16 bytes.
+    private struct Entry {
+        var key: UInt64
+        /// When it was entered, in whole seconds rounded up: later, never earlier,
+        /// so the bound stays safe (32 bits cover 136 years; runs last at most 100).
+        var enteredBySecond: UInt32
+        /// The push's position (0: not numbered).
+        var position: Int32
+    }
+
     private var keys = CollapseKeySet()
-    /// Under `remembersOrder`: the message of each id entered, oldest first, from `orderStart`.
-    private var order: ContiguousArray<(message: Int32, key: UInt64)> = []
+    /// Under `remembersOrder`: the ids entered, oldest first, from `orderStart`.
+    private var order: ContiguousArray<Entry> = []
     private var orderStart = 0
     private(set) var remembersOrder = false
 
     /// Collapse ids held.
     var count: Int { keys.count }
 
-    /// Enters the notification of `message` with collapse id `key`; true when one
-    /// with that id was already there (it is replaced).
+    /// Enters the notification of the push numbered `position` with collapse id
+    /// `key` at `now`; true when one with that id was already there (it is replaced).
     /// - Complexity: O(1) on average.
     @inline(__always)
-    mutating func enter(key: UInt64, message: Int32) -> Bool {
+    mutating func enter(key: UInt64, position: Int32, at now: SimTime) -> Bool {
         guard keys.insert(key) else { return true }
-        if remembersOrder { order.append((message, key)) }
+        if remembersOrder {
+            let second = UInt32(clamping: (now + TimeUnit.second - 1) / TimeUnit.second)
+            order.append(Entry(key: key, enteredBySecond: second, position: position))
+        }
         return false
     }
 
-    /// Drops the ids entered for messages before `message`, oldest first, up to the
-    /// first id entered for a later one (the rest go when it does).
+    /// Drops the oldest ids while they were entered before `fence` for a position
+    /// at or below `floor`, up to the first that was not (the rest wait for it: a
+    /// conservative bound that keeps the check O(1) per id).
     /// - Complexity: O(k) in the ids dropped, amortized.
-    mutating func forget(messagesBefore message: Int32) {
+    mutating func forget(enteredBefore fence: SimTime, atOrBelow floor: Int32) {
         var start = orderStart
-        while start < order.count, order[start].message < message {
+        while start < order.count, SimTime(order[start].enteredBySecond) * TimeUnit.second < fence,
+              order[start].position <= floor {
             _ = keys.remove(order[start].key)
             start += 1
         }

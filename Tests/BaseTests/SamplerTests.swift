@@ -20,6 +20,30 @@ struct SamplerTests {
         #expect(a.next() == b.next())
     }
 
+    @Test("no draw passes longestPossibleDraw, which the extreme uniforms reach", arguments: [
+        Distribution.constant(7), .exponential(mean: 1_000_000), .uniform(min: 10, max: 20),
+        .lognormal(median: 400_000, sigma: 1), .lognormal(median: 400_000, sigma: 0),
+    ])
+    func longestPossibleDrawBoundsDraws(distribution: Distribution) {
+        let longest = distribution.longestPossibleDraw
+        let sampler = Sampler(distribution)
+        var rng = SplitMix64(seed: 3)
+        for _ in 0..<100_000 {
+            #expect(sampler.sample(&rng) <= longest)
+            #expect(distribution.sample(&rng) <= longest)
+        }
+        // The uniforms closest to 0 and 1 give the extremes; neither passes the bound.
+        for u in [0x1.0p-53, 1.0] {
+            let draw: SimDuration = switch distribution {
+            case .constant(let value): value
+            case .exponential(let mean): Distribution.rounded(-Double(mean) * Foundation.log(u))
+            case .uniform(let low, let high): low + SimDuration(Double(high - low) * (1 - u) + 0.5)
+            case .lognormal(let median, let sigma): Distribution.rounded(Double(median) * Foundation.exp(sigma * standardNormalQuantile(u)))
+            }
+            #expect(draw <= longest)
+        }
+    }
+
     @Test("the table-driven log-normal keeps the distribution's mean")
     func tableKeepsMean() {
         // σ = 0.5: mean = median·e^(σ²/2) ≈ 1.1331 × median; SD/mean ≈ 0.53, so the SE of

@@ -55,6 +55,21 @@ private func phoneAtPosition1() -> Phone {
     return phone
 }
 
+/// The effects that carry what iOS and the extension decided, without the
+/// bookkeeping ones (a receipt the extension did not log, `.logUploaded`), which
+/// their own tests check.
+private func decisions(_ effects: ContiguousArray<DeviceEffect>) -> ContiguousArray<DeviceEffect> {
+    effects.filter {
+        switch $0 {
+        case .received(_, let logged): logged
+        case .logUploaded: false
+        case .connected, .disconnected, .deliveryFailed, .rerequest, .startDeadline, .presented, .rerequestAnswerMissed,
+             .summaryShown, .notShown, .tokenChanged, .registered, .subscriptionsSynced, .positionSaved,
+             .appUpdated: true
+        }
+    }
+}
+
 @Suite("Device: Phone")
 struct PhoneTests {
 
@@ -84,7 +99,7 @@ struct PhoneTests {
         // A reinstall forgets it.
         effects.removeAll()
         phone.rotateToken(to: DeviceToken(9), promptShown: true, into: &effects)
-        #expect(effects.first == .positionSaved(nil))
+        #expect(decisions(effects).first == .positionSaved(nil))
         // Not asked: never reported.
         var quiet = onlinePhone()
         effects.removeAll()
@@ -92,35 +107,71 @@ struct PhoneTests {
         #expect(!effects.contains { if case .positionSaved = $0 { true } else { false } })
     }
 
-    @Test("told no copy of earlier messages can come, Notification Center drops their collapse ids and keeps the rest")
-    func forgetsUnreachableNotifications() {
-        func replaced(_ effects: ContiguousArray<DeviceEffect>) -> Bool? {
-            for case .presented(_, let replacedExisting, _) in effects { return replacedExisting }
-            return nil
+    /// Whether the push's own id replaced an entry, from the effects of one delivery.
+    private static func replaced(_ effects: ContiguousArray<DeviceEffect>) -> Bool? {
+        for effect in effects.reversed() {
+            switch effect {
+            case .presented(_, let replacedExisting, _): return replacedExisting
+            case .summaryShown(_, _, _, let replacedExisting): return replacedExisting
+            case .connected, .disconnected, .deliveryFailed, .received, .logUploaded, .appUpdated, .rerequest,
+                 .startDeadline, .rerequestAnswerMissed, .notShown, .tokenChanged, .registered,
+                 .subscriptionsSynced, .positionSaved: continue
+            }
         }
+        return nil
+    }
+
+    @Test("with copy bounds the phone drops an id only once no copy can match it: sent long enough ago, at or below the saved position and every recent re-request")
+    func forgetsOnlyWhatNoCopyCanMatch() {
+        // A copy reaches APNs within 10 s of its sending and the phone within 5 s of
+        // that once connected; a re-request reaches the provider within 2 s.
         var configuration = PhoneConfiguration(serviceExtension: queueExtension)
-        configuration.forgetsUnreachableNotifications = true
+        configuration.copyBounds = CopyBounds(toAPNs: 10 * second, toDevice: 5 * second, rerequestToProvider: 2 * second)
         var phone = Phone(configuration: configuration, token: token, deviceID: deviceID, deviceIDHash: hash)
         var effects: ContiguousArray<DeviceEffect> = []
-        phone.setOnline(true, into: &effects)
-        for position: Int32 in 1...4 { phone.receive(push(position), into: &effects) }
+        phone.setOnline(true, at: 0, into: &effects)
+        phone.receive(push(1), at: 1 * second, into: &effects)
+        phone.receive(push(2), at: 2 * second, into: &effects)
+        // A gap of 3 and 4: re-requested at 3 s; 4 comes late and is shown.
+        phone.receive(push(5), at: 3 * second, into: &effects)
+        phone.receive(push(4), at: 4 * second, into: &effects)
+        #expect(phone.notificationCenterCount == 3)
+        // At 12 s copies sent before -3 s have settled: nothing entered yet.
+        phone.receive(push(6), at: 12 * second, into: &effects)
         #expect(phone.notificationCenterCount == 4)
-        // Messages 101 and 102 (positions 1 and 2) can never come again.
-        phone.forgetNotifications(before: 103)
-        #expect(phone.notificationCenterCount == 2)
-        // Position 3's id is still there: a copy of it replaces its notification.
+        // At 20 s copies sent before 5 s have settled, but the re-request made at 3 s
+        // may be served until 5 s: its positions (3 and up) keep their ids.
+        phone.receive(push(7), at: 20 * second, into: &effects)
+        #expect(phone.notificationCenterCount == 3)  // 1 and 2 dropped; 4, 6, 7 kept
         effects.removeAll()
-        phone.receive(push(3), into: &effects)
-        #expect(replaced(effects) == true)
-        // Forgetting is only memory: had a copy of position 1 come after all, it would be new.
-        effects.removeAll()
-        phone.receive(push(1), into: &effects)
-        #expect(replaced(effects) == false)
+        phone.receive(push(4), at: 20 * second + 1, into: &effects)   // its re-send
+        #expect(Self.replaced(effects) == true)
+        // At 21 s the re-request's re-sends have all settled too: 4 goes; 6 and 7 were entered since.
+        phone.receive(push(8), at: 21 * second, into: &effects)
+        #expect(phone.notificationCenterCount == 3)  // 6, 7, 8
+        // Offline, nothing settles: back online, the phone waits out `toDevice` first.
+        phone.setOnline(false, at: 22 * second, into: &effects)
+        phone.setOnline(true, at: 100 * second, into: &effects)
+        phone.receive(push(9), at: 104 * second, into: &effects)
+        #expect(phone.notificationCenterCount == 4)
+        phone.receive(push(10), at: 106 * second, into: &effects)
+        #expect(phone.notificationCenterCount == 2)  // 9 and 10: 6, 7 and 8 were entered before 91 s
+        // A copy of an id above the saved position is never dropped, however old.
+        var low = Phone(configuration: configuration, token: token, deviceID: deviceID, deviceIDHash: hash)
+        low.setOnline(true, at: 0, into: &effects)
+        low.receive(push(3), at: 1 * second, into: &effects)                   // saved: 3
+        low.rotateToken(to: DeviceToken(9), promptShown: true, into: &effects)  // a reinstall forgets it
+        low.receive(push(2), at: 2 * second, into: &effects)                   // saved: 2, below 3
+        low.receive(push(1, collapse: false), at: 500 * second, into: &effects)
+        // 3 is above the saved position: kept, and (oldest first) 2 waits behind it.
+        #expect(low.notificationCenterCount == 2)
+    }
 
-        // Without the flag the order is not kept and nothing is forgotten.
+    @Test("without copy bounds Notification Center keeps every id")
+    func keepsEveryIDWithoutBounds() {
         var plain = onlinePhone()
-        for position: Int32 in 1...4 { plain.receive(push(position), into: &effects) }
-        plain.forgetNotifications(before: 1_000)
+        var effects: ContiguousArray<DeviceEffect> = []
+        for position: Int32 in 1...4 { plain.receive(push(position), at: SimTime(position) * 1_000 * second, into: &effects) }
         #expect(plain.notificationCenterCount == 4)
     }
 
@@ -138,7 +189,7 @@ struct PhoneTests {
         phone.setOnline(false, into: &effects)
         phone.setOnline(false, into: &effects)
         #expect(!phone.isOnline)
-        #expect(effects == [.connected(token), .disconnected(token)])
+        #expect(decisions(effects) == [.connected(token), .disconnected(token)])
     }
 
     @Test("an offline phone bounces a delivery back to APNs and its extension does not run")
@@ -148,7 +199,7 @@ struct PhoneTests {
         phone.setOnline(false, into: &effects)
         effects.removeAll()
         phone.receive(push(5), into: &effects)
-        #expect(effects == [.deliveryFailed(push(5))])
+        #expect(decisions(effects) == [.deliveryFailed(push(5))])
         #expect(phone.storage == ExtensionStorage())
     }
 
@@ -162,7 +213,7 @@ struct PhoneTests {
         var phone = onlinePhone(eligibility: eligibility)
         var effects: ContiguousArray<DeviceEffect> = []
         phone.receive(notification, into: &effects)
-        #expect(effects == [.presented(notification, replacedExisting: false, run: .notRun)])
+        #expect(decisions(effects) == [.presented(notification, replacedExisting: false, run: .notRun)])
         #expect(phone.storage == ExtensionStorage())
         #expect(phone.waitingInvocations == 0)
     }
@@ -178,22 +229,14 @@ struct PhoneTests {
         var phone = onlinePhone(eligibility: eligibility)
         var effects: ContiguousArray<DeviceEffect> = []
         phone.receive(push(9), into: &effects)
-        #expect(effects == [.notShown(push(9), reason)])
+        #expect(decisions(effects) == [.notShown(push(9), reason)])
         #expect(phone.storage == ExtensionStorage())
         #expect(phone.waitingInvocations == 0)
         // Nothing entered Notification Center: the same collapse id later adds an entry.
         phone.configuration.eligibility = ExtensionEligibility()
         effects.removeAll()
         phone.receive(push(9), into: &effects)
-        #expect(effects == [.logged(push(9)), .presented(push(9), replacedExisting: false, run: .ran)])
-    }
-
-    @Test("eligibility needs all three of alerts allowed, display enabled and iOS 10")
-    func eligibilityNeedsAll() {
-        #expect(ExtensionEligibility().extensionRuns)
-        #expect(!ExtensionEligibility(alertsAllowed: false).extensionRuns)
-        #expect(!ExtensionEligibility(displayEnabled: false).extensionRuns)
-        #expect(!ExtensionEligibility(supportsServiceExtension: false).extensionRuns)
+        #expect(decisions(effects) == [.received(push(9), logged: true), .presented(push(9), replacedExisting: false, run: .ran)])
     }
 
     @Test("the first numbered push is presented as is and its position saved for this device")
@@ -201,7 +244,7 @@ struct PhoneTests {
         var phone = onlinePhone()
         var effects: ContiguousArray<DeviceEffect> = []
         phone.receive(push(1), into: &effects)
-        #expect(effects == [.logged(push(1)), .presented(push(1), replacedExisting: false, run: .ran)])
+        #expect(decisions(effects) == [.received(push(1), logged: true), .presented(push(1), replacedExisting: false, run: .ran)])
         #expect(phone.storage == ExtensionStorage(lastNotificationPosition: 1, lastPositionDeviceID: deviceID))
     }
 
@@ -210,7 +253,7 @@ struct PhoneTests {
         var phone = phoneAtPosition1()
         var effects: ContiguousArray<DeviceEffect> = []
         phone.receive(push(4), into: &effects)
-        #expect(effects == [.logged(push(4)), .rerequest(position: 4, gap: 2, invocation: 0),
+        #expect(decisions(effects) == [.received(push(4), logged: true), .rerequest(position: 4, gap: 2, invocation: 0),
                             .startDeadline(invocation: 0, after: 30 * second)])
         #expect(PhoneConfiguration.defaultExtensionTimeLimit == 30 * second)
         #expect(phone.waitingInvocations == 1)
@@ -228,9 +271,9 @@ struct PhoneTests {
         effects.removeAll()
         phone.receive(push(3), into: &effects)
         phone.receive(push(5), into: &effects)
-        #expect(effects == [.logged(push(3)), .rerequest(position: 3, gap: 1, invocation: 0),
+        #expect(decisions(effects) == [.received(push(3), logged: true), .rerequest(position: 3, gap: 1, invocation: 0),
                             .startDeadline(invocation: 0, after: 7 * second),
-                            .logged(push(5)), .rerequest(position: 5, gap: 1, invocation: 1),
+                            .received(push(5), logged: true), .rerequest(position: 5, gap: 1, invocation: 1),
                             .startDeadline(invocation: 1, after: 7 * second)])
         #expect(phone.waitingInvocations == 2)
     }
@@ -242,7 +285,7 @@ struct PhoneTests {
         phone.receive(push(4), into: &effects)
         effects.removeAll()
         phone.receiveRerequestAnswer(invocation: 0, ok: true, into: &effects)
-        #expect(effects == [.presented(push(4), replacedExisting: false, run: .ran)])
+        #expect(decisions(effects) == [.presented(push(4), replacedExisting: false, run: .ran)])
         #expect(phone.waitingInvocations == 0)
     }
 
@@ -253,7 +296,7 @@ struct PhoneTests {
         phone.receive(push(4), into: &effects)
         effects.removeAll()
         phone.receiveRerequestAnswer(invocation: 0, ok: false, into: &effects)
-        #expect(effects == [.summaryShown(push(4), fromPosition: 2, toPosition: 4, replacedExisting: false)])
+        #expect(decisions(effects) == [.summaryShown(push(4), fromPosition: 2, toPosition: 4, replacedExisting: false)])
         #expect(phone.waitingInvocations == 0)
     }
 
@@ -265,7 +308,7 @@ struct PhoneTests {
         phone.setOnline(false, into: &effects)
         effects.removeAll()
         phone.receiveRerequestAnswer(invocation: 0, ok: true, into: &effects)
-        #expect(effects == [.rerequestAnswerMissed(invocation: 0),
+        #expect(decisions(effects) == [.rerequestAnswerMissed(invocation: 0),
                             .summaryShown(push(4), fromPosition: 2, toPosition: 4, replacedExisting: false)])
         #expect(phone.waitingInvocations == 0)
     }
@@ -278,7 +321,7 @@ struct PhoneTests {
         phone.setOnline(false, into: &effects)
         effects.removeAll()
         phone.receiveRerequestAnswer(invocation: 0, ok: false, into: &effects)
-        #expect(effects == [.summaryShown(push(4), fromPosition: 2, toPosition: 4, replacedExisting: false)])
+        #expect(decisions(effects) == [.summaryShown(push(4), fromPosition: 2, toPosition: 4, replacedExisting: false)])
     }
 
     @Test("when the deadline comes first the push is presented as is with run timedOut and the later answer is ignored")
@@ -288,7 +331,7 @@ struct PhoneTests {
         phone.receive(push(4), into: &effects)
         effects.removeAll()
         phone.extensionDeadline(invocation: 0, into: &effects)
-        #expect(effects == [.presented(push(4), replacedExisting: false, run: .timedOut)])
+        #expect(decisions(effects) == [.presented(push(4), replacedExisting: false, run: .timedOut)])
         #expect(phone.waitingInvocations == 0)
         effects.removeAll()
         phone.receiveRerequestAnswer(invocation: 0, ok: false, into: &effects)
@@ -317,7 +360,7 @@ struct PhoneTests {
         phone.receiveRerequestAnswer(invocation: 1, ok: false, into: &effects)
         phone.receiveRerequestAnswer(invocation: 0, ok: true, into: &effects)
         phone.receiveRerequestAnswer(invocation: 7, ok: true, into: &effects)
-        #expect(effects == [.summaryShown(push(6), fromPosition: 4, toPosition: 6, replacedExisting: false),
+        #expect(decisions(effects) == [.summaryShown(push(6), fromPosition: 4, toPosition: 6, replacedExisting: false),
                             .presented(push(3), replacedExisting: false, run: .ran)])
     }
 
@@ -326,7 +369,7 @@ struct PhoneTests {
         var phone = phoneAtPosition1()
         var effects: ContiguousArray<DeviceEffect> = []
         phone.receive(push(10), into: &effects)    // 2…9 missed: 8 > 3
-        #expect(effects == [.logged(push(10)),
+        #expect(decisions(effects) == [.received(push(10), logged: true),
                             .summaryShown(push(10), fromPosition: 2, toPosition: 10, replacedExisting: false)])
         #expect(phone.waitingInvocations == 0)
         #expect(phone.storage.lastNotificationPosition == 10)
@@ -338,8 +381,8 @@ struct PhoneTests {
         var effects: ContiguousArray<DeviceEffect> = []
         phone.receive(push(1), into: &effects)     // the re-sent copy of position 1: a duplicate
         phone.receive(push(2), into: &effects)
-        #expect(effects == [.logged(push(1)), .presented(push(1), replacedExisting: true, run: .ran),
-                            .logged(push(2)), .presented(push(2), replacedExisting: false, run: .ran)])
+        #expect(decisions(effects) == [.received(push(1), logged: true), .presented(push(1), replacedExisting: true, run: .ran),
+                            .received(push(2), logged: true), .presented(push(2), replacedExisting: false, run: .ran)])
     }
 
     @Test("a summary takes the collapse id of its push, so a later copy of that push replaces it")
@@ -348,9 +391,9 @@ struct PhoneTests {
         var effects: ContiguousArray<DeviceEffect> = []
         phone.receive(push(10), into: &effects)
         phone.receive(push(10), into: &effects)
-        #expect(effects == [.logged(push(10)),
+        #expect(decisions(effects) == [.received(push(10), logged: true),
                             .summaryShown(push(10), fromPosition: 2, toPosition: 10, replacedExisting: false),
-                            .logged(push(10)), .presented(push(10), replacedExisting: true, run: .ran)])
+                            .received(push(10), logged: true), .presented(push(10), replacedExisting: true, run: .ran)])
     }
 
     @Test("pushes without a collapse id are never replaced, even identical ones")
@@ -360,11 +403,11 @@ struct PhoneTests {
         phone.receive(push(1, collapse: false), into: &effects)
         phone.receive(push(1, collapse: false), into: &effects)
         phone.receive(push(2, collapse: false), into: &effects)
-        #expect(effects == [.logged(push(1, collapse: false)),
+        #expect(decisions(effects) == [.received(push(1, collapse: false), logged: true),
                             .presented(push(1, collapse: false), replacedExisting: false, run: .ran),
-                            .logged(push(1, collapse: false)),
+                            .received(push(1, collapse: false), logged: true),
                             .presented(push(1, collapse: false), replacedExisting: false, run: .ran),
-                            .logged(push(2, collapse: false)),
+                            .received(push(2, collapse: false), logged: true),
                             .presented(push(2, collapse: false), replacedExisting: false, run: .ran)])
     }
 
@@ -375,9 +418,9 @@ struct PhoneTests {
         phone.receive(push(1), into: &effects)
         phone.receive(push(2), into: &effects)
         phone.receive(push(3), into: &effects)
-        #expect(effects == [.logged(push(1)), .presented(push(1), replacedExisting: false, run: .ran),
-                            .logged(push(2)), .presented(push(2), replacedExisting: false, run: .ran),
-                            .logged(push(3)), .rerequest(position: 3, gap: 1, invocation: 0),
+        #expect(decisions(effects) == [.received(push(1), logged: true), .presented(push(1), replacedExisting: false, run: .ran),
+                            .received(push(2), logged: true), .presented(push(2), replacedExisting: false, run: .ran),
+                            .received(push(3), logged: true), .rerequest(position: 3, gap: 1, invocation: 0),
                             .startDeadline(invocation: 0, after: 30 * second)])
     }
 
@@ -395,7 +438,7 @@ struct PhoneTests {
         effects.removeAll()
         phone.setOnline(true, into: &effects)
         phone.receive(push(1), into: &effects)
-        #expect(effects == [.connected(DeviceToken(8)), .logged(push(1)),
+        #expect(decisions(effects) == [.connected(DeviceToken(8)), .received(push(1), logged: true),
                             .presented(push(1), replacedExisting: false, run: .ran)])
     }
 
@@ -419,7 +462,7 @@ struct PhoneTests {
         phone.configuration.memoryLimitKB = 12_288
         var effects: ContiguousArray<DeviceEffect> = []
         phone.receive(push(4), footprintKB: 12_289, into: &effects)
-        #expect(effects == [.presented(push(4), replacedExisting: false, run: .killed)])
+        #expect(decisions(effects) == [.presented(push(4), replacedExisting: false, run: .killed)])
         #expect(phone.storage == ExtensionStorage(lastNotificationPosition: 1, lastPositionDeviceID: deviceID))
         #expect(phone.waitingInvocations == 0)
     }
@@ -431,7 +474,7 @@ struct PhoneTests {
         phone.configuration.memoryLimitKB = 12_288
         var effects: ContiguousArray<DeviceEffect> = []
         phone.receive(push(4), footprintKB: footprintKB, into: &effects)
-        #expect(effects == [.logged(push(4)), .rerequest(position: 4, gap: 2, invocation: 0),
+        #expect(decisions(effects) == [.received(push(4), logged: true), .rerequest(position: 4, gap: 2, invocation: 0),
                             .startDeadline(invocation: 0, after: 30 * second)])
         #expect(phone.storage.lastNotificationPosition == 4)
     }
@@ -441,7 +484,7 @@ struct PhoneTests {
         var phone = phoneAtPosition1()
         var effects: ContiguousArray<DeviceEffect> = []
         phone.receive(push(4, hash: 0xdead), into: &effects)
-        #expect(effects == [.logged(push(4, hash: 0xdead)),
+        #expect(decisions(effects) == [.received(push(4, hash: 0xdead), logged: true),
                             .presented(push(4, hash: 0xdead), replacedExisting: false, run: .hashMismatch)])
         #expect(phone.storage == ExtensionStorage(lastNotificationPosition: 1, lastPositionDeviceID: deviceID))
     }
@@ -455,7 +498,7 @@ struct PhoneTests {
         var effects: ContiguousArray<DeviceEffect> = []
         phone.receive(plain, into: &effects)
         phone.receive(foreign, into: &effects)
-        #expect(effects == [.logged(plain), .presented(plain, replacedExisting: false, run: .ran),
+        #expect(decisions(effects) == [.received(plain, logged: true), .presented(plain, replacedExisting: false, run: .ran),
                             .presented(foreign, replacedExisting: false, run: .ran)])
     }
 
@@ -468,7 +511,7 @@ struct PhoneTests {
         phone.reset(configuration: phone.configuration, token: DeviceToken(8), deviceID: 9, deviceIDHash: 3)
         phone.setOnline(true, into: &effects)
         phone.launch(into: &effects)
-        #expect(effects == [.connected(DeviceToken(8))])
+        #expect(decisions(effects) == [.connected(DeviceToken(8))])
     }
 
     @Test("every-launch: a launch while online registers the token and hash at once, every time")
@@ -477,7 +520,7 @@ struct PhoneTests {
         var effects: ContiguousArray<DeviceEffect> = []
         phone.launch(into: &effects)
         phone.launch(into: &effects)
-        #expect(effects == [.registered(token, deviceIDHash: hash), .registered(token, deviceIDHash: hash)])
+        #expect(decisions(effects) == [.registered(token, deviceIDHash: hash), .registered(token, deviceIDHash: hash)])
         #expect(!phone.registrationPending)
     }
 
@@ -492,7 +535,7 @@ struct PhoneTests {
         phone.setOnline(true, into: &effects)
         phone.setOnline(false, into: &effects)
         phone.setOnline(true, into: &effects)
-        #expect(effects == [.connected(token), .registered(token, deviceIDHash: hash),
+        #expect(decisions(effects) == [.connected(token), .registered(token, deviceIDHash: hash),
                             .disconnected(token), .connected(token)])
     }
 
@@ -503,7 +546,7 @@ struct PhoneTests {
         phone.launch(into: &effects)
         phone.setOnline(true, into: &effects)
         phone.launch(into: &effects)
-        #expect(effects == [.connected(token)])
+        #expect(decisions(effects) == [.connected(token)])
     }
 
     @Test("once-at-prompt: after a reinstall the first launch online registers the new token, the next does not")
@@ -515,7 +558,7 @@ struct PhoneTests {
         effects.removeAll()
         phone.launch(into: &effects)
         phone.launch(into: &effects)
-        #expect(effects == [.registered(DeviceToken(3), deviceIDHash: hash)])
+        #expect(decisions(effects) == [.registered(DeviceToken(3), deviceIDHash: hash)])
         #expect(!phone.promptPending)
     }
 
@@ -528,7 +571,7 @@ struct PhoneTests {
         phone.launch(into: &effects)
         phone.launch(into: &effects)
         phone.setOnline(true, into: &effects)
-        #expect(effects == [.tokenChanged(old: token, new: DeviceToken(3)),
+        #expect(decisions(effects) == [.tokenChanged(old: token, new: DeviceToken(3)),
                             .connected(DeviceToken(3)), .registered(DeviceToken(3), deviceIDHash: hash)])
     }
 
@@ -539,7 +582,7 @@ struct PhoneTests {
         var phone = phoneAtPosition1()
         var effects: ContiguousArray<DeviceEffect> = []
         phone.rotateToken(to: DeviceToken(3), promptShown: false, into: &effects)
-        #expect(effects == [.tokenChanged(old: token, new: DeviceToken(3)), .connected(DeviceToken(3))])
+        #expect(decisions(effects) == [.tokenChanged(old: token, new: DeviceToken(3)), .connected(DeviceToken(3))])
         #expect(phone.token == DeviceToken(3))
         #expect(phone.storage == ExtensionStorage(lastNotificationPosition: 1, lastPositionDeviceID: deviceID))
         #expect(!phone.promptPending)
@@ -547,7 +590,7 @@ struct PhoneTests {
         phone.setOnline(false, into: &effects)
         phone.setOnline(true, into: &effects)
         phone.launch(into: &effects)
-        #expect(effects == [.disconnected(DeviceToken(3)), .connected(DeviceToken(3)),
+        #expect(decisions(effects) == [.disconnected(DeviceToken(3)), .connected(DeviceToken(3)),
                             .registered(DeviceToken(3), deviceIDHash: hash)])
     }
 
@@ -556,10 +599,10 @@ struct PhoneTests {
         var phone = offlinePhone()
         var effects: ContiguousArray<DeviceEffect> = []
         phone.rotateToken(to: DeviceToken(3), promptShown: false, into: &effects)
-        #expect(effects == [.tokenChanged(old: token, new: DeviceToken(3))])
+        #expect(decisions(effects) == [.tokenChanged(old: token, new: DeviceToken(3))])
         effects.removeAll()
         phone.setOnline(true, into: &effects)
-        #expect(effects == [.connected(DeviceToken(3))])
+        #expect(decisions(effects) == [.connected(DeviceToken(3))])
     }
 
     @Test("a reinstall (prompt shown) clears the extension's storage, so the next push is a first position")
@@ -571,7 +614,7 @@ struct PhoneTests {
         #expect(phone.promptPending)
         effects.removeAll()
         phone.receive(push(5), into: &effects)     // would re-request 2…4 with the old storage
-        #expect(effects == [.logged(push(5)), .presented(push(5), replacedExisting: false, run: .ran)])
+        #expect(decisions(effects) == [.received(push(5), logged: true), .presented(push(5), replacedExisting: false, run: .ran)])
         #expect(phone.storage == ExtensionStorage(lastNotificationPosition: 5, lastPositionDeviceID: deviceID))
     }
 
@@ -582,7 +625,7 @@ struct PhoneTests {
         phone.launch(into: &effects)
         phone.rotateToken(to: DeviceToken(3), promptShown: false, into: &effects)
         phone.setOnline(true, into: &effects)
-        #expect(effects == [.tokenChanged(old: token, new: DeviceToken(3)), .connected(DeviceToken(3))])
+        #expect(decisions(effects) == [.tokenChanged(old: token, new: DeviceToken(3)), .connected(DeviceToken(3))])
     }
 
     // MARK: - Device id change
@@ -594,12 +637,12 @@ struct PhoneTests {
         #expect(phone.deviceID == 43 && phone.deviceIDHash == 0xbeef)
         var effects: ContiguousArray<DeviceEffect> = []
         phone.receive(push(4), into: &effects)     // still numbered with the old hash
-        #expect(effects == [.logged(push(4)), .presented(push(4), replacedExisting: false, run: .hashMismatch)])
+        #expect(decisions(effects) == [.received(push(4), logged: true), .presented(push(4), replacedExisting: false, run: .hashMismatch)])
         #expect(phone.storage == ExtensionStorage(lastNotificationPosition: nil, lastPositionDeviceID: 43))
         effects.removeAll()
         phone.launch(into: &effects)
         phone.receive(push(5, hash: 0xbeef), into: &effects)
-        #expect(effects == [.registered(token, deviceIDHash: 0xbeef), .logged(push(5, hash: 0xbeef)),
+        #expect(decisions(effects) == [.registered(token, deviceIDHash: 0xbeef), .received(push(5, hash: 0xbeef), logged: true),
                             .presented(push(5, hash: 0xbeef), replacedExisting: false, run: .ran)])
         #expect(phone.storage == ExtensionStorage(lastNotificationPosition: 5, lastPositionDeviceID: 43))
     }
@@ -614,8 +657,8 @@ struct PhoneTests {
         phone.launch(into: &effects)
         phone.receive(push(1), into: &effects)
         phone.receive(push(2), into: &effects)
-        #expect(effects == [.logged(push(1)), .presented(push(1), replacedExisting: false, run: .hashMismatch),
-                            .logged(push(2)), .presented(push(2), replacedExisting: false, run: .hashMismatch)])
+        #expect(decisions(effects) == [.received(push(1), logged: true), .presented(push(1), replacedExisting: false, run: .hashMismatch),
+                            .received(push(2), logged: true), .presented(push(2), replacedExisting: false, run: .hashMismatch)])
     }
 
     // MARK: - Subscription sync
@@ -625,7 +668,7 @@ struct PhoneTests {
         var phone = onlinePhone()
         var effects: ContiguousArray<DeviceEffect> = []
         phone.subscriptionChanged(generation: 3, into: &effects)
-        #expect(effects == [.subscriptionsSynced(generation: 3)])
+        #expect(decisions(effects) == [.subscriptionsSynced(generation: 3)])
         #expect(phone.pendingSubscriptionGeneration == nil)
     }
 
@@ -640,7 +683,7 @@ struct PhoneTests {
         phone.setOnline(true, into: &effects)
         phone.setOnline(false, into: &effects)
         phone.setOnline(true, into: &effects)
-        #expect(effects == [.connected(token), .subscriptionsSynced(generation: 4),
+        #expect(decisions(effects) == [.connected(token), .subscriptionsSynced(generation: 4),
                             .disconnected(token), .connected(token)])
     }
 
@@ -651,11 +694,11 @@ struct PhoneTests {
         phone.subscriptionChanged(generation: 4, into: &effects)
         phone.launch(into: &effects)
         phone.setOnline(true, into: &effects)
-        #expect(effects == [.connected(token)])
+        #expect(decisions(effects) == [.connected(token)])
         effects.removeAll()
         phone.launch(into: &effects)
         phone.launch(into: &effects)
-        #expect(effects == [.subscriptionsSynced(generation: 4)])
+        #expect(decisions(effects) == [.subscriptionsSynced(generation: 4)])
     }
 
     @Test("a launch while online registers, then syncs a pending change")
@@ -666,7 +709,7 @@ struct PhoneTests {
         phone.setOnline(true, into: &effects)
         effects.removeAll()
         phone.launch(into: &effects)
-        #expect(effects == [.registered(token, deviceIDHash: hash), .subscriptionsSynced(generation: 2)])
+        #expect(decisions(effects) == [.registered(token, deviceIDHash: hash), .subscriptionsSynced(generation: 2)])
     }
 
     @Test("reconnecting emits connected, then the pending registration, then the pending sync")
@@ -676,7 +719,7 @@ struct PhoneTests {
         phone.subscriptionChanged(generation: 6, into: &effects)
         phone.launch(into: &effects)
         phone.setOnline(true, into: &effects)
-        #expect(effects == [.connected(token), .registered(token, deviceIDHash: hash),
+        #expect(decisions(effects) == [.connected(token), .registered(token, deviceIDHash: hash),
                             .subscriptionsSynced(generation: 6)])
     }
 
@@ -698,36 +741,36 @@ struct PhoneTests {
         effects.removeAll()
         phone.setOnline(true, into: &effects)
         phone.launch(into: &effects)
-        #expect(effects == [.connected(DeviceToken(8))])
+        #expect(decisions(effects) == [.connected(DeviceToken(8))])
     }
 
     // MARK: - Answers
 
-    @Test("receive answers whether iOS got the push: true online, false (and a bounce) offline")
+    @Test("iOS receiving a push is an effect, first of the delivery's: online it is received, offline only bounced")
     func receiveAnswersArrival() {
         var phone = offlinePhone()
         var effects: ContiguousArray<DeviceEffect> = []
-        let offline = phone.receive(push(1), into: &effects)
-        #expect(!offline && effects == [.deliveryFailed(push(1))])
+        phone.receive(push(1), into: &effects)
+        #expect(effects == [.deliveryFailed(push(1))])
         phone.setOnline(true, into: &effects)
         effects.removeAll()
-        let online = phone.receive(push(1), into: &effects)
-        #expect(online && effects == [.logged(push(1)), .presented(push(1), replacedExisting: false, run: .ran)])
+        phone.receive(push(1), into: &effects)
+        #expect(effects == [.received(push(1), logged: true), .presented(push(1), replacedExisting: false, run: .ran)])
     }
 
     @Test("a launch online uploads the log at once; a launch offline uploads it at the next connection, once")
     func launchUploadsTheLog() {
-        var phone = offlinePhone()
+        var phone = offlinePhone(registration: .onceAtPrompt)
         var effects: ContiguousArray<DeviceEffect> = []
-        var answers: [Bool] = []
-        answers.append(phone.launch(into: &effects))       // offline: waits
-        answers.append(phone.launch(into: &effects))       // still one pending upload
-        #expect(phone.uploadPending)
-        answers.append(phone.setOnline(true, into: &effects))   // goes up now
-        answers.append(phone.setOnline(false, into: &effects))
-        answers.append(phone.setOnline(true, into: &effects))   // nothing left
-        answers.append(phone.launch(into: &effects))       // online: at once
-        #expect(answers == [false, false, true, false, false, true])
+        phone.launch(into: &effects)       // offline: waits
+        phone.launch(into: &effects)       // still one pending upload
+        #expect(phone.uploadPending && effects.isEmpty)
+        phone.setOnline(true, into: &effects)   // goes up now, before the connection's traffic
+        phone.setOnline(false, into: &effects)
+        phone.setOnline(true, into: &effects)   // nothing left
+        phone.launch(into: &effects)       // online: at once
+        #expect(effects == [.logUploaded(atReconnect: true), .connected(token), .disconnected(token), .connected(token),
+                            .logUploaded(atReconnect: false)])
         #expect(!phone.uploadPending)
     }
 
@@ -743,28 +786,30 @@ struct PhoneTests {
         effects.removeAll()
         phone.receive(push(1), into: &effects)
         phone.receive(push(4), into: &effects)
-        #expect(effects == [.logged(push(1)), .presented(push(1), replacedExisting: false, run: .ran),
-                            .logged(push(4)), .presented(push(4), replacedExisting: false, run: .ran)])
+        #expect(decisions(effects) == [.received(push(1), logged: true), .presented(push(1), replacedExisting: false, run: .ran),
+                            .received(push(4), logged: true), .presented(push(4), replacedExisting: false, run: .ran)])
         #expect(phone.storage == ExtensionStorage())
-        let updated = phone.updateApp()
-        let again = phone.updateApp()
-        #expect(updated && !again && phone.appUpdated)
+        effects.removeAll()
+        phone.updateApp(into: &effects)
+        phone.updateApp(into: &effects)     // a second time: nothing
+        #expect(effects == [.appUpdated] && phone.appUpdated)
         effects.removeAll()
         phone.receive(push(5), into: &effects)      // the first numbered push the new app sees: saved
         phone.receive(push(8), into: &effects)      // a gap of 2: re-requested
-        #expect(effects == [.logged(push(5)), .presented(push(5), replacedExisting: false, run: .ran),
-                            .logged(push(8)), .rerequest(position: 8, gap: 2, invocation: 0),
+        #expect(decisions(effects) == [.received(push(5), logged: true), .presented(push(5), replacedExisting: false, run: .ran),
+                            .received(push(8), logged: true), .rerequest(position: 8, gap: 2, invocation: 0),
                             .startDeadline(invocation: 0, after: 30 * second)])
     }
 
     @Test("without an update in the configuration updateApp changes nothing; reset forgets an update")
     func updateNeedsAnUpdate() {
         var plain = onlinePhone()
-        let changed = plain.updateApp()
-        #expect(!changed && !plain.appUpdated)
+        var effects: ContiguousArray<DeviceEffect> = []
+        plain.updateApp(into: &effects)
+        #expect(effects.isEmpty && !plain.appUpdated)
         var phone = Phone(configuration: PhoneConfiguration(serviceExtension: queueExtension, updatedExtension: queueExtension),
                           token: token, deviceID: deviceID, deviceIDHash: hash)
-        phone.updateApp()
+        phone.updateApp(into: &effects)
         phone.reset(configuration: phone.configuration, token: token, deviceID: deviceID, deviceIDHash: hash)
         #expect(!phone.appUpdated)
     }

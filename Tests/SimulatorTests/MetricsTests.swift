@@ -222,7 +222,7 @@ struct StrategyAggregateTests {
     func identityCatchesBrokenDay() {
         var aggregate = consistent()
         aggregate.daily[1].delivered -= 1    // day 1: 1 + 1 + 0 + 1 ≠ 4
-        #expect(aggregate.checkIdentity() == "a day's outcomes do not add up to its messages")
+        #expect(aggregate.checkIdentity() == "day 2: delivered 1 + summarized 1 + lost 0 + pending 1 ≠ messages 4")
     }
 
     @Test("the identity catches a daily series that does not add up to the totals")
@@ -231,13 +231,13 @@ struct StrategyAggregateTests {
         // Each day still adds up on its own, but together they hold one message too many.
         aggregate.daily[1].messages += 1
         aggregate.daily[1].pending += 1
-        #expect(aggregate.checkIdentity() == "the daily series does not add up to the totals")
+        #expect(aggregate.checkIdentity() == "the daily messages add up to 11, the total is 10")
 
         var moved = consistent()
         // Same daily total of messages, but a delivery moved into "lost" on one day.
         moved.daily[0].delivered -= 1
         moved.daily[0].lost += 1
-        #expect(moved.checkIdentity() == "the daily series does not add up to the totals")
+        #expect(moved.checkIdentity() == "the daily delivered add up to 5, the total is 6")
     }
 
     @Test("the identity catches lost-by-reason days that do not add up to a day's lost or to a reason's total")
@@ -246,12 +246,12 @@ struct StrategyAggregateTests {
         // The loss moved to the other day: day 1 lost 1 has no reason left.
         moved.dailyLostByReason[StrategyAggregate.dailyLostIndex(day: 0, reasonRawValue: 1)] = 0
         moved.dailyLostByReason[StrategyAggregate.dailyLostIndex(day: 1, reasonRawValue: 1)] = 1
-        #expect(moved.checkIdentity() == "day 1's lost_* counts do not add up to its lost")
+        #expect(moved.checkIdentity() == "day 1: the lost_* counts add up to 0, its lost is 1")
         var renamed = consistent()
         // Day 1 still adds up, but under another reason than the total says.
         renamed.dailyLostByReason[StrategyAggregate.dailyLostIndex(day: 0, reasonRawValue: 1)] = 0
         renamed.dailyLostByReason[StrategyAggregate.dailyLostIndex(day: 0, reasonRawValue: 2)] = 1
-        #expect(renamed.checkIdentity() == "the daily lost_apns_coalesced does not add up to the total")
+        #expect(renamed.checkIdentity() == "the daily lost_apns_coalesced add up to 0, the total is 1")
     }
 
     @Test("the identity catches latency recorded for a different number of deliveries")

@@ -280,33 +280,13 @@ public struct StrategyAggregate: Sendable, Equatable {
         measuredSent == 0 ? 0 : Double(measuredReceived) / Double(measuredSent)
     }
 
-    /// Checks that every message is in exactly one bucket, overall and per day.
-    /// Runs in release builds too: a report that does not add up is not written.
-    /// - Complexity: O(days).
+    /// Checks the balance rules (`BalanceRules`): every message in exactly one
+    /// bucket, overall and per day, every count non-negative, the funnel nested, the
+    /// blocks and APNs's counters consistent. Runs in release builds too: a report
+    /// that does not add up is not written. `merge` checks each part by the same rules.
+    /// - Complexity: O(days × blocks + counters).
     public func checkIdentity() -> String? {
-        if delivered + summarized + lost + pending != messages {
-            return "delivered \(delivered) + summarized \(summarized) + lost \(lost) + pending \(pending) ≠ messages \(messages)"
-        }
-        if lostByReason[0] != 0 { return "a loss without a reason was counted" }
-        var total = DayCounts()
-        for day in daily {
-            if day.delivered + day.summarized + day.lost + day.pending != day.messages {
-                return "a day's outcomes do not add up to its messages"
-            }
-            total += day
-        }
-        if DayCounts.counts.contains(where: { total[keyPath: $0.field] != self[keyPath: $0.total] }) {
-            return "the daily series does not add up to the totals"
-        }
-        for (index, day) in daily.enumerated()
-        where LossReason.allCases.reduce(0, { $0 + lost($1, day: index) }) != day.lost {
-            return "day \(index + 1)'s lost_* counts do not add up to its lost"
-        }
-        for reason in LossReason.allCases where daily.indices.reduce(0, { $0 + lost(reason, day: $1) }) != lost(reason) {
-            return "the daily lost_\(reason.columnName) does not add up to the total"
-        }
-        if Int64(latency.total) != delivered { return "latency was recorded for \(latency.total) messages, \(delivered) delivered" }
-        return checkBlocks()
+        BalanceRules.violation(in: self)
     }
 
     /// Checks that the blocks sum to the totals, overall and per day.

@@ -65,7 +65,7 @@ public struct RunCost: Sendable, Equatable {
     /// numbering strategy, in bytes: the provider's held payloads with their times, for
     /// `payloadTTL` (without one it keeps runs of consecutive messages, next to nothing).
     /// The one part of memory that grows with one device's volume: Notification Center's
-    /// collapse ids are forgotten once no copy can match them (`ReachableMessages`).
+    /// collapse ids are forgotten once no copy can match them (the phone's own bound).
     public var modelBytesPerLane: Double
     /// Estimated peak memory in bytes on `threads` threads.
     public var memoryBytes: Double
@@ -79,7 +79,7 @@ public struct RunCost: Sendable, Equatable {
     /// Memory of a payload the provider holds (a message index and a time).
     package static let heldPayloadBytes = 16.0
     /// Memory of a collapse id in Notification Center: 8 bytes in its set (at most 3/4
-    /// full), and 16 (its key and message) in the order a long lane forgets them by.
+    /// full), and 16 (its key, second and position) in the order a long lane forgets them by.
     package static let collapseIDBytes = 8.0 / 0.75 + 16
     /// Room arrays take beyond what they hold (capacity doubles as they grow).
     package static let growth = 2.0

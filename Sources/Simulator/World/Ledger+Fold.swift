@@ -12,9 +12,6 @@ extension Ledger {
         package var days: Int
         /// The device-id hash at the lane's start.
         package var deviceIDHash: UInt32
-        /// Pushes carry collapse ids: find the messages no copy can reach any more
-        /// (`ReachableMessages`), for Notification Center to forget.
-        package var tracksReach = false
     }
 
     /// A re-request the extension made: until the provider has served it and the
@@ -42,8 +39,6 @@ extension Ledger {
         /// so numbered messages settle only when shown.
         package var numberedStayOpen = false
         package var openRanges: ContiguousArray<OpenRange> = []
-        /// Under `Folding.tracksReach`: the messages a copy may still reach.
-        package var reach = ReachableMessages()
         /// The fold of the messages folded so far (they go straight to the lane's aggregate).
         package var pass = FoldPass()
         package var block = 0
@@ -65,7 +60,6 @@ extension Ledger {
             deviceIDHash = folding.deviceIDHash
             numberedStayOpen = false
             openRanges.removeAll(keepingCapacity: true)
-            reach.reset()
             pass = FoldPass()
             block = folding.block
             for day in touchedDays {
@@ -264,22 +258,13 @@ extension Ledger {
 
     /// Folds the oldest messages into `aggregate` while they have settled.
     package mutating func foldSettled(now: SimTime, into aggregate: inout StrategyAggregate) {
-        let tracksReach = self.tracksReach
         var foldedAny = false
         while let record = firstLive, isSettled(record, now: now) {
             if let broken = streaming.fold(record, index: foldedBelow, into: &aggregate, launches: launches) {
                 noteInconsistency(broken)
             }
-            if tracksReach {
-                streaming.reach.folded(Int32(foldedBelow), position: record.position, numberingHash: record.numberingHash)
-            }
             advanceLive()
             foldedAny = true
-        }
-        if tracksReach {
-            streaming.reach.advance(savedPosition: streaming.savedPosition, openRanges: streaming.openRanges,
-                                    ghostCopies: streaming.ghostCopies, numberedStayOpen: streaming.numberedStayOpen,
-                                    foldedBelow: foldedBelow)
         }
         guard foldedAny else { return }
         // Live messages look up launches from their day's start and uploads from their arrival.
@@ -287,9 +272,6 @@ extension Ledger {
         launches.forget(launchesBefore: oldest - oldest % TimeUnit.day, uploadsBefore: oldest)
         forgetFolded()
     }
-
-    /// The lane folds and its pushes carry collapse ids (`Folding.tracksReach`).
-    package var tracksReach: Bool { folding?.tracksReach == true }
 
     /// The extension saved `position` (nil: it forgot it).
     @inline(__always)

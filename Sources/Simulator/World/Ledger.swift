@@ -120,7 +120,6 @@ package struct Ledger {
         if !push.isResend, let xiva = push.payload.xiva {
             records[index].position = xiva.position
             records[index].numberingHash = xiva.deviceIDHash
-            streaming.reach.numberingHash = xiva.deviceIDHash
             let offset = Int(xiva.position) - 1 - positionsOffset
             if offset == positionToMessage.count {
                 // The usual case: the next position.

@@ -51,7 +51,7 @@ extension World {
         case .pushReachesDevice(let slot):
             let push = pushPool.take(slot).push
             let footprintKB = footprint?.sample(&memoryRandom) ?? 0
-            if phone.receive(push, footprintKB: footprintKB, into: &deviceEffects) { ledger.reachedDevice(push) }
+            phone.receive(push, footprintKB: footprintKB, at: now, into: &deviceEffects)
             routeDeviceEffects(at: now)
         case .rerequestReachesProvider(let position, let gap, let invocation, let returnDelay):
             ledger.rerequestServed(invocation: invocation)
@@ -60,14 +60,15 @@ extension World {
             routeProviderEffects(at: now, returnDelay: returnDelay)
         case .answerReachesDevice(let invocation, let ok):
             ledger.rerequestEnded(invocation: invocation)
-            phone.receiveRerequestAnswer(invocation: invocation, ok: ok, into: &deviceEffects)
+            phone.receiveRerequestAnswer(invocation: invocation, ok: ok, at: now, into: &deviceEffects)
             routeDeviceEffects(at: now)
         case .extensionDeadline(let invocation):
             ledger.rerequestEnded(invocation: invocation)
-            phone.extensionDeadline(invocation: invocation, into: &deviceEffects)
+            phone.extensionDeadline(invocation: invocation, at: now, into: &deviceEffects)
             routeDeviceEffects(at: now)
         case .appUpdateReachesDevice:
-            if phone.updateApp() { ledger.counts[.appUpdates] += 1 }
+            phone.updateApp(into: &deviceEffects)
+            routeDeviceEffects(at: now)
         case .tapped(let message):
             ledger.reached(Ledger.Stage.opened, messageIndex: message)
             launch(at: now)
@@ -107,15 +108,13 @@ extension World {
     /// A mail reaches the provider from the backend, for folder generation `folder`.
     package mutating func mailArrives(at now: SimTime, folder: Int32, folding aggregate: inout StrategyAggregate) {
         let message = ledger.newMessage(at: now, folding: &aggregate)
-        // Collapse ids no copy can match any more leave Notification Center (a long lane's).
-        if ledger.tracksReach { phone.forgetNotifications(before: ledger.streaming.reach.unreachableBelow) }
         provider.receiveMail(messageIndex: message, folderGeneration: folder, at: now, into: &providerEffects)
         routeProviderEffects(at: now, returnDelay: 0)
     }
 
     /// The device goes online or offline.
     package mutating func connectivityChanges(at now: SimTime, online: Bool) {
-        if phone.setOnline(online, into: &deviceEffects) { ledger.uploaded(at: now, atReconnect: true) }
+        phone.setOnline(online, at: now, into: &deviceEffects)
         routeDeviceEffects(at: now)
     }
 
@@ -132,7 +131,7 @@ extension World {
     package mutating func launch(at now: SimTime) {
         ledger.counts[.launches] += 1
         ledger.launched(at: now)
-        if phone.launch(into: &deviceEffects) { ledger.uploaded(at: now, atReconnect: false) }
+        phone.launch(into: &deviceEffects)
         routeDeviceEffects(at: now)
     }
 
@@ -235,6 +234,13 @@ extension World {
         }
     }
 
+    /// The app's log went up. Rare next to deliveries, and the ledger's upload is
+    /// long: kept out of the routing loop, which it would otherwise slow.
+    @inline(never)
+    private mutating func logUploaded(at now: SimTime, atReconnect: Bool) {
+        ledger.uploaded(at: now, atReconnect: atReconnect)
+    }
+
     package mutating func routeDeviceEffects(at now: SimTime) {
         while deviceRouted < deviceEffects.count {
             let effect = deviceEffects[deviceRouted]
@@ -246,6 +252,13 @@ extension World {
                 agenda.sendNow(.disconnectionReachesAPNs(token))
             case .deliveryFailed(let push):
                 agenda.sendNow(.bounceReachesAPNs(pushPool.park(push, attempt: 0)))
+            case .received(let push, let logged):
+                ledger.reachedDevice(push)
+                if logged { ledger.logged(push, at: now) }
+            case .logUploaded(let atReconnect):
+                logUploaded(at: now, atReconnect: atReconnect)
+            case .appUpdated:
+                ledger.counts[.appUpdates] += 1
             case .rerequest(let position, let gap, let invocation):
                 ledger.rerequested()
                 ledger.rerequestOpened(position: position, gap: gap, invocation: invocation)
@@ -254,8 +267,6 @@ extension World {
                                                          returnDelay: roundTrip - roundTrip / 2), arrivingAt: now + roundTrip / 2)
             case .startDeadline(let invocation, let after):
                 agenda.send(.extensionDeadline(invocation: invocation), arrivingAt: now + after)
-            case .logged(let push):
-                ledger.logged(push, at: now)
             case .presented(let push, let replacedExisting, let run):
                 switch run {
                 case .ran: break

@@ -55,6 +55,8 @@ package struct World {
     package let powerDeferral: Sampler?
     package let footprint: Sampler?
     package let tapDelay: Sampler?
+    /// How long a copy can take (`CopyBounds`), told to a long lane's phone.
+    package let copyBounds: CopyBounds
 
     // State of the current lane that belongs to no actor: the user's own doings.
     /// The token number the next rotation hands out.
@@ -86,6 +88,7 @@ package struct World {
         powerDeferral = scenario.chain.apns.lowPriorityDeferral.map(Sampler.init)
         footprint = scenario.chain.device.memory.map { Sampler($0.footprintKB) }
         tapDelay = scenario.chain.device.taps.map { Sampler($0.delay) }
+        copyBounds = Self.copyBounds(scenario)
         timeline = UserTimeline(scenario: scenario, outages: outages, window: timelineWindow)
     }
 
@@ -147,8 +150,7 @@ package struct World {
         let hash = UInt32(truncatingIfNeeded: SplitMix64.mix(traits.deviceID))
         // A long lane is never held whole: the ledger folds what has settled as it plays.
         ledger.reset(folding: long ? Ledger.Folding(recordsHeld: recordsHeld, block: UserBlocks.block(of: user),
-                                                   days: scenario.dayCount, deviceIDHash: hash,
-                                                   tracksReach: plan.provider.sendsCollapseID) : nil)
+                                                   days: scenario.dayCount, deviceIDHash: hash) : nil)
         currentLane = lane
         ledger.launches.measured = !traits.legacyIOS
         nextTokenNumber = 1
@@ -162,7 +164,7 @@ package struct World {
             extensionTimeLimit: scenario.extensionTimeLimit, registrationPolicy: plan.strategy.registration,
             subscriptionSync: chain.provider.subscriptions?.syncOn ?? .reconnect,
             memoryLimitKB: chain.device.memory.map { traits.olderIOS ? $0.olderLimitKB : $0.newerLimitKB } ?? .max,
-            reportsSavedPosition: long, forgetsUnreachableNotifications: long && plan.provider.sendsCollapseID)
+            reportsSavedPosition: long, copyBounds: long && plan.provider.sendsCollapseID ? copyBounds : nil)
         phone.reset(configuration: configuration, token: token, deviceID: traits.deviceID, deviceIDHash: hash)
 
         // Installed and registered before the run starts.
@@ -170,7 +172,7 @@ package struct World {
         apns.setNotificationsEnabled(token, !timeline.lanes[lane].notificationsDisabled)
         provider.register(token, deviceIDHash: hash, at: 0)
         ledger.counts[.registrations] += 1
-        phone.setOnline(timeline.startsOnline, into: &deviceEffects)
+        phone.setOnline(timeline.startsOnline, at: 0, into: &deviceEffects)
         routeDeviceEffects(at: 0)
 
         let end = scenario.duration
@@ -231,5 +233,30 @@ package struct World {
             throw AccountingError(description: "user \(user): APNs accepted \(apnsCounts[.accepted]) and took back "
                                   + "\(apnsCounts[.bounced]) bounces, but handed out, discarded or holds \(left)")
         }
+    }
+}
+
+extension World {
+    /// The longest a copy can take on each leg, from the longest draw of every
+    /// latency, timeout, backoff and deferral on it (saturating: a bound past any
+    /// run's length only makes the phone keep its ids).
+    package static func copyBounds(_ scenario: Scenario) -> CopyBounds {
+        func plus(_ a: SimDuration, _ b: SimDuration) -> SimDuration {
+            min(a + b, 4 * Distribution.longestDraw)
+        }
+        let chain = scenario.chain
+        // One attempt ends when APNs has the request or the provider's timeout fires.
+        let attempt = max(scenario.latency.providerToAPNs.longestPossibleDraw, chain.provider.network?.timeout ?? 0)
+        var toAPNs = attempt
+        var retry: Int32 = 1
+        while retry <= chain.provider.retry.maxRetries, toAPNs < 4 * Distribution.longestDraw {
+            toAPNs = plus(plus(toAPNs, chain.provider.retry.delay(beforeAttempt: retry)), attempt)
+            retry += 1
+        }
+        let toDevice = plus(chain.apns.lowPriorityDeferral?.longestPossibleDraw ?? 0,
+                            scenario.latency.apnsToDevice.longestPossibleDraw)
+        // The world sends a re-request on its way for half a drawn round trip.
+        let rerequest = scenario.latency.rerequestRoundTrip.longestPossibleDraw / 2 + 1
+        return CopyBounds(toAPNs: toAPNs, toDevice: toDevice, rerequestToProvider: rerequest)
     }
 }

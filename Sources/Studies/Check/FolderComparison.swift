@@ -52,7 +52,4 @@ package struct FolderComparison {
 
     /// Whether any rate moved beyond noise.
     package var changed: Bool { rows.contains { $0.changes.contains { $0.change.beyondNoise == true } } }
-
-    /// Whether some change could not be judged (a standard error missing).
-    package var unjudged: Bool { rows.contains { $0.changes.contains { $0.change.beyondNoise == nil } } }
 }

@@ -1,0 +1,162 @@
+import FakeAPNs
+
+/// The rules every aggregate a run produces obeys, written once: the run checks its
+/// result against them before it writes anything (`StrategyAggregate.checkIdentity`,
+/// release builds too), and `merge` checks each part it reads (`PartialChecks`): a
+/// partial travels from another machine, and a damaged one must be named (exit 65),
+/// not summed into reports that break their own invariants or trap on an overflow.
+/// Each rule follows from how the ledger and FakeAPNs count (cited beside it); sums
+/// of parts that obey them obey them too, so the merged result needs no second look.
+/// `PartialChecksTests` runs every shipped scenario through them, user by user.
+package enum BalanceRules {
+    /// The first rule `aggregate` breaks, described; nil when a run could have produced it.
+    /// - Complexity: O(days + counters).
+    package static func violation(in aggregate: StrategyAggregate) -> String? {
+        // Every count is a number of things that happened.
+        for (name, field) in StrategyAggregate.counts where aggregate[keyPath: field] < 0 {
+            return "\(name) \(aggregate[keyPath: field]) < 0"
+        }
+        for reason in LossReason.allCases where aggregate.lost(reason) < 0 {
+            return "lost_\(reason.columnName) \(aggregate.lost(reason)) < 0"
+        }
+        for counter in ChainCounter.allCases where aggregate.chain[counter] < 0 {
+            return "\(counter.columnName) \(aggregate.chain[counter]) < 0"
+        }
+        for counter in APNsCounter.allCases where aggregate.apns[counter] < 0 {
+            return "apns \(counter.columnName) \(aggregate.apns[counter]) < 0"
+        }
+        for (index, day) in aggregate.daily.enumerated() {
+            for (name, field, _) in DayCounts.counts where day[keyPath: field] < 0 {
+                return "day \(index + 1) \(name) \(day[keyPath: field]) < 0"
+            }
+        }
+        if let negative = aggregate.dailyLostByReason.firstIndex(where: { $0 < 0 }) {
+            return "day \(negative / LossReason.allCases.count + 1) lost by reason \(aggregate.dailyLostByReason[negative]) < 0"
+        }
+        if let negative = aggregate.blocks.firstIndex(where: { $0 < 0 }) {
+            return "block \(negative / RateCount.allCases.count) "
+                + "\(RateCount.allCases[negative % RateCount.allCases.count].name) \(aggregate.blocks[negative]) < 0"
+        }
+        if let negative = aggregate.dailyBlocks.firstIndex(where: { $0 < 0 }) {
+            return "day \(negative / (UserBlocks.count * RateCount.daily.count) + 1) block count \(aggregate.dailyBlocks[negative]) < 0"
+        }
+        // Ledger.fold: a lost message has the reason of its first loss (raw value ≥ 1).
+        if aggregate.lostByReason[0] != 0 { return "a loss without a reason was counted" }
+        // From here on every count is ≥ 0, so a sum that does not overflow bounds its terms.
+        guard let lost = sum(aggregate.lostByReason) else { return "the lost_* counts add up past \(Int64.max)" }
+        // Ledger.fold: every message ends in exactly one bucket …
+        guard sum([aggregate.delivered, aggregate.summarized, lost, aggregate.pending]) == aggregate.messages else {
+            return "delivered \(aggregate.delivered) + summarized \(aggregate.summarized) + lost \(lost) "
+                + "+ pending \(aggregate.pending) ≠ messages \(aggregate.messages)"
+        }
+        // … of its arrival day, which adds the day to the totals (StrategyAggregate.add).
+        for (index, day) in aggregate.daily.enumerated() {
+            guard sum([day.delivered, day.summarized, day.lost, day.pending]) == day.messages else {
+                return "day \(index + 1): delivered \(day.delivered) + summarized \(day.summarized) + lost \(day.lost) "
+                    + "+ pending \(day.pending) ≠ messages \(day.messages)"
+            }
+            // Measured only when the provider sent it; received only when measured sent.
+            if day.measuredSent > day.messages {
+                return "day \(index + 1): measured_sent \(day.measuredSent) > messages \(day.messages)"
+            }
+            if day.measuredReceived > day.measuredSent {
+                return "day \(index + 1): measured_received \(day.measuredReceived) > measured_sent \(day.measuredSent)"
+            }
+        }
+        for (name, field, total) in DayCounts.counts {
+            // `lost` is the reasons' sum, which did not overflow above.
+            let days = sum(aggregate.daily.lazy.map { $0[keyPath: field] })
+            if days != aggregate[keyPath: total] {
+                return "the daily \(name) add up to \(days.map(String.init) ?? "more than \(Int64.max)"), "
+                    + "the total is \(aggregate[keyPath: total])"
+            }
+        }
+        // Ledger.fold counts each lost message under its day and reason, and in the day's lost.
+        for (index, day) in aggregate.daily.enumerated() {
+            let reasons = sum(LossReason.allCases.map { aggregate.lost($0, day: index) })
+            if reasons != day.lost {
+                return "day \(index + 1): the lost_* counts add up to \(reasons.map(String.init) ?? "more than \(Int64.max)"), "
+                    + "its lost is \(day.lost)"
+            }
+        }
+        for reason in LossReason.allCases {
+            let days = sum(aggregate.daily.indices.map { aggregate.lost(reason, day: $0) })
+            if days != aggregate.lost(reason) {
+                return "the daily lost_\(reason.columnName) add up to \(days.map(String.init) ?? "more than \(Int64.max)"), "
+                    + "the total is \(aggregate.lost(reason))"
+            }
+        }
+        // The fold records a latency for each delivered message, and only for those.
+        if aggregate.latency.total != UInt64(aggregate.delivered) {
+            return "latency was recorded for \(aggregate.latency.total) messages, \(aggregate.delivered) delivered"
+        }
+        // The funnel: each stage counts a message at most once; these pairs are nested by the fold.
+        let ordered: [(smaller: String, Int64, larger: String, Int64)] = [
+            ("provider_sent", aggregate.providerSent, "messages", aggregate.messages),
+            ("apns_accepted", aggregate.apnsAccepted, "messages", aggregate.messages),
+            ("reached_device", aggregate.reachedDevice, "messages", aggregate.messages),
+            ("logged", aggregate.logged, "messages", aggregate.messages),
+            // Uploaded only once logged.
+            ("uploaded", aggregate.uploaded, "logged", aggregate.logged),
+            // A tap is drawn only for a message's first presentation.
+            ("opened", aggregate.opened, "delivered", aggregate.delivered),
+            // Measured sent only when the provider sent it; received only when uploaded.
+            ("measured_sent", aggregate.measuredSent, "provider_sent", aggregate.providerSent),
+            ("measured_received", aggregate.measuredReceived, "uploaded", aggregate.uploaded),
+            // Each message sent has its own original request.
+            ("provider_sent", aggregate.providerSent, "pushes_sent", aggregate.pushesSent),
+            // Each message accepted had a request of its own answered 200.
+            ("apns_accepted", aggregate.apnsAccepted, "apns accepted", aggregate.apns[.accepted]),
+            // A push reaches the device only when APNs hands it out.
+            ("reached_device", aggregate.reachedDevice, "apns delivered + delivered_from_storage",
+             sum([aggregate.apns[.delivered], aggregate.apns[.deliveredFromStorage]]) ?? .max),
+        ]
+        for rule in ordered where rule.1 > rule.3 { return "\(rule.smaller) \(rule.1) > \(rule.larger) \(rule.3)" }
+        // The fold adds a user's counts to its block as well as to the totals.
+        if let broken = aggregate.checkBlocks() { return broken }
+        return violation(in: aggregate.apns, pushesSent: aggregate.pushesSent)
+    }
+
+    /// The rules of FakeAPNs's counters (APNsServer), against the requests the provider sent.
+    /// - Complexity: O(counters).
+    package static func violation(in apns: APNsCounters, pushesSent: Int64) -> String? {
+        // Each request that reached APNs got one answer; some never reached it (network
+        // failures) or were still on their way at the end.
+        guard let answered = sum([apns[.accepted], apns[.rejected], apns[.tooManyRequests]]), answered <= pushesSent else {
+            return "apns accepted \(apns[.accepted]) + rejected \(apns[.rejected]) + too_many_requests "
+                + "\(apns[.tooManyRequests]) > pushes_sent \(pushesSent)"
+        }
+        guard let handedOut = sum([apns[.delivered], apns[.deliveredFromStorage]]) else {
+            return "apns delivered + delivered_from_storage add up past \(Int64.max)"
+        }
+        // Only a notification handed out can bounce off the device.
+        if apns[.bounced] > handedOut {
+            return "apns bounced \(apns[.bounced]) > delivered + delivered_from_storage \(handedOut)"
+        }
+        // Only a stored notification is handed out from storage.
+        if apns[.deliveredFromStorage] > apns[.storedOffline] {
+            return "apns delivered_from_storage \(apns[.deliveredFromStorage]) > stored_offline \(apns[.storedOffline])"
+        }
+        // Notifications come in accepted or bounced and leave once, handed out or
+        // discarded (stored or held ones are on the way); the rest were held at the end.
+        let exits = sum([handedOut, apns[.discardedUnregistered], apns[.discardedExpired], apns[.discardedDisabled],
+                         apns[.discardedReplaced]])
+        let entries = sum([apns[.accepted], apns[.bounced]])
+        guard let entries, let exits, exits <= entries else {
+            return "apns delivered + delivered_from_storage + discarded_* \(exits.map(String.init) ?? "(past \(Int64.max))") "
+                + "> accepted + bounced \(entries.map(String.init) ?? "(past \(Int64.max))")"
+        }
+        return nil
+    }
+
+    /// The sum of non-negative counts, or nil past `Int64.max`.
+    private static func sum(_ values: some Sequence<Int64>) -> Int64? {
+        var total: Int64 = 0
+        for value in values {
+            let (next, overflow) = total.addingReportingOverflow(value)
+            if overflow { return nil }
+            total = next
+        }
+        return total
+    }
+}

@@ -25,6 +25,12 @@ package struct FieldDeclaration: Sendable {
         return range
     }
 
+    /// The declared bounds of an array's length (nil: any length).
+    package var itemCount: ClosedRange<Int>? {
+        guard case .array(_, let count) = kind else { preconditionFailure("\(key) is not declared an array") }
+        return count
+    }
+
     /// The declared number range.
     package var numberRange: NumberRange {
         guard case .number(let range) = kind else { preconditionFailure("\(key) is not declared a number") }

@@ -12,7 +12,7 @@ extension ScenarioDecoder {
     /// labels are not checked.
     package static func decodeExpectations(_ reader: FieldReader, labels ordered: [String]?) throws -> [Expectation] {
         let entries = try reader.array()
-        guard !entries.isEmpty else {
+        guard entries.count >= ScenarioFields.Top.expect.itemCount?.lowerBound ?? 0 else {
             throw reader.invalid("an empty expect list checks nothing; add an expectation or remove the field")
         }
         guard entries.count <= ScenarioLimits.expectations else {

@@ -164,7 +164,9 @@ public enum ScenarioDecoder {
         if let strategyReaders = log.attempt({ () throws -> [FieldReader] in
             let strategiesReader = try top.required(Top.strategies)
             let readers = try strategiesReader.array()
-            guard !readers.isEmpty else { throw strategiesReader.invalid("at least one strategy is needed") }
+            guard readers.count >= Top.strategies.itemCount?.lowerBound ?? 0 else {
+                throw strategiesReader.invalid("at least one strategy is needed")
+            }
             guard readers.count <= ScenarioLimits.strategies else {
                 throw strategiesReader.invalid("at most \(ScenarioLimits.strategies) strategies, found \(readers.count)")
             }
@@ -212,7 +214,10 @@ public enum ScenarioDecoder {
         if let diurnalReader = fields.optional(Rhythm.diurnal) {
             diurnal = log.attempt {
                 let hours = try diurnalReader.array()
-                guard hours.count == 24 else { throw diurnalReader.invalid("needs 24 hourly weights, found \(hours.count)") }
+                let hoursNeeded = Rhythm.diurnal.itemCount ?? 0...Int.max
+                guard hoursNeeded.contains(hours.count) else {
+                    throw diurnalReader.invalid("needs \(hoursNeeded.lowerBound) hourly weights, found \(hours.count)")
+                }
                 let weights = try hours.map { hour throws -> Double in
                     let weight = try hour.number()
                     guard weight <= ScenarioLimits.diurnalWeight else {

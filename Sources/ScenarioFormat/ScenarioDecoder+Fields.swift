@@ -286,16 +286,6 @@ package struct FieldReader {
         return kind
     }
 
-    /// One of a fixed set of words; `what` names the set in the message ("day set").
-    /// - Complexity: O(options).
-    package func choice<Value>(_ what: String, _ options: KeyValuePairs<String, Value>) throws -> Value {
-        let text = try string()
-        guard let match = options.first(where: { $0.key == text }) else {
-            throw invalid("unknown \(what) \(UserText.quote(text)); expected one of: " + options.map(\.key).joined(separator: ", "))
-        }
-        return match.value
-    }
-
     /// A count that differs between devices: an integer `1…maxCount` (every device the
     /// same), or an object whose keys are counts (`"1"`, `"2"` …) and whose values are
     /// shares of devices summing to 1 (within 1e-6). Counts not named get share 0;

@@ -13,6 +13,7 @@ package enum ScenarioSchema {
     package static let text = JSONText.pretty(compact) + "\n"
 
     /// The schema as compact JSON text.
+    /// - Complexity: O(n) in the schema's length.
     package static var compact: String {
         let top = ScenarioFields.Top.object
         return JSONText.object([
@@ -205,11 +206,10 @@ package enum ScenarioSchema {
     /// The keys `1` … `maxCount` as a pattern: one digit, then each full ten, then the rest.
     static var countKeyPattern: String {
         let tens = ScenarioFields.maxCount / 10
-        var alternatives = ["[1-9]"] + (1..<max(tens, 1)).map { "\($0)[0-9]" }
-        if tens >= 1 {
-            let last = ScenarioFields.maxCount % 10
-            alternatives.append(last == 0 ? "\(tens)0" : "\(tens)[0-\(last)]")
-        }
+        if tens == 0 { return "^[1-\(ScenarioFields.maxCount)]$" }
+        var alternatives = ["[1-9]"] + (1..<tens).map { "\($0)[0-9]" }
+        let last = ScenarioFields.maxCount % 10
+        alternatives.append(last == 0 ? "\(tens)0" : "\(tens)[0-\(last)]")
         return "^(" + alternatives.joined(separator: "|") + ")$"
     }
 

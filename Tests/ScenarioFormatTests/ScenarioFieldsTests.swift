@@ -280,6 +280,17 @@ struct ScenarioFieldsTests {
         }
     }
 
+    @Test("the schema's pattern for count keys matches exactly the counts the decoder takes, 1 to maxCount")
+    func countKeys() throws {
+        let pattern = try NSRegularExpression(pattern: ScenarioSchema.countKeyPattern)
+        for count in 0...(ScenarioFields.maxCount + 20) {
+            let key = String(count)
+            let matches = pattern.firstMatch(in: key, range: NSRange(key.startIndex..., in: key)) != nil
+            #expect(matches == (1...ScenarioFields.maxCount).contains(count), "\(key)")
+        }
+        #expect(pattern.firstMatch(in: "01", range: NSRange(location: 0, length: 2)) == nil)
+    }
+
     // MARK: Schema helpers
 
     static func schemaObject() -> JSONObject? {

@@ -109,12 +109,15 @@ package enum ScenarioSchema {
         return members
     }
 
+    /// An array of keys (`required`, `dependentRequired`).
     static func keyList(_ keys: [String]) -> String { JSONText.array(keys.map(JSONText.string)) }
 
+    /// A `$ref` to one of the shared definitions.
     static func reference(_ definition: String) -> [(String, String)] {
         [("$ref", JSONText.string("#/$defs/" + definition))]
     }
 
+    /// A number's bounds as the schema's keywords, inclusive or exclusive.
     static func bounds(_ range: NumberRange) -> [(String, String)] {
         var members: [(String, String)] = []
         switch range.lower {

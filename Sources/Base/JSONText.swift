@@ -54,4 +54,55 @@ package enum JSONText {
     package static func object(_ members: [(String, String)]) -> String {
         "{" + members.map { string($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
     }
+
+    /// Compact JSON text (as this type writes it) re-indented for people: one member or
+    /// item a line, two spaces a level, `": "` after keys, `{}` and `[]` kept empty.
+    /// Strings are copied as they are.
+    /// - Complexity: O(n) in the text's length.
+    package static func pretty(_ compact: String) -> String {
+        let scalars = Array(compact.unicodeScalars)
+        var out = String.UnicodeScalarView()
+        var depth = 0
+        var inString = false, escaped = false
+        func newline() {
+            out.append("\n")
+            out.append(contentsOf: String(repeating: "  ", count: depth).unicodeScalars)
+        }
+        for (index, scalar) in scalars.enumerated() {
+            if inString {
+                out.append(scalar)
+                if escaped { escaped = false } else if scalar == "\\" { escaped = true } else if scalar == "\"" { inString = false }
+                continue
+            }
+            switch scalar {
+            case "\"":
+                inString = true
+                out.append(scalar)
+            case "{", "[":
+                out.append(scalar)
+                let next = index + 1 < scalars.count ? scalars[index + 1] : " "
+                if next != "}" && next != "]" {
+                    depth += 1
+                    newline()
+                }
+            case "}", "]":
+                let previous = index > 0 ? scalars[index - 1] : " "
+                if previous != "{" && previous != "[" {
+                    depth -= 1
+                    newline()
+                }
+                out.append(scalar)
+            case ",":
+                out.append(scalar)
+                newline()
+            case ":":
+                out.append(contentsOf: ": ".unicodeScalars)
+            case " ", "\n", "\r", "\t":
+                break
+            default:
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
 }

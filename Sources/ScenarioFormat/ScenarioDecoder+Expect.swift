@@ -5,14 +5,14 @@ import Simulator
 
 extension ScenarioDecoder {
     /// Keys of an `expect[]` entry.
-    package static let expectationFields = ["metric", "strategy", "minus", "atLeast", "atMost", "confidence"]
+    package static var expectationFields: [String] { ScenarioFields.Expectation.object.keys }
 
     /// Reads `expect`: a non-empty array of entries. `labels` are the strategies'
     /// labels, or nil when the strategy list was broken (already reported), and then
     /// labels are not checked.
     package static func decodeExpectations(_ reader: FieldReader, labels ordered: [String]?) throws -> [Expectation] {
         let entries = try reader.array()
-        guard !entries.isEmpty else {
+        guard entries.count >= ScenarioFields.Top.expect.itemCount?.lowerBound ?? 0 else {
             throw reader.invalid("an empty expect list checks nothing; add an expectation or remove the field")
         }
         guard entries.count <= ScenarioLimits.expectations else {
@@ -26,16 +26,9 @@ extension ScenarioDecoder {
     private static func decodeExpectation(_ reader: FieldReader, labels: Set<String>?, ordered: [String]?) -> Expectation? {
         let log = reader.log
         let errorsBefore = log.errors.count
-        guard let fields = log.attempt({ try reader.object(known: expectationFields) }) else { return nil }
-        let metric = log.attempt { () throws -> Metric in
-            let field = try fields.required("metric")
-            let name = try field.string()
-            guard let metric = Metric(name: name) else {
-                throw field.invalid("unknown metric \(UserText.quote(name)); expected one of: "
-                                    + Metric.allCases.map(\.name).joined(separator: ", "))
-            }
-            return metric
-        }
+        typealias Fields = ScenarioFields.Expectation
+        guard let fields = log.attempt({ try reader.object(Fields.object) }) else { return nil }
+        let metric = log.attempt { try fields.required(Fields.metric).choice(Metric.init(name:)) }
         func label(_ field: FieldReader) throws -> String {
             let label = try field.string()
             if let labels, !labels.contains(label) {
@@ -43,25 +36,25 @@ extension ScenarioDecoder {
             }
             return label
         }
-        let strategy = log.attempt { try label(try fields.required("strategy")) }
+        let strategy = log.attempt { try label(try fields.required(Fields.strategy)) }
         let baseline = log.attemptOptional { () throws -> String? in
-            guard let field = fields.optional("minus") else { return nil }
+            guard let field = fields.optional(Fields.minus) else { return nil }
             let baseline = try label(field)
             if baseline == strategy { throw field.invalid("a strategy minus itself is always 0") }
             return baseline
         }
-        let atLeast = log.attemptOptional { try fields.optional("atLeast")?.number(atLeast: -.infinity) }
-        let atMost = log.attemptOptional { try fields.optional("atMost")?.number(atLeast: -.infinity) }
-        if fields.optional("atLeast") == nil && fields.optional("atMost") == nil {
+        let atLeast = log.attemptOptional { try fields.optional(Fields.atLeast)?.number(atLeast: -.infinity) }
+        let atMost = log.attemptOptional { try fields.optional(Fields.atMost)?.number(atLeast: -.infinity) }
+        if Fields.object.needsOneOf.allSatisfy({ fields.optional($0) == nil }) {
             log.record(reader.invalid("an expectation needs a bound: atLeast, atMost or both"))
         }
-        if let atLeast, let atMost, atLeast > atMost, let field = fields.optional("atMost") {
+        if let atLeast, let atMost, atLeast > atMost, let field = fields.optional(Fields.atMost) {
             log.record(field.invalid("atMost \(format(atMost)) is below atLeast \(format(atLeast)): no interval can hold"))
         }
         let confidence = log.attempt { () throws -> Double in
-            guard let field = fields.optional("confidence") else { return Expectation.defaultConfidence }
+            guard let field = fields.optional(Fields.confidence) else { return Expectation.defaultConfidence }
             let value = try field.number()
-            guard value > 0, value < 1 else { throw field.invalid("a confidence is between 0 and 1 (exclusive), e.g. 0.95") }
+            guard Fields.confidence.numberRange.contains(value) else { throw field.invalid("a confidence is between 0 and 1 (exclusive), e.g. 0.95") }
             return value
         }
         guard let metric, let strategy, let confidence, log.errors.count == errorsBefore else { return nil }

@@ -8,6 +8,9 @@ package struct FieldReader {
     package let node: JSONNode
     package let path: String
     package let log: ScenarioErrorLog
+    /// The declaration the value is read through (nil for a value inside a declared
+    /// kind, such as a distribution's parameter); the readers without bounds take theirs from it.
+    package var declaration: FieldDeclaration? = nil
 
     package func failure(_ kind: ScenarioError.Kind) -> ScenarioError {
         ScenarioError(kind, file: file, path: path, location: node.location)
@@ -28,6 +31,70 @@ package struct FieldReader {
                                      location: member.keyLocation))
         }
         return ObjectReader(reader: self, object: object)
+    }
+
+    /// `object(known:)` with the keys `declaration` accepts.
+    /// - Complexity: O(members × keys).
+    package func object(_ declaration: ObjectDeclaration) throws -> ObjectReader {
+        try object(known: declaration.keys)
+    }
+
+    /// The declaration's kind; reading a value not read through one is a programming error.
+    private var declaredKind: FieldKind {
+        guard let declaration else { preconditionFailure("\(path) is not read through a declaration") }
+        return declaration.kind
+    }
+
+    /// An integer in the declared range.
+    /// - Complexity: O(1).
+    package func integer() throws -> Int64 {
+        guard case .integer(let range) = declaredKind else { preconditionFailure("\(path) is not an integer") }
+        return try integer(in: range)
+    }
+
+    /// An integer that is one of the declared choices (`.integerChoice`).
+    /// - Complexity: O(choices).
+    package func integerChoice(_ what: String) throws -> Int64 {
+        guard case .integerChoice(let choices) = declaredKind else { preconditionFailure("\(path) is not an integer choice") }
+        let value = try integer(in: Int64.min...Int64.max)
+        guard choices.contains(value) else {
+            throw invalid("\(what) is " + choices.map(String.init).joined(separator: " or ") + ", found \(value)")
+        }
+        return value
+    }
+
+    /// A duration, positive when declared so.
+    /// - Complexity: O(n) in the text's length.
+    package func duration() throws -> SimDuration {
+        guard case .duration(let positive) = declaredKind else { preconditionFailure("\(path) is not a duration") }
+        return try duration(positive: positive)
+    }
+
+    /// A time distribution, with a positive mean when declared so.
+    /// - Complexity: O(1).
+    package func distribution() throws -> Distribution {
+        guard case .distribution(let positiveMean) = declaredKind else { preconditionFailure("\(path) is not a distribution") }
+        return try distribution(positiveMean: positiveMean)
+    }
+
+    /// A size in MB as whole kilobytes, positive when declared so.
+    /// - Complexity: O(1).
+    package func megabytes() throws -> Int64 {
+        guard case .megabytes(let positive) = declaredKind else { preconditionFailure("\(path) is not a size") }
+        return try kilobytes(positive: positive)
+    }
+
+    /// One of the declared words (`.choice`), as the value `value(word)` gives it
+    /// (a switch over the words, so a word the decoder does not map traps in the tests).
+    /// - Complexity: O(words).
+    package func choice<Value>(_ value: (String) -> Value?) throws -> Value {
+        guard case .choice(let what, let words) = declaredKind else { preconditionFailure("\(path) is not a choice") }
+        let text = try string()
+        guard words.contains(text) else {
+            throw invalid("unknown \(what) \(UserText.quote(text)); expected one of: " + words.joined(separator: ", "))
+        }
+        guard let result = value(text) else { preconditionFailure("\(path): the decoder does not map \(text)") }
+        return result
     }
 
     package func child(_ key: String) -> String { path.isEmpty ? key : path + "." + key }
@@ -74,7 +141,7 @@ package struct FieldReader {
     /// A duration: `"250ms"`, `"30s"`, `"15m"`, `"3h"`, `"2d"` (decimals allowed), or a bare `0`.
     /// Any other bare number is refused: `28` could mean days as well as seconds.
     /// - Complexity: O(n) in the text's length.
-    package func duration(positive: Bool = false) throws -> SimDuration {
+    package func duration(positive: Bool) throws -> SimDuration {
         let microseconds: Double
         switch node.value {
         case .number(let number):
@@ -116,7 +183,7 @@ package struct FieldReader {
 
     /// A distribution object, or a bare duration meaning `constant`; values in microseconds.
     /// - Complexity: O(1).
-    package func distribution(positiveMean: Bool = false) throws -> Distribution {
+    package func distribution(positiveMean: Bool) throws -> Distribution {
         try distribution(positiveMean: positiveMean) { reader, positive in try reader.duration(positive: positive) }
     }
 
@@ -136,8 +203,7 @@ package struct FieldReader {
             if positiveMean && value <= 0 { throw invalid("must be positive") }
             return .constant(value)
         }
-        let kinds = ["constant", "exponential", "uniform", "lognormal"]
-        let allParameters = ["distribution", "value", "mean", "min", "max", "median", "sigma"]
+        let allParameters = DistributionShape.allKeys
         // The kind first, so unknown fields are checked once, against its own parameters.
         guard let kindNode = members["distribution"] else {
             _ = try object(known: allParameters)
@@ -145,31 +211,42 @@ package struct FieldReader {
         }
         let kindReader = FieldReader(file: file, node: kindNode, path: child("distribution"), log: log)
         let kind = try kindReader.string()
+        guard let shape = DistributionShape.named(kind) else {
+            _ = try object(known: allParameters)
+            throw kindReader.invalid("unknown distribution \(UserText.quote(kind)); expected one of: "
+                                     + DistributionShape.all.map(\.name).joined(separator: ", "))
+        }
+        let fields = try object(known: shape.keys)
+        /// A parameter in the distribution's unit, positive when the shape declares it so.
+        func parameter(_ index: Int) throws -> (value: Int64, reader: FieldReader) {
+            let declared = shape.parameters[index]
+            let reader = try fields.required(declared.name)
+            switch declared.kind {
+            case .amount(let positive): return (try amount(reader, positive), reader)
+            case .sigma: preconditionFailure("σ is read as a number")
+            }
+        }
         let result: Distribution
-        switch kind {
+        switch shape.name {
         case "constant":
-            let fields = try object(known: ["distribution", "value"])
-            result = .constant(try amount(fields.required("value"), false))
+            result = .constant(try parameter(0).value)
         case "exponential":
-            let fields = try object(known: ["distribution", "mean"])
-            result = .exponential(mean: try amount(fields.required("mean"), true))
+            result = .exponential(mean: try parameter(0).value)
         case "uniform":
-            let fields = try object(known: ["distribution", "min", "max"])
-            let low = try amount(fields.required("min"), false)
-            let highReader = try fields.required("max")
-            let high = try amount(highReader, false)
+            let low = try parameter(0).value
+            let (high, highReader) = try parameter(1)
             guard high >= low else { throw highReader.invalid("max must not be less than min") }
             result = .uniform(min: low, max: high)
         case "lognormal":
-            let fields = try object(known: ["distribution", "median", "sigma"])
-            let median = try amount(fields.required("median"), true)
-            let sigmaReader = try fields.required("sigma")
+            let median = try parameter(0).value
+            let sigmaReader = try fields.required(shape.parameters[1].name)
             let sigma = try sigmaReader.number()
-            guard sigma <= 5 else { throw sigmaReader.invalid("sigma above 5 gives absurd tails") }
+            guard sigma <= ScenarioFields.maxSigma else {
+                throw sigmaReader.invalid("sigma above \(format(ScenarioFields.maxSigma)) gives absurd tails")
+            }
             result = .lognormal(median: median, sigma: sigma)
         default:
-            _ = try object(known: allParameters)
-            throw kindReader.invalid("unknown distribution \(UserText.quote(kind)); expected one of: " + kinds.joined(separator: ", "))
+            preconditionFailure("DistributionShape \(shape.name) has no reader")
         }
         if positiveMean && result.mean <= 0 { throw invalid("the mean must be positive") }
         return result
@@ -183,7 +260,7 @@ package struct FieldReader {
         guard megabytes.isFinite else { throw invalid("number out of range") }
         guard megabytes >= 0 else { throw invalid("negative size \(UserText.escape(number.text)) MB") }
         // A bound keeps the conversion far from Int64's edge; no extension is near it.
-        guard megabytes <= 1_048_576 else { throw invalid("size above 1048576 MB (1 TB)") }
+        guard megabytes <= ScenarioFields.maxMegabytes else { throw invalid("size above 1048576 MB (1 TB)") }
         let kilobytes = Int64((megabytes * 1024).rounded())
         if positive && kilobytes <= 0 { throw invalid("size must be positive (at least 1 KB)") }
         return kilobytes
@@ -194,7 +271,7 @@ package struct FieldReader {
     /// - Complexity: O(1).
     package func perDay(_ events: String) throws -> Double {
         let rate = try number()
-        guard rate <= 1_000_000 else { throw invalid("more than a million \(events) a day") }
+        guard rate <= ScenarioFields.maxPerDay else { throw invalid("more than a million \(events) a day") }
         return rate
     }
 
@@ -207,16 +284,6 @@ package struct FieldReader {
                           + StrategyKind.allCases.map(\.rawValue).joined(separator: ", "))
         }
         return kind
-    }
-
-    /// One of a fixed set of words; `what` names the set in the message ("day set").
-    /// - Complexity: O(options).
-    package func choice<Value>(_ what: String, _ options: KeyValuePairs<String, Value>) throws -> Value {
-        let text = try string()
-        guard let match = options.first(where: { $0.key == text }) else {
-            throw invalid("unknown \(what) \(UserText.quote(text)); expected one of: " + options.map(\.key).joined(separator: ", "))
-        }
-        return match.value
     }
 
     /// A count that differs between devices: an integer `1…maxCount` (every device the
@@ -253,6 +320,22 @@ package struct FieldReader {
 package struct ObjectReader {
     package let reader: FieldReader
     package let object: JSONObject
+
+    /// The member `field` declares, read through the declaration.
+    /// - Complexity: O(members).
+    package func optional(_ field: FieldDeclaration) -> FieldReader? {
+        guard var reader = optional(field.key) else { return nil }
+        reader.declaration = field
+        return reader
+    }
+
+    /// The member `field` declares, read through the declaration; absent, a missing-field error.
+    /// - Complexity: O(members).
+    package func required(_ field: FieldDeclaration) throws -> FieldReader {
+        var reader = try required(field.key)
+        reader.declaration = field
+        return reader
+    }
 
     package func optional(_ key: String) -> FieldReader? {
         guard let node = object[key] else { return nil }

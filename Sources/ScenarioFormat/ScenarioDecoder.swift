@@ -60,18 +60,20 @@ public enum ScenarioDecoder {
         return scenario
     }
 
-    package static let topLevelFields = ["name", "description", "seed", "start", "duration", "devices", "mail",
-                                 "connectivity", "latency", "provider", "apns", "push", "device", "strategies", "expect"]
+    /// Keys of the file itself.
+    package static var topLevelFields: [String] { Top.object.keys }
+
+    typealias Top = ScenarioFields.Top
 
     /// Reads every field; a field with an error is logged and taken as absent (its
     /// default), and a check across fields is skipped when one of them is broken. The
     /// result (nil when the start or the duration is broken) is only used when nothing was logged.
     private static func decodeScenario(_ reader: FieldReader) throws -> Scenario? {
-        let top = try reader.object(known: topLevelFields)
+        let top = try reader.object(Top.object)
         let log = reader.log
 
         let name = log.attempt {
-            let nameReader = try top.required("name")
+            let nameReader = try top.required(Top.name)
             let name = try nameReader.string()
             guard !name.isEmpty, name.count <= 100,
                   name.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0)) }),
@@ -80,19 +82,19 @@ public enum ScenarioDecoder {
             }
             return name
         } ?? ""
-        let description = log.attemptOptional { try top.optional("description")?.string() } ?? ""
-        let seed = log.attemptOptional { try top.optional("seed")?.integer(in: 0...Int64.max) }.map(UInt64.init) ?? 0
+        let description = log.attemptOptional { try top.optional(Top.description)?.string() } ?? ""
+        let seed = log.attemptOptional { try top.optional(Top.seed)?.integer() }.map(UInt64.init) ?? 0
 
-        let startReader = top.optional("start")
+        let startReader = top.optional(Top.start)
         let start = log.attempt { () throws -> CivilDate in
-            let startReader = try top.required("start")
+            let startReader = try top.required(Top.start)
             let startText = try startReader.string()
             guard let start = CivilDate(iso: startText) else {
                 throw startReader.invalid("not a date: \(UserText.quote(startText)) (write YYYY-MM-DD)")
             }
             return start
         }
-        let duration = log.attempt { try top.required("duration").duration(positive: true) }
+        let duration = log.attempt { try top.required(Top.duration).duration() }
         if let start, let duration, let startReader {
             // Reports write days as YYYY-MM-DD: four digits.
             let lastDay = start.adding(days: Int((duration - 1) / TimeUnit.day))
@@ -100,54 +102,54 @@ public enum ScenarioDecoder {
                 log.record(startReader.invalid("the run would end on \(lastDay), after 9999-12-31 (reports write YYYY-MM-DD)"))
             }
         }
-        let devices = log.attempt { Int(try top.required("devices").integer(in: 1...100_000_000)) } ?? 1
+        let devices = log.attempt { Int(try top.required(Top.devices).integer()) } ?? 1
 
-        let mail = log.attempt { try decodeRhythm(try top.required("mail"), events: "mails") } ?? MailModel(perDay: 0)
-        let connectivity = top.optional("connectivity").flatMap { field in log.attempt { try decodeConnectivity(field) } }
+        let mail = log.attempt { try decodeRhythm(try top.required(Top.mail), events: "mails") } ?? MailModel(perDay: 0)
+        let connectivity = top.optional(Top.connectivity).flatMap { field in log.attempt { try decodeConnectivity(field) } }
 
         var latency = LatencyModel()
-        if let latencyReader = top.optional("latency"),
-           let fields = log.attempt({ try latencyReader.object(known: ["providerToAPNs", "apnsToDevice", "rerequestRoundTrip"]) }) {
-            func hop(_ key: String) -> Distribution {
-                fields.optional(key).flatMap { field in log.attempt { try field.distribution() } } ?? .constant(0)
+        if let latencyReader = top.optional(Top.latency),
+           let fields = log.attempt({ try latencyReader.object(ScenarioFields.Latency.object) }) {
+            func hop(_ declaration: FieldDeclaration) -> Distribution {
+                fields.optional(declaration).flatMap { field in log.attempt { try field.distribution() } } ?? .constant(0)
             }
-            latency.providerToAPNs = hop("providerToAPNs")
-            latency.apnsToDevice = hop("apnsToDevice")
-            latency.rerequestRoundTrip = hop("rerequestRoundTrip")
+            latency.providerToAPNs = hop(ScenarioFields.Latency.providerToAPNs)
+            latency.apnsToDevice = hop(ScenarioFields.Latency.apnsToDevice)
+            latency.rerequestRoundTrip = hop(ScenarioFields.Latency.rerequestRoundTrip)
         }
 
         var chain = ChainModel()
         var payloadTTL: SimDuration?
         var subscriptionSyncReader: FieldReader?
-        if let providerReader = top.optional("provider"),
+        if let providerReader = top.optional(Top.provider),
            let provider = log.attempt({ try decodeProvider(providerReader, start: start, duration: duration, chain: &chain) }) {
             payloadTTL = provider.payloadTTL
             subscriptionSyncReader = provider.syncOn
         }
 
         var expiration = ExpirationPolicy.absent
-        if let apnsReader = top.optional("apns") {
+        if let apnsReader = top.optional(Top.apns) {
             expiration = log.attempt { try decodeAPNs(apnsReader, chain: &chain) } ?? .absent
         }
 
         var app = "ru.yandex.mail"
         var alertBodyBytes = 120
-        if let pushReader = top.optional("push"),
-           let fields = log.attempt({ try pushReader.object(known: ["app", "alertBodyBytes"]) }) {
-            if let appReader = fields.optional("app") {
+        if let pushReader = top.optional(Top.push),
+           let fields = log.attempt({ try pushReader.object(ScenarioFields.Push.object) }) {
+            if let appReader = fields.optional(ScenarioFields.Push.app) {
                 app = log.attempt {
                     let app = try appReader.string()
                     guard !app.isEmpty else { throw appReader.invalid("the bundle id must not be empty") }
                     return app
                 } ?? app
             }
-            alertBodyBytes = log.attemptOptional { try fields.optional("alertBodyBytes")?.integer(in: 0...1_000_000) }
+            alertBodyBytes = log.attemptOptional { try fields.optional(ScenarioFields.Push.alertBodyBytes)?.integer() }
                 .map { Int($0) } ?? 120
         }
 
         var extensionTimeLimit = 30 * TimeUnit.second
         var launchesNamed = false
-        if let deviceReader = top.optional("device") {
+        if let deviceReader = top.optional(Top.device) {
             let device = log.attempt { try decodeDevice(deviceReader, chain: &chain) }
             extensionTimeLimit = device?.extensionTimeLimit ?? extensionTimeLimit
             launchesNamed = device?.launchesNamed ?? true
@@ -160,9 +162,11 @@ public enum ScenarioDecoder {
         var strategies: [Strategy] = []
         let errorsBeforeStrategies = log.errors.count
         if let strategyReaders = log.attempt({ () throws -> [FieldReader] in
-            let strategiesReader = try top.required("strategies")
+            let strategiesReader = try top.required(Top.strategies)
             let readers = try strategiesReader.array()
-            guard !readers.isEmpty else { throw strategiesReader.invalid("at least one strategy is needed") }
+            guard readers.count >= Top.strategies.itemCount?.lowerBound ?? 0 else {
+                throw strategiesReader.invalid("at least one strategy is needed")
+            }
             guard readers.count <= ScenarioLimits.strategies else {
                 throw strategiesReader.invalid("at most \(ScenarioLimits.strategies) strategies, found \(readers.count)")
             }
@@ -189,7 +193,7 @@ public enum ScenarioDecoder {
 
         // Labels are checked only against a strategy list read without errors.
         let labels = log.errors.count == errorsBeforeStrategies ? strategies.map(\.label) : nil
-        let expectations = top.optional("expect").flatMap { field in log.attempt { try decodeExpectations(field, labels: labels) } }
+        let expectations = top.optional(Top.expect).flatMap { field in log.attempt { try decodeExpectations(field, labels: labels) } }
 
         guard let start, let duration else { return nil }
         return Scenario(name: name, description: description, seed: seed, start: start,
@@ -202,14 +206,18 @@ public enum ScenarioDecoder {
     /// A Poisson process with a daily rhythm (mail arrivals, app launches): `perDay`,
     /// 24 `diurnal` weights, `weekendFactor`; `events` names them in messages.
     private static func decodeRhythm(_ reader: FieldReader, events: String) throws -> MailModel {
-        let fields = try reader.object(known: ["perDay", "diurnal", "weekendFactor"])
+        typealias Rhythm = ScenarioFields.Rhythm
+        let fields = try reader.object(Rhythm.object)
         let log = reader.log
-        let perDay = log.attempt { try fields.required("perDay").perDay(events) } ?? 0
+        let perDay = log.attempt { try fields.required(Rhythm.perDay).perDay(events) } ?? 0
         var diurnal: [Double]?
-        if let diurnalReader = fields.optional("diurnal") {
+        if let diurnalReader = fields.optional(Rhythm.diurnal) {
             diurnal = log.attempt {
                 let hours = try diurnalReader.array()
-                guard hours.count == 24 else { throw diurnalReader.invalid("needs 24 hourly weights, found \(hours.count)") }
+                let hoursNeeded = Rhythm.diurnal.itemCount ?? 0...Int.max
+                guard hoursNeeded.contains(hours.count) else {
+                    throw diurnalReader.invalid("needs \(hoursNeeded.lowerBound) hourly weights, found \(hours.count)")
+                }
                 let weights = try hours.map { hour throws -> Double in
                     let weight = try hour.number()
                     guard weight <= ScenarioLimits.diurnalWeight else {
@@ -222,7 +230,7 @@ public enum ScenarioDecoder {
             }
         }
         let weekendFactor = log.attemptOptional { () throws -> Double? in
-            guard let field = fields.optional("weekendFactor") else { return nil }
+            guard let field = fields.optional(Rhythm.weekendFactor) else { return nil }
             let factor = try field.number()
             guard factor <= ScenarioLimits.weekendFactor else {
                 throw field.invalid("weekendFactor is at most \(format(ScenarioLimits.weekendFactor)), found \(format(factor))")
@@ -233,16 +241,20 @@ public enum ScenarioDecoder {
     }
 
     private static func decodeConnectivity(_ reader: FieldReader) throws -> ConnectivityModel {
-        let fields = try reader.object(known: ["online", "offline", "offlineWindows"])
+        typealias Connectivity = ScenarioFields.Connectivity
+        typealias Window = ScenarioFields.OfflineWindow
+        let fields = try reader.object(Connectivity.object)
         let log = reader.log
-        let online = fields.optional("online").flatMap { field in log.attempt { try field.distribution(positiveMean: true) } }
-        let offline = fields.optional("offline").flatMap { field in log.attempt { try field.distribution(positiveMean: true) } }
+        let online = fields.optional(Connectivity.online).flatMap { field in log.attempt { try field.distribution() } }
+        let offline = fields.optional(Connectivity.offline).flatMap { field in log.attempt { try field.distribution() } }
         // Named, not decoded: a broken one is already logged.
-        if (fields.optional("online") == nil) != (fields.optional("offline") == nil) {
-            _ = log.attempt { try fields.required(fields.optional("online") == nil ? "online" : "offline") }
+        if (fields.optional(Connectivity.online) == nil) != (fields.optional(Connectivity.offline) == nil) {
+            _ = log.attempt {
+                try fields.required(fields.optional(Connectivity.online) == nil ? Connectivity.online : Connectivity.offline)
+            }
         }
         var windows: [OfflineWindow] = []
-        if let windowsReader = fields.optional("offlineWindows"), let windowReaders = log.attempt({ () throws -> [FieldReader] in
+        if let windowsReader = fields.optional(Connectivity.offlineWindows), let windowReaders = log.attempt({ () throws -> [FieldReader] in
             let readers = try windowsReader.array()
             guard readers.count <= ScenarioLimits.offlineWindows else {
                 throw windowsReader.invalid("at most \(ScenarioLimits.offlineWindows) offline windows, found \(readers.count)")
@@ -250,21 +262,28 @@ public enum ScenarioDecoder {
             return readers
         }) {
             for windowReader in windowReaders {
-                guard let window = log.attempt({ try windowReader.object(known: ["start", "duration", "probability", "days"]) }) else {
+                guard let window = log.attempt({ try windowReader.object(Window.object) }) else {
                     continue
                 }
                 let start = log.attempt { () throws -> SimDuration in
-                    let startReader = try window.required("start")
+                    let startReader = try window.required(Window.start)
                     let startText = try startReader.string()
                     guard let start = parseClock(startText) else {
                         throw startReader.invalid("not a time of day: \(UserText.quote(startText)) (write HH:MM, 00:00–23:59)")
                     }
                     return start
                 }
-                let duration = log.attempt { try window.required("duration").distribution() }
-                let probability = log.attempt { try window.required("probability").probability() }
+                let duration = log.attempt { try window.required(Window.duration).distribution() }
+                let probability = log.attempt { try window.required(Window.probability).probability() }
                 let days = log.attemptOptional {
-                    try window.optional("days")?.choice("day set", ["all": DaySet.all, "weekdays": .weekdays, "weekends": .weekends])
+                    try window.optional(Window.days)?.choice { word -> DaySet? in
+                        switch word {
+                        case "all": .all
+                        case "weekdays": .weekdays
+                        case "weekends": .weekends
+                        default: nil
+                        }
+                    }
                 } ?? .all
                 guard let start, let duration, let probability else { continue }
                 windows.append(OfflineWindow(start: start, duration: duration, probability: probability, days: days))
@@ -285,11 +304,12 @@ public enum ScenarioDecoder {
     /// One `strategies[]` entry, or nil when it has an error (logged).
     private static func decodeStrategy(_ reader: FieldReader, start: CivilDate?, duration: SimDuration?) -> Strategy? {
         let log = reader.log
-        guard let fields = log.attempt({ try reader.object(known: strategyFields) }) else { return nil }
+        typealias Fields = ScenarioFields.Strategy
+        guard let fields = log.attempt({ try reader.object(Fields.object) }) else { return nil }
         let errorsBefore = log.errors.count
-        let kind = log.attempt { try fields.required("name").strategyKind() }
+        let kind = log.attempt { try fields.required(Fields.name).strategyKind() }
         var label = kind?.rawValue ?? ""
-        if let labelReader = fields.optional("label") {
+        if let labelReader = fields.optional(Fields.label) {
             label = log.attempt {
                 let label = try labelReader.string()
                 // Labels head table columns and CSV rows: nothing a terminal would act on.
@@ -300,22 +320,27 @@ public enum ScenarioDecoder {
                 return label
             } ?? label
         }
-        for key in ["repeatMaxCount", "collapseID"] where kind?.numbersPushes == false {
-            if let field = fields.optional(key) { log.record(field.invalid("only the queue strategies have \(key)")) }
+        for declaration in [Fields.repeatMaxCount, Fields.collapseID] where kind?.numbersPushes == false {
+            if let field = fields.optional(declaration) {
+                log.record(field.invalid("only the queue strategies have \(declaration.key)"))
+            }
         }
-        let repeatMaxCount = log.attemptOptional { try fields.optional("repeatMaxCount")?.integer(in: 0...1_000_000) }
+        let repeatMaxCount = log.attemptOptional { try fields.optional(Fields.repeatMaxCount)?.integer() }
             .map { Int32($0) } ?? Int32.max
-        let collapseID = log.attemptOptional { try fields.optional("collapseID")?.bool() } ?? true
+        let collapseID = log.attemptOptional { try fields.optional(Fields.collapseID)?.bool() } ?? true
         let registration = log.attemptOptional {
-            try fields.optional("registration")?
-                .choice("registration", ["everyLaunch": RegistrationPolicy.everyLaunch, "once": .onceAtPrompt])
+            try fields.optional(Fields.registration)?.choice { word -> RegistrationPolicy? in
+                switch word {
+                case "everyLaunch": .everyLaunch
+                case "once": .onceAtPrompt
+                default: nil
+                }
+            }
         } ?? .everyLaunch
         let priority = log.attempt { () throws -> UInt8 in
-            guard let field = fields.optional("priority") else { return 10 }
-            let value = try field.integer(in: Int64.min...Int64.max)
+            guard let field = fields.optional(Fields.priority) else { return 10 }
             // APNs also has 1 (never wake the device); the comparison is 10 (now) against 5 (power considerations).
-            guard value == 10 || value == 5 else { throw field.invalid("apns-priority for alerts is 10 or 5, found \(value)") }
-            return UInt8(value)
+            return UInt8(try field.integerChoice("apns-priority for alerts"))
         } ?? 10
         let rollout = decodeRollout(fields, kind: kind, start: start, duration: duration)
         guard let kind, log.errors.count == errorsBefore else { return nil }
@@ -328,8 +353,9 @@ public enum ScenarioDecoder {
     private static func decodeRollout(_ fields: ObjectReader, kind: StrategyKind?, start: CivilDate?,
                                       duration: SimDuration?) -> Rollout? {
         let log = fields.reader.log
-        let fromReader = fields.optional("from"), beforeReader = fields.optional("before")
-        let adoptionReader = fields.optional("adoption")
+        typealias Fields = ScenarioFields.Strategy
+        let fromReader = fields.optional(Fields.from), beforeReader = fields.optional(Fields.before)
+        let adoptionReader = fields.optional(Fields.adoption)
         guard fromReader != nil || beforeReader != nil || adoptionReader != nil else { return nil }
         guard let fromReader else {
             log.record((beforeReader ?? adoptionReader!).invalid("a rollout needs \"from\", the day it starts"))
@@ -362,64 +388,73 @@ public enum ScenarioDecoder {
 
 extension ScenarioDecoder {
     /// Keys of a `strategies[]` entry.
-    package static let strategyFields = ["name", "label", "repeatMaxCount", "collapseID", "registration", "priority",
-                                 "from", "before", "adoption"]
+    package static var strategyFields: [String] { ScenarioFields.Strategy.object.keys }
     /// Keys of `provider`.
-    package static let providerFields = ["payloadTTL", "expiredPositions", "retries", "backoff", "network", "outages",
-                                 "subscriptions"]
+    package static var providerFields: [String] { ScenarioFields.Provider.object.keys }
     /// Keys of `apns`.
-    package static let apnsFields = ["expiration", "storage", "closeTogether", "rateLimit", "priority5Deferral"]
+    package static var apnsFields: [String] { ScenarioFields.APNs.object.keys }
     /// Keys of `device`.
-    package static let deviceFields = ["extensionTimeLimit", "notificationsDisabled", "alertsNotAllowed", "displayOff",
-                               "legacyIOS", "extensionMemory", "tokenRotation", "deviceIDChangesPerDay", "accounts",
-                               "apps", "launches", "taps"]
-    /// Most accounts in one app, and most apps on one device, a scenario may name.
-    package static let maxCount = 20
+    package static var deviceFields: [String] { ScenarioFields.Device.object.keys }
 
     /// Reads `provider` into `chain`; returns the payload TTL and the reader of
     /// `subscriptions.syncOn` (checked against `device.launches` once the device is read).
     /// `start` and `duration` are nil when broken (outage times are then not checked against the run).
     private static func decodeProvider(_ reader: FieldReader, start: CivilDate?, duration: SimDuration?,
                                        chain: inout ChainModel) throws -> (payloadTTL: SimDuration?, syncOn: FieldReader?) {
-        let fields = try reader.object(known: providerFields)
+        typealias Fields = ScenarioFields.Provider
+        typealias Network = ScenarioFields.ProviderNetwork
+        typealias Subscriptions = ScenarioFields.Subscriptions
+        let fields = try reader.object(Fields.object)
         let log = reader.log
-        let payloadTTL = log.attemptOptional { try fields.optional("payloadTTL")?.duration(positive: true) }
+        let payloadTTL = log.attemptOptional { try fields.optional(Fields.payloadTTL)?.duration() }
         chain.provider.expiredPositions = log.attemptOptional {
-            try fields.optional("expiredPositions")?
-                .choice("answer", ["resendRest": ExpiredPositionsAnswer.resendRest, "error": .error])
+            try fields.optional(Fields.expiredPositions)?.choice { word -> ExpiredPositionsAnswer? in
+                switch word {
+                case "resendRest": .resendRest
+                case "error": .error
+                default: nil
+                }
+            }
         } ?? .resendRest
 
         var retry = RetryPolicy()
-        if let field = fields.optional("retries"), let value = log.attempt({ try field.integer(in: 0...20) }) {
+        if let field = fields.optional(Fields.retries), let value = log.attempt({ try field.integer() }) {
             retry.maxRetries = Int32(value)
         }
-        if let field = fields.optional("backoff"), let value = log.attempt({ try field.duration(positive: true) }) {
+        if let field = fields.optional(Fields.backoff), let value = log.attempt({ try field.duration() }) {
             retry.backoff = value
         }
         chain.provider.retry = retry
 
-        if let networkReader = fields.optional("network") {
+        if let networkReader = fields.optional(Fields.network) {
             chain.provider.network = log.attempt {
-                let network = try networkReader.object(known: ["failureProbability", "timeout"])
-                let timeout = log.attemptOptional { try network.optional("timeout")?.duration(positive: true) }
-                return ProviderNetworkModel(failureProbability: try network.required("failureProbability").probability(),
+                let network = try networkReader.object(Network.object)
+                let timeout = log.attemptOptional { try network.optional(Network.timeout)?.duration() }
+                return ProviderNetworkModel(failureProbability: try network.required(Network.failureProbability).probability(),
                                             timeout: timeout ?? 10 * TimeUnit.second)
             }
         }
 
-        if let outagesReader = fields.optional("outages") {
+        if let outagesReader = fields.optional(Fields.outages) {
             chain.provider.outages = log.attempt { try decodeOutages(outagesReader, start: start, duration: duration) }
         }
 
         var syncOnReader: FieldReader?
-        if let subscriptionsReader = fields.optional("subscriptions") {
+        if let subscriptionsReader = fields.optional(Fields.subscriptions) {
             chain.provider.subscriptions = log.attempt {
-                let subscriptions = try subscriptionsReader.object(known: ["changesPerDay", "mailShare", "syncOn"])
-                let changesPerDay = log.attempt { try subscriptions.required("changesPerDay").perDay("subscription changes") }
-                let mailShare = log.attempt { try subscriptions.required("mailShare").probability() }
-                let syncOn = try subscriptions.optional("syncOn")?
-                    .choice("sync trigger", ["reconnect": SubscriptionSync.reconnect, "launch": .launch]) ?? .reconnect
-                syncOnReader = subscriptions.optional("syncOn")
+                let subscriptions = try subscriptionsReader.object(Subscriptions.object)
+                let changesPerDay = log.attempt {
+                    try subscriptions.required(Subscriptions.changesPerDay).perDay("subscription changes")
+                }
+                let mailShare = log.attempt { try subscriptions.required(Subscriptions.mailShare).probability() }
+                let syncOn = try subscriptions.optional(Subscriptions.syncOn)?.choice { word -> SubscriptionSync? in
+                    switch word {
+                    case "reconnect": .reconnect
+                    case "launch": .launch
+                    default: nil
+                    }
+                } ?? .reconnect
+                syncOnReader = subscriptions.optional(Subscriptions.syncOn)
                 return SubscriptionModel(changesPerDay: changesPerDay ?? 0, mailShare: mailShare ?? 0, syncOn: syncOn)
             }
         }
@@ -430,15 +465,18 @@ extension ScenarioDecoder {
     /// and random ones (`between` and `duration`, both with positive means).
     private static func decodeOutages(_ reader: FieldReader, start: CivilDate?,
                                       duration: SimDuration?) throws -> OutageModel {
-        let fields = try reader.object(known: ["scheduled", "random"])
+        typealias Outages = ScenarioFields.Outages
+        typealias Scheduled = ScenarioFields.ScheduledOutage
+        typealias Random = ScenarioFields.RandomOutages
+        let fields = try reader.object(Outages.object)
         let log = reader.log
         var scheduled: [OutageWindow] = []
-        if let scheduledReader = fields.optional("scheduled"), let windowReaders = log.attempt({ try scheduledReader.array() }) {
+        if let scheduledReader = fields.optional(Outages.scheduled), let windowReaders = log.attempt({ try scheduledReader.array() }) {
             for windowReader in windowReaders {
                 let outage = log.attempt { () throws -> OutageWindow? in
-                    let window = try windowReader.object(known: ["start", "duration"])
-                    let length = log.attempt { try window.required("duration").duration(positive: true) }
-                    let startReader = try window.required("start")
+                    let window = try windowReader.object(Scheduled.object)
+                    let length = log.attempt { try window.required(Scheduled.duration).duration() }
+                    let startReader = try window.required(Scheduled.start)
                     let text = try startReader.string()
                     // Without the run's start (broken, and so already reported) there is nothing to place it by.
                     guard let start else { return nil }
@@ -456,13 +494,13 @@ extension ScenarioDecoder {
         scheduled.sort { ($0.start, $0.duration) < ($1.start, $1.duration) }
         var between: Distribution?
         var length: Distribution?
-        if let scheduledReader = fields.optional("scheduled"), scheduled.count > ScenarioLimits.scheduledOutages {
+        if let scheduledReader = fields.optional(Outages.scheduled), scheduled.count > ScenarioLimits.scheduledOutages {
             log.record(scheduledReader.invalid("at most \(ScenarioLimits.scheduledOutages) scheduled outages, found \(scheduled.count)"))
         }
-        if let randomReader = fields.optional("random"),
-           let random = log.attempt({ try randomReader.object(known: ["between", "duration"]) }) {
-            between = log.attempt { try random.required("between").distribution(positiveMean: true) }
-            length = log.attempt { try random.required("duration").distribution(positiveMean: true) }
+        if let randomReader = fields.optional(Outages.random),
+           let random = log.attempt({ try randomReader.object(Random.object) }) {
+            between = log.attempt { try random.required(Random.between).distribution() }
+            length = log.attempt { try random.required(Random.duration).distribution() }
             // Every outage is two events in every device's timeline: bound how many the run expects.
             if let between, let length, let duration {
                 let expected = OutageModel.expectedRandomOutages(between: between, duration: length, horizon: duration)
@@ -485,34 +523,41 @@ extension ScenarioDecoder {
 
     /// Reads `apns` into `chain`; returns the `apns-expiration` policy.
     private static func decodeAPNs(_ reader: FieldReader, chain: inout ChainModel) throws -> ExpirationPolicy {
-        let fields = try reader.object(known: apnsFields)
+        typealias Fields = ScenarioFields.APNs
+        typealias RateLimit = ScenarioFields.RateLimit
+        let fields = try reader.object(Fields.object)
         let log = reader.log
         var expiration = ExpirationPolicy.absent
-        if let field = fields.optional("expiration"), let value = log.attempt({ try field.duration() }) {
+        if let field = fields.optional(Fields.expiration), let value = log.attempt({ try field.duration() }) {
             expiration = value == 0 ? .immediately : .after(value)
         }
 
         let nondeterministic: Bool? = log.attempt {
-            try fields.optional("storage")?
-                .choice("storage policy", ["latest": false, "nondeterministic": true] as KeyValuePairs<String, Bool>) ?? false
+            try fields.optional(Fields.storage)?.choice { word -> Bool? in
+                switch word {
+                case "latest": false
+                case "nondeterministic": true
+                default: nil
+                }
+            } ?? false
         }
-        let closeTogetherReader = fields.optional("closeTogether")
+        let closeTogetherReader = fields.optional(Fields.closeTogether)
         if nondeterministic == true {
-            let closeTogether = closeTogetherReader.flatMap { field in log.attempt { try field.duration(positive: true) } }
+            let closeTogether = closeTogetherReader.flatMap { field in log.attempt { try field.duration() } }
             chain.apns.storage = .nondeterministic(closeTogether: closeTogether ?? TimeUnit.second)
         } else if nondeterministic == false, let closeTogetherReader {
             log.record(closeTogetherReader.invalid("only apns.storage \"nondeterministic\" has closeTogether"))
         }
 
-        if let rateLimitReader = fields.optional("rateLimit") {
+        if let rateLimitReader = fields.optional(Fields.rateLimit) {
             chain.apns.rateLimit = log.attemptOptional {
-                let rateLimit = try rateLimitReader.object(known: ["burst", "window"])
-                let burst = log.attempt { Int32(try rateLimit.required("burst").integer(in: 1...1_000_000)) }
-                let window = try rateLimit.required("window").duration(positive: true)
+                let rateLimit = try rateLimitReader.object(RateLimit.object)
+                let burst = log.attempt { Int32(try rateLimit.required(RateLimit.burst).integer()) }
+                let window = try rateLimit.required(RateLimit.window).duration()
                 return burst.map { APNsRateLimit(burst: $0, window: window) }
             }
         }
-        if let field = fields.optional("priority5Deferral") {
+        if let field = fields.optional(Fields.priority5Deferral) {
             chain.apns.lowPriorityDeferral = log.attempt { try field.distribution() }
         }
         return expiration
@@ -522,54 +567,62 @@ extension ScenarioDecoder {
     /// `launches` is named (broken or not).
     private static func decodeDevice(_ reader: FieldReader, chain: inout ChainModel) throws
         -> (extensionTimeLimit: SimDuration?, launchesNamed: Bool) {
-        let fields = try reader.object(known: deviceFields)
+        typealias Fields = ScenarioFields.Device
+        typealias Memory = ScenarioFields.ExtensionMemory
+        typealias Rotation = ScenarioFields.TokenRotation
+        typealias Taps = ScenarioFields.Taps
+        let fields = try reader.object(Fields.object)
         let log = reader.log
-        let extensionTimeLimit = log.attemptOptional { try fields.optional("extensionTimeLimit")?.duration(positive: true) }
+        let extensionTimeLimit = log.attemptOptional { try fields.optional(Fields.extensionTimeLimit)?.duration() }
 
-        func share(_ key: String) -> Double {
-            log.attemptOptional { try fields.optional(key)?.probability() } ?? 0
+        func share(_ declaration: FieldDeclaration) -> Double {
+            log.attemptOptional { try fields.optional(declaration)?.probability() } ?? 0
         }
-        chain.device.notificationsDisabledShare = share("notificationsDisabled")
-        chain.device.alertsNotAllowedShare = share("alertsNotAllowed")
-        chain.device.displayOffShare = share("displayOff")
-        chain.device.legacyIOSShare = share("legacyIOS")
+        chain.device.notificationsDisabledShare = share(Fields.notificationsDisabled)
+        chain.device.alertsNotAllowedShare = share(Fields.alertsNotAllowed)
+        chain.device.displayOffShare = share(Fields.displayOff)
+        chain.device.legacyIOSShare = share(Fields.legacyIOS)
 
-        if let memoryReader = fields.optional("extensionMemory") {
+        if let memoryReader = fields.optional(Fields.extensionMemory) {
             chain.device.memory = log.attempt {
-                let memory = try memoryReader.object(known: ["footprintMB", "olderIOS", "olderLimitMB", "newerLimitMB"])
-                let olderIOS = log.attemptOptional { try memory.optional("olderIOS")?.probability() }
-                let olderLimit = log.attemptOptional { try memory.optional("olderLimitMB")?.kilobytes(positive: true) }
-                let newerLimit = log.attemptOptional { try memory.optional("newerLimitMB")?.kilobytes(positive: true) }
-                return ExtensionMemoryModel(footprintKB: try memory.required("footprintMB").sizeDistribution(),
+                let memory = try memoryReader.object(Memory.object)
+                let olderIOS = log.attemptOptional { try memory.optional(Memory.olderIOS)?.probability() }
+                let olderLimit = log.attemptOptional { try memory.optional(Memory.olderLimitMB)?.megabytes() }
+                let newerLimit = log.attemptOptional { try memory.optional(Memory.newerLimitMB)?.megabytes() }
+                return ExtensionMemoryModel(footprintKB: try memory.required(Memory.footprintMB).sizeDistribution(),
                                             olderIOSShare: olderIOS ?? 0,
                                             olderLimitKB: olderLimit ?? 12 * 1024,
                                             newerLimitKB: newerLimit ?? 24 * 1024)
             }
         }
 
-        if let rotationReader = fields.optional("tokenRotation") {
+        if let rotationReader = fields.optional(Fields.tokenRotation) {
             chain.device.tokenRotation = log.attempt {
-                let rotation = try rotationReader.object(known: ["perDay", "withPrompt"])
-                let withPrompt = log.attemptOptional { try rotation.optional("withPrompt")?.probability() }
-                return TokenRotationModel(perDay: try rotation.required("perDay").perDay("token rotations"),
+                let rotation = try rotationReader.object(Rotation.object)
+                let withPrompt = log.attemptOptional { try rotation.optional(Rotation.withPrompt)?.probability() }
+                return TokenRotationModel(perDay: try rotation.required(Rotation.perDay).perDay("token rotations"),
                                           withPromptShare: withPrompt ?? 0)
             }
         }
         chain.device.deviceIDChangesPerDay = log.attemptOptional {
-            try fields.optional("deviceIDChangesPerDay")?.perDay("device id changes")
+            try fields.optional(Fields.deviceIDChangesPerDay)?.perDay("device id changes")
         } ?? 0
-        chain.device.accounts = log.attemptOptional { try fields.optional("accounts")?.countShares(maxCount: maxCount) } ?? .one
-        chain.device.apps = log.attemptOptional { try fields.optional("apps")?.countShares(maxCount: maxCount) } ?? .one
-        let launchesReader = fields.optional("launches")
+        chain.device.accounts = log.attemptOptional {
+            try fields.optional(Fields.accounts)?.countShares(maxCount: ScenarioFields.maxCount)
+        } ?? .one
+        chain.device.apps = log.attemptOptional {
+            try fields.optional(Fields.apps)?.countShares(maxCount: ScenarioFields.maxCount)
+        } ?? .one
+        let launchesReader = fields.optional(Fields.launches)
         chain.device.launches = launchesReader.flatMap { field in
             log.attempt { LaunchModel(rhythm: try decodeRhythm(field, events: "launches")) }
         }
 
-        if let tapsReader = fields.optional("taps") {
+        if let tapsReader = fields.optional(Fields.taps) {
             chain.device.taps = log.attempt {
-                let taps = try tapsReader.object(known: ["probability", "delay"])
-                let delay = log.attemptOptional { try taps.optional("delay")?.distribution() }
-                return TapModel(probability: try taps.required("probability").probability(), delay: delay ?? .constant(0))
+                let taps = try tapsReader.object(Taps.object)
+                let delay = log.attemptOptional { try taps.optional(Taps.delay)?.distribution() }
+                return TapModel(probability: try taps.required(Taps.probability).probability(), delay: delay ?? .constant(0))
             }
         }
         return (extensionTimeLimit, launchesReader != nil)

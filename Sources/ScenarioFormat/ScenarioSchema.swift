@@ -1,872 +1,243 @@
+import Base
 import Simulator
 
 /// The JSON Schema of scenario files, printed by `pushsim schema` and shipped as
-/// `schema/pushsim-scenario.schema.json` (a test keeps the two byte-identical). It
-/// describes every field `ScenarioDecoder` reads, for editors' completion and help;
+/// `schema/pushsim-scenario.schema.json` (a test keeps the two byte-identical). It is
+/// written from the field declarations (`ScenarioFields`) and the shared definitions
+/// below, so it names every field `ScenarioDecoder` reads with the bounds it checks;
 /// the decoder stays the judge (cross-field checks such as labels named by `expect`).
-/// This string is the source: after editing it, write the file again with
+/// After changing a declaration, write the file again with
 /// `swift run pushsim schema > schema/pushsim-scenario.schema.json`.
 package enum ScenarioSchema {
-    /// The schema, draft 2020-12.
-    package static let text = #"""
-{
-  "$schema": "https://json-schema.org/draft/2020-12/schema",
-  "title": "PushSim scenario",
-  "description": "A PushSim scenario file (README, \"Scenario files\"). Every effect a file does not name is absent; unknown fields are errors.",
-  "type": "object",
-  "properties": {
-    "name": {
-      "type": "string",
-      "pattern": "^[A-Za-z0-9_.-]{1,100}$",
-      "not": {
-        "enum": [
-          ".",
-          ".."
-        ]
-      },
-      "description": "letters, digits, '-', '_', '.'; names the default report folder"
-    },
-    "description": {
-      "type": "string",
-      "description": "assumptions and sources of the rates"
-    },
-    "seed": {
-      "type": "integer",
-      "minimum": 0,
-      "maximum": 9223372036854775807,
-      "description": "seed of every random stream (default 0; --seed overrides)"
-    },
-    "start": {
-      "$ref": "#/$defs/date",
-      "description": "first day, local midnight; the run must end by 9999-12-31"
-    },
-    "duration": {
-      "$ref": "#/$defs/positiveDuration",
-      "description": "length of the run"
-    },
-    "devices": {
-      "type": "integer",
-      "minimum": 1,
-      "maximum": 100000000,
-      "description": "users, one device each"
-    },
-    "mail": {
-      "$ref": "#/$defs/rhythm",
-      "description": "mail arrivals for one device + app: perDay (mean mails a weekday), diurnal, weekendFactor"
-    },
-    "connectivity": {
-      "type": "object",
-      "description": "The device's connection to APNs (absent: always online).",
-      "properties": {
-        "online": {
-          "$ref": "#/$defs/distribution",
-          "description": "length of online periods (mean > 0; with offline)"
-        },
-        "offline": {
-          "$ref": "#/$defs/distribution",
-          "description": "length of offline periods (mean > 0; with online)"
-        },
-        "offlineWindows": {
-          "type": "array",
-          "description": "daily windows laid over the alternation; offline wins",
-          "items": {
-            "type": "object",
-            "properties": {
-              "start": {
-                "type": "string",
-                "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$",
-                "description": "local start time, HH:MM"
-              },
-              "duration": {
-                "$ref": "#/$defs/distribution",
-                "description": "how long the device stays offline once it starts"
-              },
-              "probability": {
-                "type": "number",
-                "minimum": 0,
-                "maximum": 1,
-                "description": "chance a device takes the window on a given day"
-              },
-              "days": {
-                "enum": [
-                  "all",
-                  "weekdays",
-                  "weekends"
-                ],
-                "description": "days it applies to (default all)"
-              }
-            },
-            "required": [
-              "start",
-              "duration",
-              "probability"
-            ],
-            "additionalProperties": false
-          }
-        }
-      },
-      "additionalProperties": false,
-      "dependentRequired": {
-        "online": [
-          "offline"
-        ],
-        "offline": [
-          "online"
-        ]
-      }
-    },
-    "latency": {
-      "type": "object",
-      "description": "Network latencies.",
-      "properties": {
-        "providerToAPNs": {
-          "$ref": "#/$defs/distribution",
-          "description": "per request, provider → APNs (default 0)"
-        },
-        "apnsToDevice": {
-          "$ref": "#/$defs/distribution",
-          "description": "per delivery, APNs → device (default 0)"
-        },
-        "rerequestRoundTrip": {
-          "$ref": "#/$defs/distribution",
-          "description": "extension → provider → extension (default 0)"
-        }
-      },
-      "additionalProperties": false
-    },
-    "provider": {
-      "type": "object",
-      "description": "The provider's failures, retries, outages and subscriptions.",
-      "properties": {
-        "payloadTTL": {
-          "$ref": "#/$defs/positiveDuration",
-          "description": "how long numbered payloads stay re-requestable (default: the whole run)"
-        },
-        "expiredPositions": {
-          "enum": [
-            "resendRest",
-            "error"
-          ],
-          "description": "answer to a re-request when some positions are past payloadTTL (default resendRest)"
-        },
-        "retries": {
-          "type": "integer",
-          "minimum": 0,
-          "maximum": 20,
-          "description": "extra attempts for a request with no answer, a 429 or a 503 (default 0)"
-        },
-        "backoff": {
-          "$ref": "#/$defs/positiveDuration",
-          "description": "wait before the first retry, doubling for each next one (default 1s)"
-        },
-        "network": {
-          "type": "object",
-          "description": "Provider → APNs requests lost on the way (lost_provider_network).",
-          "properties": {
-            "failureProbability": {
-              "type": "number",
-              "minimum": 0,
-              "maximum": 1,
-              "description": "chance one request gets no answer"
-            },
-            "timeout": {
-              "$ref": "#/$defs/positiveDuration",
-              "description": "how long the provider waits for an answer (default 10s)"
-            }
-          },
-          "required": [
-            "failureProbability"
-          ],
-          "additionalProperties": false
-        },
-        "outages": {
-          "type": "object",
-          "description": "Provider outages (lost_provider_outage); {} is allowed.",
-          "properties": {
-            "scheduled": {
-              "type": "array",
-              "description": "windows at fixed times",
-              "items": {
-                "type": "object",
-                "properties": {
-                  "start": {
-                    "type": "string",
-                    "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}$",
-                    "description": "local start, YYYY-MM-DDTHH:MM, inside the run"
-                  },
-                  "duration": {
-                    "$ref": "#/$defs/positiveDuration",
-                    "description": "length of the window"
-                  }
-                },
-                "required": [
-                  "start",
-                  "duration"
-                ],
-                "additionalProperties": false
-              }
-            },
-            "random": {
-              "type": "object",
-              "description": "Random outages, drawn once per run from the seed.",
-              "properties": {
-                "between": {
-                  "$ref": "#/$defs/distribution",
-                  "description": "end of one outage to the start of the next (mean > 0)"
-                },
-                "duration": {
-                  "$ref": "#/$defs/distribution",
-                  "description": "length of one outage (mean > 0)"
-                }
-              },
-              "required": [
-                "between",
-                "duration"
-              ],
-              "additionalProperties": false
-            }
-          },
-          "additionalProperties": false
-        },
-        "subscriptions": {
-          "type": "object",
-          "description": "Folder subscriptions the user changes in the app (lost_stale_subscription).",
-          "properties": {
-            "changesPerDay": {
-              "type": "number",
-              "minimum": 0,
-              "maximum": 1000000,
-              "description": "mean subscription changes a day per device app"
-            },
-            "mailShare": {
-              "type": "number",
-              "minimum": 0,
-              "maximum": 1,
-              "description": "share of the user's mail that goes to the folder subscribed last"
-            },
-            "syncOn": {
-              "enum": [
-                "reconnect",
-                "launch"
-              ],
-              "description": "when an offline change syncs (default reconnect; launch needs device.launches)"
-            }
-          },
-          "required": [
-            "changesPerDay",
-            "mailShare"
-          ],
-          "additionalProperties": false
-        }
-      },
-      "additionalProperties": false
-    },
-    "apns": {
-      "type": "object",
-      "description": "APNs's storage, throttle and deferral.",
-      "properties": {
-        "expiration": {
-          "$ref": "#/$defs/duration",
-          "description": "apns-expiration = send time + this; 0 means one attempt, no storage (default: header absent)"
-        },
-        "storage": {
-          "enum": [
-            "latest",
-            "nondeterministic"
-          ],
-          "description": "which notification the one-per-app offline storage keeps (default latest)"
-        },
-        "closeTogether": {
-          "$ref": "#/$defs/positiveDuration",
-          "description": "only with storage nondeterministic: pushes this close are kept with even odds (default 1s)"
-        },
-        "rateLimit": {
-          "type": "object",
-          "description": "Per-token throttle: past it APNs answers 429 (lost_rate_limited).",
-          "properties": {
-            "burst": {
-              "type": "integer",
-              "minimum": 1,
-              "maximum": 1000000,
-              "description": "requests one token may receive back to back"
-            },
-            "window": {
-              "$ref": "#/$defs/positiveDuration",
-              "description": "time in which a full burst is refilled"
-            }
-          },
-          "required": [
-            "burst",
-            "window"
-          ],
-          "additionalProperties": false
-        },
-        "priority5Deferral": {
-          "$ref": "#/$defs/distribution",
-          "description": "how long APNs holds priority 5 pushes for a connected device"
-        }
-      },
-      "additionalProperties": false
-    },
-    "push": {
-      "type": "object",
-      "description": "The push payload.",
-      "properties": {
-        "app": {
-          "type": "string",
-          "minLength": 1,
-          "description": "bundle id (default ru.yandex.mail)"
-        },
-        "alertBodyBytes": {
-          "type": "integer",
-          "minimum": 0,
-          "maximum": 1000000,
-          "description": "alert body length (default 120); payloads over 4096 bytes get 413"
-        }
-      },
-      "additionalProperties": false
-    },
-    "device": {
-      "type": "object",
-      "description": "The device's settings, limits, identity, apps, launches and taps.",
-      "properties": {
-        "extensionTimeLimit": {
-          "$ref": "#/$defs/positiveDuration",
-          "description": "the extension's completion deadline (default 30s)"
-        },
-        "notificationsDisabled": {
-          "type": "number",
-          "minimum": 0,
-          "maximum": 1,
-          "description": "share of device apps with notifications disabled (lost_disabled)"
-        },
-        "alertsNotAllowed": {
-          "type": "number",
-          "minimum": 0,
-          "maximum": 1,
-          "description": "share whose user does not allow alerts (lost_alerts_not_allowed)"
-        },
-        "displayOff": {
-          "type": "number",
-          "minimum": 0,
-          "maximum": 1,
-          "description": "share with the app's notification display switched off (lost_display_off)"
-        },
-        "legacyIOS": {
-          "type": "number",
-          "minimum": 0,
-          "maximum": 1,
-          "description": "share of devices on iOS < 10: no extension runs"
-        },
-        "extensionMemory": {
-          "type": "object",
-          "description": "The extension's memory against its device's limit.",
-          "properties": {
-            "footprintMB": {
-              "$ref": "#/$defs/sizeDistribution",
-              "description": "footprint of one invocation, MB"
-            },
-            "olderIOS": {
-              "type": "number",
-              "minimum": 0,
-              "maximum": 1,
-              "description": "share of devices on older iOS, with the lower limit"
-            },
-            "olderLimitMB": {
-              "type": "number",
-              "exclusiveMinimum": 0,
-              "maximum": 1048576,
-              "description": "memory limit on older iOS, MB (default 12)"
-            },
-            "newerLimitMB": {
-              "type": "number",
-              "exclusiveMinimum": 0,
-              "maximum": 1048576,
-              "description": "memory limit on newer iOS, MB (default 24)"
-            }
-          },
-          "required": [
-            "footprintMB"
-          ],
-          "additionalProperties": false
-        },
-        "tokenRotation": {
-          "type": "object",
-          "description": "APNs token rotation (lost_unregistered).",
-          "properties": {
-            "perDay": {
-              "type": "number",
-              "minimum": 0,
-              "maximum": 1000000,
-              "description": "mean rotations a day per device app"
-            },
-            "withPrompt": {
-              "type": "number",
-              "minimum": 0,
-              "maximum": 1,
-              "description": "share of rotations that are reinstalls, showing the permission prompt again"
-            }
-          },
-          "required": [
-            "perDay"
-          ],
-          "additionalProperties": false
-        },
-        "deviceIDChangesPerDay": {
-          "type": "number",
-          "minimum": 0,
-          "maximum": 1000000,
-          "description": "mean device id changes a day (default 0)"
-        },
-        "accounts": {
-          "$ref": "#/$defs/count",
-          "description": "accounts in the app, each its own mail stream into the one queue (default 1)"
-        },
-        "apps": {
-          "$ref": "#/$defs/count",
-          "description": "mail apps on the device, each with its own token, APNs slot and queue (default 1)"
-        },
-        "launches": {
-          "$ref": "#/$defs/rhythm",
-          "description": "app launches: upload the extension's log, register, sync subscriptions"
-        },
-        "taps": {
-          "type": "object",
-          "description": "Taps on shown notifications; each tap launches the app.",
-          "properties": {
-            "probability": {
-              "type": "number",
-              "minimum": 0,
-              "maximum": 1,
-              "description": "chance a shown notification is tapped"
-            },
-            "delay": {
-              "$ref": "#/$defs/distribution",
-              "description": "time from showing to the tap (default 0)"
-            }
-          },
-          "required": [
-            "probability"
-          ],
-          "additionalProperties": false
-        }
-      },
-      "additionalProperties": false
-    },
-    "strategies": {
-      "type": "array",
-      "minItems": 1,
-      "items": {
-        "type": "object",
-        "description": "One column of the comparison.",
-        "properties": {
-          "name": {
-            "$ref": "#/$defs/strategyName"
-          },
-          "label": {
-            "type": "string",
-            "pattern": "^[^,\"\\n\\r]+$",
-            "description": "the report's name for it (default: the name); no comma, quote or line break; labels are unique"
-          },
-          "repeatMaxCount": {
-            "type": "integer",
-            "minimum": 0,
-            "maximum": 1000000,
-            "description": "queue strategies: a gap larger than this is summarised instead of re-requested (default: no limit)"
-          },
-          "collapseID": {
-            "type": "boolean",
-            "description": "queue strategies: send apns-collapse-id so a re-sent push replaces its original (default true)"
-          },
-          "registration": {
-            "enum": [
-              "everyLaunch",
-              "once"
-            ],
-            "description": "when the app registers for notifications: at every launch (default) or only when the permission prompt shows"
-          },
-          "priority": {
-            "enum": [
-              10,
-              5
-            ],
-            "description": "apns-priority of mail pushes (default 10); 5 lets APNs defer them per apns.priority5Deferral"
-          },
-          "from": {
-            "$ref": "#/$defs/date",
-            "description": "queue strategies: the day the strategy reaches users as an app update (inside the run); starts a rollout"
-          },
-          "before": {
-            "$ref": "#/$defs/strategyName",
-            "description": "with from: the strategy each device runs until its update (default no-queue)"
-          },
-          "adoption": {
-            "$ref": "#/$defs/distribution",
-            "description": "with from: delay from 'from' until a device app runs the new version (default 0)"
-          }
-        },
-        "required": [
-          "name"
-        ],
-        "additionalProperties": false,
-        "dependentRequired": {
-          "before": [
-            "from"
-          ],
-          "adoption": [
-            "from"
-          ]
-        }
-      },
-      "description": "the columns of the comparison, in report order"
-    },
-    "expect": {
-      "type": "array",
-      "minItems": 1,
-      "items": {
-        "type": "object",
-        "description": "A bound pushsim check holds the run to; needs atLeast, atMost or both.",
-        "properties": {
-          "metric": {
-            "enum": [
-              "deliverability",
-              "informed_rate",
-              "measured_deliverability",
-              "pushes_per_message",
-              "lost_apns_coalesced_share",
-              "lost_apns_expired_share",
-              "lost_apns_rejected_share",
-              "lost_unregistered_share",
-              "lost_stale_subscription_share",
-              "lost_provider_network_share",
-              "lost_provider_outage_share",
-              "lost_rate_limited_share",
-              "lost_disabled_share",
-              "lost_alerts_not_allowed_share",
-              "lost_display_off_share"
-            ],
-            "description": "the rate held to the bounds"
-          },
-          "strategy": {
-            "type": "string",
-            "description": "the label of the strategy whose rate is checked"
-          },
-          "minus": {
-            "type": "string",
-            "description": "when given, the bound is on strategy's rate minus this strategy's (paired difference)"
-          },
-          "atLeast": {
-            "type": "number",
-            "description": "the interval's lower end must be at least this"
-          },
-          "atMost": {
-            "type": "number",
-            "description": "the interval's upper end must be at most this"
-          },
-          "confidence": {
-            "type": "number",
-            "exclusiveMinimum": 0,
-            "exclusiveMaximum": 1,
-            "description": "the interval's confidence (default 0.95)"
-          }
-        },
-        "required": [
-          "metric",
-          "strategy"
-        ],
-        "additionalProperties": false,
-        "anyOf": [
-          {
-            "required": [
-              "atLeast"
-            ]
-          },
-          {
-            "required": [
-              "atMost"
-            ]
-          }
-        ]
-      },
-      "description": "bounds pushsim check holds the run to; run ignores them"
-    }
-  },
-  "required": [
-    "name",
-    "start",
-    "duration",
-    "devices",
-    "mail",
-    "strategies"
-  ],
-  "additionalProperties": false,
-  "$defs": {
-    "duration": {
-      "description": "A duration: a string with a unit, \"250ms\", \"30s\", \"15m\", \"3h\", \"2d\" (decimals allowed, e.g. \"1.5h\"), or a bare 0. Any other bare number is an error: 28 could mean days as well as seconds.",
-      "anyOf": [
-        {
-          "type": "string",
-          "pattern": "^([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ms|s|m|h|d)$"
-        },
-        {
-          "const": 0
-        }
-      ]
-    },
-    "positiveDuration": {
-      "description": "A duration greater than zero: a string with a unit, \"250ms\", \"30s\", \"15m\", \"3h\", \"2d\" (decimals allowed).",
-      "type": "string",
-      "pattern": "^(?=[0-9.]*[1-9])([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ms|s|m|h|d)$"
-    },
-    "date": {
-      "description": "A day, YYYY-MM-DD.",
-      "type": "string",
-      "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
-    },
-    "probability": {
-      "description": "A probability or share, 0 to 1.",
-      "type": "number",
-      "minimum": 0,
-      "maximum": 1
-    },
-    "distribution": {
-      "description": "A distribution of durations: an object with \"distribution\" (constant, exponential, uniform, lognormal) and its parameters, or a bare duration meaning constant.",
-      "anyOf": [
-        {
-          "$ref": "#/$defs/duration"
-        },
-        {
-          "type": "object",
-          "properties": {
-            "distribution": {
-              "const": "constant"
-            },
-            "value": {
-              "$ref": "#/$defs/duration",
-              "description": "the value every draw takes"
-            }
-          },
-          "required": [
-            "distribution",
-            "value"
-          ],
-          "additionalProperties": false
-        },
-        {
-          "type": "object",
-          "properties": {
-            "distribution": {
-              "const": "exponential"
-            },
-            "mean": {
-              "$ref": "#/$defs/positiveDuration",
-              "description": "the mean (> 0)"
-            }
-          },
-          "required": [
-            "distribution",
-            "mean"
-          ],
-          "additionalProperties": false
-        },
-        {
-          "type": "object",
-          "properties": {
-            "distribution": {
-              "const": "uniform"
-            },
-            "min": {
-              "$ref": "#/$defs/duration",
-              "description": "the lowest value"
-            },
-            "max": {
-              "$ref": "#/$defs/duration",
-              "description": "the highest value (not below min)"
-            }
-          },
-          "required": [
-            "distribution",
-            "min",
-            "max"
-          ],
-          "additionalProperties": false
-        },
-        {
-          "type": "object",
-          "properties": {
-            "distribution": {
-              "const": "lognormal"
-            },
-            "median": {
-              "$ref": "#/$defs/positiveDuration",
-              "description": "the median (> 0)"
-            },
-            "sigma": {
-              "type": "number",
-              "minimum": 0,
-              "maximum": 5,
-              "description": "σ of the underlying normal, 0 to 5"
-            }
-          },
-          "required": [
-            "distribution",
-            "median",
-            "sigma"
-          ],
-          "additionalProperties": false
-        }
-      ]
-    },
-    "megabytes": {
-      "description": "A size in megabytes (a plain number, 0 to 1048576).",
-      "type": "number",
-      "minimum": 0,
-      "maximum": 1048576
-    },
-    "sizeDistribution": {
-      "description": "A distribution of sizes in megabytes: written like a time distribution with plain numbers of MB instead of durations (a bare number means constant).",
-      "anyOf": [
-        {
-          "$ref": "#/$defs/megabytes"
-        },
-        {
-          "type": "object",
-          "properties": {
-            "distribution": {
-              "const": "constant"
-            },
-            "value": {
-              "$ref": "#/$defs/megabytes"
-            }
-          },
-          "required": [
-            "distribution",
-            "value"
-          ],
-          "additionalProperties": false
-        },
-        {
-          "type": "object",
-          "properties": {
-            "distribution": {
-              "const": "exponential"
-            },
-            "mean": {
-              "$ref": "#/$defs/megabytes"
-            }
-          },
-          "required": [
-            "distribution",
-            "mean"
-          ],
-          "additionalProperties": false
-        },
-        {
-          "type": "object",
-          "properties": {
-            "distribution": {
-              "const": "uniform"
-            },
-            "min": {
-              "$ref": "#/$defs/megabytes"
-            },
-            "max": {
-              "$ref": "#/$defs/megabytes"
-            }
-          },
-          "required": [
-            "distribution",
-            "min",
-            "max"
-          ],
-          "additionalProperties": false
-        },
-        {
-          "type": "object",
-          "properties": {
-            "distribution": {
-              "const": "lognormal"
-            },
-            "median": {
-              "$ref": "#/$defs/megabytes"
-            },
-            "sigma": {
-              "type": "number",
-              "minimum": 0,
-              "maximum": 5,
-              "description": "σ of the underlying normal, 0 to 5"
-            }
-          },
-          "required": [
-            "distribution",
-            "median",
-            "sigma"
-          ],
-          "additionalProperties": false
-        }
-      ]
-    },
-    "count": {
-      "description": "A count that differs between devices: an integer 1 to 20 (every device the same), or shares of devices by count, {\"1\": 0.7, \"2\": 0.3} (keys \"1\" to \"20\", shares summing to 1).",
-      "anyOf": [
-        {
-          "type": "integer",
-          "minimum": 1,
-          "maximum": 20
-        },
-        {
-          "type": "object",
-          "propertyNames": {
-            "pattern": "^([1-9]|1[0-9]|20)$"
-          },
-          "additionalProperties": {
-            "$ref": "#/$defs/probability"
-          },
-          "minProperties": 1
-        }
-      ]
-    },
-    "rhythm": {
-      "type": "object",
-      "description": "A Poisson process with a daily rhythm.",
-      "properties": {
-        "perDay": {
-          "type": "number",
-          "minimum": 0,
-          "maximum": 1000000,
-          "description": "mean events a weekday (Poisson)"
-        },
-        "diurnal": {
-          "type": "array",
-          "items": {
-            "type": "number",
-            "minimum": 0
-          },
-          "minItems": 24,
-          "maxItems": 24,
-          "description": "24 relative hourly rates (local time), at least one positive; normalised to mean 1 (default flat)"
-        },
-        "weekendFactor": {
-          "type": "number",
-          "minimum": 0,
-          "description": "rate multiplier on Saturdays and Sundays (default 1)"
-        }
-      },
-      "required": [
-        "perDay"
-      ],
-      "additionalProperties": false
-    },
-    "strategyName": {
-      "description": "A strategy: no-queue (pushes shown as they come), queue (numbered pushes, gaps re-requested), queue-as-published (the talk's code as printed).",
-      "enum": [
-        "no-queue",
-        "queue",
-        "queue-as-published"
-      ]
-    }
-  }
-}
+    /// The schema, draft 2020-12, indented by two spaces, with a final line break.
+    package static let text = JSONText.pretty(compact) + "\n"
 
-"""#
+    /// The schema as compact JSON text.
+    /// - Complexity: O(n) in the schema's length.
+    package static var compact: String {
+        let top = ScenarioFields.Top.object
+        return JSONText.object([
+            ("$schema", JSONText.string("https://json-schema.org/draft/2020-12/schema")),
+            ("title", JSONText.string("PushSim scenario")),
+            ("description", JSONText.string(top.summary ?? "")),
+        ] + objectMembers(top, describe: false) + [("$defs", JSONText.object(definitions))])
+    }
+
+    // MARK: Fields
+
+    /// A field's schema: its kind's, then its help.
+    static func field(_ field: FieldDeclaration) -> String {
+        JSONText.object(members(field.kind, summary: field.summary))
+    }
+
+    /// The members of a value of `kind`, with `summary` as its description where the
+    /// kind puts it (last, except in objects and arrays of undescribed objects).
+    static func members(_ kind: FieldKind, summary: String?) -> [(String, String)] {
+        let description = summary.map { [("description", JSONText.string($0))] } ?? []
+        switch kind {
+        case .text(let pattern, let minLength, let excluded):
+            var members = [("type", JSONText.string("string"))]
+            if let minLength { members.append(("minLength", String(minLength))) }
+            if let pattern { members.append(("pattern", JSONText.string(pattern))) }
+            if !excluded.isEmpty {
+                members.append(("not", JSONText.object([("enum", JSONText.array(excluded.map(JSONText.string)))])))
+            }
+            return members + description
+        case .boolean:
+            return [("type", JSONText.string("boolean"))] + description
+        case .integer(let range):
+            return [("type", JSONText.string("integer")), ("minimum", String(range.lowerBound)),
+                    ("maximum", String(range.upperBound))] + description
+        case .integerChoice(let choices):
+            return [("enum", JSONText.array(choices.map { String($0) }))] + description
+        case .number(let range):
+            return [("type", JSONText.string("number"))] + bounds(range) + description
+        case .probability:
+            return members(.number(NumberRange(lower: .inclusive(0), upper: .inclusive(1))), summary: summary)
+        case .perDay:
+            return members(.number(NumberRange(lower: .inclusive(0), upper: .inclusive(ScenarioFields.maxPerDay))), summary: summary)
+        case .megabytes(let positive):
+            let lower: NumberRange.Bound = positive ? .exclusive(0) : .inclusive(0)
+            return members(.number(NumberRange(lower: lower, upper: .inclusive(ScenarioFields.maxMegabytes))), summary: summary)
+        case .duration(let positive):
+            return reference(positive ? "positiveDuration" : "duration") + description
+        case .distribution:
+            return reference("distribution") + description
+        case .sizeDistribution:
+            return reference("sizeDistribution") + description
+        case .date:
+            return reference("date") + description
+        case .countShares:
+            return reference("count") + description
+        case .rhythm:
+            return reference("rhythm") + description
+        case .strategyName:
+            return reference("strategyName") + description
+        case .choice(_, let words):
+            return [("enum", JSONText.array(words.map(JSONText.string)))] + description
+        case .object(let object):
+            return objectMembers(object, describe: true)
+        case .array(let items, let count):
+            let minimum = count.map { [("minItems", String($0.lowerBound))] } ?? []
+            let maximum = count.flatMap { $0.upperBound == Int.max ? nil : [("maxItems", String($0.upperBound))] } ?? []
+            let itemSchema = ("items", JSONText.object(members(items, summary: nil)))
+            // The order the first, hand-written schema had, kept so the shipped file did not change.
+            if case .object(let object) = items {
+                return object.summary == nil
+                    ? [("type", JSONText.string("array"))] + minimum + description + [itemSchema] + maximum
+                    : [("type", JSONText.string("array"))] + minimum + [itemSchema] + maximum + description
+            }
+            return [("type", JSONText.string("array")), itemSchema] + minimum + maximum + description
+        }
+    }
+
+    /// An object's members: type, description, properties, required, additionalProperties
+    /// and its cross-field rules.
+    static func objectMembers(_ object: ObjectDeclaration, describe: Bool) -> [(String, String)] {
+        var members = [("type", JSONText.string("object"))]
+        if describe, let summary = object.summary { members.append(("description", JSONText.string(summary))) }
+        members.append(("properties", JSONText.object(object.fields.map { ($0.key, field($0)) })))
+        let required = object.fields.filter(\.isRequired).map(\.key)
+        if !required.isEmpty { members.append(("required", keyList(required))) }
+        members.append(("additionalProperties", "false"))
+        if !object.dependencies.isEmpty {
+            members.append(("dependentRequired", JSONText.object(object.dependencies.map { ($0.key, keyList($0.needs)) })))
+        }
+        if !object.needsOneOf.isEmpty {
+            members.append(("anyOf", JSONText.array(object.needsOneOf.map { JSONText.object([("required", keyList([$0]))]) })))
+        }
+        return members
+    }
+
+    /// An array of keys (`required`, `dependentRequired`).
+    static func keyList(_ keys: [String]) -> String { JSONText.array(keys.map(JSONText.string)) }
+
+    /// A `$ref` to one of the shared definitions.
+    static func reference(_ definition: String) -> [(String, String)] {
+        [("$ref", JSONText.string("#/$defs/" + definition))]
+    }
+
+    /// A number's bounds as the schema's keywords, inclusive or exclusive.
+    static func bounds(_ range: NumberRange) -> [(String, String)] {
+        var members: [(String, String)] = []
+        switch range.lower {
+        case .inclusive(let bound): members.append(("minimum", number(bound)))
+        case .exclusive(let bound): members.append(("exclusiveMinimum", number(bound)))
+        case nil: break
+        }
+        switch range.upper {
+        case .inclusive(let bound): members.append(("maximum", number(bound)))
+        case .exclusive(let bound): members.append(("exclusiveMaximum", number(bound)))
+        case nil: break
+        }
+        return members
+    }
+
+    /// Whole bounds written as integers (`1000000`, not `1000000.0`), as a reader expects.
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : JSONText.number(value)
+    }
+
+    // MARK: Shared definitions
+
+    static let durationText = #"A duration: a string with a unit, "250ms", "30s", "15m", "3h", "2d" (decimals allowed, e.g. "1.5h"), or a bare 0. Any other bare number is an error: 28 could mean days as well as seconds."#
+    static let positiveDurationText = #"A duration greater than zero: a string with a unit, "250ms", "30s", "15m", "3h", "2d" (decimals allowed)."#
+
+    /// `$defs`: the kinds several fields share.
+    static var definitions: [(String, String)] {
+        let durationUnits = "(ms|s|m|h|d)$"
+        return [
+            ("duration", JSONText.object([
+                ("description", JSONText.string(durationText)),
+                ("anyOf", JSONText.array([
+                    JSONText.object([("type", JSONText.string("string")),
+                                     ("pattern", JSONText.string(#"^([0-9]+(\.[0-9]*)?|\.[0-9]+)"# + durationUnits))]),
+                    JSONText.object([("const", "0")]),
+                ])),
+            ])),
+            ("positiveDuration", JSONText.object([
+                ("description", JSONText.string(positiveDurationText)),
+                ("type", JSONText.string("string")),
+                ("pattern", JSONText.string(#"^(?=[0-9.]*[1-9])([0-9]+(\.[0-9]*)?|\.[0-9]+)"# + durationUnits)),
+            ])),
+            ("date", JSONText.object([
+                ("description", JSONText.string("A day, YYYY-MM-DD.")),
+                ("type", JSONText.string("string")),
+                ("pattern", JSONText.string("^[0-9]{4}-[0-9]{2}-[0-9]{2}$")),
+            ])),
+            ("probability", JSONText.object([("description", JSONText.string("A probability or share, 0 to 1."))]
+                                            + members(.probability, summary: nil))),
+            ("distribution", JSONText.object([
+                ("description", JSONText.string(#"A distribution of durations: an object with "distribution" ("#
+                                                + DistributionShape.all.map(\.name).joined(separator: ", ")
+                                                + ") and its parameters, or a bare duration meaning constant.")),
+                ("anyOf", JSONText.array([JSONText.object(reference("duration"))]
+                                         + DistributionShape.all.map { variant($0, sizes: false) })),
+            ])),
+            ("megabytes", JSONText.object([
+                ("description", JSONText.string("A size in megabytes (a plain number, 0 to \(number(ScenarioFields.maxMegabytes))).")),
+            ] + members(.megabytes(positive: false), summary: nil))),
+            ("sizeDistribution", JSONText.object([
+                ("description", JSONText.string("A distribution of sizes in megabytes: written like a time distribution with "
+                                                + "plain numbers of MB instead of durations (a bare number means constant).")),
+                ("anyOf", JSONText.array([JSONText.object(reference("megabytes"))]
+                                         + DistributionShape.all.map { variant($0, sizes: true) })),
+            ])),
+            ("count", JSONText.object([
+                ("description", JSONText.string("A count that differs between devices: an integer 1 to \(ScenarioFields.maxCount) "
+                                                + #"(every device the same), or shares of devices by count, {"1": 0.7, "2": 0.3} "#
+                                                + #"(keys "1" to "\#(ScenarioFields.maxCount)", shares summing to 1)."#)),
+                ("anyOf", JSONText.array([
+                    JSONText.object(members(.integer(1...Int64(ScenarioFields.maxCount)), summary: nil)),
+                    JSONText.object([
+                        ("type", JSONText.string("object")),
+                        ("propertyNames", JSONText.object([("pattern", JSONText.string(countKeyPattern))])),
+                        ("additionalProperties", JSONText.object(reference("probability"))),
+                        ("minProperties", "1"),
+                    ]),
+                ])),
+            ])),
+            ("rhythm", JSONText.object(objectMembers(ScenarioFields.Rhythm.object, describe: true))),
+            ("strategyName", JSONText.object([
+                ("description", JSONText.string("A strategy: no-queue (pushes shown as they come), queue (numbered pushes, "
+                                                + "gaps re-requested), queue-as-published (the talk's code as printed).")),
+                ("enum", keyList(StrategyKind.allCases.map(\.rawValue))),
+            ])),
+        ]
+    }
+
+    /// The keys `1` … `maxCount` as a pattern: one digit, then each full ten, then the rest.
+    static var countKeyPattern: String {
+        let tens = ScenarioFields.maxCount / 10
+        if tens == 0 { return "^[1-\(ScenarioFields.maxCount)]$" }
+        var alternatives = ["[1-9]"] + (1..<tens).map { "\($0)[0-9]" }
+        let last = ScenarioFields.maxCount % 10
+        alternatives.append(last == 0 ? "\(tens)0" : "\(tens)[0-\(last)]")
+        return "^(" + alternatives.joined(separator: "|") + ")$"
+    }
+
+    /// One variant of a distribution: its tag and parameters, in durations or (`sizes`) megabytes.
+    static func variant(_ shape: DistributionShape, sizes: Bool) -> String {
+        let properties = [("distribution", JSONText.object([("const", JSONText.string(shape.name))]))]
+            + shape.parameters.map { parameter -> (String, String) in
+                switch parameter.kind {
+                case .amount(let positive):
+                    let kind: [(String, String)] = sizes ? reference("megabytes")
+                        : reference(positive ? "positiveDuration" : "duration")
+                    // Megabyte parameters are described by their definition.
+                    let description = sizes ? [] : [("description", JSONText.string(parameter.summary))]
+                    return (parameter.name, JSONText.object(kind + description))
+                case .sigma:
+                    return (parameter.name, JSONText.object(
+                        members(.number(NumberRange(lower: .inclusive(0), upper: .inclusive(ScenarioFields.maxSigma))),
+                                summary: parameter.summary)))
+                }
+            }
+        return JSONText.object([
+            ("type", JSONText.string("object")),
+            ("properties", JSONText.object(properties)),
+            ("required", keyList(["distribution"] + shape.parameters.map(\.name))),
+            ("additionalProperties", "false"),
+        ])
+    }
 }

@@ -18,9 +18,7 @@ struct CLITests {
 
     /// Runs the CLI in-process.
     private func pushsim(_ arguments: [String]) -> (code: ExitCode, out: String, err: String) {
-        let captured = CapturedConsole()
-        let code = PushSimCommand.main(arguments, console: captured.console)
-        return (code, captured.out, captured.err)
+        CapturedConsole.run(arguments)
     }
 
     private func contents(_ path: String) -> String? {

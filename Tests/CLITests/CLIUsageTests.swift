@@ -17,10 +17,9 @@ struct CLIUsageTests {
       "strategies": [{ "name": "no-queue" }, { "name": "queue", "repeatMaxCount": 4 }] }
     """
 
+    /// Runs the CLI in-process.
     private func pushsim(_ arguments: [String]) -> (code: ExitCode, out: String, err: String) {
-        let captured = CapturedConsole()
-        let code = PushSimCommand.main(arguments, console: captured.console)
-        return (code, captured.out, captured.err)
+        CapturedConsole.run(arguments)
     }
 
     private func temporaryFolder() throws -> String {

@@ -6,10 +6,9 @@ import Testing
 /// the scanner and the errors to those declarations, for every command that takes them.
 @Suite("Command line: options declared once")
 struct OptionSpecTests {
+    /// Runs the CLI in-process.
     private func pushsim(_ arguments: [String]) -> (code: ExitCode, out: String, err: String) {
-        let captured = CapturedConsole()
-        let code = PushSimCommand.main(arguments, console: captured.console)
-        return (code, captured.out, captured.err)
+        CapturedConsole.run(arguments)
     }
 
     /// The usage error `error` as command `command` prints it.

@@ -29,10 +29,9 @@ struct CheckCommandTests {
     /// Cannot hold: more than all messages delivered.
     static let failing = #"{ "metric": "deliverability", "strategy": "queue", "minus": "no-queue", "atLeast": 1.5 }"#
 
+    /// Runs the CLI in-process.
     private func pushsim(_ arguments: [String]) -> (code: ExitCode, out: String, err: String) {
-        let captured = CapturedConsole()
-        let code = PushSimCommand.main(arguments, console: captured.console)
-        return (code, captured.out, captured.err)
+        CapturedConsole.run(arguments)
     }
 
     private func contents(_ path: String) -> String? {

@@ -12,10 +12,9 @@ import Testing
 struct DiffCommandTests {
     typealias Scratch = CommandFixtures.ScratchDirectory
 
+    /// Runs the CLI in-process.
     private func pushsim(_ arguments: [String]) -> (code: ExitCode, out: String, err: String) {
-        let captured = CapturedConsole()
-        let code = PushSimCommand.main(arguments, console: captured.console)
-        return (code, captured.out, captured.err)
+        CapturedConsole.run(arguments)
     }
 
     /// A `run.json` of scenario `name` whose text hashes to `sha256`.

@@ -19,4 +19,11 @@ package final class CapturedConsole: Sendable {
     package var out: String { streams.withLock { $0.out } }
     /// What went to standard error so far.
     package var err: String { streams.withLock { $0.err } }
+
+    /// Runs `pushsim` in-process with `arguments`: the exit code and what it printed.
+    package static func run(_ arguments: [String]) -> (code: ExitCode, out: String, err: String) {
+        let captured = CapturedConsole()
+        let code = PushSimCommand.main(arguments, console: captured.console)
+        return (code, captured.out, captured.err)
+    }
 }

@@ -132,18 +132,18 @@ struct StrategyAggregateTests {
     /// A consistent aggregate over two days: day 0 has 6 messages, day 1 has 4.
     private func consistent() -> StrategyAggregate {
         var aggregate = StrategyAggregate(days: 2)
-        aggregate.messages = 10
-        aggregate.delivered = 6
-        aggregate.summarized = 2
+        aggregate[.messages] = 10
+        aggregate[.delivered] = 6
+        aggregate[.summarized] = 2
         aggregate.lostByReason[Int(LossReason.apnsCoalesced.rawValue)] = 1
         aggregate.pending = 1
-        aggregate.pushesSent = 13
+        aggregate[.pushesSent] = 13
         aggregate.rerequests = 4
         aggregate.duplicatesShown = 1
         aggregate.collapsed = 2
         for value: Int64 in [5, 50, 500, 5_000, 50_000, 500_000] { aggregate.latency.record(value) }
-        aggregate.daily[0] = DayCounts(messages: 6, delivered: 4, summarized: 1, lost: 1, pending: 0)
-        aggregate.daily[1] = DayCounts(messages: 4, delivered: 2, summarized: 1, lost: 0, pending: 1)
+        aggregate.daily[0] = DayCounts([.messages: 6, .delivered: 4, .summarized: 1, .lost: 1, .pending: 0])
+        aggregate.daily[1] = DayCounts([.messages: 4, .delivered: 2, .summarized: 1, .lost: 0, .pending: 1])
         aggregate.dailyLostByReason[StrategyAggregate.dailyLostIndex(day: 0, reasonRawValue: 1)] = 1
         aggregate.countAllInBlock()
         return aggregate
@@ -169,33 +169,33 @@ struct StrategyAggregateTests {
         var merged = consistent()
         var other = consistent()
         other.lostByReason[Int(LossReason.unregistered.rawValue)] = 2
-        other.messages += 2
-        other.daily[1].messages += 2
-        other.daily[1].lost += 2
+        other[.messages] += 2
+        other.daily[1][.messages] += 2
+        other.daily[1][.lost] += 2
         other.dailyLostByReason[StrategyAggregate.dailyLostIndex(day: 1, reasonRawValue: Int(LossReason.unregistered.rawValue))] = 2
         other.latency.record(7)
-        other.delivered += 1
-        other.messages += 1
-        other.daily[0].messages += 1
-        other.daily[0].delivered += 1
+        other[.delivered] += 1
+        other[.messages] += 1
+        other.daily[0][.messages] += 1
+        other.daily[0][.delivered] += 1
         other.countAllInBlock(5)
         #expect(other.checkIdentity() == nil)
         merged.merge(other)
 
-        #expect(merged.messages == 23)
-        #expect(merged.delivered == 13)
-        #expect(merged.summarized == 4)
+        #expect(merged[.messages] == 23)
+        #expect(merged[.delivered] == 13)
+        #expect(merged[.summarized] == 4)
         #expect(merged.pending == 2)
         #expect(merged.lost == 4)
         #expect(merged.lost(.apnsCoalesced) == 2)
         #expect(merged.lost(.unregistered) == 2)
-        #expect(merged.pushesSent == 26)
+        #expect(merged[.pushesSent] == 26)
         #expect(merged.rerequests == 8)
         #expect(merged.duplicatesShown == 2)
         #expect(merged.collapsed == 4)
         #expect(merged.latency.total == 13)
-        #expect(merged.daily[0] == DayCounts(messages: 13, delivered: 9, summarized: 2, lost: 2, pending: 0))
-        #expect(merged.daily[1] == DayCounts(messages: 10, delivered: 4, summarized: 2, lost: 2, pending: 2))
+        #expect(merged.daily[0] == DayCounts([.messages: 13, .delivered: 9, .summarized: 2, .lost: 2, .pending: 0]))
+        #expect(merged.daily[1] == DayCounts([.messages: 10, .delivered: 4, .summarized: 2, .lost: 2, .pending: 2]))
         #expect(merged.checkIdentity() == nil)
 
         var otherOrder = other
@@ -206,7 +206,7 @@ struct StrategyAggregateTests {
     @Test("the identity catches outcomes that do not add up to the messages")
     func identityCatchesTotals() {
         var aggregate = consistent()
-        aggregate.messages = 11
+        aggregate[.messages] = 11
         #expect(aggregate.checkIdentity() == "delivered 6 + summarized 2 + lost 1 + pending 1 ≠ messages 11")
     }
 
@@ -221,7 +221,7 @@ struct StrategyAggregateTests {
     @Test("the identity catches a day whose outcomes do not add up")
     func identityCatchesBrokenDay() {
         var aggregate = consistent()
-        aggregate.daily[1].delivered -= 1    // day 1: 1 + 1 + 0 + 1 ≠ 4
+        aggregate.daily[1][.delivered] -= 1    // day 1: 1 + 1 + 0 + 1 ≠ 4
         #expect(aggregate.checkIdentity() == "day 2: delivered 1 + summarized 1 + lost 0 + pending 1 ≠ messages 4")
     }
 
@@ -229,14 +229,14 @@ struct StrategyAggregateTests {
     func identityCatchesDailyTotals() {
         var aggregate = consistent()
         // Each day still adds up on its own, but together they hold one message too many.
-        aggregate.daily[1].messages += 1
-        aggregate.daily[1].pending += 1
+        aggregate.daily[1][.messages] += 1
+        aggregate.daily[1][.pending] += 1
         #expect(aggregate.checkIdentity() == "the daily messages add up to 11, the total is 10")
 
         var moved = consistent()
         // Same daily total of messages, but a delivery moved into "lost" on one day.
-        moved.daily[0].delivered -= 1
-        moved.daily[0].lost += 1
+        moved.daily[0][.delivered] -= 1
+        moved.daily[0][.lost] += 1
         #expect(moved.checkIdentity() == "the daily delivered add up to 5, the total is 6")
     }
 
@@ -265,9 +265,9 @@ struct StrategyAggregateTests {
     func resultIdentityNamesStrategy() {
         var broken = consistent()
         broken.pending = 0
-        broken.messages -= 1
+        broken[.messages] -= 1
         broken.countAllInBlock()
-        broken.messages += 1
+        broken[.messages] += 1
         let strategies = [Strategy(label: "a", kind: .noQueue, repeatMaxCount: .max, collapseID: true),
                           Strategy(label: "b", kind: .queue, repeatMaxCount: 5, collapseID: true)]
         let result = SimulationResult(strategies: strategies, aggregates: [consistent(), broken], users: 1, events: 0)

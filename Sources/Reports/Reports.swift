@@ -34,10 +34,11 @@ public struct Reports: Sendable {
     }
 
     /// The summary columns, in order; README documents each.
-    public static let summaryColumns = ["strategy", "messages", "delivered", "summarized", "lost", "pending",
-                                        "deliverability", "measured_deliverability", "informed_rate", "pushes_sent",
-                                        "rerequests", "duplicates_shown", "collapsed", "latency_p50_s", "latency_p95_s",
-                                        "latency_p99_s"] + LossReason.allCases.map { "lost_" + $0.columnName }
+    public static let summaryColumns = ["strategy"] + ([.messages, .delivered, .summarized] as [OutcomeCounter]).map(\.columnName)
+                                        + ["lost", "pending", "deliverability", "measured_deliverability", "informed_rate",
+                                           OutcomeCounter.pushesSent.columnName, "rerequests", "duplicates_shown", "collapsed",
+                                           "latency_p50_s", "latency_p95_s", "latency_p99_s"]
+                                        + LossReason.allCases.map { "lost_" + $0.columnName }
                                         + ["pushes_per_message"] + ChainCounts.columnNames
                                         + Metric.allCases.flatMap(estimateColumns)
 
@@ -66,8 +67,9 @@ public struct Reports: Sendable {
     }
 
     /// The daily columns, in order.
-    public static let dailyColumns = ["strategy", "date", "messages", "delivered", "summarized", "lost", "pending",
-                                      "deliverability", "measured_sent", "measured_received", "measured_deliverability"]
+    public static let dailyColumns = ["strategy", "date"]
+        + ([.messages, .delivered, .summarized, .lost, .pending] as [DayCounter]).map(\.columnName) + ["deliverability"]
+        + ([.measuredSent, .measuredReceived] as [DayCounter]).map(\.columnName) + ["measured_deliverability"]
                                       + LossReason.allCases.map { "lost_" + $0.columnName }
                                       + Metric.daily.map { $0.name + "_se" }
 
@@ -217,12 +219,12 @@ public struct Reports: Sendable {
             }
         }
         var rows: [(String, [String])] = [
-            ("messages", aggregates.map { String($0[.messages]) }),
+            (OutcomeCounter.messages.columnName, aggregates.map { String($0[.messages]) }),
             ("deliverability", withInterval(.deliverability)),
             ("measured deliverability", withInterval(.measuredDeliverability)),
             ("informed rate", withInterval(.informedRate)),
-            ("delivered", aggregates.map { String($0[.delivered]) }),
-            ("summarized", aggregates.map { String($0[.summarized]) }),
+            (OutcomeCounter.delivered.columnName, aggregates.map { String($0[.delivered]) }),
+            (OutcomeCounter.summarized.columnName, aggregates.map { String($0[.summarized]) }),
             ("lost", aggregates.map { String($0.lost) }),
         ]
         for reason in LossReason.allCases where aggregates.contains(where: { $0.lost(reason) > 0 }) {

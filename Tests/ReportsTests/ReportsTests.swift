@@ -338,6 +338,34 @@ struct ReportsTests {
         #expect(PartialResult.version == 6)
     }
 
+    @Test("every outcome counter appears under its declared name: a column of summary.csv or daily.csv, or a funnel.csv stage")
+    func everyOutcomeIsReported() {
+        let reports = Reports(scenario: HandBuilt.scenario, result: Self.result)
+        let header = { (text: String) in Set(text.prefix { $0 != "\n" }.split(separator: ",").map(String.init)) }
+        let stages = Set(reports.funnel.split(separator: "\n").dropFirst().map { String($0.split(separator: ",")[1]) })
+        let reported = header(reports.summary).union(header(reports.daily)).union(stages)
+        // delivered is the funnel's `shown`, and a column of its own.
+        for counter in OutcomeCounter.allCases { #expect(reported.contains(counter.columnName), "\(counter)") }
+        #expect(stages == Set(OutcomeCounter.funnelStages.map(\.stage)))
+        for counter in DayCounter.allCases { #expect(header(reports.daily).contains(counter.columnName), "\(counter)") }
+    }
+
+    @Test("each outcome counter, set alone, round-trips through a partial in its own place")
+    func partialKeepsEachOutcome() throws {
+        for (index, counter) in OutcomeCounter.allCases.enumerated() {
+            var aggregate = StrategyAggregate(days: 2)
+            aggregate[counter] = Int64(index + 1)
+            let text = partial([aggregate, StrategyAggregate(days: 2), StrategyAggregate(days: 2)]).encoded()
+            let position = try #require(StrategyAggregate.counts.firstIndex { $0.name == counter.columnName })
+            let counts = Array(repeating: "0", count: StrategyAggregate.counts.count).enumerated()
+                .map { $0.offset == position ? String(index + 1) : $0.element }.joined(separator: ",")
+            #expect(text.contains("{\"counts\":[\(counts)],"))
+            // Decoding checks the balance rules: a lone count breaks them, so read the array back by hand.
+            let decoded = try #require(text.split(separator: "{\"counts\":[").dropFirst().first?.prefix { $0 != "]" })
+            #expect(decoded.split(separator: ",").map { Int64($0)! }[position] == Int64(index + 1))
+        }
+    }
+
     @Test("a partial with every field nonzero round-trips exactly through encode and decode")
     func partialRoundTrip() throws {
         let original = partial([HandBuilt.aggregate(1), HandBuilt.aggregate(2), StrategyAggregate(days: 2)], shard: (2, 3))

@@ -1,4 +1,5 @@
 @testable import Base
+import FakeAPNs
 @testable import Reports
 @testable import Simulator
 import TestSupport
@@ -445,5 +446,93 @@ struct CivilDateTests {
             previous = date
         }
         #expect(try #require(CivilDate(year: 5, month: 3, day: 7)).description == "0005-03-07")
+    }
+}
+
+@Suite("Counters declared once")
+struct CounterDeclarationTests {
+    @Test("each outcome's name is its case in snake_case, the names reports and partials always used")
+    func outcomeNames() {
+        #expect(OutcomeCounts.columnNames == ["messages", "delivered", "measured_sent", "measured_received", "summarized",
+                                              "pushes_sent", "provider_sent", "apns_accepted", "reached_device", "logged",
+                                              "uploaded", "opened"])
+        #expect(DayCounts.columnNames == ["messages", "delivered", "summarized", "lost", "pending", "measured_sent",
+                                          "measured_received"])
+        #expect(RateCount.allCases.map(\.name) == OutcomeCounts.columnNames + LossReason.allCases.map { "lost_" + $0.columnName })
+        #expect(Set(RateCount.allCases.map(\.name)).count == RateCount.allCases.count)
+    }
+
+    @Test("every kind of counter fits its set's inline storage")
+    func capacities() {
+        #expect(OutcomeCounter.allCases.count <= OutcomeCounts.capacity)
+        #expect(DayCounter.allCases.count <= DayCounts.capacity)
+        #expect(ChainCounter.allCases.count <= ChainCounts.capacity)
+        #expect(APNsCounter.allCases.count <= APNsCounters.capacity)
+    }
+
+    @Test("block indices: unique and dense, each outcome at its raw value, then the loss reasons in raw-value order")
+    func blockIndices() {
+        let indices = RateCount.allCases.map(\.index)
+        #expect(indices == Array(0..<RateCount.allCases.count))
+        for counter in OutcomeCounter.allCases { #expect(RateCount.outcome(counter).index == counter.rawValue) }
+        for reason in LossReason.allCases {
+            #expect(RateCount.lost(reason).index == OutcomeCounter.allCases.count + Int(reason.rawValue) - 1)
+        }
+        // The daily counts lead both arrays, so a daily count's index is the same in each.
+        #expect(OutcomeCounter.daily.map(\.rawValue) == Array(0..<OutcomeCounter.daily.count))
+        #expect(OutcomeCounter.daily.allSatisfy { DayCounter($0) != nil })
+    }
+
+    @Test("each outcome's total is its own slot: setting one changes only its RateCount total")
+    func totalsAreTheirOwn() {
+        for (index, counter) in OutcomeCounter.allCases.enumerated() {
+            var aggregate = StrategyAggregate(days: 1)
+            aggregate[counter] = Int64(index + 7)
+            #expect(OutcomeCounter.allCases.map { RateCount.outcome($0).total(in: aggregate) }
+                    == OutcomeCounter.allCases.map { $0 == counter ? Int64(index + 7) : 0 })
+            #expect(aggregate.outcomes.values.reduce(0, +) == Int64(index + 7))
+        }
+    }
+
+    @Test("the funnel's stages are the outcomes with a position, in chain order, delivered named shown")
+    func funnelStages() {
+        #expect(OutcomeCounter.funnelStages.map(\.stage)
+                == ["messages", "provider_sent", "apns_accepted", "reached_device", "shown", "logged", "uploaded", "opened"])
+        #expect(OutcomeCounter.funnelStages.map(\.count) == OutcomeCounter.allCases.filter { $0.funnelPosition != nil }
+            .sorted { $0.funnelPosition! < $1.funnelPosition! })
+        #expect(Reports.funnelStages.map(\.count) == OutcomeCounter.funnelStages.map { .outcome($0.count) })
+    }
+
+    @Test("a merged aggregate is the sum counter by counter: outcomes, days, blocks, chain and APNs counters")
+    func mergeSumsEveryCounter() {
+        let first = HandBuilt.aggregate(1), second = HandBuilt.aggregate(3)
+        var merged = first
+        merged.merge(second)
+        for counter in OutcomeCounter.allCases { #expect(merged[counter] == first[counter] + second[counter]) }
+        for day in merged.daily.indices {
+            for counter in DayCounter.allCases {
+                #expect(merged.daily[day][counter] == first.daily[day][counter] + second.daily[day][counter])
+            }
+        }
+        #expect(merged.blocks == ContiguousArray(zip(first.blocks, second.blocks).map { $0 + $1 }))
+        #expect(merged.dailyBlocks == ContiguousArray(zip(first.dailyBlocks, second.dailyBlocks).map { $0 + $1 }))
+        for counter in ChainCounter.allCases { #expect(merged.chain[counter] == first.chain[counter] + second.chain[counter]) }
+        for counter in APNsCounter.allCases { #expect(merged.apns[counter] == first.apns[counter] + second.apns[counter]) }
+        #expect(merged == HandBuilt.aggregate(4))
+        #expect(merged.checkIdentity() == nil)
+    }
+
+    @Test("a sum past Int64.max in a day's counter is named by the counter's declared name")
+    func dayOverflowNamed() {
+        var huge = StrategyAggregate(days: 2)
+        huge.daily[1][.measuredSent] = .max
+        var other = StrategyAggregate(days: 2)
+        other.daily[1][.measuredSent] = 1
+        #expect(huge.merge(checking: other) == "day 2 measured_sent")
+        var outcome = StrategyAggregate(days: 1)
+        outcome[.apnsAccepted] = .max
+        var one = StrategyAggregate(days: 1)
+        one[.apnsAccepted] = 1
+        #expect(outcome.merge(checking: one) == "apns_accepted")
     }
 }

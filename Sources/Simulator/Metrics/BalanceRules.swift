@@ -89,32 +89,32 @@ package enum BalanceRules {
             return "latency was recorded for \(aggregate.latency.total) messages, \(aggregate[.delivered]) delivered"
         }
         // The funnel: each stage counts a message at most once; these pairs are nested by the fold.
-        func nested(_ smaller: OutcomeCounter, in larger: OutcomeCounter) -> (smaller: String, Int64, larger: String, Int64) {
-            (smaller.columnName, aggregate[smaller], larger.columnName, aggregate[larger])
-        }
-        let ordered: [(smaller: String, Int64, larger: String, Int64)] = [
-            nested(.providerSent, in: .messages),
-            nested(.apnsAccepted, in: .messages),
-            nested(.reachedDevice, in: .messages),
-            nested(.logged, in: .messages),
+        // Names are looked up only for the rule broken: this runs on every aggregate merged.
+        let nested: [(smaller: OutcomeCounter, larger: OutcomeCounter)] = [
+            (.providerSent, .messages), (.apnsAccepted, .messages), (.reachedDevice, .messages), (.logged, .messages),
             // Uploaded only once logged.
-            nested(.uploaded, in: .logged),
+            (.uploaded, .logged),
             // A tap is drawn only for a message's first presentation.
-            nested(.opened, in: .delivered),
+            (.opened, .delivered),
             // Measured sent only when the provider sent it; received only when uploaded.
-            nested(.measuredSent, in: .providerSent),
-            nested(.measuredReceived, in: .uploaded),
+            (.measuredSent, .providerSent), (.measuredReceived, .uploaded),
             // Each message sent has its own original request.
-            nested(.providerSent, in: .pushesSent),
-            // Each message accepted had a request of its own answered 200.
-            (OutcomeCounter.apnsAccepted.columnName, aggregate[.apnsAccepted], "apns " + APNsCounter.accepted.columnName,
-             aggregate.apns[.accepted]),
-            // A push reaches the device only when APNs hands it out.
-            (OutcomeCounter.reachedDevice.columnName, aggregate[.reachedDevice],
-             "apns \(APNsCounter.delivered.columnName) + \(APNsCounter.deliveredFromStorage.columnName)",
-             sum([aggregate.apns[.delivered], aggregate.apns[.deliveredFromStorage]]) ?? .max),
+            (.providerSent, .pushesSent),
         ]
-        for rule in ordered where rule.1 > rule.3 { return "\(rule.smaller) \(rule.1) > \(rule.larger) \(rule.3)" }
+        for rule in nested where aggregate[rule.smaller] > aggregate[rule.larger] {
+            return "\(rule.smaller.columnName) \(aggregate[rule.smaller]) > \(rule.larger.columnName) \(aggregate[rule.larger])"
+        }
+        // Each message accepted had a request of its own answered 200.
+        if aggregate[.apnsAccepted] > aggregate.apns[.accepted] {
+            return "\(OutcomeCounter.apnsAccepted.columnName) \(aggregate[.apnsAccepted]) > apns \(APNsCounter.accepted.columnName) "
+                + "\(aggregate.apns[.accepted])"
+        }
+        // A push reaches the device only when APNs hands it out.
+        let handedOut = sum([aggregate.apns[.delivered], aggregate.apns[.deliveredFromStorage]]) ?? .max
+        if aggregate[.reachedDevice] > handedOut {
+            return "\(OutcomeCounter.reachedDevice.columnName) \(aggregate[.reachedDevice]) > apns \(APNsCounter.delivered.columnName) "
+                + "+ \(APNsCounter.deliveredFromStorage.columnName) \(handedOut)"
+        }
         // The fold adds a user's counts to its block as well as to the totals.
         if let broken = aggregate.checkBlocks() { return broken }
         return violation(in: aggregate.apns, pushesSent: aggregate[.pushesSent])

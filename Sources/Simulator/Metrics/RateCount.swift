@@ -7,7 +7,7 @@ import Base
 /// `apns_accepted`). Adding one is adding its case here (at the end: the daily ones
 /// stay first) and counting it where it happens; storage (`StrategyAggregate`'s
 /// subscript), the blocks and their standard errors, merge, the balance rules'
-/// sign checks and partial results follow, and a funnel stage joins `funnelStages`.
+/// sign checks, partial results and, with a `funnelPosition`, the funnel follow.
 public enum OutcomeCounter: Int, Counter {
     /// Mails, one per device + app.
     case messages
@@ -35,12 +35,29 @@ public enum OutcomeCounter: Int, Counter {
     /// The user tapped its notification.
     case opened
 
-    /// The funnel's stages (`funnel.csv`, the report's funnel chart), in chain order,
-    /// each with its name there: the case's own, but `shown` for `delivered`.
+    /// Where the count stands in the funnel (`funnel.csv`, the report's funnel chart),
+    /// in chain order; nil for a count that is not a funnel stage. A new case must say.
+    /// - Complexity: O(1).
+    public var funnelPosition: Int? {
+        switch self {
+        case .messages: 0
+        case .providerSent: 1
+        case .apnsAccepted: 2
+        case .reachedDevice: 3
+        case .delivered: 4
+        case .logged: 5
+        case .uploaded: 6
+        case .opened: 7
+        case .measuredSent, .measuredReceived, .summarized, .pushesSent: nil
+        }
+    }
+
+    /// The funnel's stages, in chain order (`funnelPosition`), each with its name
+    /// there: the case's own, but `shown` for `delivered`.
     /// - Complexity: O(1).
     public static let funnelStages: [(stage: String, count: OutcomeCounter)] =
-        ([.messages, .providerSent, .apnsAccepted, .reachedDevice, .delivered, .logged, .uploaded, .opened] as [OutcomeCounter])
-            .map { ($0 == .delivered ? "shown" : $0.columnName, $0) }
+        allCases.compactMap { counter in counter.funnelPosition.map { ($0, counter) } }.sorted { $0.0 < $1.0 }
+            .map { ($0.1 == .delivered ? "shown" : $0.1.columnName, $0.1) }
 
     /// The counts kept per day and block too: those of the daily rates
     /// (`Metric.daily`), first in `allCases` so their index is the same in both arrays.

@@ -118,8 +118,8 @@ public struct StrategyAggregate: Sendable, Equatable {
     /// `count` (one of `RateCount.daily`) of day `day` in block `block`.
     /// - Complexity: O(1).
     public func count(_ count: RateCount, day: Int, block: Int) -> Int64 {
-        precondition(count.index < RateCount.daily.count, "\(count.name) is not kept per day")
-        return dailyBlocks[(day * UserBlocks.count + block) * RateCount.daily.count + count.index]
+        precondition(count.index < OutcomeCounter.daily.count, "\(count.name) is not kept per day")
+        return dailyBlocks[(day * UserBlocks.count + block) * OutcomeCounter.daily.count + count.index]
     }
 
     /// Adds `value` to `count` of block `block`.
@@ -159,8 +159,8 @@ public struct StrategyAggregate: Sendable, Equatable {
     /// reports, in the order of a partial result's `counts` array: format 6's order,
     /// then any outcome declared since, in `OutcomeCounter` order. A test checks it
     /// holds every outcome and every other `Int64` field once.
-    /// - Complexity: O(counts).
-    public static var counts: [(name: String, field: WritableKeyPath<StrategyAggregate, Int64>)] {
+    /// Built once (key paths are immutable: shared without a lock).
+    nonisolated(unsafe) public static let counts: [(name: String, field: WritableKeyPath<StrategyAggregate, Int64>)] = {
         func outcome(_ counter: OutcomeCounter) -> (String, WritableKeyPath<StrategyAggregate, Int64>) {
             (counter.columnName, \StrategyAggregate.[counter])
         }
@@ -171,7 +171,7 @@ public struct StrategyAggregate: Sendable, Equatable {
              outcome(.logged), outcome(.uploaded), outcome(.opened), outcome(.measuredSent), outcome(.measuredReceived)]
         let listed = Set(format6.map(\.name))
         return format6 + OutcomeCounter.allCases.filter { !listed.contains($0.columnName) }.map(outcome)
-    }
+    }()
 
     /// Total lost.
     public var lost: Int64 { lostByReason.reduce(0, +) }
@@ -246,7 +246,8 @@ public struct StrategyAggregate: Sendable, Equatable {
     /// - Complexity: O(1).
     package mutating func add(_ counts: DayCounts, day: Int, block: Int) {
         // One uniqueness check per array, not one per count: the fold calls this per user and day.
-        let dayBlock = (day * UserBlocks.count + block) * RateCount.daily.count
+        // `OutcomeCounter.daily`, a literal, costs no lazy-global check here, unlike `RateCount.daily`.
+        let dayBlock = (day * UserBlocks.count + block) * OutcomeCounter.daily.count
         dailyBlocks.withUnsafeMutableBufferPointer { blockCounts in
             blockCounts[dayBlock + OutcomeCounter.messages.rawValue] += counts[.messages]
             blockCounts[dayBlock + OutcomeCounter.delivered.rawValue] += counts[.delivered]

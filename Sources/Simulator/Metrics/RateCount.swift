@@ -5,9 +5,11 @@ import Base
 /// (its raw value is its `RateCount.index`); its name in reports, messages and
 /// partial results is the case's name in snake_case (`apnsAccepted` →
 /// `apns_accepted`). Adding one is adding its case here (at the end: the daily ones
-/// stay first) and counting it where it happens; storage (`StrategyAggregate`'s
-/// subscript), the blocks and their standard errors, merge, the balance rules'
-/// sign checks, partial results and, with a `funnelPosition`, the funnel follow.
+/// stay first), saying its `funnelPosition`, counting it where it happens (the
+/// ledger's `FoldPass.funnel`) and raising `PartialResult.version` (the partial's
+/// arrays grow); storage (`StrategyAggregate`'s subscript), the blocks and their
+/// standard errors, merge, the balance rules' sign checks, partial results and the
+/// funnel follow.
 public enum OutcomeCounter: Int, Counter {
     /// Mails, one per device + app.
     case messages

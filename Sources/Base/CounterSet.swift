@@ -32,32 +32,53 @@ extension Counter {
 /// One `Int64` per counter of `Kind`, indexed by the case's raw value: counting is a
 /// store into inline storage, no hashing, no string, no allocation, no copy-on-write
 /// check. Integers only, so the counters of many worlds add up to the same value in
-/// any order.
-public struct CounterSet<Kind: Counter>: Sendable, Equatable {
-    /// The most counters one kind may declare (the inline storage's size).
-    public static var capacity: Int { 32 }
+/// any order. `slots` is the inline storage's size, at least the kind's number of
+/// counters (checked on every `init`, and by a test per kind): the kind's typealias
+/// names it, a little above the count, so that `+=` and `reset` touch no more than
+/// the kind needs (the ledger adds sets per user and day).
+public struct CounterSet<Kind: Counter, let slots: Int>: Sendable, Equatable {
+    /// The most counters this set holds (the inline storage's size).
+    public static var capacity: Int { slots }
 
     /// The counts, indexed by raw value; slots past `Kind.allCases.count` stay 0.
-    @usableFromInline package var storage: InlineArray<32, Int64>
+    @usableFromInline package var storage: InlineArray<slots, Int64>
 
     /// The counts in `Kind.allCases` order.
     /// - Complexity: O(counters).
-    public var values: ContiguousArray<Int64> { ContiguousArray(Kind.allCases.map { storage[$0.rawValue] }) }
+    public var values: ContiguousArray<Int64> {
+        Self.checkCapacity()
+        return ContiguousArray(Kind.allCases.map { storage[$0.rawValue] })
+    }
 
-    /// All zeros.
+    /// All zeros. (The ledger makes one per user and day: the kind's size is checked
+    /// where the counters are listed, `values` and `columnNames`, not here.)
     /// - Complexity: O(1).
+    @inlinable
     public init() {
-        precondition(Kind.allCases.count <= Self.capacity, "more counters than CounterSet holds")
         storage = InlineArray(repeating: 0)
+    }
+
+    /// Traps when `Kind` declares more counters than `slots`.
+    /// - Complexity: O(counters).
+    package static func checkCapacity() {
+        precondition(Kind.allCases.count <= slots, "\(Kind.self) declares more counters than its CounterSet holds (\(slots))")
     }
 
     /// Counts from `values`, in `Kind.allCases` order (reading partial results); nil
     /// when there is not exactly one per counter.
     /// - Complexity: O(counters).
     public init?(values: some Collection<Int64>) {
+        Self.checkCapacity()
         guard values.count == Kind.allCases.count else { return nil }
         self.init()
         for (index, value) in values.enumerated() { storage[index] = value }
+    }
+
+    /// The counts named, zeros elsewhere (`[.messages: 6, .delivered: 4]`).
+    /// - Complexity: O(counters named).
+    package init(_ counts: KeyValuePairs<Kind, Int64>) {
+        self.init()
+        for (counter, value) in counts { self[counter] = value }
     }
 
     /// The count of `counter`.
@@ -70,7 +91,10 @@ public struct CounterSet<Kind: Counter>: Sendable, Equatable {
 
     /// The column names, in `Kind.allCases` order.
     /// - Complexity: O(counters).
-    public static var columnNames: [String] { Kind.allCases.map(\.columnName) }
+    public static var columnNames: [String] {
+        checkCapacity()
+        return Kind.allCases.map(\.columnName)
+    }
 
     public static func == (lhs: CounterSet, rhs: CounterSet) -> Bool {
         for index in 0..<Self.capacity where lhs.storage[index] != rhs.storage[index] { return false }
@@ -91,7 +115,7 @@ public struct CounterSet<Kind: Counter>: Sendable, Equatable {
         // Through spans: element by element on the arrays themselves copied the storage per element.
         var target = lhs.storage.mutableSpan
         let source = rhs.storage.span
-        for index in 0..<32 { target[index] += source[index] }
+        for index in 0..<slots { target[index] += source[index] }
     }
 
     /// The sum with `other`, or the first counter whose sum overflows `Int64`.

@@ -84,7 +84,7 @@ package enum BenchCommand {
         }
         let elapsed = clock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-        let messages = result.aggregates.reduce(0) { $0 + $1.messages }
+        let messages = result.aggregates.reduce(0) { $0 + $1[.messages] }
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         let peakMB = Double(usage.ru_maxrss) / 1024   // Linux reports kilobytes

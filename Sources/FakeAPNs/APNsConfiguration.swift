@@ -88,4 +88,4 @@ public enum APNsCounter: Int, Counter {
 }
 
 /// The Console's counters of one app (or summed over many).
-public typealias APNsCounters = CounterSet<APNsCounter>
+public typealias APNsCounters = CounterSet<APNsCounter, 16>

@@ -47,7 +47,7 @@ package struct PartialResult {
             item += ",\"lost\":" + list(aggregate.lostByReason) { String($0) }
             item += ",\"apns\":" + list(aggregate.apns.values) { String($0) }
             item += ",\"latency\":" + list(aggregate.latency.nonEmptyBuckets) { "[\($0.0),\($0.1)]" }
-            item += ",\"daily\":" + list(aggregate.daily) { day in list(DayCounts.counts) { String(day[keyPath: $0.field]) } }
+            item += ",\"daily\":" + list(aggregate.daily) { day in list(day.values) { String($0) } }
             item += ",\"dailyLost\":" + list(aggregate.dailyLostByReason) { String($0) }
             item += ",\"blocks\":" + list(aggregate.blocks) { String($0) }
             item += ",\"dailyBlocks\":" + list(aggregate.dailyBlocks) { String($0) }
@@ -187,8 +187,8 @@ package struct PartialResult {
             guard days.count == scenario.dayCount else { throw fail("damaged partial result (daily)") }
             for (day, node) in days.enumerated() {
                 let values = try array(node).map { node throws(DecodingError) in try integer(node) }
-                guard values.count == DayCounts.counts.count else { throw fail("damaged partial result (day)") }
-                for ((_, field, _), value) in zip(DayCounts.counts, values) { aggregate.daily[day][keyPath: field] = value }
+                guard let counts = DayCounts(values: values) else { throw fail("damaged partial result (day)") }
+                aggregate.daily[day] = counts
             }
             let dailyLost = try array(fields["dailyLost"]).map { node throws(DecodingError) in try integer(node) }
             guard dailyLost.count == aggregate.dailyLostByReason.count else { throw fail("damaged partial result (dailyLost)") }

@@ -22,7 +22,7 @@ package enum ReportCharts {
         for (index, (strategy, aggregate)) in zip(result.strategies, result.aggregates).enumerated() {
             let colour = Palette.series(index)
             var truth = LineChart.Series(label: strategy.label, colour: colour,
-                                         points: aggregate.daily.enumerated().map { (Double($0.offset), percent($0.element.delivered, $0.element.messages)) },
+                                         points: aggregate.daily.enumerated().map { (Double($0.offset), percent($0.element[.delivered], $0.element[.messages])) },
                                          markers: true)
             if let band = bands?[index] {
                 truth.band = band.enumerated().compactMap { day, range in
@@ -34,7 +34,7 @@ package enum ReportCharts {
             series.append(truth)
             series.append(LineChart.Series(label: strategy.label + " (measured)", colour: colour,
                                            points: aggregate.daily.enumerated().map {
-                                               (Double($0.offset), percent($0.element.measuredReceived, $0.element.measuredSent))
+                                               (Double($0.offset), percent($0.element[.measuredReceived], $0.element[.measuredSent]))
                                            },
                                            dashed: true, markers: true))
         }
@@ -83,7 +83,7 @@ package enum ReportCharts {
             + [.init(label: "pending", colour: Palette.pending)]
         let bars = zip(result.strategies, result.aggregates).map { strategy, aggregate in
             StackedBarChart.Bar(label: strategy.label,
-                                values: [aggregate.delivered, aggregate.summarized] + reasons.map { aggregate.lost($0) } + [aggregate.pending])
+                                values: [aggregate[.delivered], aggregate[.summarized]] + reasons.map { aggregate.lost($0) } + [aggregate.pending])
         }
         return StackedBarChart(id: "outcomes", title: "Where messages go, per strategy", categories: categories, bars: bars)
     }
@@ -95,7 +95,7 @@ package enum ReportCharts {
         let series = zip(result.strategies, result.aggregates).enumerated().map { index, pair in
             let (strategy, aggregate) = pair
             return GroupedBarChart.Series(label: strategy.label, colour: Palette.series(index),
-                                          values: stages.map { aggregate.messages > 0 ? 100 * Double($0.count.total(in: aggregate)) / Double(aggregate.messages) : 0 },
+                                          values: stages.map { aggregate[.messages] > 0 ? 100 * Double($0.count.total(in: aggregate)) / Double(aggregate[.messages]) : 0 },
                                           valueLabels: nil)
         }
         return GroupedBarChart(id: "funnel", title: "The delivery funnel: share of messages reaching each stage",
@@ -125,10 +125,10 @@ package enum ReportCharts {
     package static func cost(result: SimulationResult) -> GroupedBarChart {
         let series = zip(result.strategies, result.aggregates).enumerated().map { index, pair in
             let (strategy, aggregate) = pair
-            let counts = [aggregate.pushesSent, aggregate.rerequests]
+            let counts = [aggregate[.pushesSent], aggregate.rerequests]
             return GroupedBarChart.Series(label: strategy.label, colour: Palette.series(index),
-                                          values: counts.map { aggregate.messages > 0 ? Double($0) / Double(aggregate.messages) : 0 },
-                                          valueLabels: counts.map { FixedPoint.ratio($0, aggregate.messages, places: 3) })
+                                          values: counts.map { aggregate[.messages] > 0 ? Double($0) / Double(aggregate[.messages]) : 0 },
+                                          valueLabels: counts.map { FixedPoint.ratio($0, aggregate[.messages], places: 3) })
         }
         let highest = series.flatMap(\.values).max() ?? 1
         return GroupedBarChart(id: "cost", title: "Cost: pushes and re-requests per message",

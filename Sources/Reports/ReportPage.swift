@@ -111,7 +111,7 @@ package enum ReportPage {
                 let text = percent(metric.numerator(of: aggregate), metric.denominator(of: aggregate))
                 return text == "–" ? text : text + Reports.halfWidth(result.estimate(metric, strategy: index), percent: true)
             }
-            return [result.strategies[index].label, String(aggregate.messages), rate(.deliverability),
+            return [result.strategies[index].label, String(aggregate[.messages]), rate(.deliverability),
                     rate(.measuredDeliverability), rate(.informedRate)]
                 + [0.5, 0.95].map { aggregate.latency.quantile($0).map { FixedPoint.seconds(microseconds: $0) + " s" } ?? "–" }
         }
@@ -134,15 +134,15 @@ package enum ReportPage {
     private static func funnelTable(result: SimulationResult) -> String {
         let rows = Reports.funnelStages.map { stage, count in
             [stage.replacingOccurrences(of: "_", with: " ")]
-                + result.aggregates.map { "\(count.total(in: $0)) (\(percent(count.total(in: $0), $0.messages)))" }
+                + result.aggregates.map { "\(count.total(in: $0)) (\(percent(count.total(in: $0), $0[.messages])))" }
         }
         return table(["stage"] + result.strategies.map(\.label), rows, caption: "Messages reaching each stage (share of messages)")
     }
 
     private static func costTable(result: SimulationResult) -> String {
         let rows = zip(result.strategies, result.aggregates).map { strategy, aggregate in
-            [strategy.label, String(aggregate.pushesSent), FixedPoint.ratio(aggregate.pushesSent, aggregate.messages, places: 3),
-             String(aggregate.rerequests), FixedPoint.ratio(aggregate.rerequests, aggregate.messages, places: 3)]
+            [strategy.label, String(aggregate[.pushesSent]), FixedPoint.ratio(aggregate[.pushesSent], aggregate[.messages], places: 3),
+             String(aggregate.rerequests), FixedPoint.ratio(aggregate.rerequests, aggregate[.messages], places: 3)]
         }
         return table(["strategy", "pushes sent", "per message", "re-requests", "per message"], rows)
     }

@@ -30,16 +30,15 @@ public struct Reports: Sendable {
     /// The funnel's stages, as (`funnel.csv` stage, count), in chain order; `shown` is `delivered`.
     /// - Complexity: O(1).
     public static var funnelStages: [(stage: String, count: RateCount)] {
-        [("messages", .messages), ("provider_sent", .providerSent), ("apns_accepted", .apnsAccepted),
-         ("reached_device", .reachedDevice), ("shown", .delivered), ("logged", .logged),
-         ("uploaded", .uploaded), ("opened", .opened)]
+        OutcomeCounter.funnelStages.map { ($0.stage, .outcome($0.count)) }
     }
 
     /// The summary columns, in order; README documents each.
-    public static let summaryColumns = ["strategy", "messages", "delivered", "summarized", "lost", "pending",
-                                        "deliverability", "measured_deliverability", "informed_rate", "pushes_sent",
-                                        "rerequests", "duplicates_shown", "collapsed", "latency_p50_s", "latency_p95_s",
-                                        "latency_p99_s"] + LossReason.allCases.map { "lost_" + $0.columnName }
+    public static let summaryColumns = ["strategy"] + ([.messages, .delivered, .summarized] as [OutcomeCounter]).map(\.columnName)
+                                        + ["lost", "pending", "deliverability", "measured_deliverability", "informed_rate",
+                                           OutcomeCounter.pushesSent.columnName, "rerequests", "duplicates_shown", "collapsed",
+                                           "latency_p50_s", "latency_p95_s", "latency_p99_s"]
+                                        + LossReason.allCases.map { "lost_" + $0.columnName }
                                         + ["pushes_per_message"] + ChainCounts.columnNames
                                         + Metric.allCases.flatMap(estimateColumns)
 
@@ -68,8 +67,9 @@ public struct Reports: Sendable {
     }
 
     /// The daily columns, in order.
-    public static let dailyColumns = ["strategy", "date", "messages", "delivered", "summarized", "lost", "pending",
-                                      "deliverability", "measured_sent", "measured_received", "measured_deliverability"]
+    public static let dailyColumns = ["strategy", "date"]
+        + ([.messages, .delivered, .summarized, .lost, .pending] as [DayCounter]).map(\.columnName) + ["deliverability"]
+        + ([.measuredSent, .measuredReceived] as [DayCounter]).map(\.columnName) + ["measured_deliverability"]
                                       + LossReason.allCases.map { "lost_" + $0.columnName }
                                       + Metric.daily.map { $0.name + "_se" }
 
@@ -94,26 +94,26 @@ public struct Reports: Sendable {
         let stages = Self.funnelStages
         for (index, (strategy, aggregate)) in zip(result.strategies, result.aggregates).enumerated() {
             let latency = [0.50, 0.95, 0.99].map { aggregate.latency.quantile($0).map { FixedPoint.seconds(microseconds: $0) } ?? "" }
-            summary += CSV.row([strategy.label, String(aggregate.messages), String(aggregate.delivered),
-                                String(aggregate.summarized), String(aggregate.lost), String(aggregate.pending),
-                                FixedPoint.ratio(aggregate.delivered, aggregate.messages),
-                                FixedPoint.ratio(aggregate.measuredReceived, aggregate.measuredSent),
-                                FixedPoint.ratio(aggregate.delivered + aggregate.summarized, aggregate.messages),
-                                String(aggregate.pushesSent), String(aggregate.rerequests),
+            summary += CSV.row([strategy.label, String(aggregate[.messages]), String(aggregate[.delivered]),
+                                String(aggregate[.summarized]), String(aggregate.lost), String(aggregate.pending),
+                                FixedPoint.ratio(aggregate[.delivered], aggregate[.messages]),
+                                FixedPoint.ratio(aggregate[.measuredReceived], aggregate[.measuredSent]),
+                                FixedPoint.ratio(aggregate[.delivered] + aggregate[.summarized], aggregate[.messages]),
+                                String(aggregate[.pushesSent]), String(aggregate.rerequests),
                                 String(aggregate.duplicatesShown), String(aggregate.collapsed)]
                                + latency + LossReason.allCases.map { String(aggregate.lost($0)) }
-                               + [FixedPoint.ratio(aggregate.pushesSent, aggregate.messages, places: 4)]
+                               + [FixedPoint.ratio(aggregate[.pushesSent], aggregate[.messages], places: 4)]
                                + aggregate.chain.values.map { String($0) }
                                + Metric.allCases.flatMap { metric in
                                    Self.estimateFields(metric, result.estimate(metric, strategy: index),
                                                        denominator: metric.denominator(of: aggregate))
                                })
             for (day, counts) in aggregate.daily.enumerated() {
-                daily += CSV.row([strategy.label, scenario.start.adding(days: day).description, String(counts.messages),
-                                  String(counts.delivered), String(counts.summarized), String(counts.lost),
-                                  String(counts.pending), FixedPoint.ratio(counts.delivered, counts.messages),
-                                  String(counts.measuredSent), String(counts.measuredReceived),
-                                  FixedPoint.ratio(counts.measuredReceived, counts.measuredSent)]
+                daily += CSV.row([strategy.label, scenario.start.adding(days: day).description, String(counts[.messages]),
+                                  String(counts[.delivered]), String(counts[.summarized]), String(counts[.lost]),
+                                  String(counts[.pending]), FixedPoint.ratio(counts[.delivered], counts[.messages]),
+                                  String(counts[.measuredSent]), String(counts[.measuredReceived]),
+                                  FixedPoint.ratio(counts[.measuredReceived], counts[.measuredSent])]
                                  + LossReason.allCases.map { String(aggregate.lost($0, day: day)) }
                                  + Metric.daily.map { metric in
                                      FixedPoint.decimal(result.dailyEstimate(metric, strategy: index, day: day).standardError,
@@ -122,9 +122,9 @@ public struct Reports: Sendable {
             }
             for (stage, stageCount) in stages {
                 let count = stageCount.total(in: aggregate)
-                let share = result.estimate([stageCount], over: .messages, strategy: index)
+                let share = result.estimate([stageCount], over: .outcome(.messages), strategy: index)
                 let interval = share.interval(confidence: Self.confidence)
-                funnel += CSV.row([strategy.label, stage, String(count), FixedPoint.ratio(count, aggregate.messages),
+                funnel += CSV.row([strategy.label, stage, String(count), FixedPoint.ratio(count, aggregate[.messages]),
                                    FixedPoint.decimal(share.standardError, places: 6),
                                    interval.map { FixedPoint.decimal($0.lowerBound, places: 6) } ?? "",
                                    interval.map { FixedPoint.decimal($0.upperBound, places: 6) } ?? ""])
@@ -219,12 +219,12 @@ public struct Reports: Sendable {
             }
         }
         var rows: [(String, [String])] = [
-            ("messages", aggregates.map { String($0.messages) }),
+            (OutcomeCounter.messages.columnName, aggregates.map { String($0[.messages]) }),
             ("deliverability", withInterval(.deliverability)),
             ("measured deliverability", withInterval(.measuredDeliverability)),
             ("informed rate", withInterval(.informedRate)),
-            ("delivered", aggregates.map { String($0.delivered) }),
-            ("summarized", aggregates.map { String($0.summarized) }),
+            (OutcomeCounter.delivered.columnName, aggregates.map { String($0[.delivered]) }),
+            (OutcomeCounter.summarized.columnName, aggregates.map { String($0[.summarized]) }),
             ("lost", aggregates.map { String($0.lost) }),
         ]
         for reason in LossReason.allCases where aggregates.contains(where: { $0.lost(reason) > 0 }) {
@@ -233,8 +233,8 @@ public struct Reports: Sendable {
         rows += [
             ("pending", aggregates.map { String($0.pending) }),
             ("pushes per message", aggregates.indices.map { index in
-                aggregates[index].messages == 0 ? "–"
-                    : FixedPoint.ratio(aggregates[index].pushesSent, aggregates[index].messages, places: 3)
+                aggregates[index][.messages] == 0 ? "–"
+                    : FixedPoint.ratio(aggregates[index][.pushesSent], aggregates[index][.messages], places: 3)
                       + halfWidth(result.estimate(.pushesPerMessage, strategy: index), percent: false)
             }),
             ("re-requests", aggregates.map { String($0.rerequests) }),

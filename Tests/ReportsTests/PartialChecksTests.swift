@@ -40,24 +40,24 @@ struct PartialChecksTests {
     typealias Damage = @Sendable (inout StrategyAggregate) -> Void
 
     static let damages: [(String, Damage, String)] = [
-        ("a negative count", { $0.messages = -1 }, "messages -1 < 0"),
+        ("a negative count", { $0[.messages] = -1 }, "messages -1 < 0"),
         ("a negative loss", { $0.lostByReason[Int(LossReason.rateLimited.rawValue)] = -1 }, "lost_rate_limited -1 < 0"),
         ("a negative chain counter", { $0.chain[.retries] = -5 }, "retries -5 < 0"),
         ("a negative APNs counter", { $0.apns[.bounced] = -1 }, "apns bounced -1 < 0"),
-        ("a negative day count", { $0.daily[1].pending = -2 }, "day 2 pending -2 < 0"),
+        ("a negative day count", { $0.daily[1][.pending] = -2 }, "day 2 pending -2 < 0"),
         ("a loss without a reason", { $0.lostByReason[0] = 1 }, "a loss without a reason was counted"),
         ("losses adding up past Int64.max", { $0.lostByReason[1] = .max }, "the lost_* counts add up past 9223372036854775807"),
-        ("a message in no bucket", { $0.messages += 1 },
+        ("a message in no bucket", { $0[.messages] += 1 },
          "delivered 70 + summarized 10 + lost 15 + pending 5 ≠ messages 101"),
-        ("a day not adding up", { $0.daily[0].lost += 1; $0.daily[1].lost -= 1 },
+        ("a day not adding up", { $0.daily[0][.lost] += 1; $0.daily[1][.lost] -= 1 },
          "day 1: delivered 42 + summarized 6 + lost 10 + pending 3 ≠ messages 60"),
-        ("a day measuring more than its messages", { $0.daily[0].measuredSent = 61; $0.daily[1].measuredSent = 19 },
+        ("a day measuring more than its messages", { $0.daily[0][.measuredSent] = 61; $0.daily[1][.measuredSent] = 19 },
          "day 1: measured_sent 61 > messages 60"),
-        ("a day receiving more than it measured", { $0.daily[0].measuredReceived = 29; $0.daily[1].measuredReceived = 31 },
+        ("a day receiving more than it measured", { $0.daily[0][.measuredReceived] = 29; $0.daily[1][.measuredReceived] = 31 },
          "day 2: measured_received 31 > measured_sent 30"),
-        ("messages moved from delivered to summarized in the totals only", { $0.delivered -= 1; $0.summarized += 1 },
+        ("messages moved from delivered to summarized in the totals only", { $0[.delivered] -= 1; $0[.summarized] += 1 },
          "the daily delivered add up to 70, the total is 69"),
-        ("days not adding up to the totals", { $0.messages += 1; $0.pending += 1 },
+        ("days not adding up to the totals", { $0[.messages] += 1; $0.pending += 1 },
          "the daily messages add up to 100, the total is 101"),
         ("a day's reasons not adding up to its lost", { $0.dailyLostByReason[0] -= 1; $0.dailyLostByReason[11] += 1 },
          "day 1: the lost_* counts add up to 8, its lost is 9"),
@@ -65,15 +65,15 @@ struct PartialChecksTests {
          "the daily lost_apns_coalesced add up to 4, the total is 5"),
         ("a negative day loss", { $0.dailyLostByReason[13] = -1 }, "day 2 lost by reason -1 < 0"),
         ("a latency for a message not delivered", { $0.latency.record(5) }, "latency was recorded for 71 messages, 70 delivered"),
-        ("more sent than messages", { $0.providerSent = 101 }, "provider_sent 101 > messages 100"),
-        ("more accepted than messages", { $0.apnsAccepted = 101 }, "apns_accepted 101 > messages 100"),
-        ("more reaching the device than messages", { $0.reachedDevice = 101 }, "reached_device 101 > messages 100"),
-        ("more logged than messages", { $0.logged = 101 }, "logged 101 > messages 100"),
-        ("more uploaded than logged", { $0.uploaded = 67 }, "uploaded 67 > logged 66"),
-        ("more opened than delivered", { $0.opened = 71 }, "opened 71 > delivered 70"),
-        ("more measured than sent", { $0.providerSent = 79 }, "measured_sent 80 > provider_sent 79"),
-        ("more measured received than uploaded", { $0.uploaded = 59 }, "measured_received 60 > uploaded 59"),
-        ("more messages sent than requests", { $0.pushesSent = 97 }, "provider_sent 98 > pushes_sent 97"),
+        ("more sent than messages", { $0[.providerSent] = 101 }, "provider_sent 101 > messages 100"),
+        ("more accepted than messages", { $0[.apnsAccepted] = 101 }, "apns_accepted 101 > messages 100"),
+        ("more reaching the device than messages", { $0[.reachedDevice] = 101 }, "reached_device 101 > messages 100"),
+        ("more logged than messages", { $0[.logged] = 101 }, "logged 101 > messages 100"),
+        ("more uploaded than logged", { $0[.uploaded] = 67 }, "uploaded 67 > logged 66"),
+        ("more opened than delivered", { $0[.opened] = 71 }, "opened 71 > delivered 70"),
+        ("more measured than sent", { $0[.providerSent] = 79 }, "measured_sent 80 > provider_sent 79"),
+        ("more measured received than uploaded", { $0[.uploaded] = 59 }, "measured_received 60 > uploaded 59"),
+        ("more messages sent than requests", { $0[.pushesSent] = 97 }, "provider_sent 98 > pushes_sent 97"),
         ("more messages accepted than 200s", { $0.apns[.accepted] = 94 }, "apns_accepted 95 > apns accepted 94"),
         ("more messages at the device than APNs handed out", { $0.apns[.delivered] = 60 },
          "reached_device 85 > apns delivered + delivered_from_storage 80"),
@@ -103,10 +103,10 @@ struct PartialChecksTests {
         let scenario = HandBuilt.scenario
         var huge = StrategyAggregate(days: 2)
         let half = Int64.max / 2 + 1
-        huge.messages = half
-        huge.delivered = half
-        huge.daily[0].messages = half
-        huge.daily[0].delivered = half
+        huge[.messages] = half
+        huge[.delivered] = half
+        huge.daily[0][.messages] = half
+        huge.daily[0][.delivered] = half
         huge.latency.add(bucket: 0, count: UInt64(half))
         huge.countAllInBlock()
         #expect(PartialChecks.violation(in: huge) == nil)

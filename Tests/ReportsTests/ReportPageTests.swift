@@ -179,7 +179,7 @@ struct ReportPageTests {
         // The stacked bar's categories: delivered, summarized, the loss reasons some strategy has, pending.
         let outcomes = ReportCharts.outcomes(result: result)
         #expect(outcomes.categories.first?.label == "delivered" && outcomes.categories.last?.label == "pending")
-        for (bar, aggregate) in zip(outcomes.bars, result.aggregates) { #expect(bar.values.reduce(0, +) == aggregate.messages) }
+        for (bar, aggregate) in zip(outcomes.bars, result.aggregates) { #expect(bar.values.reduce(0, +) == aggregate[.messages]) }
         #expect(ReportCharts.funnel(result: result).groups.count == Reports.funnelStages.count)
         #expect(ReportCharts.latency(result: result).xAxis.logarithmic)
     }

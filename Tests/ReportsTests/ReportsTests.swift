@@ -34,10 +34,10 @@ struct ReportsTests {
         let aggregate = HandBuilt.aggregate(1)
         #expect(aggregate.checkIdentity() == nil)
         #expect(Self.int64Fields(of: aggregate).filter { $0.1 == 0 }.map(\.0) == [])
-        #expect(Self.int64Fields(of: aggregate).count == 16)
+        #expect(Self.int64Fields(of: aggregate).count == 4)
+        #expect(!aggregate.outcomes.values.contains(0) && aggregate.outcomes.values.count == OutcomeCounter.allCases.count)
         #expect(!aggregate.chain.values.contains(0))
-        for day in aggregate.daily { #expect(Self.int64Fields(of: day).filter { $0.1 == 0 }.map(\.0) == []) }
-        #expect(Self.int64Fields(of: aggregate.daily[0]).count == 7)
+        for day in aggregate.daily { #expect(!day.values.contains(0) && day.values.count == DayCounter.allCases.count) }
         #expect(!aggregate.apns.values.contains(0))
         #expect(!aggregate.lostByReason.dropFirst().contains(0))
     }
@@ -168,7 +168,7 @@ struct ReportsTests {
         // Distinct values, so a counter written under another's column shows. APNs's
         // obey PartialChecks (answers ≤ requests, exits ≤ entries, …): decoding checks them.
         var aggregate = StrategyAggregate(days: 2)
-        aggregate.pushesSent = 1_000_000
+        aggregate[.pushesSent] = 1_000_000
         for counter in ChainCounter.allCases { aggregate.chain[counter] = 1_000 + 7 * Int64(counter.rawValue) }
         for counter in APNsCounter.allCases { aggregate.apns[counter] = 100 + Int64(counter.rawValue) }
         aggregate.apns[.accepted] = 50_000
@@ -313,14 +313,57 @@ struct ReportsTests {
         try PartialResult.decode(Array(text.utf8), file: "part.json").partial
     }
 
-    @Test("the partial format holds every Int64 field of an aggregate and of a day")
+    @Test("the partial format holds every outcome counter and every other Int64 field of an aggregate, once, and a day's counters")
     func partialFormatCoversEveryField() {
-        // A field added to StrategyAggregate or DayCounts without a place here fails this.
-        #expect(StrategyAggregate.counts.count == Self.int64Fields(of: StrategyAggregate(days: 1)).count)
-        #expect(StrategyAggregate.counts.map(\.name) == Self.int64Fields(of: StrategyAggregate(days: 1)).map { Self.snakeCase($0.0) })
-        #expect(DayCounts.counts.count == Self.int64Fields(of: DayCounts()).count)
-        #expect(DayCounts.counts.map(\.name) == Self.int64Fields(of: DayCounts()).map { Self.snakeCase($0.0) })
+        // An outcome or a field added to StrategyAggregate without a place in `counts` fails this.
+        let names = StrategyAggregate.counts.map(\.name)
+        let fields = Self.int64Fields(of: StrategyAggregate(days: 1)).map { Self.snakeCase($0.0) }
+        #expect(names.count == Set(names).count)
+        #expect(Set(names) == Set(OutcomeCounter.allCases.map(\.columnName) + fields))
+        #expect(names.count == OutcomeCounter.allCases.count + fields.count)
+        // Format 6's order, the one the shipped partials were written in.
+        #expect(names == ["messages", "delivered", "summarized", "pending", "pushes_sent", "rerequests", "duplicates_shown",
+                          "collapsed", "provider_sent", "apns_accepted", "reached_device", "logged", "uploaded", "opened",
+                          "measured_sent", "measured_received"])
+        // Each name reads and writes its own count.
+        for (index, (_, field)) in StrategyAggregate.counts.enumerated() {
+            var aggregate = StrategyAggregate(days: 1)
+            aggregate[keyPath: field] = Int64(index + 1)
+            #expect(StrategyAggregate.counts.map { aggregate[keyPath: $0.field] }
+                    == StrategyAggregate.counts.indices.map { $0 == index ? Int64(index + 1) : 0 })
+        }
+        // A day's array is its counters in declaration order, as daily.csv names them.
+        #expect(DayCounts.columnNames == ["messages", "delivered", "summarized", "lost", "pending", "measured_sent", "measured_received"])
+        #expect(DayCounts.columnNames.allSatisfy(Reports.dailyColumns.contains))
         #expect(PartialResult.version == 6)
+    }
+
+    @Test("every outcome counter appears under its declared name: a column of summary.csv or daily.csv, or a funnel.csv stage")
+    func everyOutcomeIsReported() {
+        let reports = Reports(scenario: HandBuilt.scenario, result: Self.result)
+        let header = { (text: String) in Set(text.prefix { $0 != "\n" }.split(separator: ",").map(String.init)) }
+        let stages = Set(reports.funnel.split(separator: "\n").dropFirst().map { String($0.split(separator: ",")[1]) })
+        let reported = header(reports.summary).union(header(reports.daily)).union(stages)
+        // delivered is the funnel's `shown`, and a column of its own.
+        for counter in OutcomeCounter.allCases { #expect(reported.contains(counter.columnName), "\(counter)") }
+        #expect(stages == Set(OutcomeCounter.funnelStages.map(\.stage)))
+        for counter in DayCounter.allCases { #expect(header(reports.daily).contains(counter.columnName), "\(counter)") }
+    }
+
+    @Test("each outcome counter, set alone, round-trips through a partial in its own place")
+    func partialKeepsEachOutcome() throws {
+        for (index, counter) in OutcomeCounter.allCases.enumerated() {
+            var aggregate = StrategyAggregate(days: 2)
+            aggregate[counter] = Int64(index + 1)
+            let text = partial([aggregate, StrategyAggregate(days: 2), StrategyAggregate(days: 2)]).encoded()
+            let position = try #require(StrategyAggregate.counts.firstIndex { $0.name == counter.columnName })
+            let counts = Array(repeating: "0", count: StrategyAggregate.counts.count).enumerated()
+                .map { $0.offset == position ? String(index + 1) : $0.element }.joined(separator: ",")
+            #expect(text.contains("{\"counts\":[\(counts)],"))
+            // Decoding checks the balance rules: a lone count breaks them, so read the array back by hand.
+            let decoded = try #require(text.split(separator: "{\"counts\":[").dropFirst().first?.prefix { $0 != "]" })
+            #expect(decoded.split(separator: ",").map { Int64($0)! }[position] == Int64(index + 1))
+        }
     }
 
     @Test("a partial with every field nonzero round-trips exactly through encode and decode")

@@ -34,7 +34,7 @@ struct AccountingTests {
             #expect(aggregate.lost(.apnsExpired) > 0)
             #expect(aggregate.pending > 0)
         }
-        #expect(result["queue"].summarized > 0)
+        #expect(result["queue"][.summarized] > 0)
         #expect(result["no-collapse"].duplicatesShown > 0)
     }
 
@@ -42,10 +42,10 @@ struct AccountingTests {
 
     /// Ways a result can stop adding up, each with what `checkIdentity` (and `PartialChecks`) says about it.
     static let corruptions: [(String, Corruption, String)] = [
-        ("a message in no bucket", { $0.messages += 1; $0.daily[0].messages += 1 }, "≠ messages"),
-        ("a day not adding up", { $0.daily[0].delivered += 1; $0.daily[1].delivered -= 1 },
+        ("a message in no bucket", { $0[.messages] += 1; $0.daily[0][.messages] += 1 }, "≠ messages"),
+        ("a day not adding up", { $0.daily[0][.delivered] += 1; $0.daily[1][.delivered] -= 1 },
          "day 1: delivered"),
-        ("days adding up, but not to the totals", { $0.daily[0].delivered -= 1; $0.daily[0].summarized += 1 },
+        ("days adding up, but not to the totals", { $0.daily[0][.delivered] -= 1; $0.daily[0][.summarized] += 1 },
          "the daily delivered add up to"),
         ("a latency without its delivery", { $0.latency.record(1_000) }, "latency was recorded for"),
         ("a loss without a reason", { $0.lostByReason[0] += 1; $0.lostByReason[Int(LossReason.apnsCoalesced.rawValue)] -= 1 },
@@ -57,8 +57,8 @@ struct AccountingTests {
         let scenario = WorldFixtures.twoStates(perDay: 30, onMean: "2h", offMean: "2h", devices: 20, days: 2,
                                                strategies: #"{ "name": "no-queue" }, { "name": "queue" }"#)
         var result = try Simulation.run(scenario)
-        #expect(result.aggregates[1].lost(.apnsCoalesced) > 0 && result.aggregates[1].delivered > 0)
-        #expect(result.aggregates[1].daily.count == 2 && result.aggregates[1].daily.allSatisfy { $0.delivered > 0 })
+        #expect(result.aggregates[1].lost(.apnsCoalesced) > 0 && result.aggregates[1][.delivered] > 0)
+        #expect(result.aggregates[1].daily.count == 2 && result.aggregates[1].daily.allSatisfy { $0[.delivered] > 0 })
         corrupt(&result.aggregates[1])
         let broken = try #require(result.checkIdentity()?.description, "\(name)")
         #expect(broken.hasPrefix("strategy queue: ") && broken.contains(message), "\(name): \(broken)")
@@ -76,9 +76,9 @@ struct AccountingTests {
         """)
         let result = try Simulation.run(scenario)
         for aggregate in result.aggregates {
-            #expect(aggregate.messages > 0)
-            #expect(aggregate.lost(.apnsRejected) == aggregate.messages)
-            #expect(aggregate.delivered == 0)
+            #expect(aggregate[.messages] > 0)
+            #expect(aggregate.lost(.apnsRejected) == aggregate[.messages])
+            #expect(aggregate[.delivered] == 0)
         }
     }
 
@@ -91,9 +91,9 @@ struct AccountingTests {
           "strategies": [{ "name": "no-queue" }, { "name": "queue" }, { "name": "queue", "label": "off", "collapseID": false }] }
         """)
         let result = try Simulation.run(scenario)
-        #expect(result["no-queue"].delivered == result["no-queue"].messages)
-        #expect(result["queue"].lost(.apnsRejected) == result["queue"].messages)
-        #expect(result["off"].delivered == result["off"].messages)
+        #expect(result["no-queue"][.delivered] == result["no-queue"][.messages])
+        #expect(result["queue"].lost(.apnsRejected) == result["queue"][.messages])
+        #expect(result["off"][.delivered] == result["off"][.messages])
     }
 
     @Test("the ledger refuses a message that was neither shown, summarised, lost nor in flight")
@@ -140,7 +140,7 @@ struct AccountingTests {
         ledger.presented(resend, replacedExisting: false, at: 5_001_000)
         var aggregate = StrategyAggregate(days: 1)
         #expect(ledger.fold(into: &aggregate) == nil)
-        #expect(aggregate.delivered == 1 && aggregate.lost == 0)
+        #expect(aggregate[.delivered] == 1 && aggregate.lost == 0)
         #expect(aggregate.latency.quantile(0.5) == LatencyHistogram.lowerBound(of: LatencyHistogram.bucket(of: 5_000_000)))
         #expect(aggregate.checkIdentity() == nil)
     }

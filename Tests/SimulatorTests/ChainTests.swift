@@ -45,8 +45,8 @@ struct ChainTests {
             scenario.chain.provider.network?.failureProbability = 0.2
         }
         let noQueue = result["no-queue"]
-        let share = Double(noQueue.lost(.providerNetwork)) / Double(noQueue.messages)
-        #expect(abs(share - 0.04) < 4 * (0.04 * 0.96 / Double(noQueue.messages)).squareRoot())
+        let share = Double(noQueue.lost(.providerNetwork)) / Double(noQueue[.messages])
+        #expect(abs(share - 0.04) < 4 * (0.04 * 0.96 / Double(noQueue[.messages])).squareRoot())
         #expect(Self.onlyLosses([.providerNetwork], in: noQueue))
         // Each first failure is retried once: about p of the requests.
         #expect(noQueue.chain[.retries] > 0)
@@ -72,13 +72,13 @@ struct ChainTests {
                                                  between: nil, duration: nil)
         }
         let noQueue = result["no-queue"]
-        let share = Double(noQueue.lost(.providerOutage)) / Double(noQueue.messages)
-        #expect(abs(share - 0.1) < 4 * (0.1 * 0.9 / Double(noQueue.messages)).squareRoot())
+        let share = Double(noQueue.lost(.providerOutage)) / Double(noQueue[.messages])
+        #expect(abs(share - 0.1) < 4 * (0.1 * 0.9 / Double(noQueue[.messages])).squareRoot())
         #expect(Self.onlyLosses([.providerOutage], in: noQueue))
-        #expect(noQueue.daily[3].lost == noQueue.daily[3].messages)
+        #expect(noQueue.daily[3][.lost] == noQueue.daily[3][.messages])
         // daily.csv explains the dip: the day down lost all its mail to the outage, no other day lost any.
         for day in noQueue.daily.indices {
-            #expect(noQueue.lost(.providerOutage, day: day) == (day == 3 ? noQueue.daily[3].messages : 0))
+            #expect(noQueue.lost(.providerOutage, day: day) == (day == 3 ? noQueue.daily[3][.messages] : 0))
         }
     }
 
@@ -119,7 +119,7 @@ struct ChainTests {
             scenario.strategies = [scenario.strategies[0]]
         }
         let noQueue = result["no-queue"]
-        let share = Double(noQueue.lost(.rateLimited)) / Double(noQueue.messages)
+        let share = Double(noQueue.lost(.rateLimited)) / Double(noQueue[.messages])
         #expect(abs(share - 2.0 / 3.0) < 0.01)
         #expect(noQueue.apns[.tooManyRequests] == noQueue.lost(.rateLimited))
         #expect(Self.onlyLosses([.rateLimited], in: noQueue))
@@ -146,7 +146,7 @@ struct ChainTests {
             #expect(aggregate.lost(.apnsCoalesced) > 0)
             // Every stored or delivered notification was accepted first; each ends once.
             let apns = aggregate.apns
-            #expect(apns[.accepted] == aggregate.pushesSent - apns[.rejected] - apns[.tooManyRequests])
+            #expect(apns[.accepted] == aggregate[.pushesSent] - apns[.rejected] - apns[.tooManyRequests])
         }
         #expect(result["no-queue"].apns[.storedPower] == 0)
         #expect(result["no-queue-priority-5"].apns[.storedPower] > 0)
@@ -167,7 +167,7 @@ struct ChainTests {
             }["no-queue"]
         }
         let latest = try run(.latest), coin = try run(.nondeterministic(closeTogether: TimeUnit.hour))
-        #expect(latest.messages == coin.messages)
+        #expect(latest[.messages] == coin[.messages])
         let lostLatest = Double(latest.lost(.apnsCoalesced)), lostCoin = Double(coin.lost(.apnsCoalesced))
         #expect(abs(lostCoin - lostLatest) / lostLatest < 0.02)
         #expect(coin.latency.quantile(0.95)! > latest.latency.quantile(0.95)!)
@@ -184,7 +184,7 @@ struct ChainTests {
         #expect(noQueue.chain[.extensionNotRun] > 0)
         #expect(noQueue.apns[.discardedDisabled] == noQueue.lost(.disabled))
         // 10% of device apps disabled: per-device Bernoulli, SE = sqrt(0.1 × 0.9 / 200) ≈ 0.021.
-        let share = Double(noQueue.lost(.disabled)) / Double(noQueue.messages)
+        let share = Double(noQueue.lost(.disabled)) / Double(noQueue[.messages])
         #expect(abs(share - 0.1) < 4 * 0.021)
         let without = try Self.run("notification-settings.json", devices: 60) { $0.chain = ChainModel() }
         #expect(without.aggregates.allSatisfy { Self.onlyLosses([.apnsCoalesced], in: $0) && $0.chain[.extensionNotRun] == 0 })
@@ -198,7 +198,7 @@ struct ChainTests {
         #expect(noQueue.chain[.extensionTimedOut] == 0)
         #expect(noQueue.chain[.extensionKilled] > 0 && queue.chain[.extensionKilled] > 0)
         // A killed invocation logs nothing: fewer logged than reached the device.
-        #expect(noQueue.logged < noQueue.reachedDevice)
+        #expect(noQueue[.logged] < noQueue[.reachedDevice])
         #expect(Self.onlyLosses([.apnsCoalesced], in: noQueue))
     }
 
@@ -213,7 +213,7 @@ struct ChainTests {
             $0.chain.device.accounts = .one
         }
         // Mean accounts 1.5 and apps 1.3: about 1.95 × the mail.
-        let ratio = Double(queue.messages) / Double(single["queue"].messages)
+        let ratio = Double(queue[.messages]) / Double(single["queue"][.messages])
         #expect(ratio > 1.7 && ratio < 2.2)
     }
 
@@ -231,7 +231,7 @@ struct ChainTests {
         #expect(noQueue.deliverability == 1)
         // The last day has no next day inside the run: leave it out.
         let days = noQueue.daily.dropLast()
-        let sent = days.reduce(0) { $0 + $1.measuredSent }, received = days.reduce(0) { $0 + $1.measuredReceived }
+        let sent = days.reduce(0) { $0 + $1[.measuredSent] }, received = days.reduce(0) { $0 + $1[.measuredReceived] }
         let measured = Double(received) / Double(sent)
         let theory = (1 - exp(-2.0) * (exp(1.0) - 1)) / (1 - exp(-2.0))
         // Launches are shared by a user's mail of a day: about 300 × 13 user-days, a per-day
@@ -243,16 +243,16 @@ struct ChainTests {
     func funnel() throws {
         let result = try Self.run("measurement.json", devices: 150)
         for aggregate in result.aggregates {
-            #expect(aggregate.messages >= aggregate.providerSent)
-            #expect(aggregate.providerSent >= aggregate.apnsAccepted)
-            #expect(aggregate.apnsAccepted >= aggregate.reachedDevice)
-            #expect(aggregate.reachedDevice >= aggregate.delivered)
-            #expect(aggregate.logged >= aggregate.uploaded)
-            #expect(aggregate.measuredSent > 0)
+            #expect(aggregate[.messages] >= aggregate[.providerSent])
+            #expect(aggregate[.providerSent] >= aggregate[.apnsAccepted])
+            #expect(aggregate[.apnsAccepted] >= aggregate[.reachedDevice])
+            #expect(aggregate[.reachedDevice] >= aggregate[.delivered])
+            #expect(aggregate[.logged] >= aggregate[.uploaded])
+            #expect(aggregate[.measuredSent] > 0)
             #expect(aggregate.measuredDeliverability < aggregate.deliverability)
             // Taps: binomial over shown notifications, SE = sqrt(0.144 × 0.856 / delivered) ≈ 0.002.
-            let openRate = Double(aggregate.opened) / Double(aggregate.delivered)
-            #expect(abs(openRate - 0.144) < 4 * (0.144 * 0.856 / Double(aggregate.delivered)).squareRoot())
+            let openRate = Double(aggregate[.opened]) / Double(aggregate[.delivered])
+            #expect(abs(openRate - 0.144) < 4 * (0.144 * 0.856 / Double(aggregate[.delivered])).squareRoot())
         }
     }
 }

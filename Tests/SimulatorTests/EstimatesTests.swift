@@ -15,16 +15,16 @@ struct EstimatesTests {
             var aggregate = StrategyAggregate(days: 1)
             for (block, count) in delivered.enumerated() {
                 var day = DayCounts()
-                day.messages = 10
-                day.delivered = count
-                day.pending = 10 - count
+                day[.messages] = 10
+                day[.delivered] = count
+                day[.pending] = 10 - count
                 aggregate.add(day, day: 0, block: block)
                 // The provider sent what was delivered: its funnel share spreads like deliverability.
-                aggregate.providerSent += count
-                aggregate.add(count, to: .providerSent, block: block)
+                aggregate[.providerSent] += count
+                aggregate.add(count, to: .outcome(.providerSent), block: block)
                 for _ in 0..<count { aggregate.latency.record(1_000) }
-                aggregate.pushesSent += 10 + Int64(block)
-                aggregate.add(10 + Int64(block), to: .pushesSent, block: block)
+                aggregate[.pushesSent] += 10 + Int64(block)
+                aggregate.add(10 + Int64(block), to: .outcome(.pushesSent), block: block)
             }
             return aggregate
         }
@@ -48,7 +48,7 @@ struct EstimatesTests {
         // The day's estimate is the same, every mail arriving on day 0.
         #expect(Self.result.dailyEstimate(.deliverability, strategy: 0, day: 0) == a)
         // A funnel stage's share is a ratio like any other: provider_sent / messages here equals deliverability.
-        #expect(Self.result.estimate([.providerSent], over: .messages, strategy: 0) == a)
+        #expect(Self.result.estimate([.outcome(.providerSent)], over: .outcome(.messages), strategy: 0) == a)
     }
 
     @Test("funnel.csv: each stage's share carries its standard error and 95% interval")
@@ -131,12 +131,12 @@ struct EstimatesTests {
     func blocksAddUp() {
         #expect(Self.result.aggregates[0].checkBlocks() == nil)
         var broken = Self.result.aggregates[0]
-        broken.add(1, to: .delivered, block: 2)
+        broken.add(1, to: .outcome(.delivered), block: 2)
         #expect(broken.checkBlocks() == "the blocks' delivered (31) does not add up to the total")
         #expect(PartialChecks.violation(in: broken) == "the blocks' delivered (31) does not add up to the total")
         #expect(PartialChecks.violation(in: Self.result.aggregates[0]) == nil)
         var day = Self.result.aggregates[0]
-        day.dailyBlocks[RateCount.delivered.index] += 1
+        day.dailyBlocks[RateCount.outcome(.delivered).index] += 1
         #expect(day.checkBlocks() == "day 1's blocks' delivered does not add up to the day's")
         // Index order is declaration order, and the daily counts come first.
         #expect(RateCount.allCases.map(\.index) == Array(RateCount.allCases.indices))

@@ -25,7 +25,7 @@ struct LongLaneTests {
         let whole = try Simulation.run(scenario, threads: 2)
         let folded = try Simulation.run(scenario, threads: 2, memory: Self.tight)
         #expect(whole == folded)
-        #expect(whole.aggregates.allSatisfy { $0.messages > 0 })
+        #expect(whole.aggregates.allSatisfy { $0[.messages] > 0 })
     }
 }
 
@@ -57,7 +57,7 @@ extension LongLaneTests {
             try world.run(user: 0, plan: plan, seed: scenario.seed, into: &folded)
             try held.run(user: 0, plan: plan, seed: scenario.seed, into: &kept)
             #expect(folded == kept, "\(plan.strategy.label)")
-            #expect(kept.messages > 2_500)
+            #expect(kept[.messages] > 2_500)
             // The lane is long: only its first window is kept for the next strategy.
             #expect(world.timeline.lanes[0].longDraw != nil && world.timeline.lanes[0].entries.count == 64)
             #expect(held.timeline.lanes[0].longDraw == nil && held.timeline.lanes[0].entries.count > 2_500)

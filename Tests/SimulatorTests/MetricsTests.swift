@@ -1,4 +1,5 @@
 @testable import Base
+import FakeAPNs
 @testable import Reports
 @testable import Simulator
 import TestSupport
@@ -132,18 +133,18 @@ struct StrategyAggregateTests {
     /// A consistent aggregate over two days: day 0 has 6 messages, day 1 has 4.
     private func consistent() -> StrategyAggregate {
         var aggregate = StrategyAggregate(days: 2)
-        aggregate.messages = 10
-        aggregate.delivered = 6
-        aggregate.summarized = 2
+        aggregate[.messages] = 10
+        aggregate[.delivered] = 6
+        aggregate[.summarized] = 2
         aggregate.lostByReason[Int(LossReason.apnsCoalesced.rawValue)] = 1
         aggregate.pending = 1
-        aggregate.pushesSent = 13
+        aggregate[.pushesSent] = 13
         aggregate.rerequests = 4
         aggregate.duplicatesShown = 1
         aggregate.collapsed = 2
         for value: Int64 in [5, 50, 500, 5_000, 50_000, 500_000] { aggregate.latency.record(value) }
-        aggregate.daily[0] = DayCounts(messages: 6, delivered: 4, summarized: 1, lost: 1, pending: 0)
-        aggregate.daily[1] = DayCounts(messages: 4, delivered: 2, summarized: 1, lost: 0, pending: 1)
+        aggregate.daily[0] = DayCounts([.messages: 6, .delivered: 4, .summarized: 1, .lost: 1, .pending: 0])
+        aggregate.daily[1] = DayCounts([.messages: 4, .delivered: 2, .summarized: 1, .lost: 0, .pending: 1])
         aggregate.dailyLostByReason[StrategyAggregate.dailyLostIndex(day: 0, reasonRawValue: 1)] = 1
         aggregate.countAllInBlock()
         return aggregate
@@ -169,33 +170,33 @@ struct StrategyAggregateTests {
         var merged = consistent()
         var other = consistent()
         other.lostByReason[Int(LossReason.unregistered.rawValue)] = 2
-        other.messages += 2
-        other.daily[1].messages += 2
-        other.daily[1].lost += 2
+        other[.messages] += 2
+        other.daily[1][.messages] += 2
+        other.daily[1][.lost] += 2
         other.dailyLostByReason[StrategyAggregate.dailyLostIndex(day: 1, reasonRawValue: Int(LossReason.unregistered.rawValue))] = 2
         other.latency.record(7)
-        other.delivered += 1
-        other.messages += 1
-        other.daily[0].messages += 1
-        other.daily[0].delivered += 1
+        other[.delivered] += 1
+        other[.messages] += 1
+        other.daily[0][.messages] += 1
+        other.daily[0][.delivered] += 1
         other.countAllInBlock(5)
         #expect(other.checkIdentity() == nil)
         merged.merge(other)
 
-        #expect(merged.messages == 23)
-        #expect(merged.delivered == 13)
-        #expect(merged.summarized == 4)
+        #expect(merged[.messages] == 23)
+        #expect(merged[.delivered] == 13)
+        #expect(merged[.summarized] == 4)
         #expect(merged.pending == 2)
         #expect(merged.lost == 4)
         #expect(merged.lost(.apnsCoalesced) == 2)
         #expect(merged.lost(.unregistered) == 2)
-        #expect(merged.pushesSent == 26)
+        #expect(merged[.pushesSent] == 26)
         #expect(merged.rerequests == 8)
         #expect(merged.duplicatesShown == 2)
         #expect(merged.collapsed == 4)
         #expect(merged.latency.total == 13)
-        #expect(merged.daily[0] == DayCounts(messages: 13, delivered: 9, summarized: 2, lost: 2, pending: 0))
-        #expect(merged.daily[1] == DayCounts(messages: 10, delivered: 4, summarized: 2, lost: 2, pending: 2))
+        #expect(merged.daily[0] == DayCounts([.messages: 13, .delivered: 9, .summarized: 2, .lost: 2, .pending: 0]))
+        #expect(merged.daily[1] == DayCounts([.messages: 10, .delivered: 4, .summarized: 2, .lost: 2, .pending: 2]))
         #expect(merged.checkIdentity() == nil)
 
         var otherOrder = other
@@ -206,7 +207,7 @@ struct StrategyAggregateTests {
     @Test("the identity catches outcomes that do not add up to the messages")
     func identityCatchesTotals() {
         var aggregate = consistent()
-        aggregate.messages = 11
+        aggregate[.messages] = 11
         #expect(aggregate.checkIdentity() == "delivered 6 + summarized 2 + lost 1 + pending 1 ≠ messages 11")
     }
 
@@ -221,7 +222,7 @@ struct StrategyAggregateTests {
     @Test("the identity catches a day whose outcomes do not add up")
     func identityCatchesBrokenDay() {
         var aggregate = consistent()
-        aggregate.daily[1].delivered -= 1    // day 1: 1 + 1 + 0 + 1 ≠ 4
+        aggregate.daily[1][.delivered] -= 1    // day 1: 1 + 1 + 0 + 1 ≠ 4
         #expect(aggregate.checkIdentity() == "day 2: delivered 1 + summarized 1 + lost 0 + pending 1 ≠ messages 4")
     }
 
@@ -229,14 +230,14 @@ struct StrategyAggregateTests {
     func identityCatchesDailyTotals() {
         var aggregate = consistent()
         // Each day still adds up on its own, but together they hold one message too many.
-        aggregate.daily[1].messages += 1
-        aggregate.daily[1].pending += 1
+        aggregate.daily[1][.messages] += 1
+        aggregate.daily[1][.pending] += 1
         #expect(aggregate.checkIdentity() == "the daily messages add up to 11, the total is 10")
 
         var moved = consistent()
         // Same daily total of messages, but a delivery moved into "lost" on one day.
-        moved.daily[0].delivered -= 1
-        moved.daily[0].lost += 1
+        moved.daily[0][.delivered] -= 1
+        moved.daily[0][.lost] += 1
         #expect(moved.checkIdentity() == "the daily delivered add up to 5, the total is 6")
     }
 
@@ -265,9 +266,9 @@ struct StrategyAggregateTests {
     func resultIdentityNamesStrategy() {
         var broken = consistent()
         broken.pending = 0
-        broken.messages -= 1
+        broken[.messages] -= 1
         broken.countAllInBlock()
-        broken.messages += 1
+        broken[.messages] += 1
         let strategies = [Strategy(label: "a", kind: .noQueue, repeatMaxCount: .max, collapseID: true),
                           Strategy(label: "b", kind: .queue, repeatMaxCount: 5, collapseID: true)]
         let result = SimulationResult(strategies: strategies, aggregates: [consistent(), broken], users: 1, events: 0)
@@ -445,5 +446,93 @@ struct CivilDateTests {
             previous = date
         }
         #expect(try #require(CivilDate(year: 5, month: 3, day: 7)).description == "0005-03-07")
+    }
+}
+
+@Suite("Counters declared once")
+struct CounterDeclarationTests {
+    @Test("each outcome's name is its case in snake_case, the names reports and partials always used")
+    func outcomeNames() {
+        #expect(OutcomeCounts.columnNames == ["messages", "delivered", "measured_sent", "measured_received", "summarized",
+                                              "pushes_sent", "provider_sent", "apns_accepted", "reached_device", "logged",
+                                              "uploaded", "opened"])
+        #expect(DayCounts.columnNames == ["messages", "delivered", "summarized", "lost", "pending", "measured_sent",
+                                          "measured_received"])
+        #expect(RateCount.allCases.map(\.name) == OutcomeCounts.columnNames + LossReason.allCases.map { "lost_" + $0.columnName })
+        #expect(Set(RateCount.allCases.map(\.name)).count == RateCount.allCases.count)
+    }
+
+    @Test("every kind of counter fits its set's inline storage")
+    func capacities() {
+        #expect(OutcomeCounter.allCases.count <= OutcomeCounts.capacity)
+        #expect(DayCounter.allCases.count <= DayCounts.capacity)
+        #expect(ChainCounter.allCases.count <= ChainCounts.capacity)
+        #expect(APNsCounter.allCases.count <= APNsCounters.capacity)
+    }
+
+    @Test("block indices: unique and dense, each outcome at its raw value, then the loss reasons in raw-value order")
+    func blockIndices() {
+        let indices = RateCount.allCases.map(\.index)
+        #expect(indices == Array(0..<RateCount.allCases.count))
+        for counter in OutcomeCounter.allCases { #expect(RateCount.outcome(counter).index == counter.rawValue) }
+        for reason in LossReason.allCases {
+            #expect(RateCount.lost(reason).index == OutcomeCounter.allCases.count + Int(reason.rawValue) - 1)
+        }
+        // The daily counts lead both arrays, so a daily count's index is the same in each.
+        #expect(OutcomeCounter.daily.map(\.rawValue) == Array(0..<OutcomeCounter.daily.count))
+        #expect(OutcomeCounter.daily.allSatisfy { DayCounter($0) != nil })
+    }
+
+    @Test("each outcome's total is its own slot: setting one changes only its RateCount total")
+    func totalsAreTheirOwn() {
+        for (index, counter) in OutcomeCounter.allCases.enumerated() {
+            var aggregate = StrategyAggregate(days: 1)
+            aggregate[counter] = Int64(index + 7)
+            #expect(OutcomeCounter.allCases.map { RateCount.outcome($0).total(in: aggregate) }
+                    == OutcomeCounter.allCases.map { $0 == counter ? Int64(index + 7) : 0 })
+            #expect(aggregate.outcomes.values.reduce(0, +) == Int64(index + 7))
+        }
+    }
+
+    @Test("the funnel's stages are the outcomes with a position, in chain order, delivered named shown")
+    func funnelStages() {
+        #expect(OutcomeCounter.funnelStages.map(\.stage)
+                == ["messages", "provider_sent", "apns_accepted", "reached_device", "shown", "logged", "uploaded", "opened"])
+        #expect(OutcomeCounter.funnelStages.map(\.count) == OutcomeCounter.allCases.filter { $0.funnelPosition != nil }
+            .sorted { $0.funnelPosition! < $1.funnelPosition! })
+        #expect(Reports.funnelStages.map(\.count) == OutcomeCounter.funnelStages.map { .outcome($0.count) })
+    }
+
+    @Test("a merged aggregate is the sum counter by counter: outcomes, days, blocks, chain and APNs counters")
+    func mergeSumsEveryCounter() {
+        let first = HandBuilt.aggregate(1), second = HandBuilt.aggregate(3)
+        var merged = first
+        merged.merge(second)
+        for counter in OutcomeCounter.allCases { #expect(merged[counter] == first[counter] + second[counter]) }
+        for day in merged.daily.indices {
+            for counter in DayCounter.allCases {
+                #expect(merged.daily[day][counter] == first.daily[day][counter] + second.daily[day][counter])
+            }
+        }
+        #expect(merged.blocks == ContiguousArray(zip(first.blocks, second.blocks).map { $0 + $1 }))
+        #expect(merged.dailyBlocks == ContiguousArray(zip(first.dailyBlocks, second.dailyBlocks).map { $0 + $1 }))
+        for counter in ChainCounter.allCases { #expect(merged.chain[counter] == first.chain[counter] + second.chain[counter]) }
+        for counter in APNsCounter.allCases { #expect(merged.apns[counter] == first.apns[counter] + second.apns[counter]) }
+        #expect(merged == HandBuilt.aggregate(4))
+        #expect(merged.checkIdentity() == nil)
+    }
+
+    @Test("a sum past Int64.max in a day's counter is named by the counter's declared name")
+    func dayOverflowNamed() {
+        var huge = StrategyAggregate(days: 2)
+        huge.daily[1][.measuredSent] = .max
+        var other = StrategyAggregate(days: 2)
+        other.daily[1][.measuredSent] = 1
+        #expect(huge.merge(checking: other) == "day 2 measured_sent")
+        var outcome = StrategyAggregate(days: 1)
+        outcome[.apnsAccepted] = .max
+        var one = StrategyAggregate(days: 1)
+        one[.apnsAccepted] = 1
+        #expect(outcome.merge(checking: one) == "apns_accepted")
     }
 }

@@ -187,14 +187,14 @@ struct PropertyTests {
 
             #expect(one.checkIdentity() == nil, context)
             for (strategyIndex, aggregate) in one.aggregates.enumerated() {
-                #expect(aggregate.delivered + aggregate.summarized + aggregate.lost + aggregate.pending == aggregate.messages, context)
+                #expect(aggregate[.delivered] + aggregate[.summarized] + aggregate.lost + aggregate.pending == aggregate[.messages], context)
                 for metric in Metric.allCases where metric != .pushesPerMessage {
                     // Without a denominator there is no value (NaN), never a share outside [0, 1].
                     let value = one.estimate(metric, strategy: strategyIndex).value
                     #expect((value >= 0 && value <= 1) == (metric.denominator(of: aggregate) > 0), "\(metric.name) = \(value); \(context)")
                 }
                 let pushes = one.estimate(.pushesPerMessage, strategy: strategyIndex).value
-                #expect(aggregate.messages == 0 ? pushes.isNaN : pushes >= 0, context)
+                #expect(aggregate[.messages] == 0 ? pushes.isNaN : pushes >= 0, context)
                 // The funnel's stages never grow along each branch of the chain (README, funnel.csv:
                 // `shown` and `logged` are two branches after `reached_device`, not in order).
                 let stage = Dictionary(uniqueKeysWithValues: Reports.funnelStages.map { ($0.stage, $0.count.total(in: aggregate)) })

@@ -16,13 +16,13 @@ struct RegressionTests {
         #expect(queue.informedRate > 0.995)
         #expect(noQueue.informedRate == noQueue.deliverability)
         // Common random numbers: every strategy saw the same mail.
-        #expect(noQueue.messages == queue.messages && queue.messages == published.messages)
+        #expect(noQueue[.messages] == queue[.messages] && queue[.messages] == published[.messages])
         // The as-published code keeps a stale position: it re-requests pushes already shown
         // (collapsed by collapse id), sends far more pushes and summarises more.
         #expect(published.rerequests > 5 * queue.rerequests)
         #expect(published.collapsed > 0 && queue.collapsed == 0)
-        #expect(published.summarized > queue.summarized)
-        #expect(Double(published.pushesSent) / Double(published.messages) > 1.3)
+        #expect(published[.summarized] > queue[.summarized])
+        #expect(Double(published[.pushesSent]) / Double(published[.messages]) > 1.3)
     }
 
     @Test("mail-january-february, the whole chain: the queue wins back APNs coalescing and nothing else, every family shows up, the measured figure reads low")
@@ -46,7 +46,7 @@ struct RegressionTests {
         #expect(queue.lost(.providerOutage) > 0)
         #expect(queue.chain[.retries] > 0)
         #expect(queue.chain[.extensionKilled] > 0)
-        #expect(queue.chain[.launches] > 0 && queue.opened > 0)
+        #expect(queue.chain[.launches] > 0 && queue[.opened] > 0)
         #expect(queue.apns[.discardedDisabled] == queue.lost(.disabled))
         #expect(queue.apns[.discardedReplaced] > 0 && queue.apns[.deliveredFromStorage] > 0)
         // The talk's logging misses logs not yet uploaded and users whose extension never logs.
@@ -60,14 +60,14 @@ struct RegressionTests {
         // merged by collapse id in `queue`, shown twice without it.
         #expect(queue.duplicatesShown == 0)
         #expect(noCollapse.duplicatesShown == queue.collapsed)
-        #expect(noCollapse.delivered == queue.delivered)
+        #expect(noCollapse[.delivered] == queue[.delivered])
         // The talk's chart: February with the queue above January without it, weekends lower.
         let january = noQueue.daily.prefix(31), february = queue.daily.suffix(28)
         func rate(_ days: some Collection<DayCounts>) -> Double {
-            Double(days.reduce(0) { $0 + $1.delivered }) / Double(days.reduce(0) { $0 + $1.messages })
+            Double(days.reduce(0) { $0 + $1[.delivered] }) / Double(days.reduce(0) { $0 + $1[.messages] })
         }
         #expect(rate(february) - rate(january) > 0.02)
-        let weekday = noQueue.daily[4].messages, saturday = noQueue.daily[2].messages
+        let weekday = noQueue.daily[4][.messages], saturday = noQueue.daily[2][.messages]
         #expect(saturday < weekday)
     }
 }

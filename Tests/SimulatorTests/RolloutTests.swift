@@ -26,7 +26,7 @@ struct RolloutTests {
         for day in 0..<3 { #expect(rollout.daily[day] == old.daily[day], "day \(day + 1)") }
         // From the switch on the queue wins mail back that no-queue loses.
         let after = 3..<6
-        let lostAfter = { (aggregate: StrategyAggregate) in after.reduce(0) { $0 + aggregate.daily[$1].lost } }
+        let lostAfter = { (aggregate: StrategyAggregate) in after.reduce(0) { $0 + aggregate.daily[$1][.lost] } }
         #expect(lostAfter(rollout) < lostAfter(old) / 2)
         #expect(rollout.rerequests > 0)
         // Adoption 0: every device app updates at the switch, once.

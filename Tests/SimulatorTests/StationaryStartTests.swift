@@ -235,7 +235,7 @@ struct StationaryStartTests {
           "strategies": [{ "name": "no-queue" }] }
         """)
         let result = try Simulation.run(scenario, threads: 2)["no-queue"]
-        let measured = Double(result.lost(.apnsExpired)) / Double(result.messages)
+        let measured = Double(result.lost(.apnsExpired)) / Double(result[.messages])
         // Loss ratio ΣY / ΣN, Y the mails a user gets while offline: with D the offline share of
         // a user's 2 h (mean p) and λT = 4 mails per user, Var(Y − pN) = λT·p(1 − p) + (λT)²·Var D
         // ≤ (λT + (λT)²)·p(1 − p) (D in [0, 1]), so SE ≤ √(p(1 − p)(1 + 1/λT) / users) ≈ 0.005.

@@ -39,12 +39,12 @@ struct TheoryTests {
                                                strategies: #"{ "name": "no-queue" }"#)
         let result = try Simulation.run(scenario, threads: 2)["no-queue"]
         let expected = lambdaPerHour * b * b / ((a + b) * (1 + lambdaPerHour * b))   // 1/6
-        let measured = Double(result.lost(.apnsCoalesced)) / Double(result.messages)
+        let measured = Double(result.lost(.apnsCoalesced)) / Double(result[.messages])
         // ≈ 540k mails, ≈ 67k offline periods: SE ≈ 0.0012.
-        let se = standardError(messages: result.messages) { Double(max($0 - 1, 0)) }
+        let se = standardError(messages: result[.messages]) { Double(max($0 - 1, 0)) }
         #expect(abs(measured - expected) < 4 * se, "measured \(measured), closed form \(expected), SE \(se)")
         #expect(result.lost == result.lost(.apnsCoalesced))
-        #expect(result.summarized == 0 && result.rerequests == 0)
+        #expect(result[.summarized] == 0 && result.rerequests == 0)
     }
 
     @Test("queue summarises exactly the offline periods with more than repeatMaxCount + 1 arrivals")
@@ -57,12 +57,12 @@ struct TheoryTests {
         let result = try Simulation.run(scenario, threads: 2)["queue"]
         let k = Double(repeatMaxCount + 2)
         let expected = pow(q, k) * (k + q / p) * periodsPerMessage               // ≈ 0.0658
-        let measured = Double(result.summarized) / Double(result.messages)
-        let se = standardError(messages: result.messages) { $0 >= repeatMaxCount + 2 ? Double($0) : 0 }
+        let measured = Double(result[.summarized]) / Double(result[.messages])
+        let se = standardError(messages: result[.messages]) { $0 >= repeatMaxCount + 2 ? Double($0) : 0 }
         #expect(abs(measured - expected) < 4 * se, "measured \(measured), closed form \(expected), SE \(se)")
         // What is neither delivered nor summarised is lost before a device's first push (nothing to
         // compare a position with yet) or pending at the end: a few per device at most.
-        #expect(result.messages - result.delivered - result.summarized < Int64(scenario.devices) * 3)
+        #expect(result[.messages] - result[.delivered] - result[.summarized] < Int64(scenario.devices) * 3)
     }
 
     @Test("apns-expiration 0 loses the mail that arrives while offline: the offline share b/(a+b)")
@@ -72,9 +72,9 @@ struct TheoryTests {
                                                extra: #""apns": { "expiration": 0 },"#,
                                                strategies: #"{ "name": "no-queue" }"#)
         let result = try Simulation.run(scenario, threads: 2)["no-queue"]
-        let measured = Double(result.lost(.apnsExpired)) / Double(result.messages)
+        let measured = Double(result.lost(.apnsExpired)) / Double(result[.messages])
         // Lost per period is N (all of them): SE ≈ 0.002 at ≈ 270k mails.
-        let se = standardError(messages: result.messages) { Double($0) }
+        let se = standardError(messages: result[.messages]) { Double($0) }
         #expect(abs(measured - 0.25) < 4 * se, "measured \(measured), SE \(se)")
         #expect(result.lost(.apnsCoalesced) == 0)
     }
@@ -91,12 +91,12 @@ struct TheoryTests {
         """)
         let result = try Simulation.run(scenario, threads: 2)["no-queue"]
         let expected = 300.0 * (10 * 30 + 4 * 15)
-        #expect(abs(Double(result.messages) - expected) < 4 * expected.squareRoot())
+        #expect(abs(Double(result[.messages]) - expected) < 4 * expected.squareRoot())
         // Always online, no latency: everything is delivered at once.
-        #expect(result.delivered == result.messages)
+        #expect(result[.delivered] == result[.messages])
         #expect(result.latency.quantile(0.99) == 0)
         // Saturday (day 5) gets half a weekday's mail: ratio within 4 SE of 0.5 (SE ≈ 0.013).
-        let saturday = Double(result.daily[5].messages), friday = Double(result.daily[4].messages)
+        let saturday = Double(result.daily[5][.messages]), friday = Double(result.daily[4][.messages])
         #expect(abs(saturday / friday - 0.5) < 0.06)
     }
 
@@ -120,7 +120,7 @@ struct TheoryTests {
         #expect(abs(missed / rerequests - expected) < 4 * se,
                 "missed \(missed) of \(rerequests) = \(missed / rerequests), closed form \(expected), SE \(se)")
         // A missed answer shows the summary: nothing else summarizes here (repeatMaxCount is never reached).
-        #expect(result.summarized >= result.chain[.rerequestAnswersMissed])
+        #expect(result[.summarized] >= result.chain[.rerequestAnswersMissed])
         #expect(result.chain[.rerequestErrors] == 0)
     }
 }

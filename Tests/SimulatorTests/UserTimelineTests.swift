@@ -183,7 +183,7 @@ struct UserTimelineTests {
         _ = try result(&reused, user: 1)
         _ = try result(&reused, user: 2)
         #expect(try result(&reused, user: 3) == expected)
-        #expect(expected.allSatisfy { $0.messages > 0 })
+        #expect(expected.allSatisfy { $0[.messages] > 0 })
     }
 
     @Test("A lane longer than the window keeps its first window and draw state; the windows joined are the whole lane")

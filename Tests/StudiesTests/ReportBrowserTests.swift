@@ -149,7 +149,7 @@ struct ReportBrowserTests {
         #expect(dailySeries.map(\.label) == result.strategies.flatMap { [$0.label, $0.label + " (measured)"] })
         for (index, line) in dailySeries.enumerated() {
             let day = result.aggregates[index / 2].daily
-            let expected = index % 2 == 0 ? day.filter { $0.messages > 0 }.count : day.filter { $0.measuredSent > 0 }.count
+            let expected = index % 2 == 0 ? day.filter { $0[.messages] > 0 }.count : day.filter { $0[.measuredSent] > 0 }.count
             #expect(line.points == expected, "\(line.label)")
             #expect(count("<circle class=\"point\"", in: line.body) == expected, "\(line.label)")
         }
@@ -161,7 +161,7 @@ struct ReportBrowserTests {
         let outcomes = try #require(chart("outcomes", in: dom))
         #expect(count("<g class=\"bar\"", in: outcomes) == strategies)
         let segments = result.aggregates.map { aggregate in
-            ([aggregate.delivered, aggregate.summarized, aggregate.pending] + LossReason.allCases.map { aggregate.lost($0) }).filter { $0 > 0 }.count
+            ([aggregate[.delivered], aggregate[.summarized], aggregate.pending] + LossReason.allCases.map { aggregate.lost($0) }).filter { $0 > 0 }.count
         }
         #expect(count("class=\"segment\"", in: outcomes) == segments.reduce(0, +))
 

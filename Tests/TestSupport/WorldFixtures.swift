@@ -67,7 +67,7 @@ extension StrategyAggregate {
         for count in RateCount.allCases { add(count.total(in: self), to: count, block: block) }
         for day in daily.indices {
             let base = (day * UserBlocks.count + block) * RateCount.daily.count
-            for count in RateCount.daily { dailyBlocks[base + count.index] = daily[day].count(count) ?? 0 }
+            for count in OutcomeCounter.daily { dailyBlocks[base + count.rawValue] = DayCounter(count).map { daily[day][$0] } ?? 0 }
         }
     }
 }

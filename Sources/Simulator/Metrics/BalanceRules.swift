@@ -26,8 +26,8 @@ package enum BalanceRules {
             return "apns \(counter.columnName) \(aggregate.apns[counter]) < 0"
         }
         for (index, day) in aggregate.daily.enumerated() {
-            for (name, field, _) in DayCounts.counts where day[keyPath: field] < 0 {
-                return "day \(index + 1) \(name) \(day[keyPath: field]) < 0"
+            for counter in DayCounter.allCases where day[counter] < 0 {
+                return "day \(index + 1) \(counter.columnName) \(day[counter]) < 0"
             }
         }
         if let negative = aggregate.dailyLostByReason.firstIndex(where: { $0 < 0 }) {
@@ -45,38 +45,36 @@ package enum BalanceRules {
         // From here on every count is ≥ 0, so a sum that does not overflow bounds its terms.
         guard let lost = sum(aggregate.lostByReason) else { return "the lost_* counts add up past \(Int64.max)" }
         // Ledger.fold: every message ends in exactly one bucket …
-        guard sum([aggregate.delivered, aggregate.summarized, lost, aggregate.pending]) == aggregate.messages else {
-            return "delivered \(aggregate.delivered) + summarized \(aggregate.summarized) + lost \(lost) "
-                + "+ pending \(aggregate.pending) ≠ messages \(aggregate.messages)"
+        guard sum([aggregate[.delivered], aggregate[.summarized], lost, aggregate.pending]) == aggregate[.messages] else {
+            return "delivered \(aggregate[.delivered]) + summarized \(aggregate[.summarized]) + lost \(lost) "
+                + "+ pending \(aggregate.pending) ≠ messages \(aggregate[.messages])"
         }
         // … of its arrival day, which adds the day to the totals (StrategyAggregate.add).
         for (index, day) in aggregate.daily.enumerated() {
-            guard sum([day.delivered, day.summarized, day.lost, day.pending]) == day.messages else {
-                return "day \(index + 1): delivered \(day.delivered) + summarized \(day.summarized) + lost \(day.lost) "
-                    + "+ pending \(day.pending) ≠ messages \(day.messages)"
+            guard sum([day[.delivered], day[.summarized], day[.lost], day[.pending]]) == day[.messages] else {
+                return "day \(index + 1): delivered \(day[.delivered]) + summarized \(day[.summarized]) + lost \(day[.lost]) "
+                    + "+ pending \(day[.pending]) ≠ messages \(day[.messages])"
             }
             // Measured only when the provider sent it; received only when measured sent.
-            if day.measuredSent > day.messages {
-                return "day \(index + 1): measured_sent \(day.measuredSent) > messages \(day.messages)"
-            }
-            if day.measuredReceived > day.measuredSent {
-                return "day \(index + 1): measured_received \(day.measuredReceived) > measured_sent \(day.measuredSent)"
+            for (smaller, larger) in [(DayCounter.measuredSent, DayCounter.messages), (.measuredReceived, .measuredSent)]
+            where day[smaller] > day[larger] {
+                return "day \(index + 1): \(smaller.columnName) \(day[smaller]) > \(larger.columnName) \(day[larger])"
             }
         }
-        for (name, field, total) in DayCounts.counts {
+        for counter in DayCounter.allCases {
             // `lost` is the reasons' sum, which did not overflow above.
-            let days = sum(aggregate.daily.lazy.map { $0[keyPath: field] })
-            if days != aggregate[keyPath: total] {
-                return "the daily \(name) add up to \(days.map(String.init) ?? "more than \(Int64.max)"), "
-                    + "the total is \(aggregate[keyPath: total])"
+            let days = sum(aggregate.daily.lazy.map { $0[counter] })
+            if days != counter.total(in: aggregate) {
+                return "the daily \(counter.columnName) add up to \(days.map(String.init) ?? "more than \(Int64.max)"), "
+                    + "the total is \(counter.total(in: aggregate))"
             }
         }
         // Ledger.fold counts each lost message under its day and reason, and in the day's lost.
         for (index, day) in aggregate.daily.enumerated() {
             let reasons = sum(LossReason.allCases.map { aggregate.lost($0, day: index) })
-            if reasons != day.lost {
+            if reasons != day[.lost] {
                 return "day \(index + 1): the lost_* counts add up to \(reasons.map(String.init) ?? "more than \(Int64.max)"), "
-                    + "its lost is \(day.lost)"
+                    + "its lost is \(day[.lost])"
             }
         }
         for reason in LossReason.allCases {
@@ -87,34 +85,39 @@ package enum BalanceRules {
             }
         }
         // The fold records a latency for each delivered message, and only for those.
-        if aggregate.latency.total != UInt64(aggregate.delivered) {
-            return "latency was recorded for \(aggregate.latency.total) messages, \(aggregate.delivered) delivered"
+        if aggregate.latency.total != UInt64(aggregate[.delivered]) {
+            return "latency was recorded for \(aggregate.latency.total) messages, \(aggregate[.delivered]) delivered"
         }
         // The funnel: each stage counts a message at most once; these pairs are nested by the fold.
-        let ordered: [(smaller: String, Int64, larger: String, Int64)] = [
-            ("provider_sent", aggregate.providerSent, "messages", aggregate.messages),
-            ("apns_accepted", aggregate.apnsAccepted, "messages", aggregate.messages),
-            ("reached_device", aggregate.reachedDevice, "messages", aggregate.messages),
-            ("logged", aggregate.logged, "messages", aggregate.messages),
+        // Names are looked up only for the rule broken: this runs on every aggregate merged.
+        let nested: [(smaller: OutcomeCounter, larger: OutcomeCounter)] = [
+            (.providerSent, .messages), (.apnsAccepted, .messages), (.reachedDevice, .messages), (.logged, .messages),
             // Uploaded only once logged.
-            ("uploaded", aggregate.uploaded, "logged", aggregate.logged),
+            (.uploaded, .logged),
             // A tap is drawn only for a message's first presentation.
-            ("opened", aggregate.opened, "delivered", aggregate.delivered),
+            (.opened, .delivered),
             // Measured sent only when the provider sent it; received only when uploaded.
-            ("measured_sent", aggregate.measuredSent, "provider_sent", aggregate.providerSent),
-            ("measured_received", aggregate.measuredReceived, "uploaded", aggregate.uploaded),
+            (.measuredSent, .providerSent), (.measuredReceived, .uploaded),
             // Each message sent has its own original request.
-            ("provider_sent", aggregate.providerSent, "pushes_sent", aggregate.pushesSent),
-            // Each message accepted had a request of its own answered 200.
-            ("apns_accepted", aggregate.apnsAccepted, "apns accepted", aggregate.apns[.accepted]),
-            // A push reaches the device only when APNs hands it out.
-            ("reached_device", aggregate.reachedDevice, "apns delivered + delivered_from_storage",
-             sum([aggregate.apns[.delivered], aggregate.apns[.deliveredFromStorage]]) ?? .max),
+            (.providerSent, .pushesSent),
         ]
-        for rule in ordered where rule.1 > rule.3 { return "\(rule.smaller) \(rule.1) > \(rule.larger) \(rule.3)" }
+        for rule in nested where aggregate[rule.smaller] > aggregate[rule.larger] {
+            return "\(rule.smaller.columnName) \(aggregate[rule.smaller]) > \(rule.larger.columnName) \(aggregate[rule.larger])"
+        }
+        // Each message accepted had a request of its own answered 200.
+        if aggregate[.apnsAccepted] > aggregate.apns[.accepted] {
+            return "\(OutcomeCounter.apnsAccepted.columnName) \(aggregate[.apnsAccepted]) > apns \(APNsCounter.accepted.columnName) "
+                + "\(aggregate.apns[.accepted])"
+        }
+        // A push reaches the device only when APNs hands it out.
+        let handedOut = sum([aggregate.apns[.delivered], aggregate.apns[.deliveredFromStorage]]) ?? .max
+        if aggregate[.reachedDevice] > handedOut {
+            return "\(OutcomeCounter.reachedDevice.columnName) \(aggregate[.reachedDevice]) > apns \(APNsCounter.delivered.columnName) "
+                + "+ \(APNsCounter.deliveredFromStorage.columnName) \(handedOut)"
+        }
         // The fold adds a user's counts to its block as well as to the totals.
         if let broken = aggregate.checkBlocks() { return broken }
-        return violation(in: aggregate.apns, pushesSent: aggregate.pushesSent)
+        return violation(in: aggregate.apns, pushesSent: aggregate[.pushesSent])
     }
 
     /// The rules of FakeAPNs's counters (APNsServer), against the requests the provider sent.

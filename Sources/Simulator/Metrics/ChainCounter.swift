@@ -42,4 +42,4 @@ public enum ChainCounter: Int, Counter {
 }
 
 /// The chain counters of one world (or summed over many).
-public typealias ChainCounts = CounterSet<ChainCounter>
+public typealias ChainCounts = CounterSet<ChainCounter, 16>

@@ -43,10 +43,10 @@ public enum Metric: Hashable, Sendable {
     /// - Complexity: O(1).
     public var numeratorCounts: [RateCount] {
         switch self {
-        case .deliverability: [.delivered]
-        case .informedRate: [.delivered, .summarized]
-        case .measuredDeliverability: [.measuredReceived]
-        case .pushesPerMessage: [.pushesSent]
+        case .deliverability: [.outcome(.delivered)]
+        case .informedRate: [.outcome(.delivered), .outcome(.summarized)]
+        case .measuredDeliverability: [.outcome(.measuredReceived)]
+        case .pushesPerMessage: [.outcome(.pushesSent)]
         case .lostShare(let reason): [.lost(reason)]
         }
     }
@@ -55,8 +55,8 @@ public enum Metric: Hashable, Sendable {
     /// - Complexity: O(1).
     public var denominatorCount: RateCount {
         switch self {
-        case .deliverability, .informedRate, .pushesPerMessage, .lostShare: .messages
-        case .measuredDeliverability: .measuredSent
+        case .deliverability, .informedRate, .pushesPerMessage, .lostShare: .outcome(.messages)
+        case .measuredDeliverability: .outcome(.measuredSent)
         }
     }
 

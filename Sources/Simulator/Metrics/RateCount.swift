@@ -1,92 +1,116 @@
-/// A count that the reported rates are ratios of (`Metric` says which), kept per
-/// block of users as well as in total so that every rate carries a standard error
-/// (`UserBlocks`). Declared once: the block arrays, their partial-result encoding,
-/// their checks and the estimators all follow from this list.
-public enum RateCount: Hashable, Sendable {
-    case messages
-    case delivered
-    case measuredSent
-    case measuredReceived
-    case summarized
-    case pushesSent
-    // The funnel's stages (`funnel.csv`'s shares), besides messages and delivered.
-    case providerSent
-    case apnsAccepted
-    case reachedDevice
-    case logged
-    case uploaded
-    case opened
-    case lost(LossReason)
+import Base
 
-    /// Every count, in block-array order (`index`).
-    public static let allCases: [RateCount] = [.messages, .delivered, .measuredSent, .measuredReceived,
-                                               .summarized, .pushesSent, .providerSent, .apnsAccepted, .reachedDevice,
-                                               .logged, .uploaded, .opened] + LossReason.allCases.map { .lost($0) }
+/// The per-message counts of a strategy that the reported rates and the funnel are
+/// ratios of, besides the losses by reason. One case per count, in block-array order
+/// (its raw value is its `RateCount.index`); its name in reports, messages and
+/// partial results is the case's name in snake_case (`apnsAccepted` →
+/// `apns_accepted`). Adding one is adding its case here (at the end: the daily ones
+/// stay first), saying its `funnelPosition`, counting it where it happens (the
+/// ledger's `FoldPass.funnel`) and raising `PartialResult.version` (the partial's
+/// arrays grow); storage (`StrategyAggregate`'s subscript), the blocks and their
+/// standard errors, merge, the balance rules' sign checks, partial results and the
+/// funnel follow.
+public enum OutcomeCounter: Int, Counter {
+    /// Mails, one per device + app.
+    case messages
+    /// Own notification shown.
+    case delivered
+    /// Sent, over users who launched the app the same or the next day (the talk's measurement).
+    case measuredSent
+    /// Of those, logged and uploaded by the end of the next day.
+    case measuredReceived
+    /// Covered by a summary / error notification only.
+    case summarized
+    /// Requests sent to APNs, originals and re-sends.
+    case pushesSent
+    // The funnel (`funnel.csv`), in messages: each stage counts a message once.
+    /// The provider sent an original push for it (what XIVA's own log shows).
+    case providerSent
+    /// APNs answered 200 to at least one of its pushes (what a provider sees).
+    case apnsAccepted
+    /// At least one of its pushes reached iOS on the device.
+    case reachedDevice
+    /// The extension logged "received" for it.
+    case logged
+    /// … and a launch uploaded that log before the run ended.
+    case uploaded
+    /// The user tapped its notification.
+    case opened
+
+    /// Where the count stands in the funnel (`funnel.csv`, the report's funnel chart),
+    /// in chain order; nil for a count that is not a funnel stage. A new case must say.
+    /// - Complexity: O(1).
+    public var funnelPosition: Int? {
+        switch self {
+        case .messages: 0
+        case .providerSent: 1
+        case .apnsAccepted: 2
+        case .reachedDevice: 3
+        case .delivered: 4
+        case .logged: 5
+        case .uploaded: 6
+        case .opened: 7
+        case .measuredSent, .measuredReceived, .summarized, .pushesSent: nil
+        }
+    }
+
+    /// The funnel's stages, in chain order (`funnelPosition`), each with its name
+    /// there: the case's own, but `shown` for `delivered`.
+    /// - Complexity: O(1).
+    public static let funnelStages: [(stage: String, count: OutcomeCounter)] =
+        allCases.compactMap { counter in counter.funnelPosition.map { ($0, counter) } }.sorted { $0.0 < $1.0 }
+            .map { ($0.1 == .delivered ? "shown" : $0.1.columnName, $0.1) }
 
     /// The counts kept per day and block too: those of the daily rates
     /// (`Metric.daily`), first in `allCases` so their index is the same in both arrays.
-    public static let daily: [RateCount] = [.messages, .delivered, .measuredSent, .measuredReceived]
+    public static let daily: [OutcomeCounter] = [.messages, .delivered, .measuredSent, .measuredReceived]
+}
 
-    /// Where the count sits in a block's slice of `StrategyAggregate.blocks`.
+/// A strategy's outcome counts (or summed over many).
+public typealias OutcomeCounts = CounterSet<OutcomeCounter, 16>
+
+/// A count that the reported rates are ratios of (`Metric` says which), kept per
+/// block of users as well as in total so that every rate carries a standard error
+/// (`UserBlocks`). Declared by `OutcomeCounter` and `LossReason`: the block arrays,
+/// their partial-result encoding, their checks and the estimators all follow.
+public enum RateCount: Hashable, Sendable {
+    case outcome(OutcomeCounter)
+    case lost(LossReason)
+
+    /// Every count, in block-array order (`index`).
+    public static let allCases: [RateCount] = OutcomeCounter.allCases.map { .outcome($0) } + LossReason.allCases.map { .lost($0) }
+
+    /// The counts kept per day and block too (`OutcomeCounter.daily`).
+    public static let daily: [RateCount] = OutcomeCounter.daily.map { .outcome($0) }
+
+    /// Where the count sits in a block's slice of `StrategyAggregate.blocks`: the
+    /// outcome's raw value, then the loss reasons in raw-value order.
     /// - Complexity: O(1).
     @inline(__always)
     public var index: Int {
         switch self {
-        case .messages: 0
-        case .delivered: 1
-        case .measuredSent: 2
-        case .measuredReceived: 3
-        case .summarized: 4
-        case .pushesSent: 5
-        case .providerSent: 6
-        case .apnsAccepted: 7
-        case .reachedDevice: 8
-        case .logged: 9
-        case .uploaded: 10
-        case .opened: 11
+        case .outcome(let counter): counter.rawValue
         case .lost(let reason): Self.firstLostIndex + Int(reason.rawValue) - 1
         }
     }
 
     /// The index of the first loss reason's count; the others follow in raw-value order.
-    package static let firstLostIndex = 12
+    package static let firstLostIndex = OutcomeCounter.allCases.count
 
     /// The count's total in `aggregate`.
     /// - Complexity: O(1).
     public func total(in aggregate: StrategyAggregate) -> Int64 {
         switch self {
-        case .messages: aggregate.messages
-        case .delivered: aggregate.delivered
-        case .measuredSent: aggregate.measuredSent
-        case .measuredReceived: aggregate.measuredReceived
-        case .summarized: aggregate.summarized
-        case .pushesSent: aggregate.pushesSent
-        case .providerSent: aggregate.providerSent
-        case .apnsAccepted: aggregate.apnsAccepted
-        case .reachedDevice: aggregate.reachedDevice
-        case .logged: aggregate.logged
-        case .uploaded: aggregate.uploaded
-        case .opened: aggregate.opened
+        case .outcome(let counter): aggregate[counter]
         case .lost(let reason): aggregate.lost(reason)
         }
     }
 
     /// The name of the count in messages and partial results.
-    /// - Complexity: O(1).
+    /// - Complexity: O(name length).
     public var name: String {
         switch self {
-        case .messages: "messages"
-        case .delivered: "delivered"
-        case .measuredSent: "measured_sent"
-        case .measuredReceived: "measured_received"
-        case .summarized: "summarized"
-        case .pushesSent: "pushes_sent"
-        case .providerSent: "provider_sent"
-        case .apnsAccepted: "apns_accepted"
-        case .reachedDevice: "reached_device"
-        case .logged: "logged"
-        case .uploaded: "uploaded"
-        case .opened: "opened"
+        case .outcome(let counter): counter.columnName
         case .lost(let reason): "lost_" + reason.columnName
         }
     }

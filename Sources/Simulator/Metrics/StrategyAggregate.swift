@@ -1,84 +1,69 @@
+import Base
 import FakeAPNs
 
-/// Counts for one day of one strategy, by the mail's arrival day.
-public struct DayCounts: Sendable, Equatable {
+/// The counts kept per arrival day of one strategy, in the order of `daily.csv`'s
+/// columns and of a partial result's `daily` arrays, named as there (snake_case of
+/// the case). Adding one is its case here, its total (`total(in:)`) and counting
+/// it in the fold (`Ledger.FoldPass`); storage, sums, sign checks, the daily totals'
+/// balance and partial results follow.
+public enum DayCounter: Int, Counter {
     /// Mails that arrived that day.
-    public var messages: Int64 = 0
+    case messages
     /// … whose own notification was shown.
-    public var delivered: Int64 = 0
+    case delivered
     /// … covered only by a "missed messages" notification.
-    public var summarized: Int64 = 0
+    case summarized
     /// … lost.
-    public var lost: Int64 = 0
+    case lost
     /// … still in flight at the end of the run.
-    public var pending: Int64 = 0
+    case pending
     /// … that the provider logged as sent, for users the talk's method counts that
     /// day (they launched the app that day or the next).
-    public var measuredSent: Int64 = 0
+    case measuredSent
     /// … of those, logged "received" by the extension and uploaded by a launch by
     /// the end of the next day.
-    public var measuredReceived: Int64 = 0
+    case measuredReceived
 
-    /// The counts, named as in `daily.csv`, in the order of its columns and of a
-    /// partial result's `daily` arrays, each with the aggregate's total it adds to
-    /// (`StrategyAggregate.add`). A test checks it holds every `Int64` field.
+    /// The day count of `outcome`; nil for an outcome not kept per day.
     /// - Complexity: O(1).
-    public static var counts: [(name: String, field: WritableKeyPath<DayCounts, Int64>,
-                                total: KeyPath<StrategyAggregate, Int64>)] {
-        [("messages", \.messages, \.messages), ("delivered", \.delivered, \.delivered),
-         ("summarized", \.summarized, \.summarized), ("lost", \.lost, \.lost), ("pending", \.pending, \.pending),
-         ("measured_sent", \.measuredSent, \.measuredSent), ("measured_received", \.measuredReceived, \.measuredReceived)]
-    }
-
-    /// `count`'s value that day; nil for a count not kept per day (not in `RateCount.daily`).
-    /// - Complexity: O(1).
-    public func count(_ count: RateCount) -> Int64? {
-        switch count {
-        case .messages: messages
-        case .delivered: delivered
-        case .measuredSent: measuredSent
-        case .measuredReceived: measuredReceived
-        case .summarized, .pushesSent, .providerSent, .apnsAccepted, .reachedDevice, .logged, .uploaded, .opened, .lost: nil
+    public init?(_ outcome: OutcomeCounter) {
+        switch outcome {
+        case .messages: self = .messages
+        case .delivered: self = .delivered
+        case .summarized: self = .summarized
+        case .measuredSent: self = .measuredSent
+        case .measuredReceived: self = .measuredReceived
+        case .pushesSent, .providerSent, .apnsAccepted, .reachedDevice, .logged, .uploaded, .opened: return nil
         }
     }
 
-    /// Adds another day's counts. Spelled out rather than over `counts`: the fold
-    /// adds a day per user and day, where key paths would cost.
-    public static func += (lhs: inout DayCounts, rhs: DayCounts) {
-        lhs.messages += rhs.messages
-        lhs.delivered += rhs.delivered
-        lhs.summarized += rhs.summarized
-        lhs.lost += rhs.lost
-        lhs.pending += rhs.pending
-        lhs.measuredSent += rhs.measuredSent
-        lhs.measuredReceived += rhs.measuredReceived
-    }
-    package init(messages: Int64 = 0, delivered: Int64 = 0, summarized: Int64 = 0, lost: Int64 = 0, pending: Int64 = 0, measuredSent: Int64 = 0, measuredReceived: Int64 = 0) {
-        self.messages = messages
-        self.delivered = delivered
-        self.summarized = summarized
-        self.lost = lost
-        self.pending = pending
-        self.measuredSent = measuredSent
-        self.measuredReceived = measuredReceived
+    /// The aggregate's total that the days' counts add up to (`StrategyAggregate.add`).
+    /// - Complexity: O(1) (`lost`: O(reasons)).
+    public func total(in aggregate: StrategyAggregate) -> Int64 {
+        switch self {
+        case .messages: aggregate[.messages]
+        case .delivered: aggregate[.delivered]
+        case .summarized: aggregate[.summarized]
+        case .lost: aggregate.lost
+        case .pending: aggregate.pending
+        case .measuredSent: aggregate[.measuredSent]
+        case .measuredReceived: aggregate[.measuredReceived]
+        }
     }
 }
+
+/// Counts for one day of one strategy, by the mail's arrival day.
+public typealias DayCounts = CounterSet<DayCounter, 8>
 
 /// Everything reported for one strategy, summed over users. Mergeable by
 /// addition in any order (integers only), so threads and shards give the same bytes.
 public struct StrategyAggregate: Sendable, Equatable {
-    /// Mails, one per device + app.
-    public var messages: Int64 = 0
-    /// Own notification shown.
-    public var delivered: Int64 = 0
-    /// Covered by a summary / error notification only.
-    public var summarized: Int64 = 0
+    /// The outcome and funnel counts (`OutcomeCounter`); `self[counter]` reads and counts them.
+    public var outcomes = OutcomeCounts()
     /// In flight at the end.
     public var pending: Int64 = 0
     /// Lost, by `LossReason.rawValue` (index 0 unused).
     public var lostByReason = ContiguousArray<Int64>(repeating: 0, count: LossReason.slots)
-    /// Requests sent to APNs, originals and re-sends.
-    public var pushesSent: Int64 = 0
     /// Re-requests the extensions made.
     public var rerequests: Int64 = 0
     /// Extra Notification Center entries for a message already shown.
@@ -89,26 +74,6 @@ public struct StrategyAggregate: Sendable, Equatable {
     public var latency = LatencyHistogram()
     /// Per arrival day.
     public var daily: ContiguousArray<DayCounts>
-
-    // The funnel (`funnel.csv`), in messages: each stage counts a message once.
-    /// The provider sent an original push for it (what XIVA's own log shows).
-    public var providerSent: Int64 = 0
-    /// APNs answered 200 to at least one of its pushes (what a provider sees).
-    public var apnsAccepted: Int64 = 0
-    /// At least one of its pushes reached iOS on the device.
-    public var reachedDevice: Int64 = 0
-    /// The extension logged "received" for it.
-    public var logged: Int64 = 0
-    /// … and a launch uploaded that log before the run ended.
-    public var uploaded: Int64 = 0
-    /// The user tapped its notification.
-    public var opened: Int64 = 0
-
-    // The talk's measurement, summed over days (see `DayCounts`).
-    /// Sent, over users who launched the app the same or the next day.
-    public var measuredSent: Int64 = 0
-    /// Of those, logged and uploaded by the end of the next day.
-    public var measuredReceived: Int64 = 0
 
     /// Along the chain, where nothing is lost (in pushes or events).
     public var chain = ChainCounts()
@@ -136,6 +101,14 @@ public struct StrategyAggregate: Sendable, Equatable {
         dailyBlocks = ContiguousArray(repeating: 0, count: days * UserBlocks.count * RateCount.daily.count)
     }
 
+    /// The count of `counter`.
+    /// - Complexity: O(1).
+    @inlinable
+    public subscript(counter: OutcomeCounter) -> Int64 {
+        get { outcomes[counter] }
+        set { outcomes[counter] = newValue }
+    }
+
     /// `count` in block `block`.
     /// - Complexity: O(1).
     public func count(_ count: RateCount, block: Int) -> Int64 {
@@ -145,8 +118,8 @@ public struct StrategyAggregate: Sendable, Equatable {
     /// `count` (one of `RateCount.daily`) of day `day` in block `block`.
     /// - Complexity: O(1).
     public func count(_ count: RateCount, day: Int, block: Int) -> Int64 {
-        precondition(count.index < RateCount.daily.count, "\(count.name) is not kept per day")
-        return dailyBlocks[(day * UserBlocks.count + block) * RateCount.daily.count + count.index]
+        precondition(count.index < OutcomeCounter.daily.count, "\(count.name) is not kept per day")
+        return dailyBlocks[(day * UserBlocks.count + block) * OutcomeCounter.daily.count + count.index]
     }
 
     /// Adds `value` to `count` of block `block`.
@@ -154,6 +127,19 @@ public struct StrategyAggregate: Sendable, Equatable {
     @inline(__always)
     package mutating func add(_ value: Int64, to count: RateCount, block: Int) {
         blocks[block * RateCount.allCases.count + count.index] += value
+    }
+
+    /// Adds `counts` to the totals and to block `block`'s counts.
+    /// - Complexity: O(outcomes).
+    @inline(__always)
+    package mutating func add(_ counts: OutcomeCounts, block: Int) {
+        outcomes += counts
+        let base = block * RateCount.allCases.count
+        let width = RateCount.firstLostIndex
+        blocks.withUnsafeMutableBufferPointer { blockCounts in
+            let source = counts.storage.span
+            for index in 0..<width { blockCounts[base + index] += source[index] }
+        }
     }
 
     /// Where `reason`'s count of `day` sits in `dailyLostByReason`.
@@ -170,16 +156,22 @@ public struct StrategyAggregate: Sendable, Equatable {
     }
 
     /// The scalar counts (the counters are in `chain` and `apns`), named as in the
-    /// reports, in the order of a partial result's `counts` array. A test checks it
-    /// holds every `Int64` field.
-    /// - Complexity: O(1).
-    public static var counts: [(name: String, field: WritableKeyPath<StrategyAggregate, Int64>)] {
-        [("messages", \.messages), ("delivered", \.delivered), ("summarized", \.summarized), ("pending", \.pending),
-         ("pushes_sent", \.pushesSent), ("rerequests", \.rerequests), ("duplicates_shown", \.duplicatesShown),
-         ("collapsed", \.collapsed), ("provider_sent", \.providerSent), ("apns_accepted", \.apnsAccepted),
-         ("reached_device", \.reachedDevice), ("logged", \.logged), ("uploaded", \.uploaded), ("opened", \.opened),
-         ("measured_sent", \.measuredSent), ("measured_received", \.measuredReceived)]
-    }
+    /// reports, in the order of a partial result's `counts` array: format 6's order,
+    /// then any outcome declared since, in `OutcomeCounter` order. A test checks it
+    /// holds every outcome and every other `Int64` field once.
+    /// Built once (key paths are immutable: shared without a lock).
+    nonisolated(unsafe) public static let counts: [(name: String, field: WritableKeyPath<StrategyAggregate, Int64>)] = {
+        func outcome(_ counter: OutcomeCounter) -> (String, WritableKeyPath<StrategyAggregate, Int64>) {
+            (counter.columnName, \StrategyAggregate.[counter])
+        }
+        let format6: [(name: String, field: WritableKeyPath<StrategyAggregate, Int64>)] =
+            [outcome(.messages), outcome(.delivered), outcome(.summarized), ("pending", \.pending),
+             outcome(.pushesSent), ("rerequests", \.rerequests), ("duplicates_shown", \.duplicatesShown),
+             ("collapsed", \.collapsed), outcome(.providerSent), outcome(.apnsAccepted), outcome(.reachedDevice),
+             outcome(.logged), outcome(.uploaded), outcome(.opened), outcome(.measuredSent), outcome(.measuredReceived)]
+        let listed = Set(format6.map(\.name))
+        return format6 + OutcomeCounter.allCases.filter { !listed.contains($0.columnName) }.map(outcome)
+    }()
 
     /// Total lost.
     public var lost: Int64 { lostByReason.reduce(0, +) }
@@ -188,10 +180,12 @@ public struct StrategyAggregate: Sendable, Equatable {
     public func lost(_ reason: LossReason) -> Int64 { lostByReason[Int(reason.rawValue)] }
 
     /// delivered / messages.
-    public var deliverability: Double { messages == 0 ? 0 : Double(delivered) / Double(messages) }
+    public var deliverability: Double { self[.messages] == 0 ? 0 : Double(self[.delivered]) / Double(self[.messages]) }
 
     /// (delivered + summarized) / messages.
-    public var informedRate: Double { messages == 0 ? 0 : Double(delivered + summarized) / Double(messages) }
+    public var informedRate: Double {
+        self[.messages] == 0 ? 0 : Double(self[.delivered] + self[.summarized]) / Double(self[.messages])
+    }
 
     /// Adds another aggregate (another user, thread or shard) of this run: a sum past
     /// `Int64.max` is a defect here, and traps.
@@ -218,8 +212,9 @@ public struct StrategyAggregate: Sendable, Equatable {
             return "lost_" + (LossReason(rawValue: UInt8(index))?.columnName ?? "without_reason")
         }
         for day in daily.indices {
-            for (name, field, _) in DayCounts.counts where !add(&sum.daily[day][keyPath: field], other.daily[day][keyPath: field]) {
-                return "day \(day + 1) \(name)"
+            switch sum.daily[day].adding(other.daily[day]) {
+            case .success(let counts): sum.daily[day] = counts
+            case .failure(let overflow): return "day \(day + 1) \(overflow.counter.columnName)"
             }
         }
         for index in dailyLostByReason.indices
@@ -251,33 +246,34 @@ public struct StrategyAggregate: Sendable, Equatable {
     /// - Complexity: O(1).
     package mutating func add(_ counts: DayCounts, day: Int, block: Int) {
         // One uniqueness check per array, not one per count: the fold calls this per user and day.
-        let dayBlock = (day * UserBlocks.count + block) * RateCount.daily.count
+        // `OutcomeCounter.daily`, a literal, costs no lazy-global check here, unlike `RateCount.daily`.
+        let dayBlock = (day * UserBlocks.count + block) * OutcomeCounter.daily.count
         dailyBlocks.withUnsafeMutableBufferPointer { blockCounts in
-            blockCounts[dayBlock + RateCount.messages.index] += counts.messages
-            blockCounts[dayBlock + RateCount.delivered.index] += counts.delivered
-            blockCounts[dayBlock + RateCount.measuredSent.index] += counts.measuredSent
-            blockCounts[dayBlock + RateCount.measuredReceived.index] += counts.measuredReceived
+            blockCounts[dayBlock + OutcomeCounter.messages.rawValue] += counts[.messages]
+            blockCounts[dayBlock + OutcomeCounter.delivered.rawValue] += counts[.delivered]
+            blockCounts[dayBlock + OutcomeCounter.measuredSent.rawValue] += counts[.measuredSent]
+            blockCounts[dayBlock + OutcomeCounter.measuredReceived.rawValue] += counts[.measuredReceived]
         }
         let base = block * RateCount.allCases.count
         blocks.withUnsafeMutableBufferPointer { blockCounts in
-            blockCounts[base + RateCount.messages.index] += counts.messages
-            blockCounts[base + RateCount.delivered.index] += counts.delivered
-            blockCounts[base + RateCount.measuredSent.index] += counts.measuredSent
-            blockCounts[base + RateCount.measuredReceived.index] += counts.measuredReceived
-            blockCounts[base + RateCount.summarized.index] += counts.summarized
+            blockCounts[base + OutcomeCounter.messages.rawValue] += counts[.messages]
+            blockCounts[base + OutcomeCounter.delivered.rawValue] += counts[.delivered]
+            blockCounts[base + OutcomeCounter.measuredSent.rawValue] += counts[.measuredSent]
+            blockCounts[base + OutcomeCounter.measuredReceived.rawValue] += counts[.measuredReceived]
+            blockCounts[base + OutcomeCounter.summarized.rawValue] += counts[.summarized]
         }
         daily[day] += counts
-        messages += counts.messages
-        delivered += counts.delivered
-        summarized += counts.summarized
-        pending += counts.pending
-        measuredSent += counts.measuredSent
-        measuredReceived += counts.measuredReceived
+        outcomes[.messages] += counts[.messages]
+        outcomes[.delivered] += counts[.delivered]
+        outcomes[.summarized] += counts[.summarized]
+        pending += counts[.pending]
+        outcomes[.measuredSent] += counts[.measuredSent]
+        outcomes[.measuredReceived] += counts[.measuredReceived]
     }
 
     /// measuredReceived / measuredSent: deliverability as the talk's logging reports it.
     public var measuredDeliverability: Double {
-        measuredSent == 0 ? 0 : Double(measuredReceived) / Double(measuredSent)
+        self[.measuredSent] == 0 ? 0 : Double(self[.measuredReceived]) / Double(self[.measuredSent])
     }
 
     /// Checks the balance rules (`BalanceRules`): every message in exactly one
@@ -303,14 +299,14 @@ public struct StrategyAggregate: Sendable, Equatable {
             if sum != count.total(in: self) { return "the blocks' \(count.name) (\(sum)) does not add up to the total" }
         }
         for day in daily.indices {
-            for count in RateCount.daily {
+            for count in OutcomeCounter.daily {
                 var sum: Int64 = 0
                 for block in 0..<UserBlocks.count {
-                    let (value, overflow) = sum.addingReportingOverflow(self.count(count, day: day, block: block))
-                    if overflow { return "day \(day + 1)'s blocks' \(count.name) overflows" }
+                    let (value, overflow) = sum.addingReportingOverflow(self.count(.outcome(count), day: day, block: block))
+                    if overflow { return "day \(day + 1)'s blocks' \(count.columnName) overflows" }
                     sum = value
                 }
-                if sum != daily[day].count(count) { return "day \(day + 1)'s blocks' \(count.name) does not add up to the day's" }
+                if sum != DayCounter(count).map({ daily[day][$0] }) { return "day \(day + 1)'s blocks' \(count.columnName) does not add up to the day's" }
             }
         }
         return nil

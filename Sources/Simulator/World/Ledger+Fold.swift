@@ -97,7 +97,7 @@ extension Ledger {
             if record.loggedAt >= 0 {
                 // Settled only after its log was written: a later upload carries it.
                 if let uploadedAt = launches.firstUpload(notBefore: record.loggedAt) {
-                    pass.uploaded += 1
+                    pass.funnel[.uploaded] += 1
                     if sent && uploadedAt < SimTime(day + 2) * TimeUnit.day { receivedByDay[day] += 1 }
                 } else {
                     awaitingUpload += 1
@@ -111,7 +111,7 @@ extension Ledger {
                 }
             }
             let accounted = pass.add(record, into: &aggregate, block: block, launches: launches, measures: false)
-            if record.loggedAt >= 0 { pass.logged += 1 }
+            if record.loggedAt >= 0 { pass.funnel[.logged] += 1 }
             return accounted ? nil : FoldPass.unaccounted(record, index: index)
         }
 
@@ -119,14 +119,14 @@ extension Ledger {
         /// funnel of the pass, and the measurement of each day, whose launches are now known.
         package func finish(into aggregate: inout StrategyAggregate, launches: LaunchLog) {
             var pass = pass
-            pass.uploaded += uploadedAfterFold
-            pass.opened += openedAfterFold
+            pass.funnel[.uploaded] += uploadedAfterFold
+            pass.funnel[.opened] += openedAfterFold
             pass.finish(into: &aggregate, block: block)
             guard launches.measured else { return }
             for day in touchedDays where sentByDay[day] > 0 && launches.launched(onDayOrNext: day) {
                 var measured = DayCounts()
-                measured.measuredSent = sentByDay[day]
-                measured.measuredReceived = receivedByDay[day]
+                measured[.measuredSent] = sentByDay[day]
+                measured[.measuredReceived] = receivedByDay[day]
                 aggregate.add(measured, day: day, block: block)
             }
         }
@@ -139,8 +139,8 @@ extension Ledger {
         package var today = DayCounts()
         package var launchedToday = false
         package var nextDayEnd: SimTime = 0
-        package var providerSent: Int64 = 0, apnsAccepted: Int64 = 0, reachedDevice: Int64 = 0, opened: Int64 = 0
-        package var logged: Int64 = 0, uploaded: Int64 = 0
+        /// The funnel's counts of the pass (the outcomes not kept per day).
+        package var funnel = OutcomeCounts()
         package var uploadHint = 0
 
         /// Adds a message's record; `measures` false: its measurement is counted
@@ -158,36 +158,36 @@ extension Ledger {
                 // Only users who launched the app the same or the next day count.
                 launchedToday = measures && launches.measured && launches.launched(from: dayStart, before: nextDayEnd)
             }
-            today.messages += 1
+            today[.messages] += 1
             let sent = record.stages & Stage.providerSent != 0
-            if sent { providerSent += 1 }
-            if record.stages & Stage.apnsAccepted != 0 { apnsAccepted += 1 }
-            if record.stages & Stage.reachedDevice != 0 { reachedDevice += 1 }
-            if record.stages & Stage.opened != 0 { opened += 1 }
+            if sent { funnel[.providerSent] += 1 }
+            if record.stages & Stage.apnsAccepted != 0 { funnel[.apnsAccepted] += 1 }
+            if record.stages & Stage.reachedDevice != 0 { funnel[.reachedDevice] += 1 }
+            if record.stages & Stage.opened != 0 { funnel[.opened] += 1 }
             // The talk's measurement: XIVA's log of what it sent is the base; the
             // extension's log counts only once a launch has uploaded it.
             var uploadedAt: SimTime?
             if measures, record.loggedAt >= 0 {
-                logged += 1
+                funnel[.logged] += 1
                 uploadedAt = launches.firstUpload(notBefore: record.loggedAt, hint: &uploadHint)
-                if uploadedAt != nil { uploaded += 1 }
+                if uploadedAt != nil { funnel[.uploaded] += 1 }
             }
             if sent && launchedToday {
-                today.measuredSent += 1
-                if let uploadedAt, uploadedAt < nextDayEnd { today.measuredReceived += 1 }
+                today[.measuredSent] += 1
+                if let uploadedAt, uploadedAt < nextDayEnd { today[.measuredReceived] += 1 }
             }
             if record.shownAt >= 0 {
-                today.delivered += 1
+                today[.delivered] += 1
                 aggregate.latency.record(record.shownAt - record.arrival)
             } else if record.summarized {
-                today.summarized += 1
+                today[.summarized] += 1
             } else if record.inFlight > 0 {
-                today.pending += 1
+                today[.pending] += 1
             } else if record.firstLoss != 0 {
                 aggregate.lostByReason[Int(record.firstLoss)] += 1
                 aggregate.blocks[block * RateCount.allCases.count + RateCount.firstLostIndex + Int(record.firstLoss) - 1] += 1
                 aggregate.dailyLostByReason[StrategyAggregate.dailyLostIndex(day: day, reasonRawValue: Int(record.firstLoss))] += 1
-                today.lost += 1
+                today[.lost] += 1
             } else {
                 return false
             }
@@ -204,19 +204,8 @@ extension Ledger {
             if day >= 0 { aggregate.add(today, day: day, block: block) }
             day = -1
             today = DayCounts()
-            aggregate.providerSent += providerSent
-            aggregate.apnsAccepted += apnsAccepted
-            aggregate.reachedDevice += reachedDevice
-            aggregate.opened += opened
-            aggregate.logged += logged
-            aggregate.uploaded += uploaded
             // The funnel's shares carry standard errors too: their counts go to the user's block.
-            aggregate.add(providerSent, to: .providerSent, block: block)
-            aggregate.add(apnsAccepted, to: .apnsAccepted, block: block)
-            aggregate.add(reachedDevice, to: .reachedDevice, block: block)
-            aggregate.add(opened, to: .opened, block: block)
-            aggregate.add(logged, to: .logged, block: block)
-            aggregate.add(uploaded, to: .uploaded, block: block)
+            aggregate.add(funnel, block: block)
         }
     }
 
@@ -329,8 +318,8 @@ extension Ledger {
     /// `fold(into:block:)` with the launches and uploads in `launches`.
     package func fold(into aggregate: inout StrategyAggregate, block: Int = 0, launches: LaunchLog) -> String? {
         if let inconsistency { return inconsistency }
-        aggregate.pushesSent += pushesSent
-        aggregate.add(pushesSent, to: .pushesSent, block: block)
+        aggregate[.pushesSent] += pushesSent
+        aggregate.add(pushesSent, to: .outcome(.pushesSent), block: block)
         aggregate.rerequests += rerequests
         aggregate.duplicatesShown += duplicatesShown
         aggregate.collapsed += collapsed

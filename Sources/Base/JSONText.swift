@@ -55,6 +55,28 @@ package enum JSONText {
         "{" + members.map { string($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
     }
 
+    /// An object of already rendered values laid out in lines for files people read and
+    /// diff: the members of each group on one line (compact), the groups on lines of their
+    /// own (a partial result: its header, its counters' names, one aggregate a line).
+    /// - Complexity: O(total length).
+    package static func object(lines: [[(String, String)]]) -> String {
+        "{" + lines.filter { !$0.isEmpty }.map { $0.map(member).joined(separator: ",") }.joined(separator: ",\n") + "}"
+    }
+
+    /// An object of already rendered values, one member a line, indented two spaces with
+    /// `": "` after the key (`run.json`); the values stay as rendered.
+    /// - Complexity: O(total length).
+    package static func objectOneMemberALine(_ members: [(String, String)]) -> String {
+        "{\n" + members.map { "  " + string($0.0) + ": " + $0.1 }.joined(separator: ",\n") + "\n}"
+    }
+
+    /// An array of integers.
+    /// - Complexity: O(total length).
+    package static func integers(_ values: some Sequence<Int64>) -> String { array(values.map { String($0) }) }
+
+    /// `"key":value`, the value already rendered.
+    private static func member(_ pair: (String, String)) -> String { string(pair.0) + ":" + pair.1 }
+
     /// Compact JSON text (as this type writes it) re-indented for people: one member or
     /// item a line, two spaces a level, `": "` after keys, `{}` and `[]` kept empty.
     /// Strings are copied as they are.

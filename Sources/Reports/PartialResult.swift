@@ -30,31 +30,41 @@ package struct PartialResult {
 
     /// JSON, one aggregate per strategy; counts as integers, latency as non-empty buckets.
     package func encoded() -> String {
-        func list<T>(_ items: some Sequence<T>, _ render: (T) -> String) -> String {
-            "[" + items.map(render).joined(separator: ",") + "]"
-        }
-        var text = "{\"format\":\(JSONText.string(Self.format)),\"version\":\(Self.version),"
-        text += "\"shard\":[\(shard.index),\(shard.count)],\"seed\":\(seed),"
-        text += "\"strategies\":" + list(result.strategies) { JSONText.string($0.label) } + ","
-        text += "\"users\":\(result.users),\"events\":\(result.events),\n"
-        text += "\"chainCounters\":" + list(ChainCounts.columnNames, JSONText.string) + ","
-        text += "\"apnsCounters\":" + list(APNsCounters.columnNames, JSONText.string) + ",\n"
-        if let commandLine { text += "\"command\":" + JSONText.string(commandLine) + ",\n" }
-        text += "\"aggregates\":[\n"
-        text += result.aggregates.map { aggregate in
-            var item = "{\"counts\":" + list(StrategyAggregate.counts) { String(aggregate[keyPath: $0.field]) }
-            item += ",\"chain\":" + list(aggregate.chain.values) { String($0) }
-            item += ",\"lost\":" + list(aggregate.lostByReason) { String($0) }
-            item += ",\"apns\":" + list(aggregate.apns.values) { String($0) }
-            item += ",\"latency\":" + list(aggregate.latency.nonEmptyBuckets) { "[\($0.0),\($0.1)]" }
-            item += ",\"daily\":" + list(aggregate.daily) { day in list(day.values) { String($0) } }
-            item += ",\"dailyLost\":" + list(aggregate.dailyLostByReason) { String($0) }
-            item += ",\"blocks\":" + list(aggregate.blocks) { String($0) }
-            item += ",\"dailyBlocks\":" + list(aggregate.dailyBlocks) { String($0) }
-            return item + "}"
-        }.joined(separator: ",\n")
-        text += "\n],\n\"scenario\":" + JSONText.string(scenarioText) + "}\n"
-        return text
+        let aggregates: [String] = result.aggregates.map(Self.encoded)
+        let header: [(String, String)] = [
+            ("format", JSONText.string(Self.format)), ("version", String(Self.version)),
+            ("shard", JSONText.integers([Int64(shard.index), Int64(shard.count)])), ("seed", String(seed)),
+            ("strategies", JSONText.array(result.strategies.map { JSONText.string($0.label) })),
+            ("users", String(result.users)), ("events", String(result.events)),
+        ]
+        let counterNames: [(String, String)] = [
+            ("chainCounters", JSONText.array(ChainCounts.columnNames.map(JSONText.string))),
+            ("apnsCounters", JSONText.array(APNsCounters.columnNames.map(JSONText.string))),
+        ]
+        let command: [(String, String)] = commandLine.map { [("command", JSONText.string($0))] } ?? []
+        return JSONText.object(lines: [
+            header, counterNames, command,
+            [("aggregates", "[\n" + aggregates.joined(separator: ",\n") + "\n]")],
+            [("scenario", JSONText.string(scenarioText))],
+        ]) + "\n"
+    }
+
+    /// One strategy's aggregate: counts as integers, latency as its non-empty buckets.
+    private static func encoded(_ aggregate: StrategyAggregate) -> String {
+        let counts: [String] = StrategyAggregate.counts.map { String(aggregate[keyPath: $0.field]) }
+        let latency: [String] = aggregate.latency.nonEmptyBuckets.map { JSONText.array([String($0.0), String($0.1)]) }
+        let daily: [String] = aggregate.daily.map { JSONText.integers($0.values) }
+        return JSONText.object([
+            ("counts", JSONText.array(counts)),
+            ("chain", JSONText.integers(aggregate.chain.values)),
+            ("lost", JSONText.integers(aggregate.lostByReason)),
+            ("apns", JSONText.integers(aggregate.apns.values)),
+            ("latency", JSONText.array(latency)),
+            ("daily", JSONText.array(daily)),
+            ("dailyLost", JSONText.integers(aggregate.dailyLostByReason)),
+            ("blocks", JSONText.integers(aggregate.blocks)),
+            ("dailyBlocks", JSONText.integers(aggregate.dailyBlocks)),
+        ])
     }
 
     /// Reads and decodes what a command-line argument names: a folder holding

@@ -76,7 +76,7 @@ public struct RunRecord: Sendable, Equatable {
             ("parts", JSONText.array(parts.map { JSONText.object(["file": JSONText.string($0.file), "shard": JSONText.string($0.shard)]) })),
             ("overrides", JSONText.array(overrides.map(JSONText.string))),
         ]
-        return "{\n" + members.map { "  " + JSONText.string($0.0) + ": " + $0.1 }.joined(separator: ",\n") + "\n}\n"
+        return JSONText.objectOneMemberALine(members) + "\n"
     }
 
     /// Why a `run.json` cannot be read.

@@ -275,7 +275,7 @@ public struct Phone: Sendable {
     /// token, then a registration and (under `.reconnect`) a subscription sync that
     /// were waiting for the network go out.
     /// - Complexity: O(1).
-    public mutating func setOnline(_ online: Bool, at now: SimTime = 0, into effects: inout ContiguousArray<DeviceEffect>) {
+    public mutating func setOnline(_ online: Bool, at now: SimTime, into effects: inout ContiguousArray<DeviceEffect>) {
         guard online != isOnline else { return }
         isOnline = online
         guard online else {
@@ -367,7 +367,7 @@ public struct Phone: Sendable {
     /// (`.received` first, with whether the extension logged it); a push that found the device gone goes back to APNs
     /// (`.deliveryFailed`). `now` matters only under `configuration.copyBounds`.
     /// - Complexity: O(1) amortized.
-    public mutating func receive(_ push: PushNotification, footprintKB: Int64 = 0, at now: SimTime = 0,
+    public mutating func receive(_ push: PushNotification, footprintKB: Int64 = 0, at now: SimTime,
                                  into effects: inout ContiguousArray<DeviceEffect>) {
         guard isOnline else {
             effects.append(.deliveryFailed(push))
@@ -443,7 +443,7 @@ public struct Phone: Sendable {
     /// ones follow through APNs); an error, or a network that went away meanwhile,
     /// shows "you have missed messages". Too late (after the deadline): ignored.
     /// - Complexity: O(k) in the number of waiting invocations.
-    public mutating func receiveRerequestAnswer(invocation: Int32, ok: Bool, at now: SimTime = 0,
+    public mutating func receiveRerequestAnswer(invocation: Int32, ok: Bool, at now: SimTime,
                                                 into effects: inout ContiguousArray<DeviceEffect>) {
         guard let waiting = takeInvocation(invocation) else { return }
         if ok && isOnline {
@@ -457,7 +457,7 @@ public struct Phone: Sendable {
 
     /// The extension's time is up: iOS shows the original as is.
     /// - Complexity: O(k) in the number of waiting invocations.
-    public mutating func extensionDeadline(invocation: Int32, at now: SimTime = 0,
+    public mutating func extensionDeadline(invocation: Int32, at now: SimTime,
                                            into effects: inout ContiguousArray<DeviceEffect>) {
         guard let waiting = takeInvocation(invocation) else { return }
         present(waiting.push, run: .timedOut, at: now, into: &effects)

@@ -43,7 +43,7 @@ private func onlinePhone(saving: PositionSaving = .everyNewerPosition,
                                                         eligibility: eligibility),
                       token: token, deviceID: deviceID, deviceIDHash: hash)
     var effects: ContiguousArray<DeviceEffect> = []
-    phone.setOnline(true, into: &effects)
+    phone.setOnline(true, at: 0, into: &effects)
     return phone
 }
 
@@ -51,7 +51,7 @@ private func onlinePhone(saving: PositionSaving = .everyNewerPosition,
 private func phoneAtPosition1() -> Phone {
     var phone = onlinePhone()
     var effects: ContiguousArray<DeviceEffect> = []
-    phone.receive(push(1), into: &effects)
+    phone.receive(push(1), at: 0, into: &effects)
     return phone
 }
 
@@ -79,22 +79,22 @@ struct PhoneTests {
         configuration.reportsSavedPosition = true
         var phone = Phone(configuration: configuration, token: token, deviceID: deviceID, deviceIDHash: hash)
         var effects: ContiguousArray<DeviceEffect> = []
-        phone.setOnline(true, into: &effects)
+        phone.setOnline(true, at: 0, into: &effects)
         effects.removeAll()
-        phone.receive(push(1), into: &effects)
+        phone.receive(push(1), at: 0, into: &effects)
         #expect(effects.contains(.positionSaved(1)))
         effects.removeAll()
         // A duplicate moves nothing: no report.
-        phone.receive(push(1), into: &effects)
+        phone.receive(push(1), at: 0, into: &effects)
         #expect(!effects.contains { if case .positionSaved = $0 { true } else { false } })
         effects.removeAll()
-        phone.receive(push(2), into: &effects)
+        phone.receive(push(2), at: 0, into: &effects)
         #expect(effects.contains(.positionSaved(2)))
         // A new device id: a push numbered 2 for it is saved again, for the new id.
         let newHash: UInt32 = 0x0bad_cafe
         phone.changeDeviceID(to: deviceID + 1, hash: newHash)
         effects.removeAll()
-        phone.receive(push(2, hash: newHash), into: &effects)
+        phone.receive(push(2, hash: newHash), at: 0, into: &effects)
         #expect(effects.contains(.positionSaved(2)))
         // A reinstall forgets it.
         effects.removeAll()
@@ -103,7 +103,7 @@ struct PhoneTests {
         // Not asked: never reported.
         var quiet = onlinePhone()
         effects.removeAll()
-        quiet.receive(push(1), into: &effects)
+        quiet.receive(push(1), at: 0, into: &effects)
         #expect(!effects.contains { if case .positionSaved = $0 { true } else { false } })
     }
 
@@ -181,13 +181,13 @@ struct PhoneTests {
                           token: token, deviceID: deviceID, deviceIDHash: hash)
         var effects: ContiguousArray<DeviceEffect> = []
         #expect(!phone.isOnline)
-        phone.setOnline(false, into: &effects)
+        phone.setOnline(false, at: 0, into: &effects)
         #expect(effects.isEmpty)
-        phone.setOnline(true, into: &effects)
-        phone.setOnline(true, into: &effects)
+        phone.setOnline(true, at: 0, into: &effects)
+        phone.setOnline(true, at: 0, into: &effects)
         #expect(phone.isOnline)
-        phone.setOnline(false, into: &effects)
-        phone.setOnline(false, into: &effects)
+        phone.setOnline(false, at: 0, into: &effects)
+        phone.setOnline(false, at: 0, into: &effects)
         #expect(!phone.isOnline)
         #expect(decisions(effects) == [.connected(token), .disconnected(token)])
     }
@@ -196,9 +196,9 @@ struct PhoneTests {
     func offlineBounces() {
         var phone = onlinePhone()
         var effects: ContiguousArray<DeviceEffect> = []
-        phone.setOnline(false, into: &effects)
+        phone.setOnline(false, at: 0, into: &effects)
         effects.removeAll()
-        phone.receive(push(5), into: &effects)
+        phone.receive(push(5), at: 0, into: &effects)
         #expect(decisions(effects) == [.deliveryFailed(push(5))])
         #expect(phone.storage == ExtensionStorage())
     }
@@ -212,7 +212,7 @@ struct PhoneTests {
     func extensionDoesNotRun(notification: PushNotification, eligibility: ExtensionEligibility) {
         var phone = onlinePhone(eligibility: eligibility)
         var effects: ContiguousArray<DeviceEffect> = []
-        phone.receive(notification, into: &effects)
+        phone.receive(notification, at: 0, into: &effects)
         #expect(decisions(effects) == [.presented(notification, replacedExisting: false, run: .notRun)])
         #expect(phone.storage == ExtensionStorage())
         #expect(phone.waitingInvocations == 0)
@@ -228,14 +228,14 @@ struct PhoneTests {
     func notShown(eligibility: ExtensionEligibility, reason: NotShownReason) {
         var phone = onlinePhone(eligibility: eligibility)
         var effects: ContiguousArray<DeviceEffect> = []
-        phone.receive(push(9), into: &effects)
+        phone.receive(push(9), at: 0, into: &effects)
         #expect(decisions(effects) == [.notShown(push(9), reason)])
         #expect(phone.storage == ExtensionStorage())
         #expect(phone.waitingInvocations == 0)
         // Nothing entered Notification Center: the same collapse id later adds an entry.
         phone.configuration.eligibility = ExtensionEligibility()
         effects.removeAll()
-        phone.receive(push(9), into: &effects)
+        phone.receive(push(9), at: 0, into: &effects)
         #expect(decisions(effects) == [.received(push(9), logged: true), .presented(push(9), replacedExisting: false, run: .ran)])
     }
 
@@ -243,7 +243,7 @@ struct PhoneTests {
     func firstPushSaves() {
         var phone = onlinePhone()
         var effects: ContiguousArray<DeviceEffect> = []
-        phone.receive(push(1), into: &effects)
+        phone.receive(push(1), at: 0, into: &effects)
         #expect(decisions(effects) == [.received(push(1), logged: true), .presented(push(1), replacedExisting: false, run: .ran)])
         #expect(phone.storage == ExtensionStorage(lastNotificationPosition: 1, lastPositionDeviceID: deviceID))
     }
@@ -252,7 +252,7 @@ struct PhoneTests {
     func rerequestPath() {
         var phone = phoneAtPosition1()
         var effects: ContiguousArray<DeviceEffect> = []
-        phone.receive(push(4), into: &effects)
+        phone.receive(push(4), at: 0, into: &effects)
         #expect(decisions(effects) == [.received(push(4), logged: true), .rerequest(position: 4, gap: 2, invocation: 0),
                             .startDeadline(invocation: 0, after: 30 * second)])
         #expect(PhoneConfiguration.defaultExtensionTimeLimit == 30 * second)
@@ -266,11 +266,11 @@ struct PhoneTests {
                                                             extensionTimeLimit: 7 * second),
                           token: token, deviceID: deviceID, deviceIDHash: hash)
         var effects: ContiguousArray<DeviceEffect> = []
-        phone.setOnline(true, into: &effects)
-        phone.receive(push(1), into: &effects)
+        phone.setOnline(true, at: 0, into: &effects)
+        phone.receive(push(1), at: 0, into: &effects)
         effects.removeAll()
-        phone.receive(push(3), into: &effects)
-        phone.receive(push(5), into: &effects)
+        phone.receive(push(3), at: 0, into: &effects)
+        phone.receive(push(5), at: 0, into: &effects)
         #expect(decisions(effects) == [.received(push(3), logged: true), .rerequest(position: 3, gap: 1, invocation: 0),
                             .startDeadline(invocation: 0, after: 7 * second),
                             .received(push(5), logged: true), .rerequest(position: 5, gap: 1, invocation: 1),
@@ -282,9 +282,9 @@ struct PhoneTests {
     func answerOkPresents() {
         var phone = phoneAtPosition1()
         var effects: ContiguousArray<DeviceEffect> = []
-        phone.receive(push(4), into: &effects)
+        phone.receive(push(4), at: 0, into: &effects)
         effects.removeAll()
-        phone.receiveRerequestAnswer(invocation: 0, ok: true, into: &effects)
+        phone.receiveRerequestAnswer(invocation: 0, ok: true, at: 0, into: &effects)
         #expect(decisions(effects) == [.presented(push(4), replacedExisting: false, run: .ran)])
         #expect(phone.waitingInvocations == 0)
     }
@@ -293,9 +293,9 @@ struct PhoneTests {
     func answerErrorSummarises() {
         var phone = phoneAtPosition1()
         var effects: ContiguousArray<DeviceEffect> = []
-        phone.receive(push(4), into: &effects)
+        phone.receive(push(4), at: 0, into: &effects)
         effects.removeAll()
-        phone.receiveRerequestAnswer(invocation: 0, ok: false, into: &effects)
+        phone.receiveRerequestAnswer(invocation: 0, ok: false, at: 0, into: &effects)
         #expect(decisions(effects) == [.summaryShown(push(4), fromPosition: 2, toPosition: 4, replacedExisting: false)])
         #expect(phone.waitingInvocations == 0)
     }
@@ -304,10 +304,10 @@ struct PhoneTests {
     func answerOkButOffline() {
         var phone = phoneAtPosition1()
         var effects: ContiguousArray<DeviceEffect> = []
-        phone.receive(push(4), into: &effects)
-        phone.setOnline(false, into: &effects)
+        phone.receive(push(4), at: 0, into: &effects)
+        phone.setOnline(false, at: 0, into: &effects)
         effects.removeAll()
-        phone.receiveRerequestAnswer(invocation: 0, ok: true, into: &effects)
+        phone.receiveRerequestAnswer(invocation: 0, ok: true, at: 0, into: &effects)
         #expect(decisions(effects) == [.rerequestAnswerMissed(invocation: 0),
                             .summaryShown(push(4), fromPosition: 2, toPosition: 4, replacedExisting: false)])
         #expect(phone.waitingInvocations == 0)
@@ -317,10 +317,10 @@ struct PhoneTests {
     func answerErrorOffline() {
         var phone = phoneAtPosition1()
         var effects: ContiguousArray<DeviceEffect> = []
-        phone.receive(push(4), into: &effects)
-        phone.setOnline(false, into: &effects)
+        phone.receive(push(4), at: 0, into: &effects)
+        phone.setOnline(false, at: 0, into: &effects)
         effects.removeAll()
-        phone.receiveRerequestAnswer(invocation: 0, ok: false, into: &effects)
+        phone.receiveRerequestAnswer(invocation: 0, ok: false, at: 0, into: &effects)
         #expect(decisions(effects) == [.summaryShown(push(4), fromPosition: 2, toPosition: 4, replacedExisting: false)])
     }
 
@@ -328,14 +328,14 @@ struct PhoneTests {
     func deadlineFirst() {
         var phone = phoneAtPosition1()
         var effects: ContiguousArray<DeviceEffect> = []
-        phone.receive(push(4), into: &effects)
+        phone.receive(push(4), at: 0, into: &effects)
         effects.removeAll()
-        phone.extensionDeadline(invocation: 0, into: &effects)
+        phone.extensionDeadline(invocation: 0, at: 0, into: &effects)
         #expect(decisions(effects) == [.presented(push(4), replacedExisting: false, run: .timedOut)])
         #expect(phone.waitingInvocations == 0)
         effects.removeAll()
-        phone.receiveRerequestAnswer(invocation: 0, ok: false, into: &effects)
-        phone.receiveRerequestAnswer(invocation: 0, ok: true, into: &effects)
+        phone.receiveRerequestAnswer(invocation: 0, ok: false, at: 0, into: &effects)
+        phone.receiveRerequestAnswer(invocation: 0, ok: true, at: 0, into: &effects)
         #expect(effects.isEmpty)
     }
 
@@ -343,10 +343,10 @@ struct PhoneTests {
     func answerFirst() {
         var phone = phoneAtPosition1()
         var effects: ContiguousArray<DeviceEffect> = []
-        phone.receive(push(4), into: &effects)
-        phone.receiveRerequestAnswer(invocation: 0, ok: true, into: &effects)
+        phone.receive(push(4), at: 0, into: &effects)
+        phone.receiveRerequestAnswer(invocation: 0, ok: true, at: 0, into: &effects)
         effects.removeAll()
-        phone.extensionDeadline(invocation: 0, into: &effects)
+        phone.extensionDeadline(invocation: 0, at: 0, into: &effects)
         #expect(effects.isEmpty)
     }
 
@@ -354,12 +354,12 @@ struct PhoneTests {
     func answersMatchInvocations() {
         var phone = phoneAtPosition1()
         var effects: ContiguousArray<DeviceEffect> = []
-        phone.receive(push(3), into: &effects)     // invocation 0, gap 1
-        phone.receive(push(6), into: &effects)     // invocation 1, gap 2
+        phone.receive(push(3), at: 0, into: &effects)     // invocation 0, gap 1
+        phone.receive(push(6), at: 0, into: &effects)     // invocation 1, gap 2
         effects.removeAll()
-        phone.receiveRerequestAnswer(invocation: 1, ok: false, into: &effects)
-        phone.receiveRerequestAnswer(invocation: 0, ok: true, into: &effects)
-        phone.receiveRerequestAnswer(invocation: 7, ok: true, into: &effects)
+        phone.receiveRerequestAnswer(invocation: 1, ok: false, at: 0, into: &effects)
+        phone.receiveRerequestAnswer(invocation: 0, ok: true, at: 0, into: &effects)
+        phone.receiveRerequestAnswer(invocation: 7, ok: true, at: 0, into: &effects)
         #expect(decisions(effects) == [.summaryShown(push(6), fromPosition: 4, toPosition: 6, replacedExisting: false),
                             .presented(push(3), replacedExisting: false, run: .ran)])
     }
@@ -368,7 +368,7 @@ struct PhoneTests {
     func bigGapSummary() {
         var phone = phoneAtPosition1()
         var effects: ContiguousArray<DeviceEffect> = []
-        phone.receive(push(10), into: &effects)    // 2…9 missed: 8 > 3
+        phone.receive(push(10), at: 0, into: &effects)    // 2…9 missed: 8 > 3
         #expect(decisions(effects) == [.received(push(10), logged: true),
                             .summaryShown(push(10), fromPosition: 2, toPosition: 10, replacedExisting: false)])
         #expect(phone.waitingInvocations == 0)
@@ -379,8 +379,8 @@ struct PhoneTests {
     func sameCollapseIDReplaces() {
         var phone = phoneAtPosition1()
         var effects: ContiguousArray<DeviceEffect> = []
-        phone.receive(push(1), into: &effects)     // the re-sent copy of position 1: a duplicate
-        phone.receive(push(2), into: &effects)
+        phone.receive(push(1), at: 0, into: &effects)     // the re-sent copy of position 1: a duplicate
+        phone.receive(push(2), at: 0, into: &effects)
         #expect(decisions(effects) == [.received(push(1), logged: true), .presented(push(1), replacedExisting: true, run: .ran),
                             .received(push(2), logged: true), .presented(push(2), replacedExisting: false, run: .ran)])
     }
@@ -389,8 +389,8 @@ struct PhoneTests {
     func summaryReplacedByCopy() {
         var phone = phoneAtPosition1()
         var effects: ContiguousArray<DeviceEffect> = []
-        phone.receive(push(10), into: &effects)
-        phone.receive(push(10), into: &effects)
+        phone.receive(push(10), at: 0, into: &effects)
+        phone.receive(push(10), at: 0, into: &effects)
         #expect(decisions(effects) == [.received(push(10), logged: true),
                             .summaryShown(push(10), fromPosition: 2, toPosition: 10, replacedExisting: false),
                             .received(push(10), logged: true), .presented(push(10), replacedExisting: true, run: .ran)])
@@ -400,9 +400,9 @@ struct PhoneTests {
     func noCollapseIDNeverReplaced() {
         var phone = onlinePhone()
         var effects: ContiguousArray<DeviceEffect> = []
-        phone.receive(push(1, collapse: false), into: &effects)
-        phone.receive(push(1, collapse: false), into: &effects)
-        phone.receive(push(2, collapse: false), into: &effects)
+        phone.receive(push(1, collapse: false), at: 0, into: &effects)
+        phone.receive(push(1, collapse: false), at: 0, into: &effects)
+        phone.receive(push(2, collapse: false), at: 0, into: &effects)
         #expect(decisions(effects) == [.received(push(1, collapse: false), logged: true),
                             .presented(push(1, collapse: false), replacedExisting: false, run: .ran),
                             .received(push(1, collapse: false), logged: true),
@@ -415,9 +415,9 @@ struct PhoneTests {
     func asPublishedOnPhone() {
         var phone = onlinePhone(saving: .onlyWhenGapFound)
         var effects: ContiguousArray<DeviceEffect> = []
-        phone.receive(push(1), into: &effects)
-        phone.receive(push(2), into: &effects)
-        phone.receive(push(3), into: &effects)
+        phone.receive(push(1), at: 0, into: &effects)
+        phone.receive(push(2), at: 0, into: &effects)
+        phone.receive(push(3), at: 0, into: &effects)
         #expect(decisions(effects) == [.received(push(1), logged: true), .presented(push(1), replacedExisting: false, run: .ran),
                             .received(push(2), logged: true), .presented(push(2), replacedExisting: false, run: .ran),
                             .received(push(3), logged: true), .rerequest(position: 3, gap: 1, invocation: 0),
@@ -428,7 +428,7 @@ struct PhoneTests {
     func resetIsFreshInstall() {
         var phone = phoneAtPosition1()
         var effects: ContiguousArray<DeviceEffect> = []
-        phone.receive(push(4), into: &effects)
+        phone.receive(push(4), at: 0, into: &effects)
         phone.reset(configuration: phone.configuration, token: DeviceToken(8), deviceID: 9, deviceIDHash: hash)
         #expect(phone.token == DeviceToken(8))
         #expect(phone.deviceID == 9)
@@ -436,8 +436,8 @@ struct PhoneTests {
         #expect(phone.storage == ExtensionStorage())
         #expect(phone.waitingInvocations == 0)
         effects.removeAll()
-        phone.setOnline(true, into: &effects)
-        phone.receive(push(1), into: &effects)
+        phone.setOnline(true, at: 0, into: &effects)
+        phone.receive(push(1), at: 0, into: &effects)
         #expect(decisions(effects) == [.connected(DeviceToken(8)), .received(push(1), logged: true),
                             .presented(push(1), replacedExisting: false, run: .ran)])
     }
@@ -461,7 +461,7 @@ struct PhoneTests {
         var phone = phoneAtPosition1()
         phone.configuration.memoryLimitKB = 12_288
         var effects: ContiguousArray<DeviceEffect> = []
-        phone.receive(push(4), footprintKB: 12_289, into: &effects)
+        phone.receive(push(4), footprintKB: 12_289, at: 0, into: &effects)
         #expect(decisions(effects) == [.presented(push(4), replacedExisting: false, run: .killed)])
         #expect(phone.storage == ExtensionStorage(lastNotificationPosition: 1, lastPositionDeviceID: deviceID))
         #expect(phone.waitingInvocations == 0)
@@ -473,7 +473,7 @@ struct PhoneTests {
         var phone = phoneAtPosition1()
         phone.configuration.memoryLimitKB = 12_288
         var effects: ContiguousArray<DeviceEffect> = []
-        phone.receive(push(4), footprintKB: footprintKB, into: &effects)
+        phone.receive(push(4), footprintKB: footprintKB, at: 0, into: &effects)
         #expect(decisions(effects) == [.received(push(4), logged: true), .rerequest(position: 4, gap: 2, invocation: 0),
                             .startDeadline(invocation: 0, after: 30 * second)])
         #expect(phone.storage.lastNotificationPosition == 4)
@@ -483,7 +483,7 @@ struct PhoneTests {
     func hashMismatchRun() {
         var phone = phoneAtPosition1()
         var effects: ContiguousArray<DeviceEffect> = []
-        phone.receive(push(4, hash: 0xdead), into: &effects)
+        phone.receive(push(4, hash: 0xdead), at: 0, into: &effects)
         #expect(decisions(effects) == [.received(push(4, hash: 0xdead), logged: true),
                             .presented(push(4, hash: 0xdead), replacedExisting: false, run: .hashMismatch)])
         #expect(phone.storage == ExtensionStorage(lastNotificationPosition: 1, lastPositionDeviceID: deviceID))
@@ -496,8 +496,8 @@ struct PhoneTests {
         let foreign = PushNotification(token: token, payload: PushPayload(messageIndex: 8, fromProvider: false,
                                                                           byteCount: 200))
         var effects: ContiguousArray<DeviceEffect> = []
-        phone.receive(plain, into: &effects)
-        phone.receive(foreign, into: &effects)
+        phone.receive(plain, at: 0, into: &effects)
+        phone.receive(foreign, at: 0, into: &effects)
         #expect(decisions(effects) == [.received(plain, logged: true), .presented(plain, replacedExisting: false, run: .ran),
                             .presented(foreign, replacedExisting: false, run: .ran)])
     }
@@ -509,7 +509,7 @@ struct PhoneTests {
         var phone = offlinePhone(registration: .onceAtPrompt)
         var effects: ContiguousArray<DeviceEffect> = []
         phone.reset(configuration: phone.configuration, token: DeviceToken(8), deviceID: 9, deviceIDHash: 3)
-        phone.setOnline(true, into: &effects)
+        phone.setOnline(true, at: 0, into: &effects)
         phone.launch(into: &effects)
         #expect(decisions(effects) == [.connected(DeviceToken(8))])
     }
@@ -532,9 +532,9 @@ struct PhoneTests {
         phone.launch(into: &effects)
         #expect(effects.isEmpty)
         #expect(phone.registrationPending)
-        phone.setOnline(true, into: &effects)
-        phone.setOnline(false, into: &effects)
-        phone.setOnline(true, into: &effects)
+        phone.setOnline(true, at: 0, into: &effects)
+        phone.setOnline(false, at: 0, into: &effects)
+        phone.setOnline(true, at: 0, into: &effects)
         #expect(decisions(effects) == [.connected(token), .registered(token, deviceIDHash: hash),
                             .disconnected(token), .connected(token)])
     }
@@ -544,7 +544,7 @@ struct PhoneTests {
         var phone = offlinePhone(registration: .onceAtPrompt)
         var effects: ContiguousArray<DeviceEffect> = []
         phone.launch(into: &effects)
-        phone.setOnline(true, into: &effects)
+        phone.setOnline(true, at: 0, into: &effects)
         phone.launch(into: &effects)
         #expect(decisions(effects) == [.connected(token)])
     }
@@ -553,7 +553,7 @@ struct PhoneTests {
     func onceAtPromptOnlineAfterReinstall() {
         var phone = offlinePhone(registration: .onceAtPrompt)
         var effects: ContiguousArray<DeviceEffect> = []
-        phone.setOnline(true, into: &effects)
+        phone.setOnline(true, at: 0, into: &effects)
         phone.rotateToken(to: DeviceToken(3), promptShown: true, into: &effects)
         effects.removeAll()
         phone.launch(into: &effects)
@@ -570,7 +570,7 @@ struct PhoneTests {
         #expect(phone.promptPending)
         phone.launch(into: &effects)
         phone.launch(into: &effects)
-        phone.setOnline(true, into: &effects)
+        phone.setOnline(true, at: 0, into: &effects)
         #expect(decisions(effects) == [.tokenChanged(old: token, new: DeviceToken(3)),
                             .connected(DeviceToken(3)), .registered(DeviceToken(3), deviceIDHash: hash)])
     }
@@ -587,8 +587,8 @@ struct PhoneTests {
         #expect(phone.storage == ExtensionStorage(lastNotificationPosition: 1, lastPositionDeviceID: deviceID))
         #expect(!phone.promptPending)
         effects.removeAll()
-        phone.setOnline(false, into: &effects)
-        phone.setOnline(true, into: &effects)
+        phone.setOnline(false, at: 0, into: &effects)
+        phone.setOnline(true, at: 0, into: &effects)
         phone.launch(into: &effects)
         #expect(decisions(effects) == [.disconnected(DeviceToken(3)), .connected(DeviceToken(3)),
                             .registered(DeviceToken(3), deviceIDHash: hash)])
@@ -601,7 +601,7 @@ struct PhoneTests {
         phone.rotateToken(to: DeviceToken(3), promptShown: false, into: &effects)
         #expect(decisions(effects) == [.tokenChanged(old: token, new: DeviceToken(3))])
         effects.removeAll()
-        phone.setOnline(true, into: &effects)
+        phone.setOnline(true, at: 0, into: &effects)
         #expect(decisions(effects) == [.connected(DeviceToken(3))])
     }
 
@@ -613,7 +613,7 @@ struct PhoneTests {
         #expect(phone.storage == ExtensionStorage())
         #expect(phone.promptPending)
         effects.removeAll()
-        phone.receive(push(5), into: &effects)     // would re-request 2…4 with the old storage
+        phone.receive(push(5), at: 0, into: &effects)     // would re-request 2…4 with the old storage
         #expect(decisions(effects) == [.received(push(5), logged: true), .presented(push(5), replacedExisting: false, run: .ran)])
         #expect(phone.storage == ExtensionStorage(lastNotificationPosition: 5, lastPositionDeviceID: deviceID))
     }
@@ -624,7 +624,7 @@ struct PhoneTests {
         var effects: ContiguousArray<DeviceEffect> = []
         phone.launch(into: &effects)
         phone.rotateToken(to: DeviceToken(3), promptShown: false, into: &effects)
-        phone.setOnline(true, into: &effects)
+        phone.setOnline(true, at: 0, into: &effects)
         #expect(decisions(effects) == [.tokenChanged(old: token, new: DeviceToken(3)), .connected(DeviceToken(3))])
     }
 
@@ -636,12 +636,12 @@ struct PhoneTests {
         phone.changeDeviceID(to: 43, hash: 0xbeef)
         #expect(phone.deviceID == 43 && phone.deviceIDHash == 0xbeef)
         var effects: ContiguousArray<DeviceEffect> = []
-        phone.receive(push(4), into: &effects)     // still numbered with the old hash
+        phone.receive(push(4), at: 0, into: &effects)     // still numbered with the old hash
         #expect(decisions(effects) == [.received(push(4), logged: true), .presented(push(4), replacedExisting: false, run: .hashMismatch)])
         #expect(phone.storage == ExtensionStorage(lastNotificationPosition: nil, lastPositionDeviceID: 43))
         effects.removeAll()
         phone.launch(into: &effects)
-        phone.receive(push(5, hash: 0xbeef), into: &effects)
+        phone.receive(push(5, hash: 0xbeef), at: 0, into: &effects)
         #expect(decisions(effects) == [.registered(token, deviceIDHash: 0xbeef), .received(push(5, hash: 0xbeef), logged: true),
                             .presented(push(5, hash: 0xbeef), replacedExisting: false, run: .ran)])
         #expect(phone.storage == ExtensionStorage(lastNotificationPosition: 5, lastPositionDeviceID: 43))
@@ -651,12 +651,12 @@ struct PhoneTests {
     func deviceIDChangeNeverLearned() {
         var phone = offlinePhone(registration: .onceAtPrompt)
         var effects: ContiguousArray<DeviceEffect> = []
-        phone.setOnline(true, into: &effects)
+        phone.setOnline(true, at: 0, into: &effects)
         phone.changeDeviceID(to: 43, hash: 0xbeef)
         effects.removeAll()
         phone.launch(into: &effects)
-        phone.receive(push(1), into: &effects)
-        phone.receive(push(2), into: &effects)
+        phone.receive(push(1), at: 0, into: &effects)
+        phone.receive(push(2), at: 0, into: &effects)
         #expect(decisions(effects) == [.received(push(1), logged: true), .presented(push(1), replacedExisting: false, run: .hashMismatch),
                             .received(push(2), logged: true), .presented(push(2), replacedExisting: false, run: .hashMismatch)])
     }
@@ -680,9 +680,9 @@ struct PhoneTests {
         phone.subscriptionChanged(generation: 4, into: &effects)
         #expect(effects.isEmpty)
         #expect(phone.pendingSubscriptionGeneration == 4)
-        phone.setOnline(true, into: &effects)
-        phone.setOnline(false, into: &effects)
-        phone.setOnline(true, into: &effects)
+        phone.setOnline(true, at: 0, into: &effects)
+        phone.setOnline(false, at: 0, into: &effects)
+        phone.setOnline(true, at: 0, into: &effects)
         #expect(decisions(effects) == [.connected(token), .subscriptionsSynced(generation: 4),
                             .disconnected(token), .connected(token)])
     }
@@ -693,7 +693,7 @@ struct PhoneTests {
         var effects: ContiguousArray<DeviceEffect> = []
         phone.subscriptionChanged(generation: 4, into: &effects)
         phone.launch(into: &effects)
-        phone.setOnline(true, into: &effects)
+        phone.setOnline(true, at: 0, into: &effects)
         #expect(decisions(effects) == [.connected(token)])
         effects.removeAll()
         phone.launch(into: &effects)
@@ -706,7 +706,7 @@ struct PhoneTests {
         var phone = offlinePhone(sync: .launch)
         var effects: ContiguousArray<DeviceEffect> = []
         phone.subscriptionChanged(generation: 2, into: &effects)
-        phone.setOnline(true, into: &effects)
+        phone.setOnline(true, at: 0, into: &effects)
         effects.removeAll()
         phone.launch(into: &effects)
         #expect(decisions(effects) == [.registered(token, deviceIDHash: hash), .subscriptionsSynced(generation: 2)])
@@ -718,7 +718,7 @@ struct PhoneTests {
         var effects: ContiguousArray<DeviceEffect> = []
         phone.subscriptionChanged(generation: 6, into: &effects)
         phone.launch(into: &effects)
-        phone.setOnline(true, into: &effects)
+        phone.setOnline(true, at: 0, into: &effects)
         #expect(decisions(effects) == [.connected(token), .registered(token, deviceIDHash: hash),
                             .subscriptionsSynced(generation: 6)])
     }
@@ -739,7 +739,7 @@ struct PhoneTests {
         #expect(phone.pendingSubscriptionGeneration == nil)
         #expect(phone.configuration == configuration)
         effects.removeAll()
-        phone.setOnline(true, into: &effects)
+        phone.setOnline(true, at: 0, into: &effects)
         phone.launch(into: &effects)
         #expect(decisions(effects) == [.connected(DeviceToken(8))])
     }
@@ -750,11 +750,11 @@ struct PhoneTests {
     func receiveAnswersArrival() {
         var phone = offlinePhone()
         var effects: ContiguousArray<DeviceEffect> = []
-        phone.receive(push(1), into: &effects)
+        phone.receive(push(1), at: 0, into: &effects)
         #expect(effects == [.deliveryFailed(push(1))])
-        phone.setOnline(true, into: &effects)
+        phone.setOnline(true, at: 0, into: &effects)
         effects.removeAll()
-        phone.receive(push(1), into: &effects)
+        phone.receive(push(1), at: 0, into: &effects)
         #expect(effects == [.received(push(1), logged: true), .presented(push(1), replacedExisting: false, run: .ran)])
     }
 
@@ -765,9 +765,9 @@ struct PhoneTests {
         phone.launch(into: &effects)       // offline: waits
         phone.launch(into: &effects)       // still one pending upload
         #expect(phone.uploadPending && effects.isEmpty)
-        phone.setOnline(true, into: &effects)   // goes up now, before the connection's traffic
-        phone.setOnline(false, into: &effects)
-        phone.setOnline(true, into: &effects)   // nothing left
+        phone.setOnline(true, at: 0, into: &effects)   // goes up now, before the connection's traffic
+        phone.setOnline(false, at: 0, into: &effects)
+        phone.setOnline(true, at: 0, into: &effects)   // nothing left
         phone.launch(into: &effects)       // online: at once
         #expect(effects == [.logUploaded(atReconnect: true), .connected(token), .disconnected(token), .connected(token),
                             .logUploaded(atReconnect: false)])
@@ -782,10 +782,10 @@ struct PhoneTests {
         var phone = Phone(configuration: PhoneConfiguration(serviceExtension: old, updatedExtension: queueExtension),
                           token: token, deviceID: deviceID, deviceIDHash: hash)
         var effects: ContiguousArray<DeviceEffect> = []
-        phone.setOnline(true, into: &effects)
+        phone.setOnline(true, at: 0, into: &effects)
         effects.removeAll()
-        phone.receive(push(1), into: &effects)
-        phone.receive(push(4), into: &effects)
+        phone.receive(push(1), at: 0, into: &effects)
+        phone.receive(push(4), at: 0, into: &effects)
         #expect(decisions(effects) == [.received(push(1), logged: true), .presented(push(1), replacedExisting: false, run: .ran),
                             .received(push(4), logged: true), .presented(push(4), replacedExisting: false, run: .ran)])
         #expect(phone.storage == ExtensionStorage())
@@ -794,8 +794,8 @@ struct PhoneTests {
         phone.updateApp(into: &effects)     // a second time: nothing
         #expect(effects == [.appUpdated] && phone.appUpdated)
         effects.removeAll()
-        phone.receive(push(5), into: &effects)      // the first numbered push the new app sees: saved
-        phone.receive(push(8), into: &effects)      // a gap of 2: re-requested
+        phone.receive(push(5), at: 0, into: &effects)      // the first numbered push the new app sees: saved
+        phone.receive(push(8), at: 0, into: &effects)      // a gap of 2: re-requested
         #expect(decisions(effects) == [.received(push(5), logged: true), .presented(push(5), replacedExisting: false, run: .ran),
                             .received(push(8), logged: true), .rerequest(position: 8, gap: 2, invocation: 0),
                             .startDeadline(invocation: 0, after: 30 * second)])

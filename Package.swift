@@ -8,13 +8,11 @@
 //   → ScenarioFormat → Reports → Studies → CLI → pushsim
 import PackageDescription
 
-/// Release builds let the optimizer see across modules, as it saw across the folders of
-/// the one module they were: the agenda is generic over what it schedules and the world
-/// specializes it (callgrind: docs/performance.md).
-let optimized: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
 /// Debug builds (what `swift test` runs) check the kernel's and the ledger's invariants
-/// after every change.
-let checked: [SwiftSetting] = optimized + [.define("PUSHSIM_INVARIANTS", .when(configuration: .debug))]
+/// after every change. No unsafe flags: the `Simulator` library stays usable as a
+/// dependency. What the world calls across a module boundary on its hot path (the
+/// agenda, the distributions) is `@inlinable` instead (docs/performance.md).
+let checked: [SwiftSetting] = [.define("PUSHSIM_INVARIANTS", .when(configuration: .debug))]
 
 let package = Package(
     name: "PushSim",
@@ -25,32 +23,29 @@ let package = Package(
     targets: [
         // Time, random streams and distributions, counters, the one JSON reader and writer,
         // dates, user text, file bytes: what every layer shares and nothing domain-specific.
-        .target(name: "Base", swiftSettings: optimized),
+        .target(name: "Base"),
         // The agenda, generic over what it schedules: it names no domain type.
         .target(name: "Kernel", dependencies: ["Base"], swiftSettings: checked),
         // The three actors. The APNs contract and the lossy fake behind it.
-        .target(name: "FakeAPNs", dependencies: ["Base"], swiftSettings: optimized),
+        .target(name: "FakeAPNs", dependencies: ["Base"]),
         // The XIVA-like numbering provider; talks to APNs through the contract.
-        .target(name: "Provider", dependencies: ["Base", "FakeAPNs"], swiftSettings: optimized),
+        .target(name: "Provider", dependencies: ["Base", "FakeAPNs"]),
         // iOS, the Notification Service Extension and Notification Center.
-        .target(name: "Device", dependencies: ["Base", "FakeAPNs"], swiftSettings: optimized),
+        .target(name: "Device", dependencies: ["Base", "FakeAPNs"]),
         // The engine: the scenario model, the per-user world that wires the actors
         // through the agenda, the ledger, accounting and the rates.
         .target(name: "Simulator", dependencies: ["Base", "Kernel", "FakeAPNs", "Provider", "Device"],
                 swiftSettings: checked),
         // Scenario files: decoding with diagnostics, the JSON Schema, --set overrides.
-        .target(name: "ScenarioFormat", dependencies: ["Base", "FakeAPNs", "Provider", "Device", "Simulator"], swiftSettings: optimized),
+        .target(name: "ScenarioFormat", dependencies: ["Base", "FakeAPNs", "Provider", "Device", "Simulator"]),
         // What a run writes: CSVs, charts and report.html, result.json, run.json, partial results.
-        .target(name: "Reports", dependencies: ["Base", "FakeAPNs", "Provider", "Device", "Simulator", "ScenarioFormat"],
-                swiftSettings: optimized),
+        .target(name: "Reports", dependencies: ["Base", "FakeAPNs", "Provider", "Device", "Simulator", "ScenarioFormat"]),
         // Studies over runs: expectations and check, diff of two folders, sweeps.
-        .target(name: "Studies", dependencies: ["Base", "FakeAPNs", "Simulator", "ScenarioFormat", "Reports"],
-                swiftSettings: optimized),
+        .target(name: "Studies", dependencies: ["Base", "FakeAPNs", "Simulator", "ScenarioFormat", "Reports"]),
         // The command line: options declared once, commands, help, exit codes.
-        .target(name: "CLI", dependencies: ["Base", "Simulator", "ScenarioFormat", "Reports", "Studies"],
-                swiftSettings: optimized),
+        .target(name: "CLI", dependencies: ["Base", "Simulator", "ScenarioFormat", "Reports", "Studies"]),
         // The thin executable: parses nothing itself, hands argv to CLI.
-        .executableTarget(name: "pushsim", dependencies: ["CLI"], swiftSettings: optimized),
+        .executableTarget(name: "pushsim", dependencies: ["CLI"]),
         // Fixtures the tests share: scenarios written as files are, a hand-built result, and a
         // console that keeps what a command prints, for the tests that run a command end to end.
         .target(name: "TestSupport", dependencies: ["CLI", "Simulator", "ScenarioFormat", "FakeAPNs", "Base"],

@@ -8,7 +8,7 @@ struct AgendaTests {
     /// What the agenda handed out, as comparable values.
     enum Handed: Equatable {
         case message(Int)
-        case occurrence(AgendaPhase, Int32)
+        case occurrence(TimelinePhase, Int32)
     }
 
     private func handed(_ item: Agenda<Int, LaneDraw>.Item) -> Handed {
@@ -81,7 +81,7 @@ struct AgendaTests {
         let mailTags = sorted.compactMap { if case .mail(let tag) = $0.event { tag } else { nil } }
         #expect(mailTags == [0, 7, 8])
         // The key compares raw values: they must follow the declaration order.
-        #expect(AgendaPhase.allCases.map(\.rawValue) == Array(0..<UInt8(AgendaPhase.allCases.count)))
+        #expect(TimelinePhase.allCases.map(\.rawValue) == Array(0..<UInt8(TimelinePhase.allCases.count)))
     }
 
     @Test("random sends, zero-time sends and a timeline come out exactly as a reference model keyed (time, phase, sequence)")
@@ -96,12 +96,13 @@ struct AgendaTests {
         }
         let timeline = ContiguousArray(drawn.sorted(by: TimelineEntry.agendaOrder))
         struct Key: Comparable {
+            // phase: 0 zero-time, 1 + the timeline's phase, then in flight: the kernel's sources.
             var time: SimTime, phase: UInt8, sequence: Int
             static func < (a: Key, b: Key) -> Bool { (a.time, a.phase, a.sequence) < (b.time, b.phase, b.sequence) }
         }
         var model: [(key: Key, handed: Handed)] = timeline.enumerated().map { index, entry in
             let tag: Int32 = if case .mail(let tag) = entry.event { tag } else { -1 }
-            return (Key(time: entry.time, phase: entry.event.phase.rawValue, sequence: index),
+            return (Key(time: entry.time, phase: 1 + entry.event.phase.rawValue, sequence: index),
                     .occurrence(entry.event.phase, tag))
         }
         var agenda = Agenda<Int, LaneDraw>()
@@ -113,11 +114,11 @@ struct AgendaTests {
             switch rng.next() % 4 {
             case 0:
                 agenda.sendNow(message)
-                model.append((Key(time: agenda.now, phase: AgendaPhase.zeroTime.rawValue, sequence: sequence), .message(message)))
+                model.append((Key(time: agenda.now, phase: 0, sequence: sequence), .message(message)))
             case 1:
                 let time = agenda.now + SimTime(rng.next() % 8)
                 agenda.send(message, arrivingAt: time)
-                model.append((Key(time: time, phase: AgendaPhase.inFlight.rawValue, sequence: sequence), .message(message)))
+                model.append((Key(time: time, phase: 1 + UInt8(TimelinePhase.allCases.count), sequence: sequence), .message(message)))
             default:
                 guard let index = model.indices.min(by: { model[$0].key < model[$1].key }) else { continue }
                 let expected = model.remove(at: index)

@@ -140,7 +140,7 @@ struct UserTimelineTests {
             $0.time < $1.time || ($0.time == $1.time && $0.event.phase <= $1.event.phase)
         })
         let atInstant = entries.filter { $0.time == instant }.map(\.event.phase)
-        #expect(atInstant == [AgendaPhase.outage, .connectivity])
+        #expect(atInstant == [TimelinePhase.outage, .connectivity])
         // Only an outage's end may lie past the horizon (the kernel stops before it).
         #expect(entries.allSatisfy { $0.time < scenario.duration || $0.event.phase == .outage })
     }

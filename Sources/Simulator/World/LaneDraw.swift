@@ -4,7 +4,7 @@ import Kernel
 /// What is left to draw of one app's timeline: each source's state and its next
 /// entry. A source is one process (outages, device id changes, token rotations,
 /// subscription changes, connectivity, mail, launches); it draws in time order and
-/// all its entries share one `AgendaPhase`. So merging the sources by (time,
+/// all its entries share one `TimelinePhase`. So merging the sources by (time,
 /// phase) hands out exactly the order of a stable sort of everything drawn at
 /// once, one entry at a time, and a lane of any length is played in bounded memory.
 ///
@@ -50,9 +50,9 @@ package struct LaneDraw: TimelineDraw {
         }
     }
 
-    /// The timeline's phases, one source each: `heads[phase.rawValue - 1]` is that
+    /// The timeline's phases, one source each: `heads[phase.rawValue]` is that
     /// source's next entry, so at one instant the lower index goes first.
-    private static let sources: [AgendaPhase] = [.outage, .deviceIDChange, .tokenRotation, .subscriptionChange,
+    private static let sources: [TimelinePhase] = [.outage, .deviceIDChange, .tokenRotation, .subscriptionChange,
                                                  .connectivity, .mail, .launch]
     private static let sourceCount = 7
 
@@ -130,16 +130,14 @@ package struct LaneDraw: TimelineDraw {
             }
             guard firstTime != .max else { return }
             buffer.append(heads[first])
-            advance(AgendaPhase(rawValue: UInt8(first + 1))!, from: firstTime)
+            advance(TimelinePhase(rawValue: UInt8(first))!, from: firstTime)
         }
     }
 
     /// Draws the next entry of phase `phase`'s source after its last one, at `now` (0 at the start).
-    private mutating func advance(_ phase: AgendaPhase, from now: SimTime) {
+    private mutating func advance(_ phase: TimelinePhase, from now: SimTime) {
         var next = TimelineEntry(time: .max, event: .launch)
         switch phase {
-        case .zeroTime, .inFlight:
-            preconditionFailure("phase \(phase) is not the timeline's")
         case .outage:
             if outageIndex < outageEntries.count {
                 next = outageEntries[outageIndex]
@@ -183,6 +181,6 @@ package struct LaneDraw: TimelineDraw {
                 next = TimelineEntry(time: launch, event: .launch)
             }
         }
-        heads[Int(phase.rawValue) - 1] = next
+        heads[Int(phase.rawValue)] = next
     }
 }

@@ -12,7 +12,7 @@ package typealias PushSlot = Int32
 /// not here: it is the user's timeline (`TimelineEvent`), which the agenda
 /// merges with these.
 package enum WorldEvent {
-    // Messages that take no time (`AgendaPhase.zeroTime`).
+    // Messages that take no time (the agenda's first source at an instant).
     /// The device's connection for this token reaches APNs.
     case connectionReachesAPNs(DeviceToken)
     /// The device's disconnection reaches APNs.
@@ -26,7 +26,7 @@ package enum WorldEvent {
     /// Folder subscriptions up to `generation` reach the provider.
     case subscriptionSyncReachesProvider(generation: Int32)
 
-    // Messages in flight (`AgendaPhase.inFlight`).
+    // Messages in flight (the agenda's last source at an instant).
     /// A request reaches APNs.
     case pushReachesAPNs(PushSlot)
     /// APNs answered a request with an error; the answer reaches the provider.

@@ -18,7 +18,9 @@ let package = Package(
     name: "PushSim",
     products: [
         .executable(name: "pushsim", targets: ["pushsim"]),
-        .library(name: "Simulator", targets: ["Simulator"]),
+        // The engine with what reads scenarios and writes reports, as the one module
+        // `Simulator` offered before the layers were split.
+        .library(name: "Simulator", targets: ["Simulator", "ScenarioFormat", "Reports"]),
     ],
     targets: [
         // Time, random streams and distributions, counters, the one JSON reader and writer,

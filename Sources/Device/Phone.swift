@@ -2,19 +2,26 @@ import Base
 import FakeAPNs
 
 /// What iOS and the extension do in answer to a message, for the simulator to route.
+/// An effect names a push by its message index, never by the whole request: the
+/// effect stays a few words (24 bytes, not the 96 a `PushNotification` payload made
+/// it), and the world copies one out for every effect it routes.
 public enum DeviceEffect: Equatable, Sendable {
     /// The device opened its connection to APNs.
     case connected(DeviceToken)
     /// The device lost its connection to APNs.
     case disconnected(DeviceToken)
-    /// A notification reached a device that had just gone offline: back to APNs.
-    case deliveryFailed(PushNotification)
+    /// The notification handed to `receive` reached a device that had just gone
+    /// offline: it goes back to APNs (the effect names no push: it answers the one
+    /// delivery that `receive` was).
+    case deliveryFailed
     /// iOS received the notification (the device was online): the first effect of
     /// the delivery, before whatever iOS and the extension then do with it.
-    /// `logged`: the extension's step 2 wrote "received" for it in its local log
-    /// (uploaded to analytics at the next launch). One effect for both keeps the
-    /// delivery's common path at the effects it had before receipt was one.
-    case received(PushNotification, logged: Bool)
+    /// `messageIndex` and `isResend` are the push's (its payload's message id, and
+    /// whether the provider re-sent it). `logged`: the extension's step 2 wrote
+    /// "received" for it in its local log (uploaded to analytics at the next
+    /// launch). One effect for both keeps the delivery's common path at the effects
+    /// it had before receipt was one.
+    case received(messageIndex: Int32, isResend: Bool, logged: Bool)
     /// The app sent the extension's log to analytics: at a launch while online, or
     /// (`atReconnect`) at the first connection after a launch made offline, before
     /// the connection's other traffic.
@@ -26,20 +33,22 @@ public enum DeviceEffect: Equatable, Sendable {
     case rerequest(position: Int32, gap: Int32, invocation: Int32)
     /// Wake this invocation after `after` if it has not finished (the ~30 s limit).
     case startDeadline(invocation: Int32, after: SimDuration)
-    /// The push's own notification is in Notification Center. `replacedExisting`:
-    /// it took the place of an entry with the same collapse id instead of adding one.
-    /// `run`: how the extension took part.
-    case presented(PushNotification, replacedExisting: Bool, run: ExtensionRun)
+    /// The push's own notification is in Notification Center (`messageIndex`: the
+    /// push's message). `replacedExisting`: it took the place of an entry with the
+    /// same collapse id instead of adding one. `run`: how the extension took part.
+    case presented(messageIndex: Int32, replacedExisting: Bool, run: ExtensionRun)
     /// The provider's successful answer to this re-request reached the device after
     /// it had lost the network: the extension's request fails, so it shows "you have
     /// missed messages" (a `summaryShown` follows) while the provider's re-sends still
     /// travel through APNs.
     case rerequestAnswerMissed(invocation: Int32)
     /// A "you have missed messages" notification stands for positions
-    /// `fromPosition … toPosition` (the last is the push that triggered it).
-    case summaryShown(PushNotification, fromPosition: Int32, toPosition: Int32, replacedExisting: Bool)
-    /// The push reached iOS but nothing was drawn, and the extension did not run.
-    case notShown(PushNotification, NotShownReason)
+    /// `fromPosition … toPosition` (the last is the push that triggered it, whose
+    /// message is `messageIndex`).
+    case summaryShown(messageIndex: Int32, fromPosition: Int32, toPosition: Int32, replacedExisting: Bool)
+    /// The push of message `messageIndex` reached iOS but nothing was drawn, and
+    /// the extension did not run.
+    case notShown(messageIndex: Int32, NotShownReason)
     /// The app's APNs token changed (restore from backup, reinstall, OS reinstall).
     case tokenChanged(old: DeviceToken, new: DeviceToken)
     /// The app registered for remote notifications and told the provider its
@@ -370,7 +379,7 @@ public struct Phone: Sendable {
     public mutating func receive(_ push: PushNotification, footprintKB: Int64 = 0, at now: SimTime,
                                  into effects: inout ContiguousArray<DeviceEffect>) {
         guard isOnline else {
-            effects.append(.deliveryFailed(push))
+            effects.append(.deliveryFailed)
             return
         }
         show(push, footprintKB: footprintKB, at: now, into: &effects)
@@ -383,30 +392,31 @@ public struct Phone: Sendable {
     private mutating func show(_ push: PushNotification, footprintKB: Int64, at now: SimTime,
                                into effects: inout ContiguousArray<DeviceEffect>) {
         let eligibility = configuration.eligibility
+        let message = push.payload.messageIndex
         // The talk: without alerts, or with display off, the extension is not called and nothing is drawn.
         guard eligibility.alertsAllowed else {
-            effects.append(.received(push, logged: false))
-            effects.append(.notShown(push, .alertsNotAllowed))
+            effects.append(.received(messageIndex: message, isResend: push.isResend, logged: false))
+            effects.append(.notShown(messageIndex: message, .alertsNotAllowed))
             return
         }
         guard eligibility.displayEnabled else {
-            effects.append(.received(push, logged: false))
-            effects.append(.notShown(push, .displayOff))
+            effects.append(.received(messageIndex: message, isResend: push.isResend, logged: false))
+            effects.append(.notShown(messageIndex: message, .displayOff))
             return
         }
         guard eligibility.supportsServiceExtension, push.payload.mutableContent, push.payload.hasAlert else {
-            effects.append(.received(push, logged: false))
+            effects.append(.received(messageIndex: message, isResend: push.isResend, logged: false))
             present(push, run: .notRun, at: now, into: &effects)
             return
         }
         // Killed before it could log or save: iOS shows the original.
         guard footprintKB <= configuration.memoryLimitKB else {
-            effects.append(.received(push, logged: false))
+            effects.append(.received(messageIndex: message, isResend: push.isResend, logged: false))
             present(push, run: .killed, at: now, into: &effects)
             return
         }
         // Step 1 comes before the log: a payload that is not the provider's is not logged.
-        effects.append(.received(push, logged: push.payload.fromProvider))
+        effects.append(.received(messageIndex: message, isResend: push.isResend, logged: push.payload.fromProvider))
         let serviceExtension = appUpdated ? configuration.updatedExtension ?? configuration.serviceExtension
                                           : configuration.serviceExtension
         let decision: ExtensionDecision
@@ -489,12 +499,14 @@ public struct Phone: Sendable {
 
     private mutating func present(_ push: PushNotification, run: ExtensionRun, at now: SimTime,
                                   into effects: inout ContiguousArray<DeviceEffect>) {
-        effects.append(.presented(push, replacedExisting: enterNotificationCenter(push, at: now), run: run))
+        effects.append(.presented(messageIndex: push.payload.messageIndex,
+                                  replacedExisting: enterNotificationCenter(push, at: now), run: run))
     }
 
     private mutating func presentSummary(_ push: PushNotification, fromPosition: Int32, toPosition: Int32, at now: SimTime,
                                          into effects: inout ContiguousArray<DeviceEffect>) {
-        effects.append(.summaryShown(push, fromPosition: fromPosition, toPosition: toPosition,
+        effects.append(.summaryShown(messageIndex: push.payload.messageIndex, fromPosition: fromPosition,
+                                     toPosition: toPosition,
                                      replacedExisting: enterNotificationCenter(push, at: now)))
     }
 }

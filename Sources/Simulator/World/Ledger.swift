@@ -151,32 +151,33 @@ package struct Ledger {
         records[slot(message)].stages |= stage
     }
 
-    /// A push reached iOS on the device; counts reordering among originals.
+    /// A push of message `messageIndex` reached iOS on the device; counts
+    /// reordering among originals (`isResend`: the provider re-sent it).
     @inline(__always)
-    package mutating func reachedDevice(_ push: PushNotification) {
-        let message = Int(push.payload.messageIndex)
+    package mutating func reachedDevice(messageIndex: Int32, isResend: Bool) {
+        let message = Int(messageIndex)
         if message >= foldedBelow { records[slot(message)].stages |= Stage.reachedDevice }
-        guard !push.isResend else { return }
-        if push.payload.messageIndex < latestOriginalAtDevice {
+        guard !isResend else { return }
+        if messageIndex < latestOriginalAtDevice {
             counts[.reordered] += 1
         } else {
-            latestOriginalAtDevice = push.payload.messageIndex
+            latestOriginalAtDevice = messageIndex
         }
     }
 
-    /// The extension logged "received" for the push's message.
+    /// The extension logged "received" for message `messageIndex`.
     @inline(__always)
-    package mutating func logged(_ push: PushNotification, at time: SimTime) {
-        let message = Int(push.payload.messageIndex)
+    package mutating func logged(messageIndex: Int32, at time: SimTime) {
+        let message = Int(messageIndex)
         guard message >= foldedBelow else { return }
         let index = slot(message)
         if records[index].loggedAt < 0 { records[index].loggedAt = time }
     }
 
-    /// A copy of the message ended without being shown.
+    /// A copy of message `messageIndex` ended without being shown.
     @inline(__always)
-    package mutating func lost(_ push: PushNotification, _ reason: LossReason) {
-        let message = Int(push.payload.messageIndex)
+    package mutating func lost(messageIndex: Int32, _ reason: LossReason) {
+        let message = Int(messageIndex)
         guard endCopy(message) else { return }
         let index = slot(message)
         if records[index].firstLoss == 0 { records[index].firstLoss = reason.rawValue }
@@ -189,11 +190,11 @@ package struct Ledger {
         if records[index].firstLoss == 0 { records[index].firstLoss = reason.rawValue }
     }
 
-    /// The push's own notification was shown; returns true when it is the
-    /// message's first (the one the user may tap).
+    /// A push's own notification was shown (message `messageIndex`); returns true
+    /// when it is the message's first (the one the user may tap).
     @discardableResult @inline(__always)
-    package mutating func presented(_ push: PushNotification, replacedExisting: Bool, at time: SimTime) -> Bool {
-        let message = Int(push.payload.messageIndex)
+    package mutating func presented(messageIndex: Int32, replacedExisting: Bool, at time: SimTime) -> Bool {
+        let message = Int(messageIndex)
         if replacedExisting { collapsed += 1 }
         guard endCopy(message) else {
             // A folded message was shown already.
@@ -210,8 +211,10 @@ package struct Ledger {
         return false
     }
 
-    package mutating func summaryShown(_ push: PushNotification, from: Int32, to: Int32, replacedExisting: Bool) {
-        let message = Int(push.payload.messageIndex)
+    /// A "you have missed messages" notification was shown for the push of message
+    /// `messageIndex`, standing for positions `from … to`.
+    package mutating func summaryShown(messageIndex: Int32, from: Int32, to: Int32, replacedExisting: Bool) {
+        let message = Int(messageIndex)
         if endCopy(message) { records[slot(message)].summarized = true }
         if replacedExisting { collapsed += 1 }
         guard to >= 1 else { return }
@@ -222,6 +225,33 @@ package struct Ledger {
             if covered >= foldedBelow { records[slot(covered)].summarized = true }
             position += 1
         }
+    }
+
+    // The same, named by the push (the routes of APNs's and the provider's effects,
+    // which carry whole requests, and the tests). The phone's effects name the message.
+
+    @inline(__always)
+    package mutating func reachedDevice(_ push: PushNotification) {
+        reachedDevice(messageIndex: push.payload.messageIndex, isResend: push.isResend)
+    }
+
+    @inline(__always)
+    package mutating func logged(_ push: PushNotification, at time: SimTime) {
+        logged(messageIndex: push.payload.messageIndex, at: time)
+    }
+
+    @inline(__always)
+    package mutating func lost(_ push: PushNotification, _ reason: LossReason) {
+        lost(messageIndex: push.payload.messageIndex, reason)
+    }
+
+    @discardableResult @inline(__always)
+    package mutating func presented(_ push: PushNotification, replacedExisting: Bool, at time: SimTime) -> Bool {
+        presented(messageIndex: push.payload.messageIndex, replacedExisting: replacedExisting, at: time)
+    }
+
+    package mutating func summaryShown(_ push: PushNotification, from: Int32, to: Int32, replacedExisting: Bool) {
+        summaryShown(messageIndex: push.payload.messageIndex, from: from, to: to, replacedExisting: replacedExisting)
     }
 
     /// Ends a copy of `message`; false when the message is folded.

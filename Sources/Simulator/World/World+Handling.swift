@@ -49,10 +49,10 @@ extension World {
             apns.powerWindowOpens(token, at: now, into: &apnsEffects)
             routeAPNsEffects(at: now)
         case .pushReachesDevice(let slot):
-            let push = pushPool.take(slot).push
+            // The push stays in its slot while the phone takes it: a bounce goes back from there.
             let footprintKB = footprint?.sample(&memoryRandom) ?? 0
-            phone.receive(push, footprintKB: footprintKB, at: now, into: &deviceEffects)
-            routeDeviceEffects(at: now)
+            phone.receive(pushPool[slot], footprintKB: footprintKB, at: now, into: &deviceEffects)
+            routeDeviceEffects(at: now, handedOver: slot)
         case .rerequestReachesProvider(let position, let gap, let invocation, let returnDelay):
             ledger.rerequestServed(invocation: invocation)
             provider.receiveRerequest(lastPosition: position, gap: gap, invocation: invocation, at: now,
@@ -241,7 +241,11 @@ extension World {
         ledger.uploaded(at: now, atReconnect: atReconnect)
     }
 
-    package mutating func routeDeviceEffects(at now: SimTime) {
+    /// Routes what the phone answered. `handedOver`: the slot of the push just given
+    /// to `Phone.receive` (-1: none), which `.deliveryFailed` names; it is freed
+    /// unless the push goes back to APNs from it.
+    package mutating func routeDeviceEffects(at now: SimTime, handedOver: PushSlot = -1) {
+        var bounced = false
         while deviceRouted < deviceEffects.count {
             let effect = deviceEffects[deviceRouted]
             deviceRouted += 1
@@ -250,11 +254,13 @@ extension World {
                 agenda.sendNow(.connectionReachesAPNs(token))
             case .disconnected(let token):
                 agenda.sendNow(.disconnectionReachesAPNs(token))
-            case .deliveryFailed(let push):
-                agenda.sendNow(.bounceReachesAPNs(pushPool.park(push, attempt: 0)))
-            case .received(let push, let logged):
-                ledger.reachedDevice(push)
-                if logged { ledger.logged(push, at: now) }
+            case .deliveryFailed:
+                precondition(handedOver >= 0, "a delivery failed with no push handed over")
+                bounced = true
+                agenda.sendNow(.bounceReachesAPNs(handedOver))
+            case .received(let message, let isResend, let logged):
+                ledger.reachedDevice(messageIndex: message, isResend: isResend)
+                if logged { ledger.logged(messageIndex: message, at: now) }
             case .logUploaded(let atReconnect):
                 logUploaded(at: now, atReconnect: atReconnect)
             case .appUpdated:
@@ -267,7 +273,7 @@ extension World {
                                                          returnDelay: roundTrip - roundTrip / 2), arrivingAt: now + roundTrip / 2)
             case .startDeadline(let invocation, let after):
                 agenda.send(.extensionDeadline(invocation: invocation), arrivingAt: now + after)
-            case .presented(let push, let replacedExisting, let run):
+            case .presented(let message, let replacedExisting, let run):
                 switch run {
                 case .ran: break
                 case .notRun: ledger.counts[.extensionNotRun] += 1
@@ -275,19 +281,19 @@ extension World {
                 case .timedOut: ledger.counts[.extensionTimedOut] += 1
                 case .hashMismatch: ledger.counts[.hashMismatches] += 1
                 }
-                let first = ledger.presented(push, replacedExisting: replacedExisting, at: now)
+                let first = ledger.presented(messageIndex: message, replacedExisting: replacedExisting, at: now)
                 if first, let taps = chain.device.taps, tapRandom.nextUnitInterval() <= taps.probability {
                     let delay = tapDelay?.sample(&tapRandom) ?? 0
                     if now + delay < scenario.duration {
-                        agenda.send(.tapped(messageIndex: push.payload.messageIndex), arrivingAt: now + delay)
+                        agenda.send(.tapped(messageIndex: message), arrivingAt: now + delay)
                     }
                 }
             case .rerequestAnswerMissed:
                 ledger.counts[.rerequestAnswersMissed] += 1
-            case .summaryShown(let push, let from, let to, let replacedExisting):
-                ledger.summaryShown(push, from: from, to: to, replacedExisting: replacedExisting)
-            case .notShown(let push, let reason):
-                ledger.lost(push, Self.lossReason(reason))
+            case .summaryShown(let message, let from, let to, let replacedExisting):
+                ledger.summaryShown(messageIndex: message, from: from, to: to, replacedExisting: replacedExisting)
+            case .notShown(let message, let reason):
+                ledger.lost(messageIndex: message, Self.lossReason(reason))
             case .tokenChanged(let old, let new):
                 agenda.sendNow(.tokenChangeReachesAPNs(old: old, new: new))
             case .registered(let token, let hash):
@@ -298,6 +304,7 @@ extension World {
                 ledger.positionSaved(position)
             }
         }
+        if handedOver >= 0 && !bounced { pushPool.free(handedOver) }
         if deviceRouted >= World.effectsKept {
             deviceEffects.removeAll(keepingCapacity: true)
             deviceRouted = 0

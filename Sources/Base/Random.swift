@@ -6,7 +6,7 @@ public enum RandomStream: UInt64, Sendable {
     /// The delivery chain's families: one stream per purpose, so turning one effect on leaves the others' draws alone.
     case laneTraits, providerNetwork, powerDeferral, extensionMemory, tokenRotation, deviceIDChange,
          subscriptionChanges, launches, taps, apnsChoice
-    /// The global schedule (provider outages), drawn once per run from the seed alone.
+    /// Provider outages: drawn per block of users (the block in place of the user), from the seed alone.
     case outages
     /// When a device app installs a rollout's update (new purposes go last: the others keep their streams).
     case appUpdate

@@ -13,12 +13,14 @@ package enum DiffCommand {
     """ + "\n" + usageHelp.text + """
 
     For each strategy in both folders and each rate in both summary.csv files: the old
-    and new value, new − old, its interval with the unpaired standard error
-    √(se_old² + se_new²) of two independent runs, and whether the interval leaves out 0
-    (a change beyond noise). Reads each folder's run.json and summary.csv (with its
-    <rate>_se columns; a folder without them is from an older pushsim: its changes are
-    shown, not judged). Refuses folders of different scenario texts (run.json's hash) or
-    of different --set overrides.
+    and new value, new − old with the unpaired standard error √(se_old² + se_new²) of two
+    independent runs, its two-sided p-value (Student t, Welch's degrees of freedom), and
+    the p-value adjusted by Holm's method for all the rates tested at once: a rate moved
+    beyond noise when its adjusted p-value is at most 1 − confidence, so two runs of one
+    scenario report a change with probability at most 1 − confidence. Reads each
+    folder's run.json and summary.csv (with its <rate>_se columns; a folder without them
+    is from an older pushsim: its changes are shown, not judged). Refuses folders of
+    different scenario texts (run.json's hash) or of different --set overrides.
 
     """ + "\n" + optionsHelp.text + """
 
@@ -38,7 +40,7 @@ package enum DiffCommand {
             guard text.allSatisfy({ "0123456789.".contains($0) }), let value = Double(text), value > 0, value < 1 else { return nil }
             return value
         },
-        help: "The intervals' confidence, in (0, 1) (default: 0.95)")
+        help: "1 − the chance of any false alarm over all rates, in (0, 1); also the intervals' (default: 0.95)")
     /// `--force`: compare what would otherwise be refused.
     package static let force = Flag("--force", help: "Compare folders of different scenarios, or without run.json")
 
@@ -123,7 +125,7 @@ package enum DiffCommand {
     /// - Complexity: O(strategies × metrics).
     package static func table(_ comparison: FolderComparison) -> String {
         func signed(_ value: Double) -> String { value > 0 ? "+" + Verdict.number(value) : Verdict.number(value) }
-        let header = ["strategy", "rate", "old", "new", "new − old", Expectation.percent(comparison.confidence) + " interval", "verdict"]
+        let header = ["strategy", "rate", "old", "new", "new − old", "± se", "p (Holm)", "verdict"]
         var rows: [[String]] = []
         var unmoved = 0
         for row in comparison.rows {
@@ -136,7 +138,9 @@ package enum DiffCommand {
                 case nil: "unknown (no standard error)"
                 }
                 rows.append([row.label, metric.name, Verdict.number(change.old.value), Verdict.number(change.new.value),
-                             signed(change.difference.value), change.interval.map(Verdict.range) ?? "–", verdict])
+                             signed(change.difference.value),
+                             change.difference.hasStandardError ? Verdict.number(change.difference.standardError) : "–",
+                             change.adjustedPValue.map(Self.probability) ?? "–", verdict])
             }
         }
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
@@ -148,6 +152,14 @@ package enum DiffCommand {
         let changed = comparison.rows.reduce(0) { $0 + $1.changes.filter { $0.change.beyondNoise == true }.count }
         return line(header) + rows.map(line).joined()
             + (unmoved == 0 ? "" : "(\(unmoved) loss share\(unmoved == 1 ? "" : "s") 0 in both runs not shown)\n")
-            + (changed == 0 ? "no rate moved beyond noise\n" : "\(changed) rate\(changed == 1 ? "" : "s") moved beyond noise\n")
+            + (changed == 0 ? "no rate moved beyond noise" : "\(changed) rate\(changed == 1 ? "" : "s") moved beyond noise")
+            + " (Holm, \(comparison.testedCount) rate\(comparison.testedCount == 1 ? "" : "s") tested at "
+            + Expectation.percent(comparison.confidence) + ")\n"
+    }
+
+    /// A p-value in the table: three significant digits, "< 0.0001" below.
+    /// - Complexity: O(1).
+    static func probability(_ p: Double) -> String {
+        p < 0.0001 ? "< 0.0001" : String(format: p < 0.01 ? "%.2g" : "%.3f", p)
     }
 }

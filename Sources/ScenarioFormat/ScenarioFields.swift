@@ -147,7 +147,7 @@ package enum ScenarioFields {
                                                       "end of one outage to the start of the next (mean > 0)")
         package static let duration = FieldDeclaration("duration", .distribution(positiveMean: true), required: true,
                                                        "length of one outage (mean > 0)")
-        package static let object = ObjectDeclaration("Random outages, drawn once per run from the seed.", [between, duration])
+        package static let object = ObjectDeclaration("Random outages, drawn from the seed once per block of users (64 independent histories).", [between, duration])
     }
 
     /// `provider.subscriptions`.

@@ -187,4 +187,32 @@ struct IntervalCoverageTests {
         }
         print("coverage over \(runs) seeds (no-queue, queue, queue − no-queue): \(covered), long-run \(truth)")
     }
+
+    @Test("with random provider outages the standard errors carry the outages' spread: across seeds the estimates vary as their SE says (ratio 0.75…1.3)")
+    func outagesAreInTheStandardError() throws {
+        // Outages every 12 h on average, a median hour long: about 8% of the mail is lost to
+        // them, and one draw shared by every user would swing that share from seed to seed.
+        let extra = """
+        "provider": { "outages": { "random": { "between": { "distribution": "exponential", "mean": "12h" },
+                                               "duration": { "distribution": "lognormal", "median": "1h", "sigma": 0.8 } } } },
+        """
+        var deliverability: [Estimate] = [], outageShare: [Estimate] = []
+        for seed in 1...60 {
+            let result = try Simulation.run(WorldFixtures.twoStates(perDay: 24, onMean: "3h", offMean: "1h", devices: 128, days: 2,
+                                                                    seed: seed, extra: extra, strategies: #"{ "name": "no-queue" }"#),
+                                            threads: 2)
+            deliverability.append(result.estimate(.deliverability, strategy: 0))
+            outageShare.append(result.estimate(.lostShare(.providerOutage), strategy: 0))
+        }
+        // The spread of 60 estimates against their mean standard error: the sample SD is
+        // within ±9% of the true one (1 SE, χ² with 59 df); the tolerance is 3 of those.
+        // One schedule shared by all users fails this (the spread far above the errors).
+        for (name, estimates) in [("deliverability", deliverability), ("outage share", outageShare)] {
+            let mean = estimates.reduce(0) { $0 + $1.value } / Double(estimates.count)
+            let spread = (estimates.reduce(0) { $0 + ($1.value - mean) * ($1.value - mean) } / Double(estimates.count - 1)).squareRoot()
+            let standardError = (estimates.reduce(0) { $0 + $1.standardError * $1.standardError } / Double(estimates.count)).squareRoot()
+            #expect(mean > (name == "deliverability" ? 0.5 : 0.03))
+            #expect(spread / standardError > 0.75 && spread / standardError < 1.3, "\(name): SD \(spread), SE \(standardError)")
+        }
+    }
 }

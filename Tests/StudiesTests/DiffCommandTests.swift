@@ -69,7 +69,7 @@ struct DiffCommandTests {
         let queueLine = try #require(quiet.out.split(separator: "\n").first { $0.hasPrefix("queue     deliverability ") })
         #expect(queueLine.hasSuffix("noise"))
         #expect(queueLine.contains("0.9300  0.9400  +0.0100"))
-        #expect(quiet.out.hasSuffix("no rate moved beyond noise\n"))
+        #expect(quiet.out.hasSuffix("no rate moved beyond noise (Holm, 3 rates tested at 95%)\n"))
 
         // 0.93 (SE 0.001) → 0.94 (SE 0.001): 7 SE: a change.
         let before = try Self.folder(scratch, "before", summary: Self.summary(queueDeliverability: "0.930000", se: "0.001"))
@@ -78,7 +78,7 @@ struct DiffCommandTests {
         #expect(changed.code == .failedCheck)
         let line = try #require(changed.out.split(separator: "\n").first { $0.hasPrefix("queue     deliverability ") })
         #expect(line.hasSuffix("CHANGED"))
-        #expect(changed.out.hasSuffix("1 rate moved beyond noise\n"))
+        #expect(changed.out.hasSuffix("1 rate moved beyond noise (Holm, 3 rates tested at 95%)\n"))
         // Nothing else moved: no-queue's rows are noise (identical values).
         #expect(changed.out.split(separator: "\n").filter { $0.hasSuffix("CHANGED") }.count == 1)
         // At 99.9999% (z ≈ 4.9) seven SE are still a change; at a confidence that needs more, not.
@@ -134,7 +134,9 @@ struct DiffCommandTests {
         let result = pushsim(["diff", old, new, "--format", "json"])
         #expect(result.code == .failedCheck)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
-        #expect(Set(object.keys) == ["old", "new", "sameScenario", "confidence", "changed", "strategies", "onlyOld", "onlyNew"])
+        #expect(Set(object.keys) == ["old", "new", "sameScenario", "confidence", "correction", "changed", "strategies",
+                                     "onlyOld", "onlyNew"])
+        #expect(object["correction"] as? String == "holm")
         #expect(object["sameScenario"] as? Bool == true)
         #expect(object["changed"] as? Bool == true)
         #expect(object["onlyNew"] as? [String] == ["queue-as-published"])
@@ -146,7 +148,11 @@ struct DiffCommandTests {
         let metrics = try #require(strategies[1]["metrics"] as? [String: [String: Any]])
         #expect(Set(metrics.keys) == ["deliverability", "pushes_per_message"])
         let deliverability = try #require(metrics["deliverability"])
-        #expect(Set(deliverability.keys) == ["old", "oldSE", "new", "newSE", "difference", "se", "interval", "beyondNoise"])
+        #expect(Set(deliverability.keys) == ["old", "oldSE", "new", "newSE", "difference", "se", "interval", "p", "pAdjusted",
+                                             "beyondNoise"])
+        // 0.01 / √0.000002 = 7.07 standard errors: p is tiny, and Holm multiplies it by at most the 3 rates tested.
+        let p = try #require(deliverability["p"] as? Double), adjusted = try #require(deliverability["pAdjusted"] as? Double)
+        #expect(p < 1e-8 && adjusted >= p && adjusted <= 3 * p)
         #expect(deliverability["beyondNoise"] as? Bool == true)
         #expect(abs((deliverability["difference"] as? Double ?? 0) - 0.01) < 1e-12)
         #expect(abs((deliverability["se"] as? Double ?? 0) - (0.000002).squareRoot()) < 1e-12)

@@ -80,8 +80,8 @@ public struct OutageWindow: Sendable, Equatable {
     }
 }
 
-/// Provider outages: scheduled windows plus random ones drawn once per run from
-/// the seed (a global schedule every user and shard shares).
+/// Provider outages: scheduled windows plus random ones drawn from the seed once
+/// per block of users (`OutageSchedule`), so their spread is in the standard errors.
 public struct OutageModel: Sendable, Equatable {
     /// Windows at fixed times.
     public var scheduled: [OutageWindow]

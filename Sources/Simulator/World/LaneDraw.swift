@@ -15,24 +15,28 @@ package struct LaneDraw: TimelineDraw {
     package struct Sources {
         package let horizon: SimTime
         package let chain: ChainModel
-        /// The outages' starts and ends, in time order.
-        package let outageEntries: ContiguousArray<TimelineEntry>
+        /// The outages' starts and ends, in time order, per block of users
+        /// (`OutageSchedule`: one list when every block has the same).
+        package let outageEntries: [ContiguousArray<TimelineEntry>]
         package let mail: WeeklyPoissonProcess
         package let launches: WeeklyPoissonProcess?
         package let connectivity: ConnectivityProcess?
 
-        package init(scenario: Scenario, outages: [OutageWindow]) {
+        /// - Parameter outages: the outage schedule of each block of users (`OutageSchedule.draw`).
+        package init(scenario: Scenario, outages: [[OutageWindow]]) {
             horizon = scenario.duration
             chain = scenario.chain
-            var entries = ContiguousArray<TimelineEntry>()
-            for window in outages {
-                entries.append(TimelineEntry(time: window.start, event: .outage(down: true)))
-                entries.append(TimelineEntry(time: window.start + window.duration, event: .outage(down: false)))
+            outageEntries = (outages.isEmpty ? [[]] : outages).map { schedule in
+                var entries = ContiguousArray<TimelineEntry>()
+                for window in schedule {
+                    entries.append(TimelineEntry(time: window.start, event: .outage(down: true)))
+                    entries.append(TimelineEntry(time: window.start + window.duration, event: .outage(down: false)))
+                }
+                // The schedule is sorted and merged; a stable sort keeps it so whatever it holds.
+                return ContiguousArray(entries.enumerated().sorted {
+                    ($0.element.time, $0.offset) < ($1.element.time, $1.offset)
+                }.map(\.element))
             }
-            // The schedule is sorted and merged; a stable sort keeps it so whatever it holds.
-            outageEntries = ContiguousArray(entries.enumerated().sorted {
-                ($0.element.time, $0.offset) < ($1.element.time, $1.offset)
-            }.map(\.element))
             let weekday = scenario.start.weekday
             mail = WeeklyPoissonProcess(model: scenario.mail, firstWeekday: weekday)
             launches = scenario.chain.device.launches.map { WeeklyPoissonProcess(model: $0.rhythm, firstWeekday: weekday) }
@@ -87,7 +91,7 @@ package struct LaneDraw: TimelineDraw {
         let userKey = UInt64(user)
         func stream(_ purpose: RandomStream) -> SplitMix64 { purpose.generator(seed: seed, user: userKey, lane: lane) }
         horizon = sources.horizon
-        outageEntries = sources.outageEntries
+        outageEntries = sources.outageEntries[UserBlocks.block(of: user) % sources.outageEntries.count]
         deviceIDChangesPerDay = sources.chain.device.deviceIDChangesPerDay
         rotation = sources.chain.device.tokenRotation
         subscriptions = sources.chain.provider.subscriptions

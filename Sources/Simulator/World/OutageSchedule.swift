@@ -1,16 +1,33 @@
 import Base
 
-/// Provider outages of one run: the scheduled windows plus random ones, drawn once
-/// from the seed before any user is simulated. Every user, thread and shard sees
-/// the same schedule, so users stay independent and shards merge exactly.
+/// Provider outages: the scheduled windows plus random ones. The random part is a
+/// draw every user would share if it were drawn once per run, and then no count of
+/// users could show its spread: a run's error bars would cover only the users. So
+/// it is drawn once per block of users (`UserBlocks`, 64): each block is an
+/// independent replication of the provider's outage history, the blocks' spread
+/// carries the outages' variance into every standard error, and the run's rates
+/// average 64 histories instead of resting on one. A user's block is fixed by its
+/// index, so threads and shards see the same schedule and merge exactly.
 package enum OutageSchedule {
-    /// The windows inside `0..<horizon`, sorted, overlapping ones merged.
+    /// The schedules of a run, one per block of users (a single one when nothing
+    /// random is drawn: every block then has the same).
+    /// - Complexity: O(K × w log w) for K blocks and w windows each.
+    package static func draw(_ model: OutageModel?, seed: UInt64, horizon: SimDuration) -> [[OutageWindow]] {
+        guard let model else { return [[]] }
+        guard model.between != nil, model.duration != nil else {
+            return [draw(model, seed: seed, horizon: horizon, block: 0)]
+        }
+        return (0..<UserBlocks.count).map { draw(model, seed: seed, horizon: horizon, block: $0) }
+    }
+
+    /// The windows inside `0..<horizon` of block `block`'s users, sorted, overlapping
+    /// ones merged.
     /// - Complexity: O(w log w) in the number of windows.
-    package static func draw(_ model: OutageModel?, seed: UInt64, horizon: SimDuration) -> [OutageWindow] {
-        guard let model else { return [] }
+    package static func draw(_ model: OutageModel, seed: UInt64, horizon: SimDuration, block: Int) -> [OutageWindow] {
         var windows = model.scheduled
         if let between = model.between.map(Sampler.init), let duration = model.duration.map(Sampler.init) {
-            var rng = RandomStream.outages.generator(seed: seed, user: .max)
+            // The outages' own stream, keyed by the block where other streams take a user.
+            var rng = RandomStream.outages.generator(seed: seed, user: UInt64(block))
             var time = between.sample(&rng)
             while time < horizon {
                 let length = max(1, duration.sample(&rng))

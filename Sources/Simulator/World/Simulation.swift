@@ -77,7 +77,7 @@ public enum Simulation {
         let strategies = strategies ?? scenario.strategies
         let users = users ?? 0..<scenario.devices
         let plans = strategies.map { StrategyPlan(strategy: $0, scenario: scenario) }
-        // Global schedules first: every user (and shard) shares them.
+        // The outage schedules first: each block of users (in every thread and shard) has its own.
         let outages = OutageSchedule.draw(scenario.chain.provider.outages, seed: scenario.seed, horizon: scenario.duration)
         let empty = SimulationResult(strategies: strategies,
                                      aggregates: strategies.map { _ in StrategyAggregate(days: scenario.dayCount) },

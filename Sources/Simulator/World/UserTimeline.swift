@@ -72,7 +72,7 @@ package struct UserTimeline {
     package private(set) var lanes: [Lane] = []
 
     /// - Parameter window: entries held at once (tests shrink it to exercise windows).
-    package init(scenario: Scenario, outages: [OutageWindow], window: Int = UserTimeline.window) {
+    package init(scenario: Scenario, outages: [[OutageWindow]], window: Int = UserTimeline.window) {
         sources = LaneDraw.Sources(scenario: scenario, outages: outages)
         chain = scenario.chain
         windowSize = max(1, window)

@@ -34,8 +34,6 @@ package struct World {
     package static let effectsKept = 256
     /// Pushes in transit, addressed by `PushSlot`, with the provider's attempt numbers.
     package var pushPool = PushPool()
-    /// Provider outages of the run (global, the same for every user).
-    package let outages: [OutageWindow]
     /// Records the ledger holds in a long lane before it folds what has settled.
     package let recordsHeld: Int
     package static let recordsHeld = 1 << 12
@@ -70,14 +68,14 @@ package struct World {
     package private(set) var eventsProcessed: Int64 = 0
 
     /// - Parameters:
+    ///   - outages: the run's provider outages, per block of users (`OutageSchedule.draw`).
     ///   - timelineWindow: timeline entries held at once; a longer lane is long.
     ///   - recordsHeld: records a long lane's ledger holds before it folds.
-    package init(scenario: Scenario, outages: [OutageWindow] = [], timelineWindow: Int = UserTimeline.window,
+    package init(scenario: Scenario, outages: [[OutageWindow]] = [[]], timelineWindow: Int = UserTimeline.window,
          recordsHeld: Int = World.recordsHeld) {
         self.recordsHeld = max(1, recordsHeld)
         self.scenario = scenario
         chain = scenario.chain
-        self.outages = outages
         let placeholder = StrategyPlan(strategy: scenario.strategies[0], scenario: scenario)
         provider = XivaProvider(configuration: placeholder.provider)
         phone = Phone(configuration: PhoneConfiguration(serviceExtension: placeholder.serviceExtension),

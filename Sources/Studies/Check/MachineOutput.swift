@@ -93,6 +93,8 @@ package enum MachineOutput {
                         ("difference", JSONText.number(change.difference.value)),
                         ("se", JSONText.number(change.difference.standardError)),
                         ("interval", JSONText.interval(change.interval)),
+                        ("p", JSONText.optional(change.pValue, JSONText.number)),
+                        ("pAdjusted", JSONText.optional(change.adjustedPValue, JSONText.number)),
                         ("beyondNoise", JSONText.optional(change.beyondNoise) { $0 ? "true" : "false" }),
                     ]))
                 })),
@@ -103,6 +105,7 @@ package enum MachineOutput {
             ("new", side(comparison.new)),
             ("sameScenario", JSONText.optional(comparison.sameScenario) { $0 ? "true" : "false" }),
             ("confidence", JSONText.number(comparison.confidence)),
+            ("correction", JSONText.string(FolderComparison.correction)),
             ("changed", comparison.changed ? "true" : "false"),
             ("strategies", JSONText.array(strategies)),
             ("onlyOld", JSONText.array(comparison.onlyOld.map(JSONText.string))),

@@ -59,6 +59,10 @@ package struct ReportFolder {
         hasStandardErrors = !columns.isEmpty && errorColumns.allSatisfy { $0 != nil }
         labels = []
         estimates = []
+        // Standard errors come from min(64, devices) blocks of users (`UserBlocks`).
+        let degreesOfFreedom = record.flatMap { record in
+            record.devices >= 2 ? UserBlocks.used(users: Int64(record.devices)) - 1 : nil
+        }
         for (line, row) in rows.dropFirst().enumerated() {
             guard row.count == header.count else {
                 throw Failure(description: "\(UserText.path(summaryPath)):\(line + 2): \(row.count) fields, the header has \(header.count)")
@@ -72,7 +76,7 @@ package struct ReportFolder {
                     throw Failure(description: "\(UserText.path(summaryPath)):\(line + 2): \(metric.name) is not a number: \(UserText.quote(valueText))")
                 }
                 let standardError = errorColumn.flatMap { Double(row[$0]) } ?? .nan
-                rowEstimates.append(Estimate(value: value, standardError: standardError))
+                rowEstimates.append(Estimate(value: value, standardError: standardError, degreesOfFreedom: degreesOfFreedom))
             }
             estimates.append(rowEstimates)
         }

@@ -14,27 +14,47 @@ package enum OutageSchedule {
     /// - Complexity: O(K × w log w) for K blocks and w windows each.
     package static func draw(_ model: OutageModel?, seed: UInt64, horizon: SimDuration) -> [[OutageWindow]] {
         guard let model else { return [[]] }
-        guard model.between != nil, model.duration != nil else {
-            return [draw(model, seed: seed, horizon: horizon, block: 0)]
+        // Samplers tabulate their distribution: built once, not once per block.
+        guard let between = model.between.map(Sampler.init), let duration = model.duration.map(Sampler.init) else {
+            return [tidy(model.scheduled, horizon: horizon)]
         }
-        return (0..<UserBlocks.count).map { draw(model, seed: seed, horizon: horizon, block: $0) }
+        return (0..<UserBlocks.count).map { block in
+            tidy(model.scheduled + random(between: between, duration: duration, seed: seed, horizon: horizon, block: block),
+                 horizon: horizon)
+        }
     }
 
     /// The windows inside `0..<horizon` of block `block`'s users, sorted, overlapping
     /// ones merged.
     /// - Complexity: O(w log w) in the number of windows.
     package static func draw(_ model: OutageModel, seed: UInt64, horizon: SimDuration, block: Int) -> [OutageWindow] {
-        var windows = model.scheduled
-        if let between = model.between.map(Sampler.init), let duration = model.duration.map(Sampler.init) {
-            // The outages' own stream, keyed by the block where other streams take a user.
-            var rng = RandomStream.outages.generator(seed: seed, user: UInt64(block))
-            var time = between.sample(&rng)
-            while time < horizon {
-                let length = max(1, duration.sample(&rng))
-                windows.append(OutageWindow(start: time, duration: length))
-                time += length + max(1, between.sample(&rng))
-            }
+        guard let between = model.between.map(Sampler.init), let duration = model.duration.map(Sampler.init) else {
+            return tidy(model.scheduled, horizon: horizon)
         }
+        return tidy(model.scheduled + random(between: between, duration: duration, seed: seed, horizon: horizon, block: block),
+                    horizon: horizon)
+    }
+
+    /// Block `block`'s random windows: alternating up and down times from the outages'
+    /// own stream, keyed by the block where other streams take a user.
+    /// - Complexity: O(w) in the number of windows.
+    private static func random(between: Sampler, duration: Sampler, seed: UInt64, horizon: SimDuration,
+                               block: Int) -> [OutageWindow] {
+        var rng = RandomStream.outages.generator(seed: seed, user: UInt64(block))
+        var windows: [OutageWindow] = []
+        var time = between.sample(&rng)
+        while time < horizon {
+            let length = max(1, duration.sample(&rng))
+            windows.append(OutageWindow(start: time, duration: length))
+            time += length + max(1, between.sample(&rng))
+        }
+        return windows
+    }
+
+    /// `windows` inside `0..<horizon`, sorted, overlapping and touching ones merged.
+    /// - Complexity: O(w log w) in the number of windows.
+    private static func tidy(_ windows: [OutageWindow], horizon: SimDuration) -> [OutageWindow] {
+        var windows = windows
         windows.sort { $0.start < $1.start }
         var merged: [OutageWindow] = []
         for window in windows where window.start < horizon && window.duration > 0 {

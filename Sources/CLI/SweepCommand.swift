@@ -66,9 +66,12 @@ package enum SweepCommand {
 
     private typealias Run = RunCommand.Options
 
-    /// Runs the command; `simulate` as for `RunCommand.main`.
+    /// Runs the command; `simulate` as for `RunCommand.main`. `reusing` false simulates
+    /// every strategy at every point (`SweepPlan`), for the tests that hold reuse to the
+    /// same bytes.
     package static func main(_ arguments: ArraySlice<String>, console: Console,
-                     simulate: RunCommand.Simulate = { try Simulation.run($0, users: $1, threads: $2, progress: $3) }) -> ExitCode {
+                     simulate: RunCommand.Simulate = { try Simulation.run($0, users: $1, threads: $2, progress: $3) },
+                     reusing: Bool = true) -> ExitCode {
         if arguments.contains("--help") || arguments.contains("-h") { console.out(help); return .success }
         let scanner: ArgumentScanner
         let options: RunCommand.Options
@@ -84,7 +87,7 @@ package enum SweepCommand {
         }
 
         // Every point is decoded (and so checked) before the first runs.
-        let grid: SweepGrid
+        var grid: SweepGrid
         let bytes: [UInt8]
         var scenarios: [Scenario] = []
         let file = FileBytes.displayName(options.scenarioPath)
@@ -106,15 +109,26 @@ package enum SweepCommand {
             console.err("error: \(error)\n")
             return .dataError
         }
+        // A `strategies[i]` path names the file's i-th strategy: by its label, where every point agrees on it.
+        let labels = scenarios[0].strategies.indices.map { index in
+            scenarios.allSatisfy { index < $0.strategies.count && $0.strategies[index].label == scenarios[0].strategies[index].label }
+                ? scenarios[0].strategies[index].label : "\(index + 1)"
+        }
+        grid.name(strategyLabels: labels)
         do {
             for index in scenarios.indices { scenarios[index] = try choose(options.strategies, in: scenarios[index]) }
         } catch {
             return PushSimCommand.usage(error, command: "sweep", console: console)
         }
 
+        // A strategy the swept fields leave as it was, under the same rest of the scenario,
+        // is simulated once and its aggregate reused (`SweepPlan`): each point's run, and
+        // its cost, is only what it simulates itself.
+        let plan = SweepPlan(scenarios, reusing: reusing)
+        let runs = scenarios.indices.map { plan.scenarioToSimulate(scenarios[$0], point: $0) }
         // Each point is a run: past a cost limit it needs --allow-large, checked before any runs.
-        for (number, scenario) in scenarios.enumerated() where !options.allowLarge {
-            if let passed = RunCost(scenario, threads: options.threads).limitPassed {
+        for (number, run) in runs.enumerated() where !options.allowLarge {
+            if let run, let passed = RunCost(run, threads: options.threads).limitPassed {
                 console.err("error: \(UserText.path(file)): point \(number + 1) of the sweep is too large: \(passed) "
                             + "(README, \"Limits\"); pass --allow-large to run it anyway\n")
                 return .dataError
@@ -127,21 +141,27 @@ package enum SweepCommand {
             console.err("error: \(error)\n")
             return .failure
         }
+        if !options.output.quiet { console.err(planLine(plan, runs: runs, scenarios: scenarios)) }
         var points: [SweepReport.Point] = []
+        var simulated: [SimulationResult?] = []
         for (number, (indices, scenario)) in zip(grid.points, scenarios).enumerated() {
             let started = ContinuousClock.now
-            let progress = options.output.quiet ? nil : ProgressReporter(total: scenario.devices, console: console)
-            let result: SimulationResult
-            do {
-                var onProgress: (@Sendable (Int) -> Void)?
-                if let progress { onProgress = { progress.update(done: $0) } }
-                result = try simulate(scenario, 0..<scenario.devices, options.threads, onProgress)
-            } catch {
+            if let run = runs[number] {
+                let progress = options.output.quiet ? nil : ProgressReporter(total: run.devices, console: console)
+                do {
+                    var onProgress: (@Sendable (Int) -> Void)?
+                    if let progress { onProgress = { progress.update(done: $0) } }
+                    simulated.append(try simulate(run, 0..<run.devices, options.threads, onProgress))
+                } catch {
+                    progress?.finish()
+                    console.err("error: the accounting identity broke at point \(number + 1), nothing written: \(error)\n")
+                    return .failure
+                }
                 progress?.finish()
-                console.err("error: the accounting identity broke at point \(number + 1), nothing written: \(error)\n")
-                return .failure
+            } else {
+                simulated.append(nil)
             }
-            progress?.finish()
+            let result = plan.result(number, strategies: scenario.strategies, results: simulated)
             points.append(SweepReport.Point(indices: indices, scenario: scenario, result: result))
             if !options.output.quiet {
                 let elapsed = ContinuousClock.now - started
@@ -185,7 +205,9 @@ package enum SweepCommand {
         return copy
     }
 
-    /// The headline rates, one row per point and strategy, as `sweep.csv` writes them.
+    /// The headline rates, one row per point and strategy, as `sweep.csv` writes them,
+    /// each with ± its standard error (`sweep.csv`'s `<rate>_se`) where it is known, "–"
+    /// where the rate has nothing to divide by; a last line says what ± is.
     /// - Complexity: O(points × strategies).
     package static func table(_ report: SweepReport) -> String {
         let header = report.grid.axes.map(\.path) + ["strategy"] + SweepReport.chartedMetrics.map(\.name)
@@ -193,7 +215,12 @@ package enum SweepCommand {
         for point in report.points {
             let values = zip(report.grid.axes, point.indices).map { $0.texts[$1] }
             for (index, strategy) in point.result.strategies.enumerated() {
-                rows.append(values + [strategy.label] + SweepReport.chartedMetrics.map { SweepReport.rate($0, point.result, strategy: index) })
+                rows.append(values + [strategy.label] + SweepReport.chartedMetrics.map { metric in
+                    let rate = SweepReport.rate(metric, point.result, strategy: index)
+                    guard !rate.isEmpty else { return "–" }
+                    let error = SweepReport.standardError(point.result.estimate(metric, strategy: index))
+                    return error.isEmpty ? rate : rate + " ± " + error
+                })
             }
         }
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
@@ -202,7 +229,29 @@ package enum SweepCommand {
             while text.hasSuffix(" ") { text.removeLast() }
             return text + "\n"
         }
-        return line(header) + rows.map(line).joined()
+        return line(header) + rows.map(line).joined() + "(± standard error)\n"
+    }
+
+    /// The stderr line before the first point: the points, the strategy runs they take (the
+    /// strategies every point leaves unchanged run once) and the messages they simulate.
+    /// - Complexity: O(points × strategies).
+    package static func planLine(_ plan: SweepPlan, runs: [Scenario?], scenarios: [Scenario]) -> String {
+        let messages = runs.compactMap { $0 }.reduce(0.0) { $0 + $1.expectedMessages }
+        var line = "sweep: \(scenarios.count) point\(scenarios.count == 1 ? "" : "s"), \(plan.runs) strategy run"
+            + (plan.runs == 1 ? "" : "s")
+        if plan.runs < plan.runsWithoutReuse {
+            // The strategies no point after the first simulates: unchanged by every swept value.
+            let once = scenarios[0].strategies.indices.filter { index in
+                plan.sources.allSatisfy { $0.indices.contains(index) && $0[index] == SweepPlan.Run(point: 0, strategy: index) }
+            }.map { scenarios[0].strategies[$0].label }
+            line += " instead of \(plan.runsWithoutReuse)"
+            if !once.isEmpty && once.count < scenarios[0].strategies.count {
+                line += " (" + Coincidence.list(once) + (once.count == 1 ? " is" : " are") + " the same at every point: run once)"
+            } else {
+                line += " (strategies a point leaves as an earlier point had them are not run again)"
+            }
+        }
+        return line + ", about \(RunCost.count(messages)) messages\n"
     }
 
     /// One JSON object: the scenario, its hash, the swept paths, and each point's values

@@ -7,23 +7,29 @@ package enum ReportCharts {
     /// Month names for date ticks: fixed English, whatever the locale.
     package static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    /// Daily deliverability per strategy by the mail's arrival day: the true figure solid,
-    /// the talk's measured figure dashed in the same colour, weekends shaded.
+    /// Daily deliverability per strategy by the mail's arrival day: the true figure solid
+    /// with filled markers, the talk's measured figure dashed with hollow ones, in the
+    /// strategy's colour and marker shape, weekends shaded. Lines that coincide are drawn
+    /// so each shows (`LineChart.overlaps`; `dailyNotes` names them).
+    /// A day whose measurement window runs past the run's end (`Scenario.measurementTruncated`)
+    /// has no measured point: it would read low for want of the next day's launches, and
+    /// neither the line nor the y axis should follow it; a reference line marks the day.
     /// `bands`, when given, holds one optional interval per strategy and day as a ratio
     /// (0…1, like `Estimate.interval(confidence: 0.95)`), drawn around the true line; an
     /// interval with a bound that is not finite (no standard error) is left out.
-    /// - Complexity: O(strategies × days).
+    /// - Complexity: O(strategies × days × log(strategies)).
     package static func dailyDeliverability(scenario: Scenario, result: SimulationResult,
                                     bands: [[ClosedRange<Double>?]]? = nil) -> LineChart {
         func percent(_ numerator: Int64, _ denominator: Int64) -> Double? {
             denominator > 0 ? 100 * Double(numerator) / Double(denominator) : nil
         }
         var series: [LineChart.Series] = []
+        var legend: [Legend.Entry] = []
         for (index, (strategy, aggregate)) in zip(result.strategies, result.aggregates).enumerated() {
-            let colour = Palette.series(index)
+            let colour = Palette.series(index), marker = Marker.series(index)
             var truth = LineChart.Series(label: strategy.label, colour: colour,
                                          points: aggregate.daily.enumerated().map { (Double($0.offset), percent($0.element[.delivered], $0.element[.messages])) },
-                                         markers: true)
+                                         markers: true, marker: marker)
             if let band = bands?[index] {
                 truth.band = band.enumerated().compactMap { day, range in
                     guard let range, range.lowerBound.isFinite, range.upperBound.isFinite else { return nil }
@@ -33,15 +39,22 @@ package enum ReportCharts {
             }
             series.append(truth)
             series.append(LineChart.Series(label: strategy.label + " (measured)", colour: colour,
-                                           points: aggregate.daily.enumerated().map {
-                                               (Double($0.offset), percent($0.element[.measuredReceived], $0.element[.measuredSent]))
+                                           points: aggregate.daily.enumerated().map { day, counts in
+                                               (Double(day), scenario.measurementTruncated(day: day)
+                                                   ? nil : percent(counts[.measuredReceived], counts[.measuredSent]))
                                            },
-                                           dashed: true, markers: true))
+                                           dashed: true, markers: true, marker: marker))
+            legend.append(.init(label: strategy.label, swatch: .line(colour: colour, dashed: false, marker: marker)))
         }
-        let values = series.flatMap { $0.points.compactMap(\.y) + ($0.band ?? []).map(\.lower) }
-        let lowest = max(0, min(values.min() ?? 0, 99))
-        var yAxis = Axis.linear("deliverability (%)", covering: lowest...100, count: 5)
-        yAxis.domain = yAxis.domain.lowerBound...100
+        legend += [.init(label: "true", swatch: .line(colour: Palette.axis, dashed: false, marker: .circle), newRow: true),
+                   .init(label: "measured (the talk's method)", swatch: .line(colour: Palette.axis, dashed: true, marker: .circle))]
+        if series.contains(where: { !($0.band ?? []).isEmpty }) {
+            legend.append(.init(label: "95% interval", swatch: .band(colour: Palette.axis)))
+        }
+        let values = series.flatMap { $0.points.compactMap(\.y) + ($0.band ?? []).flatMap { [$0.lower, $0.upper] } }
+        let lowest = max(0, min(values.min() ?? 0, 99)), highest = min(100, max(values.max() ?? 100, lowest + 1))
+        var yAxis = Axis.linear("deliverability (%)", covering: lowest...highest, count: 5)
+        yAxis.domain = yAxis.domain.lowerBound...min(100, yAxis.domain.upperBound)
         yAxis.ticks.removeAll { $0.value > 100 }
         let days = scenario.dayCount
         // One band per weekend, not per day: adjacent rectangles would show a seam.
@@ -53,9 +66,14 @@ package enum ReportCharts {
                 weekends.append(Double(day) - 0.5...Double(day) + 0.5)
             }
         }
-        return LineChart(id: "daily", title: "Daily deliverability per strategy, true (solid) and measured (dashed)",
-                         xAxis: dayAxis(start: scenario.start, days: days), yAxis: yAxis, series: series,
-                         shaded: weekends, shadedLabel: "weekend")
+        let truncated = (0..<days).filter { scenario.measurementTruncated(day: $0) }
+        var chart = LineChart(id: "daily", title: "Daily deliverability per strategy, true (solid) and measured (dashed)",
+                              xAxis: dayAxis(start: scenario.start, days: days), yAxis: yAxis, series: series,
+                              shaded: weekends, shadedLabel: "weekend",
+                              references: truncated.first.map { [Tick(value: Double($0), label: "measured: cut short")] } ?? [],
+                              height: 460)
+        chart.legendEntries = legend
+        return chart
     }
 
     /// Days 0 … days−1 as an axis with dated ticks on Mondays (every week, or every few weeks for long runs).

@@ -47,7 +47,7 @@ package enum ReportPage {
         let e = SVG.escape
         let end = scenario.start.adding(days: max(0, scenario.dayCount - 1))
         var html = head(title: "PushSim report: " + scenario.name)
-        if !scenario.description.isEmpty { html += "<p class=\"description\">\(e(scenario.description))</p>\n" }
+        html += description(scenario.description)
         html += "<dl class=\"facts\">\n"
         html += "<dt>seed</dt><dd>\(scenario.seed)</dd>\n"
         html += "<dt>devices</dt><dd>\(scenario.devices)</dd>\n"
@@ -57,12 +57,14 @@ package enum ReportPage {
         html += "</dl>\n</header>\n"
         html += summaryTable(result: result)
 
+        let daily = ReportCharts.dailyDeliverability(scenario: scenario, result: result,
+                                                     bands: deliverabilityBands ?? dailyBands(result))
         html += section("daily", "Daily deliverability",
-                        "Share of each day's mail whose own notification was shown (solid, with its 95% interval shaded "
-                        + "where the run has standard errors), and what the talk's logging would report for that day "
-                        + "(dashed: measured received / measured sent). Weekends are shaded.",
-                        ReportCharts.dailyDeliverability(scenario: scenario, result: result,
-                                                         bands: deliverabilityBands ?? dailyBands(result)).svg())
+                        "Share of each day's mail whose own notification was shown (solid, filled markers, with its 95% "
+                        + "interval shaded where the run has standard errors), and what the talk's logging would report for "
+                        + "that day (dashed, hollow markers: measured received / measured sent). Each strategy has its colour "
+                        + "and marker shape. Weekends are shaded.",
+                        daily.svg(), notes: ReportCharts.dailyNotes(scenario: scenario, result: result, chart: daily))
         html += section("outcomes", "Where messages go",
                         "Every message ends in one bucket: delivered, summarized, lost (by the reason of its first loss) or still pending.",
                         ReportCharts.outcomes(result: result).svg() + outcomesTable(result: result))
@@ -81,10 +83,36 @@ package enum ReportPage {
         return html
     }
 
-    /// A titled section with its explanation and content.
-    private static func section(_ id: String, _ title: String, _ explanation: String, _ content: String) -> String {
+    /// A titled section with its explanation and content, and notes under it.
+    private static func section(_ id: String, _ title: String, _ explanation: String, _ content: String,
+                                notes: [String] = []) -> String {
         "<section id=\"\(id)\">\n<h2>\(SVG.escape(title))</h2>\n<p>\(SVG.escape(explanation))</p>\n<figure>\n"
-            + content + "</figure>\n</section>\n"
+            + content + "</figure>\n" + notes.map { "<p class=\"note\">\(SVG.escape($0))</p>\n" }.joined() + "</section>\n"
+    }
+
+    /// Descriptions longer than this many characters are folded.
+    package static let foldedDescription = 240
+
+    /// The scenario's description for a page's header: as a paragraph when short, else
+    /// folded (`<details>`) under a one-line summary, its first words, so a long text of
+    /// assumptions and sources does not push the run's facts and charts off the screen.
+    /// Empty for an empty description. Shared with `sweep.html`.
+    /// - Complexity: O(n) in the description's length.
+    package static func description(_ text: String) -> String {
+        let e = SVG.escape
+        guard !text.isEmpty else { return "" }
+        guard text.count > foldedDescription else { return "<p class=\"description\">\(e(text))</p>\n" }
+        // The first sentence when it is short, else the words that fit, then an ellipsis.
+        let limit = 120
+        var summary = String(text.prefix(limit))
+        if let stop = summary.range(of: ". ") {
+            summary = String(summary[..<stop.lowerBound]) + "."
+        } else {
+            if let space = summary.lastIndex(of: " ") { summary = String(summary[..<space]) }
+            summary += " …"
+        }
+        return "<details class=\"description\">\n<summary><span class=\"label\">Description</span> \(e(summary))</summary>\n"
+            + "<p>\(e(text))</p>\n</details>\n"
     }
 
     /// An HTML table: a header row, then rows whose first cell is a row header.
@@ -157,6 +185,14 @@ package enum ReportPage {
     h2 { font-size: 18px; margin: 36px 0 6px; padding-bottom: 4px; border-bottom: 1px solid #ccc; }
     p { margin: 4px 0 12px; }
     .description { color: #444; font-size: 13px; max-width: 75ch; }
+    details.description { margin: 4px 0 12px; max-width: none; }
+    details.description summary { cursor: pointer; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+    details.description summary .label { color: #1a1a1a; font-weight: 600; }
+    details.description p { margin: 6px 0 0; max-width: 75ch; }
+    p.note { color: #444; font-size: 13px; max-width: 80ch; }
+    p.empty { color: #444; font-style: italic; }
+    .help { color: #555; font-size: 13px; }
+    figcaption { font-weight: 600; margin-top: 12px; }
     dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margin: 12px 0; }
     dl.facts dt { color: #555; }
     dl.facts dd { margin: 0; }

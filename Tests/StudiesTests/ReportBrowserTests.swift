@@ -118,7 +118,13 @@ struct ReportBrowserTests {
         print("\(name).html screenshot: \(screenshot) (page: \(copy))")
     }
 
-    @Test("Chromium renders report.html: five charts with the right series and points, no console message; screenshot kept",
+    /// The browser scenario with a third strategy, `queue` again under another label: its
+    /// lines coincide with queue's on every day.
+    static let coincidingText = scenarioText.replacingOccurrences(
+        of: "{ \"name\": \"queue\", \"repeatMaxCount\": 4 }]",
+        with: "{ \"name\": \"queue\", \"repeatMaxCount\": 4 }, { \"name\": \"queue\", \"repeatMaxCount\": 4, \"label\": \"queue-again\" }]")
+
+    @Test("Chromium renders report.html: five charts with the right series and points, coinciding lines distinct and named, the truncated day left out, no console message; screenshot kept",
           .enabled(if: HeadlessChromium.executable != nil || HeadlessChromium.required,
                    "chromium is not installed: apt-get install chromium (with CI=true its absence fails the test)"))
     func rendersInChromium() throws {
@@ -126,7 +132,8 @@ struct ReportBrowserTests {
         let scratch = try CommandFixtures.ScratchDirectory()
         defer { scratch.remove() }
         let root = scratch.path
-        try Data(Self.scenarioText.utf8).write(to: URL(fileURLWithPath: root + "/browser.json"))
+        #expect(Self.coincidingText != Self.scenarioText)
+        try Data(Self.coincidingText.utf8).write(to: URL(fileURLWithPath: root + "/browser.json"))
         let captured = CapturedConsole()
         try #require(PushSimCommand.main(["run", root + "/browser.json", "--out", root + "/out"], console: captured.console) == .success,
                      "\(captured.err)")
@@ -149,12 +156,21 @@ struct ReportBrowserTests {
         #expect(dailySeries.map(\.label) == result.strategies.flatMap { [$0.label, $0.label + " (measured)"] })
         for (index, line) in dailySeries.enumerated() {
             let day = result.aggregates[index / 2].daily
-            let expected = index % 2 == 0 ? day.filter { $0[.messages] > 0 }.count : day.filter { $0[.measuredSent] > 0 }.count
+            // The measured line leaves out the last day, whose measurement the run's end cuts short.
+            let expected = index % 2 == 0 ? day.filter { $0[.messages] > 0 }.count
+                : day.indices.filter { day[$0][.measuredSent] > 0 && !scenario.measurementTruncated(day: $0) }.count
             #expect(line.points == expected, "\(line.label)")
-            #expect(count("<circle class=\"point\"", in: line.body) == expected, "\(line.label)")
+            #expect(count("class=\"point\"", in: line.body) == expected, "\(line.label)")
         }
         #expect(dailySeries[0].points == days)
-        #expect(dailySeries[1].points > 0)
+        #expect(dailySeries[1].points == days - 1)
+        // Each strategy its own marker shape; queue-again, on queue every day, drawn in dashes over it.
+        #expect(dailySeries[0].body.contains("<circle class=\"point\"") && !dailySeries[2].body.contains("<circle class=\"point\""))
+        #expect(dailySeries[2].body.contains("<path class=\"point\"") && dailySeries[4].body.contains("<path class=\"point\""))
+        #expect(count("class=\"overlap\"", in: dailySeries[4].body) == days - 1)
+        #expect(dom.contains("queue-again lies on queue on every day"))
+        #expect(dom.contains("The measured figures of Mar 10 are left out"))
+        #expect(daily.contains(">measured: cut short</text>"))
         // One shaded band per weekend: 2026-03-07 and 08.
         #expect(count("<rect", in: daily.components(separatedBy: "<g class=\"shaded\">")[1].components(separatedBy: "</g>")[0]) == 1)
 
@@ -213,13 +229,27 @@ struct ReportBrowserTests {
                 let bodies = drawn.components(separatedBy: "<g class=\"series\"").dropFirst()
                 for (line, body) in zip(lines, bodies) {
                     #expect(line.points == 3, "\(metric.name) \(line.label)")
-                    #expect(count("<circle class=\"point\"", in: body) == 3)
+                    #expect(count("class=\"point\"", in: body) == 3)
                     let known = csv.dropFirst().filter { $0[1] == offline && $0[2] == line.label && !$0[column].isEmpty }.count
                     #expect(count("class=\"error-bar\"", in: body) == known, "\(metric.name) \(line.label)")
                     #expect(known == 3, "\(metric.name) \(line.label): 20 devices give every rate a standard error")
                 }
             }
         }
+
+        // Axes named by the field, not its path; no chart without points.
+        #expect(dom.contains(">repeatMaxCount (strategy queue)</text>"))
+        #expect(!dom.contains("data-points=\"0\""))
+
+        // Without launches nothing is measured: that section says why instead of drawing an empty frame.
+        try Data(Self.scenarioText.replacingOccurrences(of: "\"perDay\": 6", with: "\"perDay\": 0").utf8)
+            .write(to: URL(fileURLWithPath: root + "/unmeasured.json"))
+        try #require(PushSimCommand.main(["sweep", root + "/unmeasured.json", "--set", "strategies[1].repeatMaxCount=0,2",
+                                          "--set", "devices=20", "--out", root + "/none", "--quiet"], console: captured.console) == .success)
+        let unmeasured = try HeadlessChromium.run(chromium, ["--dump-dom"], url: "file://" + root + "/none/sweep.html", scratch: root)
+        #expect(HeadlessChromium.consoleMessages(unmeasured.err) == [])
+        #expect(unmeasured.out.contains("<p class=\"empty\">No chart: nothing was measured."))
+        #expect(count("<svg ", in: unmeasured.out) == SweepReport.chartedMetrics.count - 1)
 
         try keepScreenshot(chromium, of: "sweep", height: 4000, root: root)
     }

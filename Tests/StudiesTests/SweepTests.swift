@@ -154,7 +154,7 @@ struct SweepTests {
         // One chart per charted rate and value of the second field.
         #expect(html.components(separatedBy: "<svg ").count - 1 == SweepReport.chartedMetrics.count * 2)
         #expect(html.contains("data-chart=\"sweep-deliverability-1\""))
-        #expect(html.contains("<figcaption>connectivity.offline.mean = 2h</figcaption>"))
+        #expect(html.contains("<figcaption>offline mean (connectivity) = 2h</figcaption>"))
         #expect(html.contains("<dt>set</dt><dd><code>devices</code> = 8</dd>"))
     }
 
@@ -191,6 +191,72 @@ struct SweepTests {
         #expect(!sweep.out.contains("\"label\":\"no-queue\""))
         let quiet = pushsim(["sweep", folder + "/s.json", "--set", "seed=1,2", "--out", folder + "/q", "--quiet"])
         #expect(quiet.code == .success && quiet.out.isEmpty && quiet.err.isEmpty)
+    }
+
+    @Test("the stdout table shows each rate ± its standard error, as sweep.csv has them, and – where nothing was counted")
+    func tableShowsStandardErrors() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let sweep = pushsim(["sweep", folder + "/s.json", "--set", "strategies[1].repeatMaxCount=0,3", "--out", folder + "/t"])
+        #expect(sweep.code == .success, "\(sweep.err)")
+        let csv = try #require(contents(folder + "/t/sweep.csv")).split(separator: "\n")
+            .map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let lines = sweep.out.split(separator: "\n").map(String.init)
+        #expect(lines.count == 1 + 4 + 1 && lines.last == "(± standard error)")
+        for (row, line) in zip(csv.dropFirst(), lines.dropFirst()) {
+            for name in SweepReport.chartedMetrics.map(\.name) {
+                let rate = row[csv[0].firstIndex(of: name)!], error = row[csv[0].firstIndex(of: name + "_se")!]
+                #expect(line.contains(rate + " ± " + error), "\(line) \(name)")
+            }
+        }
+        // Without launches nothing is measured: the cell says so rather than staying blank.
+        let unmeasured = pushsim(["sweep", folder + "/s.json", "--set", "strategies[1].repeatMaxCount=0,3",
+                                  "--set", "device.launches.perDay=0", "--out", folder + "/u"])
+        #expect(unmeasured.code == .success, "\(unmeasured.err)")
+        #expect(unmeasured.out.split(separator: "\n").dropFirst().dropLast().allSatisfy { $0.contains("  –  ") })
+    }
+
+    @Test("sweep.html draws no empty chart: a rate nothing measured says why instead, and the other charts have points")
+    func noEmptyCharts() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let sweep = pushsim(["sweep", folder + "/s.json", "--set", "strategies[1].repeatMaxCount=0,3",
+                             "--set", "device.launches.perDay=0", "--out", folder + "/e", "--quiet"])
+        #expect(sweep.code == .success, "\(sweep.err)")
+        let html = try #require(contents(folder + "/e/sweep.html"))
+        #expect(!html.contains("data-chart=\"sweep-measured_deliverability"))
+        #expect(html.contains("<section id=\"measured_deliverability\">\n<h2>measured deliverability</h2>\n<p class=\"empty\">No chart: "
+                              + "nothing was measured. The talk&#39;s method counts only the mail of users who launch the app"))
+        #expect(html.components(separatedBy: "<svg ").count - 1 == SweepReport.chartedMetrics.count - 1)
+        #expect(!html.contains("data-points=\"0\""))
+    }
+
+    @Test("sweep.html names its axes and captions by the field's title and unit, not its path, and shows the field's help")
+    func axesNamedByField() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let sweep = pushsim(["sweep", folder + "/s.json", "--set", "connectivity.offline.mean=20m,2h",
+                             "--set", "strategies[1].repeatMaxCount=0,3", "--out", folder + "/n", "--quiet"])
+        #expect(sweep.code == .success, "\(sweep.err)")
+        let html = try #require(contents(folder + "/n/sweep.html"))
+        #expect(html.contains(">offline mean (h; connectivity)</text>"))
+        #expect(html.contains("<figcaption>repeatMaxCount (strategy queue) = 3</figcaption>"))
+        #expect(!html.contains(">connectivity.offline.mean</text>") && !html.contains(">connectivity.offline.mean (h)</text>"))
+        #expect(html.contains("<dt>swept</dt><dd>offline mean (connectivity): <code>connectivity.offline.mean</code> = 20m, 2h"
+                              + "<br><span class=\"help\">length of offline periods (mean &gt; 0; with online); the mean (&gt; 0)</span></dd>"))
+        #expect(html.contains(">deliverability (%)</text>") && html.contains(">pushes per message (APNs requests per mail)</text>"))
+    }
+
+    @Test("sweep.html names, under a chart, the strategies whose lines lie on each other and where")
+    func coincidingLinesNamed() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // At repeatMaxCount 0 the queue re-requests nothing: one push a message, as no-queue.
+        let sweep = pushsim(["sweep", folder + "/s.json", "--set", "strategies[1].repeatMaxCount=0,3", "--out", folder + "/c", "--quiet"])
+        #expect(sweep.code == .success, "\(sweep.err)")
+        let html = try #require(contents(folder + "/c/sweep.html"))
+        let pushes = try #require(html.components(separatedBy: "<section id=\"pushes_per_message\">").last)
+        #expect(pushes.contains("drawn in alternating dashes of their colours: queue lies on no-queue at repeatMaxCount (strategy queue) = 0."))
     }
 
     /// README's `pushsim sweep` command lines, run as shown but on fewer devices and days.

@@ -2,16 +2,21 @@
 package struct Legend {
     /// How an entry's swatch is drawn.
     package enum Swatch {
-        /// A line, solid or dashed, as the series it names.
-        case line(colour: String, dashed: Bool)
+        /// A line, solid or dashed, as the series it names, with its marker in the middle
+        /// (filled on a solid line, hollow on a dashed one; nil: none).
+        case line(colour: String, dashed: Bool, marker: Marker? = nil)
         /// A filled box, as a bar segment or a shaded range.
         case box(colour: String)
+        /// A box shaded as a line's band is (its colour, faint), for the band it names.
+        case band(colour: String)
     }
 
     /// One entry.
     package struct Entry {
         package var label: String
         package var swatch: Swatch
+        /// Starts a row of its own: keys of another kind (line styles after the strategies) read apart.
+        package var newRow = false
     }
 
     /// The entries, in reading order.
@@ -31,7 +36,7 @@ package struct Legend {
         var x = 0.0, row = 0
         for entry in entries {
             let size = 26 + Self.textWidth(entry.label) + 16
-            if x > 0 && x + size > width { x = 0; row += 1 }
+            if x > 0 && (x + size > width || entry.newRow) { x = 0; row += 1 }
             placed.append((entry, x, row))
             x += size
         }
@@ -46,14 +51,19 @@ package struct Legend {
             let left = x + offset, middle = y + Double(row) * 18
             svg.start("g", [("class", "legend-entry")])
             switch entry.swatch {
-            case .line(let colour, let dashed):
+            case .line(let colour, let dashed, let marker):
                 svg.element("line", [("x1", SVG.number(left)), ("y1", SVG.number(middle)),
                                      ("x2", SVG.number(left + 20)), ("y2", SVG.number(middle)),
                                      ("stroke", colour), ("stroke-width", "2.5")]
                                     + (dashed ? [("stroke-dasharray", "5 3")] : []))
+                marker?.draw(into: &svg, x: left + 10, y: middle, radius: LineChart.markerRadius + 0.4,
+                             fill: dashed ? "#FFFFFF" : colour, stroke: colour, role: "legend-marker")
             case .box(let colour):
                 svg.element("rect", [("x", SVG.number(left + 4)), ("y", SVG.number(middle - 6)), ("width", "12"),
                                      ("height", "12"), ("fill", colour), ("stroke", Palette.axis), ("stroke-width", "0.5")])
+            case .band(let colour):
+                svg.element("rect", [("x", SVG.number(left + 2)), ("y", SVG.number(middle - 6)), ("width", "16"),
+                                     ("height", "12"), ("fill", colour), ("fill-opacity", "0.3"), ("stroke", "none")])
             }
             svg.element("text", [("x", SVG.number(left + 26)), ("y", SVG.number(middle + 4))], text: entry.label)
             svg.end()

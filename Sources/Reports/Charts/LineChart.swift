@@ -12,18 +12,21 @@ package struct LineChart {
         package var points: [(x: Double, y: Double?)]
         /// Dashed instead of solid.
         package var dashed = false
-        /// A dot on every point.
+        /// A marker on every point.
         package var markers = false
+        /// The markers' shape: filled on a solid line, hollow on a dashed one.
+        package var marker = Marker.circle
         /// A shaded band drawn behind the line (e.g. a 95% interval), when given.
         package var band: [(x: Double, lower: Double, upper: Double)]?
 
         package init(label: String, colour: String, points: [(x: Double, y: Double?)], dashed: Bool = false,
-                     markers: Bool = false, band: [(x: Double, lower: Double, upper: Double)]? = nil) {
+                     markers: Bool = false, marker: Marker = .circle, band: [(x: Double, lower: Double, upper: Double)]? = nil) {
             self.label = label
             self.colour = colour
             self.points = points
             self.dashed = dashed
             self.markers = markers
+            self.marker = marker
             self.band = band
         }
 
@@ -53,6 +56,11 @@ package struct LineChart {
     /// Overall size in pixels.
     package var width = 880.0
     package var height = 380.0
+    /// The legend's entries when the series' own would not say it best (nil: one per series).
+    package var legendEntries: [Legend.Entry]?
+    /// Values closer than this many pixels are drawn as coinciding (`overlaps`): about a
+    /// line's width, where one line would hide the other.
+    package var coincidencePixels = 2.0
 
     package init(id: String, title: String, xAxis: Axis, yAxis: Axis, series: [Series],
                  shaded: [ClosedRange<Double>] = [], shadedLabel: String? = nil, references: [Tick] = [],
@@ -69,9 +77,11 @@ package struct LineChart {
         self.height = height
     }
 
-    /// The legend: one entry per series, then the shaded ranges' label.
+    /// The legend: `legendEntries`, or one entry per series; then the shaded ranges' label.
     package var legend: Legend {
-        var entries = series.map { Legend.Entry(label: $0.label, swatch: .line(colour: $0.colour, dashed: $0.dashed)) }
+        var entries = legendEntries ?? series.map {
+            Legend.Entry(label: $0.label, swatch: .line(colour: $0.colour, dashed: $0.dashed, marker: $0.markers ? $0.marker : nil))
+        }
         if let shadedLabel, !shaded.isEmpty { entries.append(.init(label: shadedLabel, swatch: .box(colour: Palette.shade))) }
         return Legend(entries: entries)
     }
@@ -82,6 +92,9 @@ package struct LineChart {
         let top = 16 + Double(legend.rows(width: right - left)) * 18 + 6
         return (left, top, right, height - 52)
     }
+
+    /// A lone marker's size (a circle's radius), in pixels.
+    package static let markerRadius = 2.6
 
     /// The pixel position of a data point.
     /// - Complexity: O(1).
@@ -119,27 +132,59 @@ package struct LineChart {
                                  ("text-anchor", fits ? "start" : "end"), ("fill", Palette.axis)], text: reference.label)
         }
         svg.end()
-        for line in series {
+        let overlaps = overlaps
+        for (index, line) in series.enumerated() {
             guard let band = line.band, !band.isEmpty else { continue }
-            let upper = band.map { position(x: $0.x, y: $0.upper) }, lower = band.reversed().map { position(x: $0.x, y: $0.lower) }
-            let outline = (upper + lower).enumerated().map { ($0.offset == 0 ? "M" : "L") + SVG.number($0.element.x) + " " + SVG.number($0.element.y) }
-            svg.element("path", [("class", "band"), ("data-series", line.label), ("d", outline.joined(separator: " ") + " Z"),
+            // Where the line lies under an earlier one, the earlier's band stands for both:
+            // bands of several colours over each other would mix into a colour of none.
+            var segmentPlace: [Double: Place] = [:]
+            for point in line.points.indices.dropLast() where line.points[point].y != nil {
+                segmentPlace[line.points[point].x] = overlaps.segments[index][point]
+            }
+            var runs: [[(x: Double, lower: Double, upper: Double)]] = [[]]
+            for (offset, entry) in band.enumerated() {
+                runs[runs.count - 1].append(entry)
+                if offset + 1 < band.count, (segmentPlace[entry.x]?.rank ?? 0) > 0 { runs.append([]) }
+            }
+            let outlines = runs.filter { $0.count > 1 }.map { run in
+                let upper = run.map { position(x: $0.x, y: $0.upper) }, lower = run.reversed().map { position(x: $0.x, y: $0.lower) }
+                return (upper + lower).enumerated().map { ($0.offset == 0 ? "M" : "L") + SVG.number($0.element.x) + " " + SVG.number($0.element.y) }
+                    .joined(separator: " ") + " Z"
+            }
+            guard !outlines.isEmpty else { continue }
+            svg.element("path", [("class", "band"), ("data-series", line.label), ("d", outlines.joined(separator: " ")),
                                  ("fill", line.colour), ("fill-opacity", "0.18"), ("stroke", "none")])
         }
-        for line in series {
+        for (index, line) in series.enumerated() {
             let present = line.points.compactMap { point in point.y.map { (point.x, $0) } }
             svg.start("g", [("class", "series"), ("data-series", line.label), ("data-points", String(present.count))])
+            // The line itself, less the segments it draws in a coincident member's dashes.
             var path = "", penDown = false
-            for point in line.points {
-                guard let y = point.y else { penDown = false; continue }
-                let at = position(x: point.x, y: y)
+            var shared: [(from: (x: Double, y: Double), to: (x: Double, y: Double), dashes: (array: String, offset: String))] = []
+            for (point, value) in line.points.enumerated() {
+                guard let y = value.y else { penDown = false; continue }
+                let at = position(x: value.x, y: y)
                 path += (path.isEmpty ? "" : " ") + (penDown ? "L" : "M") + SVG.number(at.x) + " " + SVG.number(at.y)
                 penDown = true
+                if point + 1 < line.points.count, let nextY = line.points[point + 1].y,
+                   let dashes = Self.dashes(overlaps.segments[index][point], dashed: line.dashed) {
+                    shared.append((at, position(x: line.points[point + 1].x, y: nextY), dashes))
+                    penDown = false
+                }
             }
-            if !path.isEmpty {
-                svg.element("path", [("d", path), ("fill", "none"), ("stroke", line.colour), ("stroke-width", "2"),
-                                     ("stroke-linejoin", "round"), ("stroke-linecap", "round")]
+            let stroke = [("fill", "none"), ("stroke", line.colour), ("stroke-width", "2"), ("stroke-linejoin", "round")]
+            if path.contains("L") {
+                svg.element("path", [("d", path)] + stroke + [("stroke-linecap", "round")]
                                     + (line.dashed ? [("stroke-dasharray", "6 4")] : []))
+            }
+            // One element a segment: each starts its dashes at the segment's start, as its
+            // fellow members' do, so the slots interleave.
+            for segment in shared {
+                svg.element("path", [("class", "overlap"),
+                                     ("d", "M" + SVG.number(segment.from.x) + " " + SVG.number(segment.from.y)
+                                          + " L" + SVG.number(segment.to.x) + " " + SVG.number(segment.to.y))]
+                                    + stroke + [("stroke-linecap", "butt"), ("stroke-dasharray", segment.dashes.array),
+                                                ("stroke-dashoffset", segment.dashes.offset)])
             }
             if !line.errorBars.isEmpty {
                 // Under the markers; a cap 3 px each side, so neighbouring points stay apart.
@@ -155,10 +200,13 @@ package struct LineChart {
                 svg.end()
             }
             if line.markers {
-                for (x, y) in present {
-                    let at = position(x: x, y: y)
-                    svg.element("circle", [("class", "point"), ("cx", SVG.number(at.x)), ("cy", SVG.number(at.y)), ("r", "2.2"),
-                                           ("fill", line.dashed ? "#FFFFFF" : line.colour), ("stroke", line.colour)])
+                for (point, value) in line.points.enumerated() {
+                    guard let y = value.y else { continue }
+                    let at = position(x: value.x, y: y)
+                    // Nested where markers coincide: the first series' largest, under the others.
+                    let place = overlaps.markers[index][point]
+                    line.marker.draw(into: &svg, x: at.x, y: at.y, radius: Self.markerRadius + 1.2 * Double(place.of - 1 - place.rank),
+                                     fill: line.dashed ? "#FFFFFF" : line.colour, stroke: line.colour)
                 }
             }
             svg.end()

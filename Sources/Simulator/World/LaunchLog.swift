@@ -45,7 +45,7 @@ extension Ledger {
                 day / 64 < forgottenLaunchDays.count && forgottenLaunchDays[day / 64] & (1 << UInt64(day % 64)) != 0
             }
             let dayStart = SimTime(day) * TimeUnit.day
-            return forgotten(day) || forgotten(day + 1) || launched(from: dayStart, before: dayStart + 2 * TimeUnit.day)
+            return (0..<MeasurementWindow.days).contains { forgotten(day + $0) } || launched(from: dayStart, before: MeasurementWindow.end(ofDay: day))
         }
 
         /// Forgets launch instants before `launchesBefore` and uploads before

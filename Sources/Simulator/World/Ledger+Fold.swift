@@ -81,7 +81,7 @@ extension Ledger {
         package mutating func upload(at time: SimTime) {
             uploadedAfterFold += awaitingUpload
             awaitingUpload = 0
-            for (day, count) in awaitingSentByDay where time < SimTime(day + 2) * TimeUnit.day {
+            for (day, count) in awaitingSentByDay where time < MeasurementWindow.end(ofDay: day) {
                 receivedByDay[day] += count
             }
             awaitingSentByDay.removeAll(keepingCapacity: true)
@@ -98,7 +98,7 @@ extension Ledger {
                 // Settled only after its log was written: a later upload carries it.
                 if let uploadedAt = launches.firstUpload(notBefore: record.loggedAt) {
                     pass.funnel[.uploaded] += 1
-                    if sent && uploadedAt < SimTime(day + 2) * TimeUnit.day { receivedByDay[day] += 1 }
+                    if sent && uploadedAt < MeasurementWindow.end(ofDay: day) { receivedByDay[day] += 1 }
                 } else {
                     awaitingUpload += 1
                     if sent {
@@ -154,7 +154,7 @@ extension Ledger {
                 day = recordDay
                 today = DayCounts()
                 let dayStart = SimTime(day) * TimeUnit.day
-                nextDayEnd = dayStart + 2 * TimeUnit.day
+                nextDayEnd = MeasurementWindow.end(ofDay: day)
                 // Only users who launched the app the same or the next day count.
                 launchedToday = measures && launches.measured && launches.launched(from: dayStart, before: nextDayEnd)
             }

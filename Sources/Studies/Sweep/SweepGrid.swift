@@ -9,6 +9,9 @@ package struct SweepAxis: Sendable {
     package var texts: [String]
     /// Each value as an override of `path`.
     package var overrides: [ScenarioOverride]
+    /// What the path names, for people (`FieldTitle`): a strategy is named by its position
+    /// until `named(strategyLabels:)` gives the labels. nil for a path no declaration has.
+    package var title: FieldTitle?
 
     /// Most values one axis may take, and most points a grid may have.
     package static let maxValues = 1000
@@ -48,6 +51,24 @@ package struct SweepAxis: Sendable {
         for text in texts {
             overrides.append(try ScenarioOverride(path: path, value: text, argument: path + "=" + text))
         }
+        title = FieldTitle(path: path, strategyLabels: [])
+    }
+
+    /// The field's name for people: its title ("repeatMaxCount (strategy queue)"), or the
+    /// path when no declaration names it.
+    /// - Complexity: O(1).
+    package var name: String { title?.title ?? path }
+
+    /// The axis's title on a chart: the field's name with the unit its values are drawn in
+    /// ("offline mean (h; connectivity)").
+    /// - Complexity: O(values), for the scale.
+    package var axisLabel: String {
+        let unit: String? = switch scale {
+        case .numeric(_, let unit): unit
+        case .categorical: nil
+        }
+        if let title { return title.title(unit: unit) }
+        return path + (unit.map { " (\($0))" } ?? "")
     }
 
     /// `text` split on commas at the top level: not inside `[…]`, `{…}` or a `"…"` string
@@ -154,6 +175,13 @@ package struct SweepGrid: Sendable {
 
     /// The number of points.
     package var count: Int { axes.reduce(1) { $0 * $1.texts.count } }
+
+    /// Names the strategies the axes' paths point into (`strategies[i]…`) by their labels
+    /// in the file's order, as the points were decoded before `--strategy` chose among them.
+    /// - Complexity: O(axes × path length).
+    package mutating func name(strategyLabels: [String]) {
+        for index in axes.indices { axes[index].title = FieldTitle(path: axes[index].path, strategyLabels: strategyLabels) }
+    }
 
     /// The overrides of `point`, in axis order.
     /// - Complexity: O(axes).

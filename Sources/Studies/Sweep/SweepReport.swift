@@ -80,34 +80,32 @@ package struct SweepReport {
     }
 
     /// The charts of `metric`: one per combination of the other axes' values, x the
-    /// first axis, one line per strategy label (in order of first appearance).
-    /// - Complexity: O(points × strategies).
-    package func charts(_ metric: Metric) -> [(caption: String?, chart: LineChart)] {
+    /// first axis, one line per strategy label (in order of first appearance), each with
+    /// its colour and marker shape. A combination where no point has anything to divide
+    /// by has no chart (nil): an empty frame would say nothing, `emptyReason` says why.
+    /// - Complexity: O(points × strategies × log(strategies)).
+    package func charts(_ metric: Metric) -> [(caption: String?, chart: LineChart?)] {
         let isShare = switch metric {
         case .pushesPerMessage: false
         case .deliverability, .informedRate, .measuredDeliverability, .lostShare: true
         }
         let scale = isShare ? 100.0 : 1.0
         let first = grid.axes[0]
-        let xValues: [Double]
+        let xValues = self.xValues
         let xAxis: Axis
         switch first.scale {
-        case .numeric(let values, let unit):
-            xValues = values
+        case .numeric(let values, _):
             let low = values.min() ?? 0, high = values.max() ?? 1
-            var axis = Axis.linear(first.path + (unit.map { " (\($0))" } ?? ""), covering: low...high)
+            var axis = Axis.linear(first.axisLabel, covering: low...high)
             // A margin of 3% each side, so the first and last points (and their bars) stay off the frame.
             let margin = 0.03 * (axis.domain.upperBound - axis.domain.lowerBound)
             axis.domain = axis.domain.lowerBound - margin...axis.domain.upperBound + margin
             xAxis = axis
         case .categorical:
-            xValues = first.texts.indices.map(Double.init)
-            xAxis = Axis(label: first.path, domain: -0.5...Double(first.texts.count) - 0.5,
+            xAxis = Axis(label: first.axisLabel, domain: -0.5...Double(first.texts.count) - 0.5,
                          ticks: first.texts.enumerated().map { Tick(value: Double($0.offset), label: $0.element) })
         }
-        let labels = points.reduce(into: [String]()) { labels, point in
-            for strategy in point.result.strategies where !labels.contains(strategy.label) { labels.append(strategy.label) }
-        }
+        let labels = strategyLabels
         // Points grouped by their values on the other axes, in grid order.
         var groups: [(key: [Int], points: [Point])] = []
         for point in points {
@@ -117,7 +115,8 @@ package struct SweepReport {
         return groups.enumerated().map { groupIndex, group in
             var series: [LineChart.Series] = []
             for (labelIndex, label) in labels.enumerated() {
-                var line = LineChart.Series(label: label, colour: Palette.series(labelIndex), points: [], markers: true)
+                var line = LineChart.Series(label: label, colour: Palette.series(labelIndex), points: [], markers: true,
+                                            marker: Marker.series(labelIndex))
                 for point in group.points.sorted(by: { xValues[$0.indices[0]] < xValues[$1.indices[0]] }) {
                     guard let index = point.result.strategies.firstIndex(where: { $0.label == label }) else { continue }
                     let estimate = point.result.estimate(metric, strategy: index)
@@ -136,9 +135,11 @@ package struct SweepReport {
                 }
                 series.append(line)
             }
+            let caption = group.key.isEmpty ? nil
+                : zip(grid.axes.dropFirst(), group.key).map { "\($0.name) = \($0.texts[$1])" }.joined(separator: ", ")
             let ys = series.flatMap { $0.points.compactMap(\.y) + $0.errorBars.flatMap { [$0.lower, $0.upper] } }
-            let low = ys.min() ?? 0, high = ys.max() ?? 1
-            var yAxis = Axis.linear(metric.name.replacingOccurrences(of: "_", with: " ") + (isShare ? " (%)" : " (per message)"),
+            guard let low = ys.min(), let high = ys.max() else { return (caption, nil) }
+            var yAxis = Axis.linear(metric.name.replacingOccurrences(of: "_", with: " ") + (isShare ? " (%)" : " (APNs requests per mail)"),
                                     covering: low...high)
             if isShare {
                 // No share is below 0% or above 100%: the axis stops there, as report.html's does.
@@ -148,11 +149,62 @@ package struct SweepReport {
                 yAxis.domain = bottom...max(top, bottom + 1)
                 yAxis.ticks.removeAll { !yAxis.domain.contains($0.value) }
             }
-            let caption = group.key.isEmpty ? nil
-                : zip(grid.axes.dropFirst(), group.key).map { "\($0.path) = \($0.texts[$1])" }.joined(separator: ", ")
-            let title = metric.name + " against " + first.path + (caption.map { " (" + $0 + ")" } ?? "")
+            let title = metric.name + " against " + first.name + (caption.map { " (" + $0 + ")" } ?? "")
             return (caption, LineChart(id: "sweep-\(metric.name)-\(groupIndex)", title: title, xAxis: xAxis, yAxis: yAxis,
                                        series: series))
+        }
+    }
+
+    /// Where each value of the first axis sits on the charts' x axis, in its order.
+    /// - Complexity: O(values).
+    package var xValues: [Double] {
+        switch grid.axes[0].scale {
+        case .numeric(let values, _): values
+        case .categorical: grid.axes[0].texts.indices.map(Double.init)
+        }
+    }
+
+    /// The note under `chart` naming the strategies whose lines lie on top of each other
+    /// (`LineChart.coincidences`) and at which values of the first axis; nil when none do.
+    /// - Complexity: O(points × strategies × log(strategies)).
+    package func coincidenceNote(_ chart: LineChart, metric: Metric) -> String? {
+        let first = grid.axes[0], xValues = xValues
+        let phrases = Coincidence.phrases(chart.coincidences, name: { chart.series[$0].label }) { xs, shared in
+            if xs == shared { return "at every point" }
+            let texts = xs.compactMap { x in xValues.firstIndex(of: x).map { first.texts[$0] } }
+            return "at " + first.name + " = " + texts.joined(separator: ", ")
+        }
+        guard !phrases.isEmpty else { return nil }
+        let unit = switch metric {
+        case .pushesPerMessage: "pushes per message"
+        case .deliverability, .informedRate, .measuredDeliverability, .lostShare: "percentage points"
+        }
+        let tolerance = chart.coincidenceTolerance
+        return "Lines within \(FixedPoint.decimal(tolerance, places: tolerance < 0.1 ? 3 : 2)) \(unit) of each other (a line's "
+            + "width here) lie on top of each other, drawn in alternating dashes of their colours: "
+            + phrases.joined(separator: "; ") + "."
+    }
+
+    /// The strategies' labels in order of first appearance over the points.
+    /// - Complexity: O(points × strategies²).
+    package var strategyLabels: [String] {
+        points.reduce(into: [String]()) { labels, point in
+            for strategy in point.result.strategies where !labels.contains(strategy.label) { labels.append(strategy.label) }
+        }
+    }
+
+    /// Why `metric` has nothing to chart at any point of a chart: what its denominator
+    /// counts and, where the scenario decides it, why that is none.
+    /// - Complexity: O(points).
+    package func emptyReason(_ metric: Metric) -> String {
+        switch metric {
+        case .measuredDeliverability:
+            let launches = points.contains { $0.scenario.chain.device.launches != nil }
+            return "nothing was measured. The talk's method counts only the mail of users who launch the app (device.launches), "
+                + (launches ? "and none of them launched it in time, on a device whose extension logs (iOS 10 or later)."
+                            : "and this scenario has no launches.")
+        case .deliverability, .informedRate, .pushesPerMessage, .lostShare:
+            return "no strategy had any mail, so no rate has anything to divide by."
         }
     }
 
@@ -162,9 +214,7 @@ package struct SweepReport {
         let e = SVG.escape
         let name = points.first?.scenario.name ?? ""
         var html = ReportPage.head(title: "PushSim sweep: " + name)
-        if let description = points.first?.scenario.description, !description.isEmpty {
-            html += "<p class=\"description\">\(e(description))</p>\n"
-        }
+        html += ReportPage.description(points.first?.scenario.description ?? "")
         func distinct<Value: Equatable & CustomStringConvertible>(_ values: [Value]) -> String {
             values.reduce(into: [Value]()) { if !$0.contains($1) { $0.append($1) } }.map(\.description).joined(separator: ", ")
         }
@@ -173,7 +223,8 @@ package struct SweepReport {
         html += "<dt>devices</dt><dd>\(e(distinct(points.map(\.scenario.devices))))</dd>\n"
         html += "<dt>days</dt><dd>\(e(distinct(points.map(\.scenario.dayCount))))</dd>\n"
         for axis in grid.axes {
-            html += "<dt>swept</dt><dd><code>\(e(axis.path))</code> = \(e(axis.texts.joined(separator: ", ")))</dd>\n"
+            html += "<dt>swept</dt><dd>\(e(axis.name)): <code>\(e(axis.path))</code> = \(e(axis.texts.joined(separator: ", ")))"
+                + (axis.title?.summary.map { "<br><span class=\"help\">\(e($0))</span>" } ?? "") + "</dd>\n"
         }
         for override in grid.fixed {
             html += "<dt>set</dt><dd><code>\(e(override.path))</code> = \(e(override.valueText))</dd>\n"
@@ -182,13 +233,24 @@ package struct SweepReport {
         html += "<dt>command</dt><dd><code>\(e(commandLine))</code></dd>\n"
         html += "</dl>\n</header>\n"
         for metric in Self.chartedMetrics {
+            let charts = charts(metric)
             html += "<section id=\"\(metric.name)\">\n<h2>\(e(metric.name.replacingOccurrences(of: "_", with: " ")))</h2>\n"
-            html += "<p>\(e(metric.name)) of each strategy against \(e(grid.axes[0].path)); bars are the 95% interval "
+            guard charts.contains(where: { $0.chart != nil }) else {
+                html += "<p class=\"empty\">No chart: \(e(emptyReason(metric)))</p>\n</section>\n"
+                continue
+            }
+            html += "<p>\(e(metric.name)) of each strategy against \(e(grid.axes[0].name)); bars are the 95% interval "
                 + "(± t·SE, as summary.csv's _low and _high) where the standard error is known.</p>\n"
-            for (caption, chart) in charts(metric) {
+            for (caption, chart) in charts {
                 html += "<figure>\n"
                 if let caption { html += "<figcaption>\(e(caption))</figcaption>\n" }
-                html += chart.svg() + "</figure>\n"
+                if let chart {
+                    html += chart.svg()
+                    if let note = coincidenceNote(chart, metric: metric) { html += "<p class=\"note\">\(e(note))</p>\n" }
+                } else {
+                    html += "<p class=\"empty\">No chart: \(e(emptyReason(metric)))</p>\n"
+                }
+                html += "</figure>\n"
             }
             html += "</section>\n"
         }

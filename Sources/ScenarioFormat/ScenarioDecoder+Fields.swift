@@ -359,6 +359,14 @@ package struct ObjectReader {
         return reader
     }
 
+    /// Whether a member the object does not declare (`known`) resembles `key`
+    /// (`NearestNames`): the unknown-field error already says it, so a rule that misses
+    /// `key` need not say so again.
+    /// - Complexity: O(members × known keys × key lengths).
+    package func hasMisspelling(of key: String, known: [String]) -> Bool {
+        object.members.contains { !known.contains($0.key) && NearestNames.nearest(to: $0.key, among: known).contains(key) }
+    }
+
     package func optional(_ key: String) -> FieldReader? {
         guard let node = object[key] else { return nil }
         return FieldReader(file: reader.file, node: node, path: reader.child(key), log: reader.log)

@@ -101,7 +101,7 @@ struct ScenarioCostMemoryTests {
         #expect(cost.limitPassed == nil)
     }
 
-    @Test("a million rotations a day for 49 days (6.6 GB and more measured past 4 GB) passes the memory limit")
+    @Test("a million rotations a day for 49 days (8 GB of APNs's token slots) passes the memory limit")
     func rotationsPastTheLimit() throws {
         let cost = RunCost(try Self.fixture("token-rotations.json", sets: ["duration=49d"]), threads: 1)
         #expect(cost.tokenBytesPerThread == Double((1 << 26) * APNsServer.bytesPerToken))

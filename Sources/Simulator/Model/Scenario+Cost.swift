@@ -101,7 +101,7 @@ public struct RunCost: Sendable, Equatable {
     /// Memory of the reports rendered from one strategy-day of counts: about 670 bytes of
     /// it end in the files (`result.json`'s per-day counts and blocks, a row of
     /// `daily.csv`, the page's points), the rest is their pieces and bytes while written.
-    /// Measured with `/usr/bin/time -v` at 100,000–400,000 strategy-days (2.4–2.7 KB above
+    /// Measured with `/usr/bin/time -v` at 100,000–400,000 strategy-days (2.4–2.6 KB above
     /// the counts; docs/performance.md), rounded up.
     package static let reportBytesPerStrategyDay = 2.5 * 1024
     /// Memory of everything else (the program, buffers, reports of a small run).

@@ -47,11 +47,52 @@ public struct CivilDate: Sendable, Equatable, Comparable, CustomStringConvertibl
     /// Parses `YYYY-MM-DD`.
     /// - Complexity: O(n) in the text's length.
     public init?(iso text: String) {
+        guard case .success(let date) = Self.parse(iso: text) else { return nil }
+        self = date
+    }
+
+    /// Why a text is not a date: not written `YYYY-MM-DD`, or written so but naming a
+    /// day the calendar does not have (`2026-02-30`), which a user fixes differently.
+    public enum ParseError: Error, Equatable, Sendable {
+        case notISO
+        /// The month is not 01…12.
+        case noSuchMonth(year: Int, month: Int)
+        /// The day is not 01 to the month's last.
+        case noSuchDay(year: Int, month: Int, day: Int)
+
+        /// What is wrong, for a message after the text: "(February 2026 has 28 days)".
+        /// - Complexity: O(1).
+        public var explanation: String {
+            switch self {
+            case .notISO: "write YYYY-MM-DD"
+            case .noSuchMonth: "a month is 01 to 12"
+            case .noSuchDay(let year, let month, _):
+                "\(CivilDate.monthNames[month - 1]) \(year) has \(CivilDate.daysIn(year: year, month: month)) days"
+            }
+        }
+    }
+
+    /// `YYYY-MM-DD` read, or why it is not a date.
+    /// - Complexity: O(n) in the text's length.
+    public static func parse(iso text: String) -> Result<CivilDate, ParseError> {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
               parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-              let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]) else { return nil }
-        self.init(year: y, month: m, day: d)
+              let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]) else { return .failure(.notISO) }
+        guard (1...12).contains(m) else { return .failure(.noSuchMonth(year: y, month: m)) }
+        guard let date = CivilDate(year: y, month: m, day: d) else { return .failure(.noSuchDay(year: y, month: m, day: d)) }
+        return .success(date)
+    }
+
+    /// English month names, January first.
+    public static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August",
+                                    "September", "October", "November", "December"]
+
+    /// Days in `month` (1…12) of `year`, leap years as the proleptic Gregorian calendar has them.
+    /// - Complexity: O(1).
+    public static func daysIn(year: Int, month: Int) -> Int {
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        return [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
     }
 
     /// Weekday, 0 = Monday … 6 = Sunday.

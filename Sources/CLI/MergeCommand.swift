@@ -147,7 +147,7 @@ package enum MergeCommand {
             return .failure
         }
         guard !output.quiet else { return .success }
-        console.err("merged \(seen.count) shards into \(Reports.listing(RunOutput.fileNames)) in \(UserText.path(out))\n")
+        console.err("merged \(Counted.phrase(seen.count, "shard")) into \(Reports.listing(RunOutput.fileNames)) in \(UserText.path(out))\n")
         return .success
     }
 

@@ -1,3 +1,4 @@
+import Base
 import Foundation
 
 /// Exit codes, as BSD's sysexits.h names them.
@@ -52,6 +53,16 @@ public enum PushSimCommand {
 
     /// "run, validate, …, version or help": what a command name may be, for messages.
     package static var commandList: String { commands.map(\.name).joined(separator: ", ") + " or help" }
+
+    /// Every name a command may be given by: the table's and `help`.
+    package static var commandNames: [String] { commands.map(\.name) + ["help"] }
+
+    /// The command names nearest a misspelt `name` (`rnu`: run), or nil when none is near.
+    /// - Complexity: O(commands × name lengths).
+    package static func commandsNear(_ name: String) -> [String]? {
+        let near = NearestNames.nearest(to: name, among: commandNames)
+        return near.isEmpty ? nil : near
+    }
 
     package static let help = """
     OVERVIEW: \(abstract)

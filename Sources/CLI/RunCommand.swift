@@ -123,22 +123,29 @@ package enum RunCommand {
             return .finished(.dataError)
         }
         if let seed = options.seed { scenario.seed = seed }
+        let labels = scenario.strategies.map(\.label)
         if !options.strategies.isEmpty {
             var chosen: [Strategy] = []
             for label in options.strategies {
                 guard let strategy = scenario.strategies.first(where: { $0.label == label }) else {
-                    return .finished(PushSimCommand.usage(.unknownStrategy(label, known: scenario.strategies.map(\.label)),
+                    return .finished(PushSimCommand.usage(.unknownStrategy(label, known: labels),
                                                           command: command, console: console))
                 }
                 if !chosen.contains(strategy) { chosen.append(strategy) }
+            }
+            // `--strategy queue --baseline no-queue` asks for queue against no-queue: the
+            // baseline is simulated too, first, as the column the others are compared with.
+            if let label = options.baseline, !chosen.contains(where: { $0.label == label }),
+               let baseline = scenario.strategies.first(where: { $0.label == label }) {
+                chosen.insert(baseline, at: 0)
             }
             scenario.strategies = chosen
         }
         var baseline = 0
         if let label = options.baseline {
+            // Whatever --strategy chose, the baseline was added to it when the scenario has it.
             guard let index = scenario.strategies.firstIndex(where: { $0.label == label }) else {
-                return .finished(PushSimCommand.usage(.unknownStrategy(label, known: scenario.strategies.map(\.label)),
-                                                      command: command, console: console))
+                return .finished(PushSimCommand.usage(.unknownStrategy(label, known: labels), command: command, console: console))
             }
             baseline = index
         }
@@ -190,7 +197,7 @@ package enum RunCommand {
                                        removing: RunOutput.fileNames)
                 if !options.output.quiet {
                     console.err("wrote \(UserText.path(ReportWriter.join(directory, Self.partialFileName))) "
-                                + "(shard \(shard.index)/\(shard.count), \(users.count) devices)\n")
+                                + "(shard \(shard.index)/\(shard.count), \(Counted.phrase(users.count, "device")))\n")
                 }
                 return .finished(.success)
             }
@@ -246,7 +253,8 @@ package enum RunCommand {
         package static let baseline = Option<String>(
             "--baseline", "<label>", .text,
             help: "The strategy the others are compared with in compare.csv and the",
-            "table (default: the first one run)")
+            "table (default: the first one run); simulated too when --strategy",
+            "leaves it out")
         package static let threads = Option<Int>(
             "--threads", "<n>", .integer(in: 1...1024),
             help: "Worker threads (default: the CPUs this process may use, after its",

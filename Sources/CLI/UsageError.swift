@@ -5,7 +5,8 @@ import Base
 public enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownCommand(String)
     case missingCommand
-    case unknownOption(String, command: String)
+    /// An option the command does not take; `near`: its declared options nearest the name.
+    case unknownOption(String, command: String, near: [String] = [])
     case missingValue(option: String)
     case repeatedOption(String)
     case invalidValue(option: String, value: String, expected: String)
@@ -17,9 +18,12 @@ public enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .unknownCommand(let name): "unknown command '\(UserText.escape(name))'; expected " + PushSimCommand.commandList
+        case .unknownCommand(let name):
+            "unknown command '\(UserText.escape(name))'" + (PushSimCommand.commandsNear(name).map { NearestNames.didYouMean($0) }
+                ?? "; expected " + PushSimCommand.commandList)
         case .missingCommand: "no command given"
-        case .unknownOption(let option, let command): "unknown option '\(UserText.escape(option))' for '\(UserText.escape(command))'"
+        case .unknownOption(let option, let command, let near):
+            "unknown option '\(UserText.escape(option))' for '\(UserText.escape(command))'" + NearestNames.didYouMean(near)
         case .missingValue(let option): "option '\(UserText.escape(option))' needs a value"
         case .repeatedOption(let option): "option '\(UserText.escape(option))' given twice; it takes one value"
         case .invalidValue(let option, let value, let expected): "invalid value '\(UserText.escape(value))' for '\(UserText.escape(option))': expected \(expected)"
@@ -62,7 +66,7 @@ package struct ArgumentScanner {
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
             guard let option = options.first(where: { $0.name == name }) else {
-                throw .unknownOption(argument, command: command)
+                throw .unknownOption(argument, command: command, near: NearestNames.nearest(to: name, among: options.map(\.name)))
             }
             switch option.arity {
             case .flag:

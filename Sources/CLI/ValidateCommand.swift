@@ -41,8 +41,10 @@ package enum ValidateCommand {
         }
         do {
             let scenario = try ScenarioDecoder.load(path: path)
-            console.out("ok: \(scenario.name): \(scenario.devices) devices, \(scenario.dayCount) days, "
-                        + "\(scenario.strategies.count) strategies (" + scenario.strategies.map(\.label).joined(separator: ", ") + ")\n")
+            console.out("ok: \(scenario.name): \(Counted.phrase(scenario.devices, "device")), "
+                        + "\(Counted.phrase(scenario.dayCount, "day")), "
+                        + "\(Counted.phrase(scenario.strategies.count, "strategy", plural: "strategies")) ("
+                        + scenario.strategies.map(\.label).joined(separator: ", ") + ")\n")
             let threads = ProcessInfo.processInfo.activeProcessorCount
             console.out(costLine(scenario, threads: threads) + "\n")
             console.out(estimateLine(RunCost(scenario, threads: threads)) + "\n")
@@ -61,19 +63,24 @@ package enum ValidateCommand {
         let perDeviceAndStrategy = messages / Double(scenario.devices) / Double(scenario.strategies.count)
         let working = max(1, min(threads, scenario.devices))
         let seconds = messages / (messagesPerSecondPerThread * Double(working))
-        return "cost: about \(count(messages)) messages (\(count(perDeviceAndStrategy)) per device and strategy); "
-            + "\(wallTime(seconds)) on \(working) thread\(working == 1 ? "" : "s") "
+        return "cost: about \(Counted.phrase(count(messages), "message")) (\(count(perDeviceAndStrategy)) per device and strategy); "
+            + "\(wallTime(seconds)) on \(Counted.phrase(working, "thread")) "
             + "(at \(format(messagesPerSecondPerThread / 1e6)) million messages a second per thread)"
     }
 
     /// `estimate: about E kernel events, about M MB of memory (N messages and T timeline
-    /// entries per device app; K MB of them kept by the model); within the limits`, or which
-    /// limit it passes and that `run` then needs `--allow-large`.
+    /// entries per device app; K MB of them kept by the model[, R MB a thread by APNs for X
+    /// token rotations per device app]); within the limits`, or which limit it passes and
+    /// that `run` then needs `--allow-large`.
     /// - Complexity: O(1).
     package static func estimateLine(_ cost: RunCost) -> String {
-        "estimate: about \(RunCost.count(cost.events)) kernel events, about \(RunCost.megabytes(cost.memoryBytes)) of memory "
-            + "(\(RunCost.count(cost.messagesPerLane)) messages and \(RunCost.count(cost.timelineEntriesPerLane)) "
-            + "timeline entries per device app; \(RunCost.megabytes(cost.modelBytesPerLane)) of them kept by the model); "
+        "estimate: about \(Counted.phrase(RunCost.count(cost.events), "kernel event")), about \(RunCost.megabytes(cost.memoryBytes)) of memory "
+            + "(\(Counted.phrase(RunCost.count(cost.messagesPerLane), "message")) and "
+            + "\(Counted.phrase(RunCost.count(cost.timelineEntriesPerLane), "timeline entry", plural: "timeline entries")) "
+            + "per device app; \(RunCost.megabytes(cost.modelBytesPerLane)) of them kept by the model"
+            + (cost.rotationsPerLane > 0 ? ", \(RunCost.megabytes(cost.tokenBytesPerThread)) a thread by APNs for "
+                + Counted.phrase(RunCost.count(cost.rotationsPerLane), "token rotation") + " per device app" : "")
+            + "); "
             + (cost.limitPassed.map { "\($0): run and check need --allow-large" } ?? "within the limits")
     }
 

@@ -63,6 +63,11 @@ public struct APNsServer: Sendable {
     /// (still in flight, for the world's end-of-run accounting). Kept as a running count.
     public private(set) var heldNotifications = 0
 
+    /// Memory one token APNs knows takes in a world: its state and its (empty) power
+    /// batch. Tokens are numbered densely and a world keeps every one it handed out, so a
+    /// lane whose token rotates n times holds n + 1 of each; the cost estimate counts them.
+    public static let bytesPerToken = MemoryLayout<TokenState>.stride + MemoryLayout<ContiguousArray<PushNotification>>.stride
+
     private var tokens: ContiguousArray<TokenState> = []
     /// Low-priority notifications held for each token's power window, in arrival
     /// order. Kept apart from `tokens` and never shrunk, so each token's buffer

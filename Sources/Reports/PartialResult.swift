@@ -86,10 +86,28 @@ package struct PartialResult {
                 throw DecodingError(description: "\(UserText.path(path)): cannot read: \(error.reason); the folder holds a "
                                     + "shard's \(Self.fileName): merge the shards first ('pushsim merge')")
             }
+            // A whole run's report folder given to merge: say what merge takes, and where this run's result is.
+            let result = ReportWriter.join(argument, RunOutput.resultFileName)
+            if isFolder, fileInFolder == Self.fileName, ReportWriter.kind(of: result) == false {
+                throw DecodingError(description: "\(UserText.path(path)): cannot read: \(error.reason); the folder holds a "
+                                    + "whole run's reports (its result is \(UserText.path(result))): merge takes the "
+                                    + "\(Self.fileName) of each 'pushsim run --shard K/N' (its folder or the file); "
+                                    + "to draw a run's page again, 'pushsim report \(UserText.path(argument))'")
+            }
             throw DecodingError(description: "\(UserText.path(path)): cannot read: \(error.reason)")
         }
-        let decoded = try decode(bytes, file: path)
+        let decoded = try decode(bytes, file: path, expected: fileInFolder == fileName ? .partial : .result)
         return (decoded.partial, decoded.scenario, path)
+    }
+
+    /// Why a JSON object without a `format` string is not `expected`, naming the pushsim
+    /// file it looks like (a scenario has `strategies` and `start`).
+    /// - Complexity: O(members).
+    private static func notThisFormat(_ object: JSONObject, expected: Expected) -> String {
+        if object["strategies"] != nil, object["start"] != nil {
+            return "not \(expected.noun) but a scenario file (run it with 'pushsim run')"
+        }
+        return "not \(expected.noun): no \"format\" field (pushsim writes \"format\": \"\(format)\" first)"
     }
 
     /// Why a partial file cannot be merged.
@@ -97,36 +115,82 @@ package struct PartialResult {
         package var description: String
     }
 
-    /// Reads a partial; `file` names it in errors.
-    package static func decode(_ bytes: [UInt8], file: String) throws(DecodingError) -> (partial: PartialResult, scenario: Scenario) {
+    /// What a command reads a file in this format as: a shard's `partial.json` (`merge`)
+    /// or a run's `result.json` (`report`). Both hold the same format; the messages name
+    /// the one the user gave.
+    package enum Expected: Sendable {
+        case partial
+        case result
+
+        /// "a shard's partial.json", "a run's result.json": what the file should have been.
+        package var noun: String {
+            switch self {
+            case .partial: "a shard's \(PartialResult.fileName)"
+            case .result: "a run's \(RunOutput.resultFileName)"
+            }
+        }
+
+        /// How to get a file this pushsim reads: "re-run every shard", "run the scenario again".
+        package var remedy: String {
+            switch self {
+            case .partial: "re-run every shard"
+            case .result: "run the scenario again"
+            }
+        }
+
+        /// "partial result", "result.json": what "damaged …" names.
+        package var short: String {
+            switch self {
+            case .partial: "partial result"
+            case .result: RunOutput.resultFileName
+            }
+        }
+    }
+
+    /// Reads a partial (or a run's `result.json`, `expected` says which the user meant);
+    /// `file` names it in errors, which say what is wrong with the file: not JSON, JSON of
+    /// another shape, another pushsim file (a scenario, `run.json`), or a damaged field.
+    package static func decode(_ bytes: [UInt8], file: String, expected: Expected = .partial)
+        throws(DecodingError) -> (partial: PartialResult, scenario: Scenario) {
         func fail(_ message: String) -> DecodingError { DecodingError(description: "\(UserText.path(file)): \(message)") }
+        let damaged = "damaged " + expected.short
         let root: JSONNode
-        do { root = try JSONParser.parse(bytes) } catch { throw fail("\(error.location): \(error.message)") }
-        guard case .object(let object) = root.value,
-              case .string(format)? = object["format"]?.value else { throw fail("not a pushsim partial result") }
+        do { root = try JSONParser.parse(bytes) } catch {
+            throw fail("not \(expected.noun): not JSON (\(error.location): \(error.message))")
+        }
+        guard case .object(let object) = root.value else {
+            throw fail("not \(expected.noun): the file holds \(root.value.kindName), not a JSON object")
+        }
+        guard case .string(let foundFormat)? = object["format"]?.value else {
+            throw fail(Self.notThisFormat(object, expected: expected))
+        }
+        guard foundFormat == format else {
+            let known = foundFormat == RunRecord.format ? " (a run's \(RunRecord.fileName))" : ""
+            throw fail("not \(expected.noun): its \"format\" is \(UserText.quote(foundFormat))\(known), not \"\(format)\"")
+        }
         func integer(_ node: JSONNode?) throws(DecodingError) -> Int64 {
             guard case .number(let number)? = node?.value, let value = number.int64Value else {
-                throw fail("damaged partial result (expected an integer at \(node?.location.description ?? "?"))")
+                throw fail("\(damaged) (expected an integer at \(node?.location.description ?? "?"))")
             }
             return value
         }
         func array(_ node: JSONNode?) throws(DecodingError) -> [JSONNode] {
-            guard case .array(let items)? = node?.value else { throw fail("damaged partial result (expected an array)") }
+            guard case .array(let items)? = node?.value else { throw fail("\(damaged) (expected an array)") }
             return items
         }
         let fileVersion = try integer(object["version"])
         guard fileVersion == version else {
             throw fail(fileVersion < version
-                ? "a version \(fileVersion) partial result, from an older pushsim whose reports had other columns; "
-                  + "this pushsim reads version \(version): re-run every shard with it"
-                : "a version \(fileVersion) partial result, from a newer pushsim; this one reads version \(version)")
+                ? "a version \(fileVersion) \(expected.short), from an older pushsim whose reports had other columns; "
+                  + "this pushsim reads version \(version): \(expected.remedy) with it"
+                : "a version \(fileVersion) \(expected.short), from a newer pushsim; this one reads version \(version)")
         }
         // The counters by name: a part from a pushsim with other counters would put
         // its numbers under the wrong columns.
         for (key, kind, names) in [("chainCounters", "chain", ChainCounts.columnNames),
                                    ("apnsCounters", "APNs", APNsCounters.columnNames)] {
             let found = try array(object[key]).map { node throws(DecodingError) -> String in
-                guard case .string(let name) = node.value else { throw fail("damaged partial result (\(key))") }
+                guard case .string(let name) = node.value else { throw fail("\(damaged) (\(key))") }
                 return name
             }
             guard found == names else {
@@ -135,79 +199,79 @@ package struct PartialResult {
                     + (unknown.isEmpty ? [] : ["with " + UserText.list(unknown)])
                 throw fail("from a pushsim with other \(kind) counters ("
                            + (difference.isEmpty ? "in another order" : difference.joined(separator: "; "))
-                           + "): re-run every shard with this one")
+                           + "): \(expected.remedy) with this one")
             }
         }
-        guard case .string(let scenarioText)? = object["scenario"]?.value else { throw fail("damaged partial result (no scenario)") }
+        guard case .string(let scenarioText)? = object["scenario"]?.value else { throw fail("\(damaged) (no scenario)") }
         var scenario: Scenario
         do { scenario = try ScenarioDecoder.decode(Array(scenarioText.utf8), file: file + " (embedded scenario)") } catch {
             throw fail("\(error)")
         }
-        guard let seed = UInt64(exactly: try integer(object["seed"])) else { throw fail("damaged partial result (seed)") }
+        guard let seed = UInt64(exactly: try integer(object["seed"])) else { throw fail("\(damaged) (seed)") }
         scenario.seed = seed
         let shardItems = try array(object["shard"])
-        guard shardItems.count == 2 else { throw fail("damaged partial result (shard)") }
+        guard shardItems.count == 2 else { throw fail("\(damaged) (shard)") }
         let shard = (index: Int(try integer(shardItems[0])), count: Int(try integer(shardItems[1])))
         guard (1...maximumShardCount).contains(shard.count), (1...shard.count).contains(shard.index) else {
-            throw fail("damaged partial result (shard \(shard.index)/\(shard.count))")
+            throw fail("\(damaged) (shard \(shard.index)/\(shard.count))")
         }
         var strategies: [Strategy] = []
         for item in try array(object["strategies"]) {
             guard case .string(let label) = item.value,
                   let strategy = scenario.strategies.first(where: { $0.label == label }) else {
-                throw fail("damaged partial result (unknown strategy)")
+                throw fail("\(damaged) (unknown strategy)")
             }
             strategies.append(strategy)
         }
         scenario.strategies = strategies
         var aggregates: [StrategyAggregate] = []
         let aggregateItems = try array(object["aggregates"])
-        guard aggregateItems.count == strategies.count else { throw fail("damaged partial result (aggregates)") }
+        guard aggregateItems.count == strategies.count else { throw fail("\(damaged) (aggregates)") }
         for item in aggregateItems {
-            guard case .object(let fields) = item.value else { throw fail("damaged partial result (aggregate)") }
+            guard case .object(let fields) = item.value else { throw fail("\(damaged) (aggregate)") }
             var aggregate = StrategyAggregate(days: scenario.dayCount)
             let counts = try array(fields["counts"]).map { node throws(DecodingError) in try integer(node) }
-            guard counts.count == StrategyAggregate.counts.count else { throw fail("damaged partial result (counts)") }
+            guard counts.count == StrategyAggregate.counts.count else { throw fail("\(damaged) (counts)") }
             for ((_, field), value) in zip(StrategyAggregate.counts, counts) { aggregate[keyPath: field] = value }
             let chain = try array(fields["chain"]).map { node throws(DecodingError) in try integer(node) }
-            guard let chainCounts = ChainCounts(values: chain) else { throw fail("damaged partial result (chain)") }
+            guard let chainCounts = ChainCounts(values: chain) else { throw fail("\(damaged) (chain)") }
             aggregate.chain = chainCounts
             let lost = try array(fields["lost"])
-            guard lost.count == LossReason.slots else { throw fail("damaged partial result (lost)") }
+            guard lost.count == LossReason.slots else { throw fail("\(damaged) (lost)") }
             for (index, node) in lost.enumerated() { aggregate.lostByReason[index] = try integer(node) }
             let apns = try array(fields["apns"]).map { node throws(DecodingError) in try integer(node) }
-            guard let counters = APNsCounters(values: apns) else { throw fail("damaged partial result (apns)") }
+            guard let counters = APNsCounters(values: apns) else { throw fail("\(damaged) (apns)") }
             aggregate.apns = counters
             var latencyTotal: Int64 = 0
             for bucket in try array(fields["latency"]) {
                 let pair = try array(bucket)
-                guard pair.count == 2 else { throw fail("damaged partial result (latency)") }
+                guard pair.count == 2 else { throw fail("\(damaged) (latency)") }
                 let index = Int(try integer(pair[0])), count = try integer(pair[1])
                 // Only buckets a latency (a non-negative Int64) can fall in.
                 guard (0..<LatencyHistogram.reachableBucketCount).contains(index), count >= 0 else {
-                    throw fail("damaged partial result (latency bucket)")
+                    throw fail("\(damaged) (latency bucket)")
                 }
                 // The total is a count of messages: an Int64, like every count.
                 let (total, overflow) = latencyTotal.addingReportingOverflow(count)
-                guard !overflow else { throw fail("damaged partial result (latency counts add up past \(Int64.max))") }
+                guard !overflow else { throw fail("\(damaged) (latency counts add up past \(Int64.max))") }
                 latencyTotal = total
                 aggregate.latency.add(bucket: index, count: UInt64(count))
             }
             let days = try array(fields["daily"])
-            guard days.count == scenario.dayCount else { throw fail("damaged partial result (daily)") }
+            guard days.count == scenario.dayCount else { throw fail("\(damaged) (daily)") }
             for (day, node) in days.enumerated() {
                 let values = try array(node).map { node throws(DecodingError) in try integer(node) }
-                guard let counts = DayCounts(values: values) else { throw fail("damaged partial result (day)") }
+                guard let counts = DayCounts(values: values) else { throw fail("\(damaged) (day)") }
                 aggregate.daily[day] = counts
             }
             let dailyLost = try array(fields["dailyLost"]).map { node throws(DecodingError) in try integer(node) }
-            guard dailyLost.count == aggregate.dailyLostByReason.count else { throw fail("damaged partial result (dailyLost)") }
+            guard dailyLost.count == aggregate.dailyLostByReason.count else { throw fail("\(damaged) (dailyLost)") }
             aggregate.dailyLostByReason = ContiguousArray(dailyLost)
             let blocks = try array(fields["blocks"]).map { node throws(DecodingError) in try integer(node) }
-            guard blocks.count == aggregate.blocks.count else { throw fail("damaged partial result (blocks)") }
+            guard blocks.count == aggregate.blocks.count else { throw fail("\(damaged) (blocks)") }
             aggregate.blocks = ContiguousArray(blocks)
             let dailyBlocks = try array(fields["dailyBlocks"]).map { node throws(DecodingError) in try integer(node) }
-            guard dailyBlocks.count == aggregate.dailyBlocks.count else { throw fail("damaged partial result (dailyBlocks)") }
+            guard dailyBlocks.count == aggregate.dailyBlocks.count else { throw fail("\(damaged) (dailyBlocks)") }
             aggregate.dailyBlocks = ContiguousArray(dailyBlocks)
             aggregates.append(aggregate)
         }
@@ -215,20 +279,20 @@ package struct PartialResult {
                                       users: try integer(object["users"]), events: try integer(object["events"]))
         // A part is checked on its own, so a damaged one is named (exit 65) rather
         // than found out after merging: every rule a run's own result obeys.
-        guard result.events >= 0 else { throw fail("damaged partial result (events \(result.events) < 0)") }
+        guard result.events >= 0 else { throw fail("\(damaged) (events \(result.events) < 0)") }
         for (strategy, aggregate) in zip(strategies, aggregates) {
             if let broken = PartialChecks.violation(in: aggregate) {
-                throw fail("damaged partial result (strategy \(strategy.label): \(broken))")
+                throw fail("\(damaged) (strategy \(strategy.label): \(broken))")
             }
         }
         let expectedUsers = Simulation.shardRange(index: shard.index, count: shard.count, devices: scenario.devices).count
         guard result.users == Int64(expectedUsers) else {
-            throw fail("damaged partial result (\(result.users) users; shard \(shard.index)/\(shard.count) "
-                       + "of \(scenario.devices) devices has \(expectedUsers))")
+            throw fail("\(damaged) (\(Counted.phrase(result.users, "user")); shard \(shard.index)/\(shard.count) "
+                       + "of \(Counted.phrase(scenario.devices, "device")) has \(expectedUsers))")
         }
         var commandLine: String?
         if let node = object["command"] {
-            guard case .string(let text) = node.value else { throw fail("damaged partial result (command)") }
+            guard case .string(let text) = node.value else { throw fail("\(damaged) (command)") }
             commandLine = text
         }
         return (PartialResult(scenarioText: scenarioText, seed: seed, shard: shard, result: result, commandLine: commandLine), scenario)

@@ -1,3 +1,4 @@
+import Base
 import FakeAPNs
 import Simulator
 
@@ -249,7 +250,7 @@ public struct Reports: Sendable {
         for counter in ChainCounter.allCases where aggregates.contains(where: { $0.chain[counter] != 0 }) {
             rows.append((counter.columnName.replacingOccurrences(of: "_", with: " "), aggregates.map { String($0.chain[counter]) }))
         }
-        let title = "\(scenario.name): \(scenario.devices) devices, \(scenario.dayCount) days from \(scenario.start), "
+        let title = "\(scenario.name): \(Counted.phrase(scenario.devices, "device")), \(Counted.phrase(scenario.dayCount, "day")) from \(scenario.start), "
             + "seed \(scenario.seed)\n"
         return title + layout(rows: rows, columns: result.strategies.map(\.label))
     }

@@ -45,7 +45,9 @@ extension ScenarioDecoder {
         }
         let atLeast = log.attemptOptional { try fields.optional(Fields.atLeast)?.number(atLeast: -.infinity) }
         let atMost = log.attemptOptional { try fields.optional(Fields.atMost)?.number(atLeast: -.infinity) }
-        if Fields.object.needsOneOf.allSatisfy({ fields.optional($0) == nil }) {
+        // A misspelt bound ("atleast") is reported once, as the unknown field naming it.
+        if Fields.object.needsOneOf.allSatisfy({ fields.optional($0) == nil }),
+           !Fields.object.needsOneOf.contains(where: { fields.hasMisspelling(of: $0, known: Fields.object.keys) }) {
             log.record(reader.invalid("an expectation needs a bound: atLeast, atMost or both"))
         }
         if let atLeast, let atMost, atLeast > atMost, let field = fields.optional(Fields.atMost) {

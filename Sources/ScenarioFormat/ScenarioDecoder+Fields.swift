@@ -104,6 +104,28 @@ package struct FieldReader {
         return text
     }
 
+    /// A day, `YYYY-MM-DD` (`.date`). A text of that shape naming no day is told apart from
+    /// one of another shape: `2026-02-30` needs another day, not another way of writing it.
+    /// - Complexity: O(n) in the text's length.
+    package func date() throws -> CivilDate {
+        guard case .date = declaredKind else { preconditionFailure("\(path) is not a date") }
+        let text = try string()
+        switch CivilDate.parse(iso: text) {
+        case .success(let date): return date
+        case .failure(let problem): throw invalid(Self.dateMessage(text, problem))
+        }
+    }
+
+    /// "not a date: "x" (write YYYY-MM-DD)" or "not a calendar date: "2026-02-30"
+    /// (February 2026 has 28 days)", for a date alone or the date part of a local time.
+    /// - Complexity: O(n) in the text's length.
+    package static func dateMessage(_ text: String, _ problem: CivilDate.ParseError) -> String {
+        switch problem {
+        case .notISO: "not a date: \(UserText.quote(text)) (\(problem.explanation))"
+        case .noSuchMonth, .noSuchDay: "not a calendar date: \(UserText.quote(text)) (\(problem.explanation))"
+        }
+    }
+
     package func bool() throws -> Bool {
         guard case .bool(let value) = node.value else { throw wrongType("a boolean") }
         return value
@@ -335,6 +357,14 @@ package struct ObjectReader {
         var reader = try required(field.key)
         reader.declaration = field
         return reader
+    }
+
+    /// Whether a member the object does not declare (`known`) resembles `key`
+    /// (`NearestNames`): the unknown-field error already says it, so a rule that misses
+    /// `key` need not say so again.
+    /// - Complexity: O(members × known keys × key lengths).
+    package func hasMisspelling(of key: String, known: [String]) -> Bool {
+        object.members.contains { !known.contains($0.key) && NearestNames.nearest(to: $0.key, among: known).contains(key) }
     }
 
     package func optional(_ key: String) -> FieldReader? {

@@ -87,12 +87,7 @@ public enum ScenarioDecoder {
 
         let startReader = top.optional(Top.start)
         let start = log.attempt { () throws -> CivilDate in
-            let startReader = try top.required(Top.start)
-            let startText = try startReader.string()
-            guard let start = CivilDate(iso: startText) else {
-                throw startReader.invalid("not a date: \(UserText.quote(startText)) (write YYYY-MM-DD)")
-            }
-            return start
+            try top.required(Top.start).date()
         }
         let duration = log.attempt { try top.required(Top.duration).duration() }
         if let start, let duration, let startReader {
@@ -365,12 +360,11 @@ public enum ScenarioDecoder {
             log.record(fromReader.invalid("only a queue strategy rolls out: \(kind.rawValue) has nothing to switch on"))
         }
         let from = log.attempt { () throws -> CivilDate in
-            let text = try fromReader.string()
-            guard let date = CivilDate(iso: text) else { throw fromReader.invalid("expected a date YYYY-MM-DD, found \(UserText.quote(text))") }
+            let date = try fromReader.date()
             if let start, let duration {
                 let offset = SimTime(date.daysSinceEpoch - start.daysSinceEpoch) * TimeUnit.day
                 guard offset >= 0, offset < duration else {
-                    throw fromReader.invalid("\(text) is outside the run (\(start) for \(duration / TimeUnit.day) days)")
+                    throw fromReader.invalid("\(date) is outside the run (\(start) for \(duration / TimeUnit.day) days)")
                 }
             }
             return date
@@ -480,8 +474,10 @@ extension ScenarioDecoder {
                     let text = try startReader.string()
                     // Without the run's start (broken, and so already reported) there is nothing to place it by.
                     guard let start else { return nil }
-                    guard let offset = parseLocalTime(text, from: start) else {
-                        throw startReader.invalid("not a local time: \(UserText.quote(text)) (write YYYY-MM-DDTHH:MM)")
+                    let offset: SimTime
+                    switch parseLocalTime(text, from: start) {
+                    case .success(let parsed): offset = parsed
+                    case .failure(let error): throw startReader.invalid(error.message)
                     }
                     guard offset >= 0 else { throw startReader.invalid("starts before the run (\(start)T00:00)") }
                     if let duration, offset >= duration { throw startReader.invalid("starts at or after the end of the run") }
@@ -513,12 +509,28 @@ extension ScenarioDecoder {
         return OutageModel(scheduled: scheduled, between: between, duration: length)
     }
 
-    /// `YYYY-MM-DDTHH:MM` as microseconds from `start`'s midnight (negative before it).
-    private static func parseLocalTime(_ text: String, from start: CivilDate) -> SimTime? {
+    /// `YYYY-MM-DDTHH:MM` as microseconds from `start`'s midnight (negative before it), or
+    /// what is wrong with it: a day the calendar lacks is said so, any other shape gets the
+    /// format to write.
+    private static func parseLocalTime(_ text: String, from start: CivilDate) -> Result<SimTime, LocalTimeError> {
         let parts = text.split(separator: "T", omittingEmptySubsequences: false)
-        guard parts.count == 2, let date = CivilDate(iso: String(parts[0])),
-              let clock = parseClock(String(parts[1])) else { return nil }
-        return SimTime(date.daysSinceEpoch - start.daysSinceEpoch) * TimeUnit.day + clock
+        guard parts.count == 2, let clock = parseClock(String(parts[1])) else {
+            return .failure(LocalTimeError("not a local time: \(UserText.quote(text)) (write YYYY-MM-DDTHH:MM)"))
+        }
+        switch CivilDate.parse(iso: String(parts[0])) {
+        case .success(let date):
+            return .success(SimTime(date.daysSinceEpoch - start.daysSinceEpoch) * TimeUnit.day + clock)
+        case .failure(.notISO):
+            return .failure(LocalTimeError("not a local time: \(UserText.quote(text)) (write YYYY-MM-DDTHH:MM)"))
+        case .failure(let problem):
+            return .failure(LocalTimeError(FieldReader.dateMessage(text, problem)))
+        }
+    }
+
+    /// Why a text is not a local time, as its message.
+    private struct LocalTimeError: Error {
+        let message: String
+        init(_ message: String) { self.message = message }
     }
 
     /// Reads `apns` into `chain`; returns the `apns-expiration` policy.

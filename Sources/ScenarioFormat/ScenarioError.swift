@@ -66,6 +66,26 @@ public struct ScenarioError: Error, Equatable, Sendable, CustomStringConvertible
         return text
     }
 
+    /// For an unknown field, the declared keys nearest its own (`NearestNames`); empty
+    /// for any other error or when no declared key is near.
+    /// - Complexity: O(known keys × key lengths).
+    public var suggestions: [String] {
+        guard case .unknownField(let known) = kind else { return [] }
+        return NearestNames.nearest(to: String(key), among: known)
+    }
+
+    /// The last key of `path` (`repeatMaxCont` of `strategies[0].repeatMaxCont`): an
+    /// unknown field's path ends in its key.
+    /// - Complexity: O(n) in the path's length.
+    package var key: Substring {
+        guard let dot = path.lastIndex(of: ".") else { return path[...] }
+        return path[path.index(after: dot)...]
+    }
+
+    /// The path of `key`, a sibling of the field at `path` (same object).
+    /// - Complexity: O(n) in the path's length.
+    package func siblingPath(_ key: String) -> String { String(path.dropLast(self.key.count)) + key }
+
     /// This error alone, as one line.
     private var line: String {
         var text = UserText.path(file)
@@ -77,7 +97,10 @@ public struct ScenarioError: Error, Equatable, Sendable, CustomStringConvertible
         case .syntax(let message): text += "syntax error: \(message)"
         case .missingField: text += "required field is missing"
         case .unknownField(let known):
-            text += "unknown field; expected one of: " + known.joined(separator: ", ")
+            // One slip gets its fix; a key like no declared one gets the whole list.
+            let near = suggestions
+            text += near.isEmpty ? "unknown field; expected one of: " + known.joined(separator: ", ")
+                : "unknown field" + NearestNames.didYouMean(near)
         case .wrongType(let expected, let found): text += "expected \(expected), found \(found)"
         case .invalidValue(let message): text += message
         }

@@ -37,8 +37,12 @@ package final class ScenarioErrorLog {
 
     /// Every error in file order (those without a position first) as one
     /// `ScenarioError` listing at most `ScenarioError.listLimit`; nil when there is none.
-    /// - Complexity: O(n log n) in the errors.
+    /// - Complexity: O(n log n) in the errors, plus the suggestions of the unknown fields.
     package func combined() -> ScenarioError? {
+        // A misspelt required field is one mistake, not two: the unknown key's message names
+        // the field it resembles, so that field's "required field is missing" is left out.
+        let misspelt = Set(errors.flatMap { error in error.suggestions.map(error.siblingPath) })
+        let errors = errors.filter { $0.kind != .missingField || !misspelt.contains($0.path) }
         let sorted = errors.enumerated().sorted { left, right in
             let l = left.element.location.map { ($0.line, $0.column) } ?? (0, 0)
             let r = right.element.location.map { ($0.line, $0.column) } ?? (0, 0)

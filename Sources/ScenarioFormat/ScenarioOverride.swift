@@ -6,15 +6,22 @@ import Simulator
 /// the file. It is applied to the parsed JSON tree before decoding, so the decoder
 /// checks the result as it checks the file, and its errors under PATH name the argument.
 public struct ScenarioOverride: Sendable, Equatable {
-    /// One step of a path: an object key or an array index.
+    /// One step of a path: an object key, an array index, or an element by its label.
     package enum Step: Sendable, Equatable {
         case key(String)
         case index(Int)
+        /// `strategies[queue]`: the element whose `label` is this, or that has no label and
+        /// whose `name` is (a strategy's label defaults to its name).
+        case label(String)
     }
+
+    /// What a field path looks like, for the messages refusing one.
+    package static let pathExample = "write e.g. connectivity.offline.mean, strategies[1].repeatMaxCount or "
+        + "strategies[queue].repeatMaxCount"
 
     /// The argument as given, `PATH=VALUE`.
     public var argument: String
-    /// The path as written (`strategies[1].repeatMaxCount`), the decoder's path syntax.
+    /// The path as written (`strategies[1].repeatMaxCount`, `strategies[queue].repeatMaxCount`).
     public var path: String
     /// The value as written.
     public var valueText: String
@@ -44,7 +51,7 @@ public struct ScenarioOverride: Sendable, Equatable {
         self.path = path
         valueText = value
         guard let steps = Self.steps(path) else {
-            throw ScenarioError(.invalidValue("not a field path: \"\(path)\" (write e.g. connectivity.offline.mean or strategies[1].repeatMaxCount)"),
+            throw ScenarioError(.invalidValue("not a field path: \(UserText.quote(path)) (\(Self.pathExample))"),
                                 file: "--set " + argument, path: "", location: nil)
         }
         self.steps = steps
@@ -58,7 +65,9 @@ public struct ScenarioOverride: Sendable, Equatable {
         (try? JSONParser.parse(text))?.value ?? .string(text)
     }
 
-    /// The steps of `key(.key|[index])*`, keys of letters, digits, `_` and `$`; nil when malformed.
+    /// The steps of `key(.key|[index]|[label])*`, keys of letters, digits, `_` and `$`, an
+    /// index plain digits, a label anything else up to the `]` (so a label of digits alone
+    /// is reached by its index); nil when malformed.
     /// - Complexity: O(n) in the path's length.
     package static func steps(_ path: String) -> [Step]? {
         var steps: [Step] = []
@@ -81,12 +90,16 @@ public struct ScenarioOverride: Sendable, Equatable {
                 guard let name = key() else { return nil }
                 steps.append(.key(name))
             case "[":
-                let digits = characters.prefix(while: { $0.isASCII && $0.isNumber })
-                characters = characters.dropFirst(digits.count)
-                guard !digits.isEmpty, digits.count <= 9, characters.first == "]", let index = Int(digits),
-                      String(index) == digits else { return nil }
+                let inside = characters.prefix(while: { $0 != "]" })
+                characters = characters.dropFirst(inside.count)
+                guard !inside.isEmpty, characters.first == "]" else { return nil }
                 characters = characters.dropFirst()
-                steps.append(.index(index))
+                if inside.allSatisfy({ $0.isASCII && $0.isNumber }) {
+                    guard inside.count <= 9, let index = Int(inside), String(index) == inside else { return nil }
+                    steps.append(.index(index))
+                } else {
+                    steps.append(.label(String(inside)))
+                }
             default:
                 return nil
             }
@@ -94,19 +107,22 @@ public struct ScenarioOverride: Sendable, Equatable {
         return steps
     }
 
-    /// Sets the value in `root`. A missing object key is added (and missing objects on
-    /// the way created empty): the decoder then refuses a key the format does not have.
-    /// An index past an array's end, or a step into a value that is not an object or an
-    /// array, is an error naming the argument.
+    /// Sets the value in `root` and returns the path it set in the decoder's syntax (a
+    /// label's step as the index it found: `strategies[1].repeatMaxCount`), which the
+    /// decoder's errors under it carry. A missing object key is added (and missing objects
+    /// on the way created empty): the decoder then refuses a key the format does not have.
+    /// An index past an array's end, a label no element has, or a step into a value that
+    /// is not an object or an array, is an error naming the argument.
     /// - Complexity: O(depth × members).
-    package func apply(to root: inout JSONNode) throws(ScenarioError) {
+    @discardableResult
+    package func apply(to root: inout JSONNode) throws(ScenarioError) -> String {
         try apply(steps[...], to: &root, walked: "")
     }
 
-    private func apply(_ rest: ArraySlice<Step>, to node: inout JSONNode, walked: String) throws(ScenarioError) {
+    private func apply(_ rest: ArraySlice<Step>, to node: inout JSONNode, walked: String) throws(ScenarioError) -> String {
         guard let step = rest.first else {
             node = JSONNode(value: value, location: node.location)
-            return
+            return walked
         }
         func fail(_ message: String) -> ScenarioError {
             ScenarioError(.invalidValue(message), file: origin, path: walked, location: nil)
@@ -114,41 +130,70 @@ public struct ScenarioOverride: Sendable, Equatable {
         switch (step, node.value) {
         case (.key(let key), .object(var object)):
             let child = walked.isEmpty ? key : walked + "." + key
+            let resolved: String
             if let index = object.members.firstIndex(where: { $0.key == key }) {
-                try apply(rest.dropFirst(), to: &object.members[index].value, walked: child)
+                resolved = try apply(rest.dropFirst(), to: &object.members[index].value, walked: child)
             } else {
                 // A new member: `{}` until its own steps fill it; placed where its parent starts, for messages.
                 var member = JSONNode(value: rest.count == 1 ? value : .object(JSONObject(members: [])), location: node.location)
-                try apply(rest.dropFirst(), to: &member, walked: child)
+                resolved = try apply(rest.dropFirst(), to: &member, walked: child)
                 object.members.append(JSONMember(key: key, keyLocation: node.location, value: member))
             }
             node.value = .object(object)
+            return resolved
         case (.index(let index), .array(var items)):
             guard index < items.count else {
                 throw fail("no element [\(index)]: the array has \(items.count) (--set changes elements, it does not add them)")
             }
-            try apply(rest.dropFirst(), to: &items[index], walked: walked + "[\(index)]")
+            let resolved = try apply(rest.dropFirst(), to: &items[index], walked: walked + "[\(index)]")
             node.value = .array(items)
+            return resolved
+        case (.label(let label), .array(var items)):
+            let labels = items.map(Self.label)
+            guard let index = labels.firstIndex(of: label) else {
+                throw fail("no element labelled \(UserText.quote(label)); the labels are "
+                           + UserText.list(labels.map { $0 ?? "(none)" }))
+            }
+            let resolved = try apply(rest.dropFirst(), to: &items[index], walked: walked + "[\(index)]")
+            node.value = .array(items)
+            return resolved
         case (.key(let key), let other):
             throw fail("is \(other.kindName), not an object: it has no field \"\(key)\"")
         case (.index(let index), let other):
             throw fail("is \(other.kindName), not an array: it has no element [\(index)]")
+        case (.label(let label), let other):
+            throw fail("is \(other.kindName), not an array: it has no element [\(UserText.escape(label))]")
         }
     }
 
-    /// Whether the decoder's `errorPath` is this override's path or inside it.
-    /// - Complexity: O(n) in the paths' length.
-    package func covers(_ errorPath: String) -> Bool {
-        errorPath == path || errorPath.hasPrefix(path + ".") || errorPath.hasPrefix(path + "[")
+    /// An element's label as a run names it: its `label`, else its `name` (a strategy's
+    /// label defaults to its name); nil for an element with neither as a string.
+    /// - Complexity: O(members).
+    private static func label(_ element: JSONNode) -> String? {
+        guard case .object(let object) = element.value else { return nil }
+        for field in [ScenarioFields.Strategy.label, ScenarioFields.Strategy.name] {
+            if case .string(let text)? = object[field.key]?.value { return text }
+        }
+        return nil
     }
 
-    /// `error` (and each of its `more`) with the errors under an override's path named
-    /// by that override's argument instead of the file: its value is not in the file.
+    /// Whether the decoder's `errorPath` is `resolved` (an override's path as applied) or inside it.
+    /// - Complexity: O(n) in the paths' length.
+    package static func covers(_ errorPath: String, resolved: String) -> Bool {
+        errorPath == resolved || errorPath.hasPrefix(resolved + ".") || errorPath.hasPrefix(resolved + "[")
+    }
+
+    /// `error` (and each of its `more`) with the errors under an override's path (as
+    /// applied, `resolved`) named by that override's argument instead of the file: its
+    /// value is not in the file.
     /// - Complexity: O(errors × overrides).
-    package static func attribute(_ error: ScenarioError, to overrides: [ScenarioOverride]) -> ScenarioError {
+    package static func attribute(_ error: ScenarioError, to overrides: [(override: ScenarioOverride, resolved: String)])
+        -> ScenarioError {
         func one(_ error: ScenarioError) -> ScenarioError {
             // The last override of a path wins, as it does when applied.
-            guard let override = overrides.last(where: { $0.covers(error.path) }) else { return error }
+            guard let override = overrides.last(where: { covers(error.path, resolved: $0.resolved) })?.override else {
+                return error
+            }
             var named = error
             named.file = override.origin
             named.location = nil
@@ -168,11 +213,12 @@ extension ScenarioDecoder {
     public static func decode(_ bytes: [UInt8], file: String, overrides: [ScenarioOverride]) throws(ScenarioError) -> Scenario {
         guard !overrides.isEmpty else { return try decode(bytes, file: file) }
         var root = try parse(bytes, file: file)
-        for override in overrides { try override.apply(to: &root) }
+        var applied: [(override: ScenarioOverride, resolved: String)] = []
+        for override in overrides { applied.append((override, try override.apply(to: &root))) }
         do {
             return try decode(root, file: file)
         } catch {
-            throw ScenarioOverride.attribute(error, to: overrides)
+            throw ScenarioOverride.attribute(error, to: applied)
         }
     }
 }

@@ -239,7 +239,8 @@ struct CLIFilesTests {
         defer { close(damaged) }
         let refused = pushsim(["merge", root + "/p1", "-", "--out", root + "/other"], input: damaged)
         #expect(refused.code == .dataError)
-        #expect(refused.err == "error: <stdin>: not a pushsim partial result\n")
+        #expect(refused.err == "error: <stdin>: not a shard's partial.json: no \"format\" field "
+                + "(pushsim writes \"format\": \"pushsim-partial\" first)\n")
     }
 
     @Test("a folder without write permission fails before simulating with the system's reason",

@@ -225,6 +225,23 @@ struct CLITests {
         #expect(result.err == "")
     }
 
+    @Test("validate says 1 device, 1 day, 1 strategy, 1 message: a count of one takes the singular")
+    func validateSingular() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let one = """
+        { "name": "tiny", "start": "2026-01-05", "duration": "1d", "devices": 1, "mail": { "perDay": 1 },
+          "strategies": [{ "name": "queue-as-published" }] }
+        """
+        let scenario = try scratch.write("one.json", one)
+        let result = pushsim(["validate", scenario])
+        #expect(result.code == .success, "\(result.err)")
+        #expect(result.out.hasPrefix("ok: tiny: 1 device, 1 day, 1 strategy (queue-as-published)\n"
+                                     + "cost: about 1 message (1 per device and strategy); under a second on 1 thread "))
+        #expect(result.out.contains("(1 message and 1 timeline entry per device app;"))
+        #expect(!result.out.contains(" 1 devices") && !result.out.contains(" 1 days") && !result.out.contains(" 1 strategies"))
+    }
+
     @Test("validate of a bad file exits 65 with file:line:col on stderr and nothing on stdout")
     func validateBad() throws {
         let scratch = try ScratchDirectory()
@@ -529,6 +546,29 @@ struct CLITests {
         #expect(unknown.err.hasPrefix("error: no strategy 'nope' in the scenario; it has: no-queue, queue"))
         #expect(!exists(scratch.file("none")))
         #expect(pushsim(["merge", part1, part2, "--out", scratch.file("none"), "--baseline", "nope"]).code == .usage)
+        #expect(!exists(scratch.file("none")))
+    }
+
+    @Test("--baseline with --strategy leaving it out simulates the baseline too, as the first column; an unknown one lists the scenario's")
+    func baselineJoinsPickedStrategies() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let scenario = try scratch.write("tiny.json", Self.tiny)
+        let picked = scratch.file("picked"), both = scratch.file("both")
+        let run = pushsim(["run", scenario, "--strategy", "queue", "--baseline", "no-queue", "--out", picked])
+        #expect(run.code == .success, "\(run.err)")
+        #expect(run.out.contains("\nminus no-queue, paired"))
+        let rows = lines(contents(picked + "/compare.csv")).dropFirst().filter { !$0.isEmpty }
+        #expect(rows.count == Metric.allCases.count)
+        #expect(rows.allSatisfy { $0.split(separator: ",")[0] == "queue" && $0.split(separator: ",")[1] == "no-queue" })
+        // The same as asking for both, baseline first: common random numbers.
+        #expect(pushsim(["run", scenario, "--strategy", "no-queue", "--strategy", "queue", "--out", both]).code == .success)
+        for file in ["summary.csv", "daily.csv", "compare.csv"] {
+            #expect(contents(picked + "/" + file) == contents(both + "/" + file), "\(file)")
+        }
+        let unknown = pushsim(["run", scenario, "--strategy", "queue", "--baseline", "nope", "--out", scratch.file("none")])
+        #expect(unknown.code == .usage)
+        #expect(unknown.err.hasPrefix("error: no strategy 'nope' in the scenario; it has: no-queue, queue, queue-as-published\n"))
         #expect(!exists(scratch.file("none")))
     }
 

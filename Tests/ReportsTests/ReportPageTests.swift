@@ -128,10 +128,40 @@ struct ReportPageTests {
         try Data(damaged.utf8).write(to: URL(fileURLWithPath: root + "/damaged.json"))
         let bad = pushsim(["report", root + "/damaged.json", "--out", root + "/out3"])
         #expect(bad.code == .dataError)
-        #expect(bad.err.contains("damaged partial result (command)"))
+        #expect(bad.err.contains("damaged.json: damaged result.json (command)"))
         for out in ["out1", "out2", "out3"] { #expect(!FileManager.default.fileExists(atPath: root + "/" + out)) }
         #expect(pushsim(["report"]).code == .usage)
         #expect(pushsim(["report", "-"]).code == .usage)
+    }
+
+    @Test("report on a file that is not a run's result.json says what is wrong with it, naming result.json", arguments: [
+        ("{}", #"not a run's result.json: no "format" field (pushsim writes "format": "pushsim-partial" first)"#),
+        ("[1, 2]", "not a run's result.json: the file holds an array, not a JSON object"),
+        ("{\"format\": ", "not a run's result.json: not JSON ("),
+        (#"{"format": "pushsim-run", "version": 1}"#, #"not a run's result.json: its "format" is "pushsim-run" (a run's run.json), not "pushsim-partial""#),
+        (#"{"name": "s", "start": "2026-01-05", "strategies": []}"#, "not a run's result.json but a scenario file (run it with 'pushsim run')"),
+    ])
+    func reportSaysWhatIsWrong(text: String, message: String) throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try Data(text.utf8).write(to: URL(fileURLWithPath: root + "/result.json"))
+        let refused = pushsim(["report", root])
+        #expect(refused.code == .dataError)
+        #expect(refused.err.hasPrefix("error: \(root)/result.json: " + message), "\(refused.err)")
+        #expect(!refused.err.contains("partial result"))
+    }
+
+    @Test("merge given a whole run's report folder says what merge takes and where the run's result.json is")
+    func mergeOnAReportFolder() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        _ = try run(in: root)
+        let refused = pushsim(["merge", root + "/run", "--out", root + "/merged"])
+        #expect(refused.code == .dataError)
+        #expect(refused.err == "error: \(root)/run/partial.json: cannot read: no such file; the folder holds a whole run's "
+                + "reports (its result is \(root)/run/result.json): merge takes the partial.json of each "
+                + "'pushsim run --shard K/N' (its folder or the file); to draw a run's page again, 'pushsim report \(root)/run'\n")
+        #expect(!FileManager.default.fileExists(atPath: root + "/merged"))
     }
 
     /// The page of a run of the scenario, rendered in memory.

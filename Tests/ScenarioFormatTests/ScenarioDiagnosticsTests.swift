@@ -115,13 +115,34 @@ struct ScenarioDiagnosticsTests {
 
     // MARK: Every error in one pass
 
-    @Test("two typos give two errors, in file order")
+    @Test("two typos give two errors, in file order, each naming the field it resembles")
     func twoTypos() throws {
         let text = Self.edited([(#""perDay": 24"#, #""perDya": 24"#), (#""repeatMaxCount": 5"#, #""repeatMaxCuont": 5"#)])
         let error = try #require(Self.failure(text))
-        #expect(error.all.map(\.path) == ["mail.perDay", "mail.perDya", "strategies[1].repeatMaxCuont"])
-        #expect(error.all.map(\.location?.line) == [6, 6, 13])
+        #expect(error.all.map(\.path) == ["mail.perDya", "strategies[1].repeatMaxCuont"])
+        #expect(error.all.map(\.location?.line) == [6, 13])
         #expect(error.unlisted == 0)
+        #expect(error.description == "bad.json:6:13: mail.perDya: unknown field; did you mean perDay?\n"
+                + "error: bad.json:13:24: strategies[1].repeatMaxCuont: unknown field; did you mean repeatMaxCount?")
+    }
+
+    @Test("a misspelt required field is one error naming the declared field it resembles, not also 'missing' and every key")
+    func misspeltRequiredFieldIsOneError() throws {
+        let error = try #require(Self.failure(Self.edited([(#""duration": "3d""#, #""duraton": "3d""#)])))
+        #expect(error.all.count == 1)
+        #expect(error.description == "bad.json:4:3: duraton: unknown field; did you mean duration?")
+        // Both halves of a pair that depend on each other: "ofline" resembles offline (and online).
+        let pair = try #require(Self.failure(Self.edited([(#""offline": {"#, #""ofline": {"#)])))
+        #expect(pair.all.count == 1)
+        #expect(pair.description.hasSuffix("connectivity.ofline: unknown field; did you mean online or offline?"))
+    }
+
+    @Test("a key like no declared one gets the list of the object's fields, and the missing field stays reported")
+    func unlikeAnyFieldListsThem() throws {
+        let error = try #require(Self.failure(Self.edited([(#""duration": "3d""#, #""length": "3d""#)])))
+        #expect(error.all.map(\.path) == ["duration", "length"])
+        #expect(error.all[1].description.hasSuffix("length: unknown field; expected one of: "
+                                                   + ScenarioFields.Top.object.keys.joined(separator: ", ")))
     }
 
     @Test("an error inside a strategy and one in connectivity are both reported, connectivity first")

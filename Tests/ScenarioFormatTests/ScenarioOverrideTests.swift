@@ -41,7 +41,11 @@ struct ScenarioOverrideTests {
         #expect(ScenarioOverride.steps("strategies[1].repeatMaxCount") == [.key("strategies"), .index(1), .key("repeatMaxCount")])
         #expect(ScenarioOverride.steps("connectivity.offline.mean") == [.key("connectivity"), .key("offline"), .key("mean")])
         #expect(ScenarioOverride.steps("device.accounts.2") == [.key("device"), .key("accounts"), .key("2")])
-        for bad in ["", ".a", "a.", "a..b", "a[", "a[]", "a[x]", "a[01]", "[0]", "a b", "a[1]b", "a[-1]"] {
+        // A bracket holding anything but digits is a label: strategies are addressed by theirs.
+        #expect(ScenarioOverride.steps("strategies[queue].repeatMaxCount") == [.key("strategies"), .label("queue"), .key("repeatMaxCount")])
+        #expect(ScenarioOverride.steps("a[x]") == [.key("a"), .label("x")])
+        #expect(ScenarioOverride.steps("a[-1]") == [.key("a"), .label("-1")])
+        for bad in ["", ".a", "a.", "a..b", "a[", "a[]", "a[01]", "[0]", "a b", "a[1]b", "a[x", "a[x]y"] {
             #expect(ScenarioOverride.steps(bad) == nil, "\(bad)")
         }
     }
@@ -84,6 +88,26 @@ struct ScenarioOverrideTests {
         // A field the no-queue strategy does not have, created by --set, is refused by the decoder.
         let wrongStrategy = try #require(error(["strategies[0].repeatMaxCount=3"]))
         #expect(wrongStrategy.description.contains("only the queue strategies have repeatMaxCount"))
+    }
+
+    @Test("a strategy is addressed by its label, or by its name when it has none; errors under it name the argument")
+    func strategiesByLabel() throws {
+        let changed = try decode(["strategies[queue].repeatMaxCount=3", "strategies[no-queue].label=\"plain\"",
+                                  "strategies[plain].registration=once"])
+        #expect(changed.strategies[1].repeatMaxCount == 3)
+        #expect(changed.strategies[0].label == "plain")
+        #expect(changed.strategies[0].registration == .onceAtPrompt)
+        // The decoder's path names the index the label found; the message names the --set argument.
+        #expect(error(["strategies[queue].repeatMaxCount=-1"])?.description
+                == "--set strategies[queue].repeatMaxCount=-1: strategies[1].repeatMaxCount: must be between 0 and "
+                + "\(ScenarioFields.Strategy.repeatMaxCount.integerRange.upperBound), found -1")
+        #expect(error(["strategies[fifo].repeatMaxCount=3"])?.description
+                == "--set strategies[fifo].repeatMaxCount=3: strategies: no element labelled \"fifo\"; the labels are no-queue, queue")
+        // A misspelt field under a label: one error, with the field it resembles.
+        let typo = try #require(error(["strategies[queue].repeatMaxCont=3"]))
+        #expect(typo.all.count == 1)
+        #expect(typo.description == "--set strategies[queue].repeatMaxCont=3: strategies[1].repeatMaxCont: unknown field; "
+                + "did you mean repeatMaxCount?")
     }
 
     @Test("an index past the end, a step through a non-object or a malformed path is an error naming the argument")

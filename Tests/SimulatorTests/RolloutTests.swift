@@ -75,7 +75,8 @@ struct RolloutTests {
           arguments: [
             (#""from": "2026-01-20""#, "strategies[0].from: 2026-01-20 is outside the run"),
             (#""from": "2026-01-04""#, "strategies[0].from: 2026-01-04 is outside the run"),
-            (#""from": "Jan 6""#, "strategies[0].from: expected a date YYYY-MM-DD"),
+            (#""from": "Jan 6""#, "strategies[0].from: not a date: \"Jan 6\" (write YYYY-MM-DD)"),
+            (#""from": "2026-01-32""#, "strategies[0].from: not a calendar date: \"2026-01-32\" (January 2026 has 31 days)"),
             (#""before": "no-queue""#, "strategies[0].before: a rollout needs \"from\""),
             (#""from": "2026-01-06", "before": "fifo""#, "strategies[0].before: unknown strategy \"fifo\""),
             (#""from": "2026-01-06", "adoption": 5"#, "strategies[0].adoption: a duration needs a unit"),

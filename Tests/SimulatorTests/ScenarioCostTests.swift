@@ -1,4 +1,6 @@
+@testable import Base
 @testable import CLI
+@testable import FakeAPNs
 import Foundation
 @testable import ScenarioFormat
 @testable import Simulator
@@ -64,5 +66,62 @@ struct ScenarioCostTests {
         let small = try Self.scenario(duration: "1d", mail: #"{ "perDay": 10 }"#, strategies: 1, devices: 1)
         #expect(ValidateCommand.costLine(small, threads: 8) == "cost: about 10 messages (10 per device and strategy); "
                 + "under a second on 1 thread (at 2.5 million messages a second per thread)")
+    }
+}
+
+/// The memory estimate against peaks measured on the fixtures in `Tests/Fixtures/cost`
+/// (release build, `/usr/bin/time -v`, recorded in docs/performance.md; the recipe is
+/// `Tests/Fixtures/cost/measure.sh`). The figures here are the model's closed form; the
+/// measured ones are constants, so nothing is timed or measured in the test.
+@Suite("Scenario cost: memory against measured peaks")
+struct ScenarioCostMemoryTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/cost")
+
+    static func fixture(_ name: String, sets: [String] = []) throws -> Scenario {
+        let bytes = try ScenarioDecoder.readBytes(path: fixtures.appendingPathComponent(name).path)
+        return try ScenarioDecoder.decode(bytes, file: name, overrides: try sets.map { try ScenarioOverride($0) })
+    }
+
+    static let mebibyte = 1_048_576.0
+
+    @Test("token rotations: APNs's slot for every token, at the power of two its arrays reach, within 1.5× of the measured peak",
+          arguments: [
+            // (duration, the arrays' capacity, measured peak in MiB of `run --threads 1`)
+            ("1d", 1 << 20, 155.3), ("2d", 1 << 21, 287.7), ("4d", 1 << 22, 553.0),
+          ])
+    func tokenRotations(duration: String, capacity: Int, measuredMiB: Double) throws {
+        let scenario = try Self.fixture("token-rotations.json", sets: ["duration=" + duration])
+        let cost = RunCost(scenario, threads: 1)
+        let days = Double(scenario.duration) / Double(TimeUnit.day)
+        #expect(cost.rotationsPerLane == 1_000_000 * days)
+        #expect(cost.tokenBytesPerThread == Double(capacity * APNsServer.bytesPerToken))
+        let estimateMiB = cost.memoryBytes / Self.mebibyte
+        #expect(measuredMiB <= 1.5 * estimateMiB && estimateMiB <= 1.5 * measuredMiB, "estimate \(estimateMiB) MiB")
+        #expect(cost.limitPassed == nil)
+    }
+
+    @Test("a million rotations a day for 49 days (8 GB of APNs's token slots) passes the memory limit")
+    func rotationsPastTheLimit() throws {
+        let cost = RunCost(try Self.fixture("token-rotations.json", sets: ["duration=49d"]), threads: 1)
+        #expect(cost.tokenBytesPerThread == Double((1 << 26) * APNsServer.bytesPerToken))
+        let passed = try #require(cost.limitPassed)
+        #expect(passed.contains("by APNs for the tokens of 49,000,000 rotations"))
+    }
+
+    @Test("strategies × days: each thread's counts and their sum while simulating, the sum and the reports while rendering",
+          arguments: [
+            // (duration, devices, threads, measured peak in MiB: `run` on one device, `bench` on 128 for two threads)
+            ("1000d", 1, 1, 473.9), ("2000d", 1, 1, 903.2), ("4000d", 1, 1, 1752.9), ("1000d", 128, 2, 652.5),
+          ])
+    func strategyDays(duration: String, devices: Int, threads: Int, measuredMiB: Double) throws {
+        let scenario = try Self.fixture("strategy-days.json", sets: ["duration=" + duration, "devices=\(devices)"])
+        let cost = RunCost(scenario, threads: threads)
+        let strategyDays = Double(scenario.strategies.count * scenario.dayCount)
+        let counts = strategyDays * RunCost.strategyDayBytes
+        #expect(cost.dailyBytes == max(Double(threads + 1) * counts, counts + strategyDays * RunCost.reportBytesPerStrategyDay))
+        let estimateMiB = cost.memoryBytes / Self.mebibyte
+        #expect(measuredMiB <= 1.5 * estimateMiB && estimateMiB <= 1.5 * measuredMiB, "estimate \(estimateMiB) MiB")
+        #expect(cost.limitPassed == nil)
     }
 }

@@ -244,4 +244,16 @@ struct StationaryStartTests {
         #expect(abs(measured - p) < 4 * se, "\(laws.name): lost \(measured), offline share \(p), SE ≤ \(se)")
         #expect(result.lost == result.lost(.apnsExpired))
     }
+
+    @Test("docs/model.md describes the start as the code draws it: the first period from the equilibrium residual, not whole")
+    func modelDocumentSaysResidual() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let model = try String(contentsOf: root.appendingPathComponent("docs/model.md"), encoding: .utf8)
+        let section = try #require(model.components(separatedBy: "### Connectivity").dropFirst().first?
+            .components(separatedBy: "\n### ").first)
+        let prose = section.replacingOccurrences(of: "\n", with: " ")
+        #expect(prose.contains("equilibrium residual"))
+        #expect(!prose.contains("first period drawn whole"))
+        #expect(prose.contains("Later periods are drawn whole"))
+    }
 }

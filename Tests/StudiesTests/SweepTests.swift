@@ -158,6 +158,23 @@ struct SweepTests {
         #expect(html.contains("<dt>set</dt><dd><code>devices</code> = 8</dd>"))
     }
 
+    @Test("an axis may address a strategy by its label: the same rates as by its index")
+    func axisByLabel() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for (name, path) in [("index", "strategies[1].repeatMaxCount"), ("label", "strategies[queue].repeatMaxCount")] {
+            let sweep = pushsim(["sweep", folder + "/s.json", "--set", path + "=0,2", "--out", folder + "/" + name, "--quiet"])
+            #expect(sweep.code == .success, "\(sweep.err)")
+        }
+        let byIndex = try #require(contents(folder + "/index/sweep.csv")), byLabel = try #require(contents(folder + "/label/sweep.csv"))
+        #expect(byLabel.hasPrefix("strategies[queue].repeatMaxCount,strategy,"))
+        // Past the header (which names the path as given), the same bytes.
+        #expect(byLabel.split(separator: "\n").dropFirst() == byIndex.split(separator: "\n").dropFirst())
+        let wrong = pushsim(["sweep", folder + "/s.json", "--set", "strategies[fifo].repeatMaxCount=0,2", "--out", folder + "/x"])
+        #expect(wrong.code == .dataError)
+        #expect(wrong.err.hasPrefix("error: --set strategies[fifo].repeatMaxCount=0: strategies: no element labelled \"fifo\""))
+    }
+
     @Test("sweep.csv is byte-identical for any thread count")
     func threadsDoNotMatter() throws {
         let folder = try temporaryFolder()

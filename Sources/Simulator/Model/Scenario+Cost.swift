@@ -1,4 +1,5 @@
 import Base
+import FakeAPNs
 
 /// What a run of the scenario will cost: the messages it simulates, in expectation.
 extension Scenario {
@@ -67,6 +68,16 @@ public struct RunCost: Sendable, Equatable {
     /// The one part of memory that grows with one device's volume: Notification Center's
     /// collapse ids are forgotten once no copy can match them (the phone's own bound).
     public var modelBytesPerLane: Double
+    /// Token rotations of one device app over the run, in expectation.
+    public var rotationsPerLane: Double
+    /// What APNs keeps of one device app's tokens at its peak, in bytes, on each working
+    /// thread: a slot for every token handed out (`tokenBytes`). It grows with the
+    /// rotations of one device, not with the device count.
+    public var tokenBytesPerThread: Double
+    /// The per-day counts of every strategy at their peak, in bytes: while simulating, each
+    /// working thread's and the sum's; while the reports are rendered, the sum's and the
+    /// reports' text (`countsBytes`).
+    public var dailyBytes: Double
     /// Estimated peak memory in bytes on `threads` threads.
     public var memoryBytes: Double
 
@@ -87,8 +98,36 @@ public struct RunCost: Sendable, Equatable {
     /// reason and its blocks of users (the daily standard errors).
     package static let strategyDayBytes = Double(MemoryLayout<DayCounts>.stride + LossReason.allCases.count * 8
                                          + UserBlocks.count * RateCount.daily.count * 8)
+    /// Memory of the reports rendered from one strategy-day of counts: about 670 bytes of
+    /// it end in the files (`result.json`'s per-day counts and blocks, a row of
+    /// `daily.csv`, the page's points), the rest is their pieces and bytes while written.
+    /// Measured with `/usr/bin/time -v` at 100,000–400,000 strategy-days (2.4–2.6 KB above
+    /// the counts; docs/performance.md), rounded up.
+    package static let reportBytesPerStrategyDay = 2.5 * 1024
     /// Memory of everything else (the program, buffers, reports of a small run).
     package static let baseBytes = 64.0 * 1024 * 1024
+
+    /// What APNs holds at its peak for `tokens` tokens handed out in one world: its two
+    /// per-token arrays grow by doubling, and while one is copied into its new buffer both
+    /// are in memory, so the peak is the capacity reached, the power of two at or above
+    /// the count, however many of it are in use. The count is the expected one plus three
+    /// standard deviations (Poisson), so the doubling a run's own count may pass is counted.
+    /// - Complexity: O(log n) in the count.
+    package static func tokenBytes(tokens: Double) -> Double {
+        let count = tokens + 3 * tokens.squareRoot()
+        var capacity = 1.0
+        while capacity < count { capacity *= 2 }
+        return capacity * Double(APNsServer.bytesPerToken)
+    }
+
+    /// The per-day counts' peak for `strategyDays` strategy-days on `working` threads:
+    /// simulating, each thread's counts and the sum's (measured: threads + 1 copies);
+    /// rendering the reports, the sum's and the reports'. The larger of the two.
+    /// - Complexity: O(1).
+    package static func countsBytes(strategyDays: Double, working: Double) -> Double {
+        let counts = strategyDays * strategyDayBytes
+        return Swift.max((working + 1) * counts, counts + strategyDays * reportBytesPerStrategyDay)
+    }
 
     /// The cost of simulating `devices` (a shard's count, or all) of `scenario` on `threads` threads.
     /// - Complexity: O(days) in the run's length.
@@ -125,6 +164,8 @@ public struct RunCost: Sendable, Equatable {
         let rare = chain.device.deviceIDChangesPerDay + (chain.device.tokenRotation?.perDay ?? 0)
             + (chain.provider.subscriptions?.changesPerDay ?? 0)
         entries += rare * days
+        // Rotations are Poisson at a constant rate over the whole run, the partial last day pro rata.
+        rotationsPerLane = (chain.device.tokenRotation?.perDay ?? 0) * duration / Double(TimeUnit.day)
         timelineEntriesPerLane = entries
 
         events = messages * Self.eventsPerMessage + entries * devices * lanesPerDevice * strategies
@@ -148,8 +189,11 @@ public struct RunCost: Sendable, Equatable {
             * Self.entryBytes
         // A long lane's ledger also counts its folded messages' measurement per day (two counts).
         let ledgerBytes = Swift.min(messagesPerLane, window) * Self.recordBytes + (entries > window ? 16 * days : 0)
-        let perThread = Self.growth * (timelineBytes + ledgerBytes + collapseBytes + modelBytesPerLane) + strategies * days * Self.strategyDayBytes
-        memoryBytes = Self.baseBytes + working * perThread + strategies * Double(scenario.alertBodyBytes)
+        // APNs keeps every token a lane's app was handed (the installed one and each rotation's).
+        tokenBytesPerThread = rotationsPerLane > 0 ? Self.tokenBytes(tokens: rotationsPerLane + 1) : 0
+        let perThread = Self.growth * (timelineBytes + ledgerBytes + collapseBytes + modelBytesPerLane) + tokenBytesPerThread
+        dailyBytes = Self.countsBytes(strategyDays: strategies * days, working: working)
+        memoryBytes = Self.baseBytes + working * perThread + dailyBytes + strategies * Double(scenario.alertBodyBytes)
     }
 
     /// The first limit the cost passes, as a phrase ("about 2.0e10 messages, above the limit
@@ -164,7 +208,9 @@ public struct RunCost: Sendable, Equatable {
         }
         if memoryBytes > ScenarioLimits.memoryBytes {
             return "about \(Self.megabytes(memoryBytes)) of memory (\(Self.megabytes(modelBytesPerLane)) per device app "
-                + "kept by the provider's payloads within provider.payloadTTL), above the limit of "
+                + "kept by the provider's payloads within provider.payloadTTL, \(Self.megabytes(tokenBytesPerThread)) per "
+                + "thread by APNs for the tokens of \(Self.count(rotationsPerLane)) rotations, "
+                + "\(Self.megabytes(dailyBytes)) by per-day counts and reports), above the limit of "
                 + "\(Self.megabytes(ScenarioLimits.memoryBytes))"
         }
         return nil

@@ -31,7 +31,7 @@ package struct SweepAxis: Sendable {
         }
         path = String(argument[..<equals])
         guard ScenarioOverride.steps(path) != nil else {
-            throw fail("not a field path: \"\(path)\" (write e.g. connectivity.offline.mean or strategies[1].repeatMaxCount)")
+            throw fail("not a field path: \(UserText.quote(path)) (\(ScenarioOverride.pathExample))")
         }
         texts = []
         for item in Self.split(String(argument[argument.index(after: equals)...])) {

@@ -80,7 +80,13 @@ package struct FieldTitle: Sendable, Equatable {
                     name += "[\(index)]"
                 }
                 kind = items
-            case (.key, _), (.index, _):
+            case (.label(let label), .array(let items, _)):
+                // `strategies[queue]`: the strategy named by its label.
+                guard keys == ["strategies"] else { return nil }
+                context = "strategy " + label
+                keys = []
+                kind = items
+            case (.key, _), (.index, _), (.label, _):
                 return nil
             }
         }

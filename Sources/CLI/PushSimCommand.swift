@@ -1,3 +1,4 @@
+import Base
 import Foundation
 
 /// Exit codes, as BSD's sysexits.h names them.
@@ -73,6 +74,11 @@ public enum PushSimCommand {
     noise (diff), 64 bad arguments, 65 bad scenario or report folder.
 
     """
+
+    /// This process's arguments without the program name, each byte kept (`SystemText`):
+    /// a path that is not UTF-8 reaches the system as it was typed.
+    /// - Complexity: O(total length).
+    public static func processArguments() -> [String] { Array(SystemText.commandLineArguments().dropFirst()) }
 
     /// Runs the command line `arguments` (without the program name) and returns the exit code.
     public static func main(_ arguments: [String], console: Console = .standard) -> ExitCode {

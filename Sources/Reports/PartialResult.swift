@@ -218,7 +218,7 @@ package struct PartialResult {
         guard result.events >= 0 else { throw fail("damaged partial result (events \(result.events) < 0)") }
         for (strategy, aggregate) in zip(strategies, aggregates) {
             if let broken = PartialChecks.violation(in: aggregate) {
-                throw fail("damaged partial result (strategy \(strategy.label): \(broken))")
+                throw fail("damaged partial result (strategy \(UserText.escape(strategy.label)): \(broken))")
             }
         }
         let expectedUsers = Simulation.shardRange(index: shard.index, count: shard.count, devices: scenario.devices).count

@@ -370,7 +370,7 @@ public enum ScenarioDecoder {
             if let start, let duration {
                 let offset = SimTime(date.daysSinceEpoch - start.daysSinceEpoch) * TimeUnit.day
                 guard offset >= 0, offset < duration else {
-                    throw fromReader.invalid("\(text) is outside the run (\(start) for \(duration / TimeUnit.day) days)")
+                    throw fromReader.invalid("\(UserText.escape(text)) is outside the run (\(start) for \(duration / TimeUnit.day) days)")
                 }
             }
             return date

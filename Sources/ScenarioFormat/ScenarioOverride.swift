@@ -44,7 +44,7 @@ public struct ScenarioOverride: Sendable, Equatable {
         self.path = path
         valueText = value
         guard let steps = Self.steps(path) else {
-            throw ScenarioError(.invalidValue("not a field path: \"\(path)\" (write e.g. connectivity.offline.mean or strategies[1].repeatMaxCount)"),
+            throw ScenarioError(.invalidValue("not a field path: \(UserText.quote(path, limit: UserText.pathLimit)) (write e.g. connectivity.offline.mean or strategies[1].repeatMaxCount)"),
                                 file: "--set " + argument, path: "", location: nil)
         }
         self.steps = steps
@@ -130,7 +130,7 @@ public struct ScenarioOverride: Sendable, Equatable {
             try apply(rest.dropFirst(), to: &items[index], walked: walked + "[\(index)]")
             node.value = .array(items)
         case (.key(let key), let other):
-            throw fail("is \(other.kindName), not an object: it has no field \"\(key)\"")
+            throw fail("is \(other.kindName), not an object: it has no field \(UserText.quote(key))")
         case (.index(let index), let other):
             throw fail("is \(other.kindName), not an array: it has no element [\(index)]")
         }

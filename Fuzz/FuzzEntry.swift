@@ -1,7 +1,10 @@
 // libFuzzer's entry point, compiled by Fuzz/run.sh as a module on top of PushSim's (never
-// by SwiftPM: Package.swift does not list this folder). One binary, three targets, chosen
+// by SwiftPM: Package.swift does not list this folder). One binary, four targets, chosen
 // by PUSHSIM_FUZZ_TARGET: `json` (the JSON parser), `scenario` (the scenario decoder,
-// then the cost estimate of what it accepts) and `partial` (a shard's partial result).
+// then the cost estimate of what it accepts), `partial` (a shard's partial result or a
+// result.json, then the reports and the page drawn from what it accepts: every number
+// in it reaches the CSVs and charts) and `folder` (a report folder's summary.csv as
+// `diff` reads it, compared with itself and with a shipped one: table and JSON).
 // Beyond "no crash", every error message must be lines without control characters,
 // each of bounded length: user text is escaped and cut (`UserText`).
 import Base
@@ -10,6 +13,7 @@ import Foundation
 import Reports
 import ScenarioFormat
 import Simulator
+import Studies
 
 private let target = ProcessInfo.processInfo.environment["PUSHSIM_FUZZ_TARGET"] ?? "scenario"
 
@@ -22,6 +26,11 @@ private func checkMessage(_ message: String) {
         precondition(line.unicodeScalars.count <= 2_000, "a message line of \(line.unicodeScalars.count) characters")
     }
 }
+
+/// The shipped summary a fuzzed one is compared with (`Fuzz/corpus/folder/summary.csv`).
+/// Read from the repository's root, where run.sh runs the binary; nil elsewhere.
+private let reference: ReportFolder? = try? ReportFolder(
+    path: "reference", summary: (try? FileBytes.read(path: "Fuzz/corpus/folder/summary.csv")) ?? [], record: nil)
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func pushsimFuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
@@ -37,6 +46,24 @@ public func pushsimFuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> I
         do {
             let decoded = try PartialResult.decode(bytes, file: "fuzz/partial.json")
             _ = decoded.partial.encoded()
+            // What `merge` and `report` make of an accepted part: reports, table and page.
+            let reports = Reports(scenario: decoded.scenario, result: decoded.partial.result)
+            _ = reports.files
+            _ = reports.table
+            _ = ReportPage.render(scenario: decoded.scenario, result: decoded.partial.result, commandLine: nil)
+        } catch {
+            checkMessage("\(error)")
+        }
+    case "folder":
+        do {
+            let folder = try ReportFolder(path: "fuzz", summary: bytes, record: nil)
+            for other in [folder] + (reference.map { [$0] } ?? []) {
+                for confidence in [0.95, Expectation.maximumConfidence] {
+                    let comparison = FolderComparison(old: other, new: folder, confidence: confidence)
+                    checkMessage(DiffCommand.table(comparison))
+                    _ = MachineOutput.diff(comparison)
+                }
+            }
         } catch {
             checkMessage("\(error)")
         }

@@ -27,7 +27,8 @@ package enum FileBytes {
     /// - Complexity: O(min(n, limit)) in the file's size.
     package static func read(path: String, standardInput: Int32 = STDIN_FILENO, limit: Int = .max) throws(FileReadError) -> [UInt8] {
         if path == standardInputArgument { return try read(descriptor: standardInput, limit: limit) }
-        let descriptor = open(path, O_RDONLY)
+        // The path's own bytes (`SystemText`): a file named `s\xff.json` is that file.
+        let descriptor = SystemPath.open(path, O_RDONLY)
         guard descriptor >= 0 else { throw FileReadError(reason: describe(errno)) }
         defer { close(descriptor) }
         return try read(descriptor: descriptor, limit: limit)

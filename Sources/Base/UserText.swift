@@ -1,8 +1,9 @@
-/// Text a user typed (a scenario's strings and keys, an option's value, a file path),
-/// made safe to echo in a one-line message: every control or invisible formatting
-/// character is shown as an escape (`\n`, `\r`, `\t`, `\0`, `\u{1B}`), never executed by
-/// the terminal, and a long value is cut with an ellipsis. Every message that repeats
-/// user text goes through here.
+/// Text a user typed (a scenario's strings and keys, an option's value, a file path, a
+/// CSV cell), made safe to echo in a one-line message: every control or invisible
+/// formatting character is shown as an escape (`\n`, `\r`, `\t`, `\0`, `\u{1B}`), never
+/// executed by the terminal, a byte that is not UTF-8 (kept by `SystemText`) as `\xff`,
+/// and a long value is cut with an ellipsis. Every message that repeats user text goes
+/// through here.
 public enum UserText {
     /// Most characters (Unicode scalars, before escaping) of one value a message repeats.
     public static let limit = 80
@@ -40,7 +41,9 @@ public enum UserText {
             case "\"" where quotes: result += "\\\""
             case "\\" where quotes: result += "\\\\"
             default:
-                if isInvisible(scalar) {
+                if let byte = SystemText.escapedByte(scalar) {
+                    result += "\\x" + String(byte, radix: 16)   // 0x80…0xFF: two digits
+                } else if isInvisible(scalar) {
                     result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
                 } else {
                     result.unicodeScalars.append(scalar)
@@ -50,16 +53,16 @@ public enum UserText {
         return result
     }
 
-    /// Values escaped and joined with `, ` (bare, as lists of labels and names read), cut with `… (N more)` once the line passes
+    /// Values escaped and joined with `separator` (bare, as lists of labels and names read), cut with `… (N more)` once the line passes
     /// `limit` × 2 characters: a scenario with 100,000 strategies names a few, not all.
     /// - Complexity: O(values shown).
-    public static func list(_ values: [String], limit: Int = limit) -> String {
+    public static func list(_ values: [String], limit: Int = limit, separator: String = ", ") -> String {
         var text = ""
         for (index, value) in values.enumerated() {
             if index > 0 && text.unicodeScalars.count > 2 * limit {
-                return text + ", … (\(values.count - index) more)"
+                return text + separator + "… (\(values.count - index) more)"
             }
-            text += (index > 0 ? ", " : "") + escape(value, limit: limit)
+            text += (index > 0 ? separator : "") + escape(value, limit: limit)
         }
         return text
     }

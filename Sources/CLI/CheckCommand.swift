@@ -100,7 +100,8 @@ package enum CheckCommand {
             let xml = JUnitReport.render(verdicts: verdicts, record: run.record, table: table, timestamp: stamp.timestamp,
                                          hostname: stamp.hostname, seconds: seconds)
             do {
-                try ReportWriter.write([(junit.name, xml)], to: junit.directory)
+                try ReportWriter.write([(junit.name, xml)], to: junit.directory,
+                                       whileWaiting: options.output.waitingNote(console))
             } catch {
                 console.err("error: \(error)\n")
                 return .failure

@@ -33,14 +33,17 @@ package enum DiffCommand {
 
     """
 
-    /// `--confidence <c>`: plain decimal digits, strictly between 0 and 1.
+    /// `--confidence <c>`: plain decimal digits, above 0 and at most the scenario field's
+    /// bound (`Expectation.maximumConfidence`), whose quantile is finite.
     package static let confidence = Option<Double>(
         "--confidence", "<c>",
-        ValueReader(expected: "a number between 0 and 1, e.g. 0.95") { text in
-            guard text.allSatisfy({ "0123456789.".contains($0) }), let value = Double(text), value > 0, value < 1 else { return nil }
+        ValueReader(expected: "a number " + Expectation.confidenceRangeText + ", e.g. 0.95") { text in
+            guard text.allSatisfy({ "0123456789.".contains($0) }), let value = Double(text), value > 0,
+                  value <= Expectation.maximumConfidence else { return nil }
             return value
         },
-        help: "1 − the chance of any false alarm over all rates, in (0, 1); also the intervals' (default: 0.95)")
+        help: "1 − the chance of any false alarm over all rates, above 0 and at most " + format(Expectation.maximumConfidence)
+            + "; also the intervals' (default: 0.95)")
     /// `--force`: compare what would otherwise be refused.
     package static let force = Flag("--force", help: "Compare folders of different scenarios, or without run.json")
 
@@ -91,11 +94,12 @@ package enum DiffCommand {
             }
             if comparison.sameScenario == false, let old = folders[0].record, let new = folders[1].record,
                old.scenarioSHA256 == new.scenarioSHA256 {
+                // The overrides come from a file: each escaped and cut, the list cut too.
                 func listing(_ record: RunRecord) -> String {
-                    record.overrides.isEmpty ? "none" : record.overrides.map { "--set " + $0 }.joined(separator: " ")
+                    record.overrides.isEmpty ? "none" : UserText.list(record.overrides.map { "--set " + $0 }, separator: " ")
                 }
-                console.err("error: the folders ran the scenario with different overrides: \(folders[0].path) with "
-                            + "\(listing(old)), \(folders[1].path) with \(listing(new)) ('--force' compares anyway)\n")
+                console.err("error: the folders ran the scenario with different overrides: \(UserText.path(folders[0].path)) with "
+                            + "\(listing(old)), \(UserText.path(folders[1].path)) with \(listing(new)) ('--force' compares anyway)\n")
                 return .dataError
             }
             if comparison.sameScenario == false, let old = folders[0].record, let new = folders[1].record {
@@ -107,7 +111,7 @@ package enum DiffCommand {
         }
         if !output.quiet {
             for folder in folders where !folder.hasStandardErrors {
-                console.err("note: \(UserText.path(ReportWriter.join(folder.path, "summary.csv"))) has no standard errors (a folder from "
+                console.err("note: \(UserText.path(ReportWriter.join(folder.path, ReportFolder.summaryFileName))) has no standard errors (a folder from "
                             + "an older pushsim): its changes are shown, not judged against noise\n")
             }
             for (label, side) in [(comparison.onlyOld, "old"), (comparison.onlyNew, "new")].flatMap({ pair in pair.0.map { ($0, pair.1) } }) {
@@ -137,7 +141,8 @@ package enum DiffCommand {
                 case false?: "noise"
                 case nil: "unknown (no standard error)"
                 }
-                rows.append([row.label, metric.name, Verdict.number(change.old.value), Verdict.number(change.new.value),
+                // A label read from a file heads a terminal line: escaped and cut like any echo.
+                rows.append([UserText.escape(row.label), metric.name, Verdict.number(change.old.value), Verdict.number(change.new.value),
                              signed(change.difference.value),
                              change.difference.hasStandardError ? Verdict.number(change.difference.standardError) : "–",
                              change.adjustedPValue.map(Self.probability) ?? "–", verdict])

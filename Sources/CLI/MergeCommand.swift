@@ -141,7 +141,8 @@ package enum MergeCommand {
             }
         }
         do {
-            try ReportWriter.write(files.files, to: out, removing: [RunCommand.partialFileName])
+            try ReportWriter.write(files.files, to: out, removing: [RunCommand.partialFileName],
+                                   whileWaiting: output.waitingNote(console))
         } catch {
             console.err("error: \(error)\n")
             return .failure
@@ -155,7 +156,7 @@ package enum MergeCommand {
     /// text, seed, strategy set and shard count), with both values; nil if nothing does.
     /// - Complexity: O(n) in the scenario texts' length.
     package static func difference(_ part: PartialResult, _ first: PartialResult) -> String? {
-        func labels(_ partial: PartialResult) -> String { partial.result.strategies.map(\.label).joined(separator: ", ") }
+        func labels(_ partial: PartialResult) -> String { UserText.list(partial.result.strategies.map(\.label)) }
         if part.scenarioText != first.scenarioText { return "the scenario texts differ" }
         if part.seed != first.seed { return "seed \(part.seed) against \(first.seed)" }
         if part.result.strategies != first.result.strategies {

@@ -26,4 +26,17 @@ package struct OutputOptions: Equatable {
     }
 
     package init() {}
+
+    /// What a writer waiting for another pushsim to finish writing into the same folder
+    /// says (`FolderLock`), unless `--quiet`: without it a wait looks like a hang.
+    /// - Complexity: O(1).
+    package func waitingNote(_ console: Console) -> (String) -> Void {
+        { folder in if !quiet { console.err(Self.waitingNote(folder)) } }
+    }
+
+    /// "note: another pushsim is writing to r; waiting for it to finish".
+    /// - Complexity: O(n) in the folder's length.
+    package static func waitingNote(_ folder: String) -> String {
+        "note: another pushsim is writing to \(UserText.path(folder)); waiting for it to finish\n"
+    }
 }

@@ -85,6 +85,11 @@ public enum PushSimCommand {
 
     """
 
+    /// This process's arguments without the program name, each byte kept (`SystemText`):
+    /// a path that is not UTF-8 reaches the system as it was typed.
+    /// - Complexity: O(total length).
+    public static func processArguments() -> [String] { Array(SystemText.commandLineArguments().dropFirst()) }
+
     /// Runs the command line `arguments` (without the program name) and returns the exit code.
     public static func main(_ arguments: [String], console: Console = .standard) -> ExitCode {
         guard let name = arguments.first else {

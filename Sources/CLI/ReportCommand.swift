@@ -80,7 +80,8 @@ package enum ReportCommand {
         let page = ReportPage.render(scenario: decoded.scenario, result: decoded.partial.result,
                                      commandLine: decoded.partial.commandLine)
         do {
-            try ReportWriter.write([(ReportPage.fileName, page)], to: directory)
+            try ReportWriter.write([(ReportPage.fileName, page)], to: directory,
+                                   whileWaiting: { console.err(OutputOptions.waitingNote($0)) })
         } catch {
             console.err("error: \(error)\n")
             return .failure

@@ -194,7 +194,7 @@ package enum RunCommand {
                 let partial = PartialResult(scenarioText: String(decoding: scenarioBytes, as: UTF8.self),
                                             seed: scenario.seed, shard: shard, result: result)
                 try ReportWriter.write([(Self.partialFileName, partial.encoded())], to: directory,
-                                       removing: RunOutput.fileNames)
+                                       removing: RunOutput.fileNames, whileWaiting: options.output.waitingNote(console))
                 if !options.output.quiet {
                     console.err("wrote \(UserText.path(ReportWriter.join(directory, Self.partialFileName))) "
                                 + "(shard \(shard.index)/\(shard.count), \(Counted.phrase(users.count, "device")))\n")
@@ -211,7 +211,8 @@ package enum RunCommand {
             let completed = Completed(scenario: scenario, result: result, reports: output.reports, record: record,
                                       directory: directory, baseline: baseline)
             beforeWriting(completed)
-            try ReportWriter.write(output.files, to: directory, removing: [Self.partialFileName])
+            try ReportWriter.write(output.files, to: directory, removing: [Self.partialFileName],
+                                   whileWaiting: options.output.waitingNote(console))
             return .completed(completed)
         } catch {
             console.err("error: \(error)\n")

@@ -166,7 +166,7 @@ package enum SweepCommand {
             if !options.output.quiet {
                 let elapsed = ContinuousClock.now - started
                 let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-                let values = zip(grid.axes, indices).map { $0.path + "=" + $0.texts[$1] }.joined(separator: " ")
+                let values = zip(grid.axes, indices).map { UserText.escape($0.path + "=" + $0.texts[$1]) }.joined(separator: " ")
                 console.err("point \(number + 1)/\(grid.count): \(values) (\(String(format: "%.1f", seconds)) s)\n")
             }
         }
@@ -179,12 +179,12 @@ package enum SweepCommand {
             }
         }
         do {
-            try ReportWriter.write(report.files, to: directory)
+            try ReportWriter.write(report.files, to: directory, whileWaiting: options.output.waitingNote(console))
         } catch {
             console.err("error: \(error)\n")
             return .failure
         }
-        if !options.output.quiet { console.err("wrote \(Reports.listing(SweepReport.fileNames)) to \(directory)\n") }
+        if !options.output.quiet { console.err("wrote \(Reports.listing(SweepReport.fileNames)) to \(UserText.path(directory))\n") }
         return .success
     }
 

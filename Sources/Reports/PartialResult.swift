@@ -282,7 +282,7 @@ package struct PartialResult {
         guard result.events >= 0 else { throw fail("\(damaged) (events \(result.events) < 0)") }
         for (strategy, aggregate) in zip(strategies, aggregates) {
             if let broken = PartialChecks.violation(in: aggregate) {
-                throw fail("\(damaged) (strategy \(strategy.label): \(broken))")
+                throw fail("\(damaged) (strategy \(UserText.escape(strategy.label)): \(broken))")
             }
         }
         let expectedUsers = Simulation.shardRange(index: shard.index, count: shard.count, devices: scenario.devices).count

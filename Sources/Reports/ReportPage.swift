@@ -127,8 +127,10 @@ package enum ReportPage {
         return text + "</tbody>\n</table>\n"
     }
 
+    /// A share in percent, 2 decimals; "–" without a denominator. By integer arithmetic
+    /// that cannot overflow: a count read back from a file may be near 2^63 − 1.
     private static func percent(_ numerator: Int64, _ denominator: Int64) -> String {
-        let text = FixedPoint.ratio(numerator * 100, denominator, places: 2)
+        let text = FixedPoint.percent(numerator, denominator, places: 2)
         return text.isEmpty ? "–" : text + "%"
     }
 

@@ -1,13 +1,17 @@
 import Base
 import Foundation
 
-/// Writes report files whole or not at all: each goes to a temporary name in the
-/// target folder and is renamed into place only after every one was written; if a
-/// rename fails, the reports already renamed are put back, so a failure leaves the
-/// folder as it was (and takes away the folders it created). Paths are handled with
-/// plain string and POSIX calls (`NSString.deletingLastPathComponent` traps on
-/// one-character paths in swift-corelibs-foundation), and every failure names the
-/// system's reason.
+/// Writes every file PushSim writes (reports, partial results, sweeps, JUnit), whole or
+/// not at all: each goes to a temporary name in the target folder and is renamed into
+/// place only after every one was written; if a rename fails, the reports already
+/// renamed are put back, so a failure leaves the folder as it was (and takes away the
+/// folders it created). It replaces only regular files: a FIFO, a device, a symbolic
+/// link, a socket or a folder where a file goes is refused before anything is written
+/// (a rename would replace `/dev/full` itself). Writers into one folder take turns
+/// (`FolderLock`), so two runs never leave a mix of their files. Paths are handled with
+/// plain string and POSIX calls on the path's own bytes (`SystemPath`;
+/// `NSString.deletingLastPathComponent` traps on one-character paths in
+/// swift-corelibs-foundation), and every failure names the system's reason.
 public enum ReportWriter {
     /// A write that failed, with the path and the system's reason.
     public struct Failure: Error, CustomStringConvertible {
@@ -18,43 +22,68 @@ public enum ReportWriter {
     /// Checks, before a long simulation, that reports can be written to `directory`:
     /// creates the missing folders, creates and deletes a probe file, then removes the
     /// folders it created. Finds a file in the way, a parent that is a file, a folder
-    /// without write permission, a read-only file system, or a folder in the place of
-    /// one of the files `names`.
+    /// without write permission, a read-only file system, or anything but a regular file
+    /// (a folder, a FIFO, a device, a symbolic link) in the place of one of the files `names`.
     /// - Complexity: O(depth of `directory` + names).
     public static func checkWritable(_ directory: String, for names: [String] = []) throws(Failure) {
         let created = try prepareDirectory(directory)
         defer { removeDirectories(created) }
-        for name in names where kind(of: join(directory, name)) == true {
-            throw Failure(description: "\(UserText.path(join(directory, name))): exists and is a directory")
-        }
+        for name in names { try refuseUnlessRegular(join(directory, name)) }
         let probe = join(directory, ".pushsim-probe-\(getpid())")
-        let descriptor = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        let descriptor = SystemPath.open(probe, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             throw Failure(description: "\(UserText.path(directory)): cannot write reports there (\(reason(errno)))")
         }
         close(descriptor)
-        unlink(probe)
+        SystemPath.unlink(probe)
+    }
+
+    /// Refuses `path` when something other than a regular file is there: renaming over
+    /// it would replace a FIFO, a device or a symbolic link (not what it points to) with
+    /// a file, or fail on a folder after the simulation.
+    /// - Complexity: O(n) in the path's length.
+    package static func refuseUnlessRegular(_ path: String) throws(Failure) {
+        guard let info = SystemPath.linkStatus(path) else { return }
+        let what: String
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return
+        case S_IFDIR: throw Failure(description: "\(UserText.path(path)): exists and is a directory")
+        case S_IFLNK: what = "a symbolic link"
+        case S_IFIFO: what = "a FIFO"
+        case S_IFCHR: what = "a character device"
+        case S_IFBLK: what = "a block device"
+        case S_IFSOCK: what = "a socket"
+        default: what = "not a regular file"
+        }
+        throw Failure(description: "\(UserText.path(path)): exists and is \(what), not a regular file; "
+                      + "pushsim writes only regular files and leaves it as it is")
     }
 
     /// Writes `files` into `directory`, creating it if needed, and removes the files
     /// named in `stale` (the other kind of output: a partial result beside reports,
     /// or reports beside a partial result) in the same all-or-nothing step.
+    /// `whileWaiting` is called once, with the folder, when another writer holds it
+    /// (`FolderLock`): this one waits for it to finish, then writes.
     /// - Complexity: O(total bytes).
     public static func write(_ files: [(name: String, contents: String)], to directory: String,
-                             removing stale: [String] = []) throws(Failure) {
-        try write(files, to: directory, removing: stale, move: { rename($0, $1) })
+                             removing stale: [String] = [], whileWaiting: (String) -> Void = { _ in }) throws(Failure) {
+        try write(files, to: directory, removing: stale, whileWaiting: whileWaiting, move: { SystemPath.rename($0, $1) })
     }
 
-    /// `write(_:to:removing:)` with the rename to use for the new files; tests pass one
-    /// that fails to check the way back.
+    /// `write(_:to:removing:whileWaiting:)` with the rename to use for the new files;
+    /// tests pass one that fails to check the way back.
     /// - Complexity: O(total bytes).
     package static func write(_ files: [(name: String, contents: String)], to directory: String, removing stale: [String] = [],
-                      move: (String, String) -> Int32) throws(Failure) {
+                              whileWaiting: (String) -> Void = { _ in }, move: (String, String) -> Int32) throws(Failure) {
         let suffix = "-\(getpid())"
         // A signal while the temporary files are written deletes them and the new folders.
         try WritePhaseSignals.guarding(temporaries: files.map { join(directory, "." + $0.name + ".partial" + suffix) },
                                        folders: missingDirectories(directory)) { commit throws(Failure) in
-            try write(files, to: directory, removing: stale, move: move, suffix: suffix, commit: commit)
+            // The folder is ours alone from its check to the last rename: another
+            // pushsim writing there finishes first, so the folder holds one run's files.
+            let (lock, created) = try FolderLock.acquire(directory, prepare: prepareDirectory, whileWaiting: whileWaiting)
+            defer { lock.release() }
+            try write(files, to: directory, created: created, removing: stale, move: move, suffix: suffix, commit: commit)
         }
     }
 
@@ -64,22 +93,31 @@ public enum ReportWriter {
         .flatMap { UInt32($0) }
 
     /// The write itself; `commit` is called once the temporary files are written.
-    private static func write(_ files: [(name: String, contents: String)], to directory: String, removing stale: [String],
-                              move: (String, String) -> Int32, suffix: String, commit: () -> Void) throws(Failure) {
-        let created = try prepareDirectory(directory)
+    private static func write(_ files: [(name: String, contents: String)], to directory: String, created: [String],
+                              removing stale: [String], move: (String, String) -> Int32, suffix: String,
+                              commit: () -> Void) throws(Failure) {
         var written: [(temporary: String, final: String)] = []
         var kept: [String?] = []
         var stashed: [(backup: String, final: String)] = []
         func cleanUp() {
-            for file in written { unlink(file.temporary) }
-            for case let backup? in kept { unlink(backup) }
-            for file in stashed { rename(file.backup, file.final) }
+            for file in written { SystemPath.unlink(file.temporary) }
+            for case let backup? in kept { SystemPath.unlink(backup) }
+            for file in stashed { SystemPath.rename(file.backup, file.final) }
             removeDirectories(created)
+        }
+        // Refused before anything is written: nothing to take back.
+        do {
+            for file in files { try refuseUnlessRegular(join(directory, file.name)) }
+        } catch {
+            removeDirectories(created)
+            throw error
         }
         for file in files {
             let final = join(directory, file.name), temporary = join(directory, "." + file.name + ".partial" + suffix)
+            // A leftover of a process that had this id is replaced, never followed if a link.
+            SystemPath.unlink(temporary)
             if let problem = writeFile(temporary, Array(file.contents.utf8)) {
-                unlink(temporary)
+                SystemPath.unlink(temporary)
                 cleanUp()
                 throw Failure(description: "\(UserText.path(final)): cannot write (\(problem))")
             }
@@ -96,12 +134,12 @@ public enum ReportWriter {
                 throw Failure(description: "\(UserText.path(file.final)): exists and is a directory")
             }
             let backup = join(directory, "." + name + ".previous" + suffix)
-            unlink(backup)
-            if link(file.final, backup) != 0 {
+            SystemPath.unlink(backup)
+            if SystemPath.link(file.final, backup) != 0 {
                 // A file system without hard links: keep a copy instead.
                 let linkReason = reason(errno)
                 guard let bytes = try? FileBytes.read(path: file.final), writeFile(backup, bytes) == nil else {
-                    unlink(backup)
+                    SystemPath.unlink(backup)
                     cleanUp()
                     throw Failure(description: "\(UserText.path(file.final)): cannot keep the previous report while replacing it (\(linkReason))")
                 }
@@ -111,7 +149,7 @@ public enum ReportWriter {
         // The other kind of output moves aside now and goes for good only on success.
         for name in stale where kind(of: join(directory, name)) == false {
             let final = join(directory, name), backup = join(directory, "." + name + ".stale" + suffix)
-            guard rename(final, backup) == 0 else {
+            guard SystemPath.rename(final, backup) == 0 else {
                 let problem = reason(errno)
                 cleanUp()
                 throw Failure(description: "\(UserText.path(final)): cannot remove (\(problem))")
@@ -124,17 +162,17 @@ public enum ReportWriter {
                 let problem = reason(errno)
                 for (undone, placed) in written[..<index].enumerated() {
                     if let backup = kept[undone] {
-                        if rename(backup, placed.final) == 0 { kept[undone] = nil }   // back in place
+                        if SystemPath.rename(backup, placed.final) == 0 { kept[undone] = nil }   // back in place
                     } else {
-                        unlink(placed.final)   // no report had that name before
+                        SystemPath.unlink(placed.final)   // no report had that name before
                     }
                 }
                 cleanUp()
                 throw Failure(description: "\(UserText.path(file.final)): cannot move into place (\(problem))")
             }
         }
-        for case let backup? in kept { unlink(backup) }
-        for file in stashed { unlink(file.backup) }
+        for case let backup? in kept { SystemPath.unlink(backup) }
+        for file in stashed { SystemPath.unlink(file.backup) }
     }
 
     /// Checks that `directory` is a folder, creating it and the missing folders above
@@ -155,7 +193,7 @@ public enum ReportWriter {
     package static func makeDirectories(_ directory: String) throws(Failure) -> [String] {
         var created: [String] = []
         for folder in missingDirectories(directory) {
-            if mkdir(folder, 0o777) == 0 {
+            if SystemPath.mkdir(folder, 0o777) == 0 {
                 created.append(folder)
             } else if errno != EEXIST {
                 let problem = reason(errno)
@@ -171,7 +209,7 @@ public enum ReportWriter {
     package static func missingDirectories(_ directory: String) -> [String] {
         var missing: [String] = []
         var current: String? = directory
-        while let folder = current, access(folder, F_OK) != 0 {
+        while let folder = current, SystemPath.access(folder, F_OK) != 0 {
             missing.append(folder)
             current = parent(of: folder)
         }
@@ -182,7 +220,7 @@ public enum ReportWriter {
     /// longer empty (another run wrote there) stays.
     /// - Complexity: O(count).
     package static func removeDirectories(_ created: [String]) {
-        for folder in created.reversed() { rmdir(folder) }
+        for folder in created.reversed() { SystemPath.rmdir(folder) }
     }
 
     /// The folder that holds `path`, or nil for a relative name of one component
@@ -208,15 +246,15 @@ public enum ReportWriter {
     /// whether it is a folder.
     /// - Complexity: O(1).
     package static func kind(of path: String) -> Bool? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
+        guard let info = SystemPath.status(path) else { return nil }
         return (info.st_mode & S_IFMT) == S_IFDIR
     }
 
-    /// Creates or truncates `path` and writes `bytes`; nil, or the system's reason.
+    /// Creates or truncates `path` and writes `bytes`; nil, or the system's reason. A
+    /// symbolic link at `path` is refused, not followed.
     /// - Complexity: O(n) in the byte count.
     package static func writeFile(_ path: String, _ bytes: [UInt8]) -> String? {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o666)
+        let descriptor = SystemPath.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else { return reason(errno) }
         var rest = bytes[...]
         while !rest.isEmpty {

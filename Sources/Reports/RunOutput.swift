@@ -1,3 +1,4 @@
+import Base
 import Simulator
 
 /// Everything `run` and `merge` write for a whole run: the CSV reports, `report.html`,
@@ -30,13 +31,26 @@ package struct RunOutput {
     }
 
     /// `pushsim` and `arguments` as a shell would need them typed: arguments with
-    /// anything but letters, digits and `_-./=:,@%+` single-quoted.
+    /// anything but letters, digits and `_-./=:,@%+` single-quoted, and one holding a
+    /// byte that is not UTF-8 (`SystemText`) as `$'…\xff…'`, so the line names that byte.
     /// - Complexity: O(total length).
     package static func commandLine(_ arguments: [String]) -> String {
         let plain = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,@%+".unicodeScalars)
         return (["pushsim"] + arguments).map { argument in
             guard argument.isEmpty || !argument.unicodeScalars.allSatisfy(plain.contains) else { return argument }
-            return "'" + argument.replacingOccurrences(of: "'", with: "'\\''") + "'"
+            guard argument.unicodeScalars.contains(where: { SystemText.escapedByte($0) != nil }) else {
+                return "'" + argument.replacingOccurrences(of: "'", with: "'\\''") + "'"
+            }
+            var quoted = "$'"
+            for scalar in argument.unicodeScalars {
+                switch scalar {
+                case "\\": quoted += "\\\\"
+                case "'": quoted += "\\'"
+                default:
+                    if let byte = SystemText.escapedByte(scalar) { quoted += "\\x" + String(byte, radix: 16) } else { quoted.unicodeScalars.append(scalar) }
+                }
+            }
+            return quoted + "'"
         }.joined(separator: " ")
     }
 }

@@ -1,3 +1,4 @@
+import Base
 import Foundation
 import Synchronization
 
@@ -111,7 +112,7 @@ package enum WritePhaseSignals {
     private static func cStrings(_ strings: [String]) -> (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, Int) {
         guard !strings.isEmpty else { return (nil, 0) }
         let array = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: strings.count)
-        for (index, string) in strings.enumerated() { array[index] = strdup(string) }
+        for (index, string) in strings.enumerated() { array[index] = SystemPath.duplicate(string) }
         return (array, strings.count)
     }
 

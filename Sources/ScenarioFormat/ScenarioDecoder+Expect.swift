@@ -56,7 +56,7 @@ extension ScenarioDecoder {
         let confidence = log.attempt { () throws -> Double in
             guard let field = fields.optional(Fields.confidence) else { return Expectation.defaultConfidence }
             let value = try field.number()
-            guard Fields.confidence.numberRange.contains(value) else { throw field.invalid("a confidence is between 0 and 1 (exclusive), e.g. 0.95") }
+            guard Fields.confidence.numberRange.contains(value) else { throw field.invalid("a confidence is \(Expectation.confidenceRangeText), e.g. 0.95") }
             return value
         }
         guard let metric, let strategy, let confidence, log.errors.count == errorsBefore else { return nil }

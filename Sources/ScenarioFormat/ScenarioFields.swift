@@ -305,7 +305,7 @@ package enum ScenarioFields {
         package static let atMost = FieldDeclaration("atMost", .number(NumberRange()),
                                                      "the interval's upper end must be at most this")
         package static let confidence = FieldDeclaration(
-            "confidence", .number(NumberRange(lower: .exclusive(0), upper: .exclusive(1))),
+            "confidence", .number(NumberRange(lower: .exclusive(0), upper: .inclusive(Simulator.Expectation.maximumConfidence))),
             "the interval's confidence (default 0.95)")
         package static let object = ObjectDeclaration(
             "A bound pushsim check holds the run to; needs atLeast, atMost or both.",

@@ -51,7 +51,7 @@ public struct ScenarioOverride: Sendable, Equatable {
         self.path = path
         valueText = value
         guard let steps = Self.steps(path) else {
-            throw ScenarioError(.invalidValue("not a field path: \(UserText.quote(path)) (\(Self.pathExample))"),
+            throw ScenarioError(.invalidValue("not a field path: \(UserText.quote(path, limit: UserText.pathLimit)) (\(Self.pathExample))"),
                                 file: "--set " + argument, path: "", location: nil)
         }
         self.steps = steps
@@ -158,7 +158,7 @@ public struct ScenarioOverride: Sendable, Equatable {
             node.value = .array(items)
             return resolved
         case (.key(let key), let other):
-            throw fail("is \(other.kindName), not an object: it has no field \"\(key)\"")
+            throw fail("is \(other.kindName), not an object: it has no field \(UserText.quote(key))")
         case (.index(let index), let other):
             throw fail("is \(other.kindName), not an array: it has no element [\(index)]")
         case (.label(let label), let other):

@@ -90,7 +90,7 @@ struct ExpectationDecoderTests {
         #expect(messages.contains("gate.json:14:47: expect[1].strategy: no strategy labelled \"fifo\"; the scenario has: no-queue, queue"))
         #expect(messages.contains("expect[3]: an expectation needs a bound: atLeast, atMost or both"))
         #expect(messages.contains("expect[4].atMost: atMost 0.8 is below atLeast 0.9"))
-        #expect(messages.contains("expect[5].confidence: a confidence is between 0 and 1 (exclusive)"))
+        #expect(messages.contains("expect[5].confidence: a confidence is above 0 and at most 0.999999"))
         // A misspelt bound is one error naming the bound, not also "needs a bound".
         #expect(messages.contains("expect[6].atleast: unknown field; did you mean atLeast?"))
     }

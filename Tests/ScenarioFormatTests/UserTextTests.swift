@@ -2,6 +2,7 @@
 @testable import CLI
 import Foundation
 @testable import ScenarioFormat
+import TestSupport
 import Testing
 
 /// Text a user typed, echoed in messages: escaped, cut, one line.
@@ -83,5 +84,30 @@ struct UserTextTests {
         #expect("\(UsageError.invalidValue(option: "--seed", value: "1\n2", expected: "an integer"))"
                 == #"invalid value '1\n2' for '--seed': expected an integer"#)
         #expect("\(UsageError.unknownStrategy("\u{1B}[31m", known: ["a"]))" == #"no strategy '\u{1B}[31m' in the scenario; it has: a"#)
+    }
+
+    /// An ESC sequence, a line break, a right-to-left override and 60 KB: what a hostile
+    /// echo would carry to the terminal.
+    static let hostile = "\u{1B}[2J\nrm\u{202E}" + String(repeating: "x", count: 60_000)
+
+    /// Whether `message` is one line (after its own line feed) with no control character, of bounded length.
+    static func isSafe(_ message: String) -> Bool {
+        let lines = message.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        return lines.count == 1 && lines.allSatisfy { line in
+            line.unicodeScalars.count < 1000 && !line.unicodeScalars.contains(where: UserText.isInvisible)
+        }
+    }
+
+    @Test("--set whose path holds an ESC, a line break and 60 KB: 'not a field path' echoes it escaped and cut (run and sweep)")
+    func setPathEscapedAndCut() throws {
+        let scratch = try CommandFixtures.ScratchDirectory()
+        defer { scratch.remove() }
+        let scenario = try scratch.write("tiny.json", CommandFixtures.tiny)
+        for command in ["run", "sweep"] {
+            let result = CapturedConsole.run([command, scenario, "--set", Self.hostile + "=1", "--out", scratch.file("out")])
+            #expect(result.code == .dataError, "\(command)")
+            #expect(result.err.contains(#"not a field path: "\u{1B}[2J\nrm\u{202E}xxx"#), "\(command)")
+            #expect(Self.isSafe(result.err), "\(command): \(result.err.prefix(300))")
+        }
     }
 }

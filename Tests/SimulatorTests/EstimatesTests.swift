@@ -215,4 +215,33 @@ struct IntervalCoverageTests {
             #expect(spread / standardError > 0.75 && spread / standardError < 1.3, "\(name): SD \(spread), SE \(standardError)")
         }
     }
+
+    @Test("a quantile at p = 1 (a confidence like 0.9999999999999999 rounds 0.5 + c / 2 to 1) is infinite, not a trap, and gives no interval")
+    func quantileAtOneDoesNotTrap() {
+        let confidence = 0.9999999999999999
+        #expect(0.5 + confidence / 2 == 1)
+        #expect(studentTQuantile(1, degreesOfFreedom: 63) == .infinity)
+        #expect(studentTQuantile(0, degreesOfFreedom: 63) == -.infinity)
+        #expect(studentTQuantile(.nan, degreesOfFreedom: 63).isNaN)
+        #expect(studentTQuantile(0.975, degreesOfFreedom: 0).isNaN)
+        #expect(normalQuantile(1) == .infinity && normalQuantile(0) == -.infinity && normalQuantile(.nan).isNaN)
+        let withDegrees = Estimate(value: 0.9, standardError: 0.01, degreesOfFreedom: 63)
+        let normal = Estimate(value: 0.9, standardError: 0.01)
+        for estimate in [withDegrees, normal] {
+            #expect(estimate.interval(confidence: confidence) == nil)
+            #expect(estimate.interval(confidence: 1) == nil)
+            #expect(estimate.interval(confidence: .nan) == nil)
+            #expect(estimate.interval(confidence: 0) == nil)
+            // The highest confidence a file may ask for has a finite interval.
+            #expect(estimate.interval(confidence: Expectation.maximumConfidence) != nil)
+        }
+    }
+
+    @Test("an estimate read back with a NaN or infinite value, or an overflowing half-width, has no interval, never a trap")
+    func damagedEstimateHasNoInterval() {
+        #expect(Estimate(value: .nan, standardError: 0.01).interval() == nil)
+        #expect(Estimate(value: .infinity, standardError: 0.01).interval() == nil)
+        #expect(Estimate(value: 0.5, standardError: .greatestFiniteMagnitude).interval() == nil)
+        #expect(Estimate(value: 0.5, standardError: -0.01).interval() == nil)
+    }
 }

@@ -151,6 +151,38 @@ struct CheckCommandTests {
         #expect(!FileManager.default.fileExists(atPath: scratch.file("out")))
     }
 
+    @Test("a confidence of 0.9999999999999999 (whose quantile is infinite) is refused by validate and check, exit 65, nothing written; 0.999999 checks")
+    func confidenceNearOneRefused() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let entry = #"{ "metric": "deliverability", "strategy": "queue", "atLeast": 0.3, "confidence": 0.9999999999999999 }"#
+        let scenario = try scratch.write("gate.json", Self.scenario(expect: [entry]))
+        let validate = pushsim(["validate", scenario])
+        #expect(validate.code == .dataError)
+        #expect(validate.err.contains("expect[0].confidence: a confidence is above 0 and at most 0.999999, e.g. 0.95"))
+        let check = pushsim(["check", scenario, "--out", scratch.file("out")])
+        #expect(check.code == .dataError)
+        #expect(check.err == validate.err)
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("out")))
+        let highest = try scratch.write("highest.json", Self.scenario(expect: [
+            entry.replacingOccurrences(of: "0.9999999999999999", with: "0.999999")]))
+        let checked = pushsim(["check", highest, "--out", scratch.file("highest"), "--format", "json"])
+        #expect(checked.code == .success, "\(checked.err)")
+        #expect(checked.out.contains(#""confidence":0.999999"#))
+        #expect(checked.out.contains("(99.9999% interval)"), "not rounded to a 100% no interval has")
+    }
+
+    @Test("diff --confidence refuses a value past 0.999999, whose quantile would be infinite (exit 64)")
+    func diffConfidenceNearOneRefused() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        for value in ["0.9999999999999999", "0.9999991", "1.0"] {
+            let result = pushsim(["diff", scratch.path, scratch.path, "--confidence", value])
+            #expect(result.code == .usage, "\(value)")
+            #expect(result.err.hasPrefix("error: invalid value '\(value)' for '--confidence': expected a number above 0 and at most 0.999999"))
+        }
+    }
+
     @Test("check --format json prints the verdicts with the documented keys")
     func checkJSON() throws {
         let scratch = try Scratch()

@@ -180,7 +180,7 @@ struct DiffCommandTests {
         }
     }
 
-    @Test("diff usage: two folders needed, --confidence in (0, 1), a missing folder exits 65")
+    @Test("diff usage: two folders needed, --confidence above 0 and at most 0.999999, a missing folder exits 65")
     func diffUsage() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }

@@ -23,12 +23,12 @@ package struct StackedBarChart {
 
     package static let barHeight = 30.0, barGap = 14.0
 
-    /// `value / total` as a percentage with one decimal ("12.5%"), by integer arithmetic.
+    /// `value / total` as a percentage with one decimal ("12.5%"), by integer arithmetic
+    /// that cannot overflow (counts read back from a file may be near 2^63 − 1).
     /// - Complexity: O(1).
     package static func share(_ value: Int64, of total: Int64) -> String {
-        let ratio = FixedPoint.ratio(value, total, places: 3)
-        guard !ratio.isEmpty else { return "–" }
-        return FixedPoint.ratio(value * 1000, total * 10, places: 1) + "%"
+        let percent = FixedPoint.percent(value, total, places: 1)
+        return percent.isEmpty ? "–" : (value < 0 ? "-" : "") + percent + "%"
     }
 
     package var legend: Legend { Legend(entries: categories.map { .init(label: $0.label, swatch: .box(colour: $0.colour)) }) }

@@ -101,27 +101,41 @@ public struct Estimate: Sendable, Equatable {
 
     /// The two-sided interval at `confidence`: value ± q·SE, q the Student t quantile
     /// with `degreesOfFreedom` (1.998 at 63 and 0.95), or the normal one (1.960); nil
-    /// when the standard error is unknown.
+    /// when the standard error is unknown, and when no interval exists: a value that is
+    /// not finite (NaN, read back from a damaged file), a confidence outside (0, 1) or so
+    /// close to 1 that 0.5 + confidence / 2 rounds to 1, or ends that overflow.
     /// - Complexity: O(1).
     public func interval(confidence: Double = 0.95) -> ClosedRange<Double>? {
-        guard hasStandardError else { return nil }
+        guard hasStandardError, value.isFinite, confidence > 0, confidence < 1 else { return nil }
         let p = 0.5 + confidence / 2
         let quantile = degreesOfFreedom.map { studentTQuantile(p, degreesOfFreedom: $0) } ?? normalQuantile(p)
         let half = quantile * standardError
-        return (value - half)...(value + half)
+        let low = value - half, high = value + half
+        // A range's ends must be ordered: NaN (∞ − ∞, 0 × ∞) would trap, not merely be wrong.
+        guard quantile.isFinite, low.isFinite, high.isFinite, low <= high else { return nil }
+        return low...high
     }
 }
 
-/// Φ⁻¹(p), the standard normal quantile (p in (0, 1)).
+/// Φ⁻¹(p), the standard normal quantile for p in (0, 1); ±∞ at and beyond the ends and
+/// NaN for NaN, never a trap (the approximation itself clamps p = 1 for the samplers).
 /// - Complexity: O(1).
-public func normalQuantile(_ p: Double) -> Double { standardNormalQuantile(p) }
+public func normalQuantile(_ p: Double) -> Double {
+    if p.isNaN { return .nan }
+    if p <= 0 { return -.infinity }
+    if p >= 1 { return .infinity }
+    return standardNormalQuantile(p)
+}
 
 /// The Student t quantile with `degreesOfFreedom` ν ≥ 1 at p in (0, 1): the root of
-/// the exact distribution function, found by bisection to double precision.
+/// the exact distribution function, found by bisection to double precision. Outside
+/// its domain it answers rather than traps: ±∞ at p ≤ 0 and p ≥ 1 (a confidence that
+/// rounds p to 1), NaN for NaN or ν < 1, so a caller checks `isFinite`.
 /// - Complexity: O(ν) per step, 200 steps at most.
 public func studentTQuantile(_ p: Double, degreesOfFreedom: Int) -> Double {
-    precondition(degreesOfFreedom >= 1, "a t distribution needs a degree of freedom")
-    precondition(p > 0 && p < 1, "a quantile needs p in (0, 1)")
+    guard degreesOfFreedom >= 1, !p.isNaN else { return .nan }
+    if p <= 0 { return -.infinity }
+    if p >= 1 { return .infinity }
     if p < 0.5 { return -studentTQuantile(1 - p, degreesOfFreedom: degreesOfFreedom) }
     let target = 2 * p - 1
     var low = 0.0, high = 1.0

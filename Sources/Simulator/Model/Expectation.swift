@@ -14,11 +14,17 @@ public struct Expectation: Sendable, Equatable {
     public var atLeast: Double?
     /// The interval's upper end must be at most this.
     public var atMost: Double?
-    /// The interval's two-sided confidence, in (0, 1).
+    /// The interval's two-sided confidence, in (0, `maximumConfidence`].
     public var confidence: Double
 
     /// The confidence when the file names none.
     public static let defaultConfidence = 0.95
+    /// The highest confidence a file or `--confidence` may ask for. Past it the quantile
+    /// stops meaning anything (0.9999999999999999 makes 0.5 + c / 2 round to 1, whose
+    /// quantile is infinite), and 64 blocks of users cannot support a claim past 99.9999% anyway.
+    public static let maximumConfidence = 0.999_999
+    /// "above 0 and at most 0.999999": what a confidence may be, as messages say it.
+    public static let confidenceRangeText = "above 0 and at most " + format(maximumConfidence)
 
     /// An expectation; at least one bound is given.
     /// - Complexity: O(1).
@@ -33,9 +39,10 @@ public struct Expectation: Sendable, Equatable {
     }
 
     /// What is measured: "deliverability of queue" or "deliverability of queue − no-queue".
+    /// The labels are the scenario's (checked: no control character), cut like any echo.
     /// - Complexity: O(1).
     public var subject: String {
-        metric.name + " of " + strategy + (baseline.map { " − " + $0 } ?? "")
+        metric.name + " of " + UserText.escape(strategy) + (baseline.map { " − " + UserText.escape($0) } ?? "")
     }
 
     /// The bounds as written: "≥ 0.85", "≤ 1.2", "≥ 0.8 and ≤ 0.9".
@@ -51,7 +58,9 @@ public struct Expectation: Sendable, Equatable {
         subject + " " + bounds + " (" + Self.percent(confidence) + " interval)"
     }
 
-    /// 0.95 as "95%", 0.995 as "99.5%".
+    /// 0.95 as "95%", 0.995 as "99.5%", to four decimals of a percent, the precision
+    /// `maximumConfidence` needs: 0.999999 reads "99.9999%", not a rounded "100%" no
+    /// interval has.
     /// - Complexity: O(1).
-    package static func percent(_ confidence: Double) -> String { format((confidence * 1000).rounded() / 10) + "%" }
+    package static func percent(_ confidence: Double) -> String { format((confidence * 1_000_000).rounded() / 10_000) + "%" }
 }

@@ -53,10 +53,13 @@ public struct Verdict: Sendable, Equatable {
     }
 
     /// A rate as text with 4 decimals (table and messages; files carry full precision).
+    /// A value too large for that in 64-bit integers (only a damaged file holds one: a
+    /// rate is a ratio of counts) is written as Swift writes a double, "1e+15".
     /// - Complexity: O(1).
     package static func number(_ value: Double) -> String {
         guard value.isFinite else { return "–" }
         let scaled = (abs(value) * 10_000).rounded()
+        guard scaled < 0x1p63 else { return "\(value)" }
         let whole = Int64(scaled / 10_000), fraction = Int64(scaled) % 10_000
         let digits = String(fraction)
         return (value < 0 && scaled != 0 ? "-" : "") + "\(whole)." + String(repeating: "0", count: 4 - digits.count) + digits

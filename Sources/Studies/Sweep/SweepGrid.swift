@@ -31,15 +31,15 @@ package struct SweepAxis: Sendable {
         }
         path = String(argument[..<equals])
         guard ScenarioOverride.steps(path) != nil else {
-            throw fail("not a field path: \(UserText.quote(path)) (\(ScenarioOverride.pathExample))")
+            throw fail("not a field path: \(UserText.quote(path, limit: UserText.pathLimit)) (\(ScenarioOverride.pathExample))")
         }
         texts = []
         for item in Self.split(String(argument[argument.index(after: equals)...])) {
             guard !item.isEmpty else { throw fail("an empty value (two commas in a row, or one at an end)") }
             if let (low, high) = Self.integerRange(item) {
-                guard low <= high else { throw fail("the range \(item) is empty (write the smaller end first)") }
+                guard low <= high else { throw fail("the range \(UserText.escape(item)) is empty (write the smaller end first)") }
                 guard high - low < Int64(Self.maxValues) else {
-                    throw fail("the range \(item) has more than \(Self.maxValues) values")
+                    throw fail("the range \(UserText.escape(item)) has more than \(Self.maxValues) values")
                 }
                 texts += (low...high).map(String.init)
             } else {

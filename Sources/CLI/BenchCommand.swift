@@ -16,7 +16,7 @@ package enum BenchCommand {
     messages/s, messages/s per thread, events/s and peak resident memory. --devices and
     --days override the scenario's, for scaling measurements. --threads defaults to the
     CPUs this process may use (affinity mask, cgroup CPU quota). Build with -c release.
-    A run past the cost limits (README, "Limits") needs --allow-large, as for 'run'.
+    A run past the cost limits (docs/scenarios.md, "Limits") needs --allow-large, as for 'run'.
 
     EXAMPLES:
       swift run -c release pushsim bench scenarios/scale-1m.json
@@ -69,7 +69,7 @@ package enum BenchCommand {
         if let devices { scenario.devices = devices }
         if let days { scenario.duration = Int64(days) * 86_400_000_000 }
         if !scanner.flag(RunCommand.Options.allowLarge), let passed = RunCost(scenario, threads: threads).limitPassed {
-            console.err("error: \(UserText.path(path)): the run is too large: \(passed) (README, \"Limits\"); "
+            console.err("error: \(UserText.path(path)): the run is too large: \(passed) (docs/scenarios.md, \"Limits\"); "
                         + "pass --allow-large to run it anyway\n")
             return .dataError
         }

@@ -1,7 +1,7 @@
 import Base
 
 /// `--format table|json` and `--quiet`, shared by `run`, `check`, `diff`, `merge` and `sweep`: what goes
-/// to standard output. JSON is for scripts (stable keys, README lists them); `--quiet`
+/// to standard output. JSON is for scripts (stable keys, docs/checks.md lists them); `--quiet`
 /// prints nothing there, whatever the format, and leaves only errors on standard error.
 package struct OutputOptions: Equatable {
     /// What standard output carries.

@@ -41,7 +41,7 @@ package enum RunCommand {
         .option(Options.set.spec), .option(Options.out.spec), .option(Options.seed.spec), .option(Options.strategy.spec),
         .option(Options.baseline.spec), .option(Options.threads.spec), .option(Options.shard.spec),
         .option(OutputOptions.format.spec.explained("table (default) or json: each strategy's rates with standard errors",
-                                                   "and 95% intervals, for scripts (README lists the keys)")),
+                                                   "and 95% intervals, for scripts (docs/checks.md lists the keys)")),
         .option(OutputOptions.quiet.spec), .option(Options.allowLarge.spec), .showHelp,
     ])
 
@@ -161,7 +161,7 @@ package enum RunCommand {
         // Checked before anything is created: a run past a limit fails in a moment, not hours later.
         if !options.allowLarge, let passed = RunCost(scenario, devices: deviceCount, threads: options.threads).limitPassed {
             console.err("error: \(UserText.path(FileBytes.displayName(options.scenarioPath))): the run is too large: "
-                        + "\(passed) (README, \"Limits\"); pass --allow-large to run it anyway\n")
+                        + "\(passed) (docs/scenarios.md, \"Limits\"); pass --allow-large to run it anyway\n")
             return .finished(.dataError)
         }
         let directory = options.out ?? "reports/\(scenario.name)"
@@ -267,7 +267,7 @@ package enum RunCommand {
         package static let allowLarge = Flag(
             "--allow-large",
             help: "Run even when the cost estimate passes a limit (messages, events,",
-            "memory: README, \"Limits\"); without it such a run stops before starting")
+            "memory: docs/scenarios.md, \"Limits\"); without it such a run stops before starting")
         /// The group, in `run`'s order.
         package static let all: [OptionSpec] = [set.spec, out.spec, seed.spec, strategy.spec, baseline.spec, threads.spec,
                                                 shard.spec, allowLarge.spec]

@@ -12,7 +12,7 @@ package enum SchemaCommand {
     Prints the schema shipped as schema/pushsim-scenario.schema.json: every field the
     scenario decoder reads, with its type, bounds, default and meaning, and unknown
     fields refused. An editor that knows it completes and explains fields as you type
-    (README, "Scenario files", shows VS Code's json.schemas setting). pushsim itself
+    (docs/scenarios.md, "Scenario files", shows VS Code's json.schemas setting). pushsim itself
     does not need it: 'pushsim validate' is the judge (it also checks what a schema
     cannot, such as labels named by 'expect').
 

@@ -130,7 +130,7 @@ package enum SweepCommand {
         for (number, run) in runs.enumerated() where !options.allowLarge {
             if let run, let passed = RunCost(run, threads: options.threads).limitPassed {
                 console.err("error: \(UserText.path(file)): point \(number + 1) of the sweep is too large: \(passed) "
-                            + "(README, \"Limits\"); pass --allow-large to run it anyway\n")
+                            + "(docs/scenarios.md, \"Limits\"); pass --allow-large to run it anyway\n")
                 return .dataError
             }
         }

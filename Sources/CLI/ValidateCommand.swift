@@ -20,7 +20,7 @@ package enum ValidateCommand {
 
     """
 
-    /// Messages one worker thread simulates a second on the machine kind of README's
+    /// Messages one worker thread simulates a second on the machine kind of docs/development.md's
     /// "Recorded figures" (2.8–2.9 million measured), rounded down for scenarios that
     /// do more per message and for a shared machine.
     package static let messagesPerSecondPerThread = 2_500_000.0

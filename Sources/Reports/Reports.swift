@@ -34,7 +34,7 @@ public struct Reports: Sendable {
         OutcomeCounter.funnelStages.map { ($0.stage, .outcome($0.count)) }
     }
 
-    /// The summary columns, in order; README documents each.
+    /// The summary columns, in order; docs/reports.md documents each.
     public static let summaryColumns = ["strategy"] + ([.messages, .delivered, .summarized] as [OutcomeCounter]).map(\.columnName)
                                         + ["lost", "pending", "deliverability", "measured_deliverability", "informed_rate",
                                            OutcomeCounter.pushesSent.columnName, "rerequests", "duplicates_shown", "collapsed",

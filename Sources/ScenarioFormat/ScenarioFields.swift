@@ -40,7 +40,7 @@ package enum ScenarioFields {
         package static let expect = FieldDeclaration("expect", .array(of: .object(Expectation.object), count: 1...Int.max),
                                                      "bounds pushsim check holds the run to; run ignores them")
         package static let object = ObjectDeclaration(
-            "A PushSim scenario file (README, \"Scenario files\"). Every effect a file does not name is absent; unknown fields are errors.",
+            "A PushSim scenario file (docs/scenarios.md, \"Scenario files\"). Every effect a file does not name is absent; unknown fields are errors.",
             [name, description, seed, start, duration, devices, mail, connectivity, latency, provider, apns, push, device,
              strategies, expect])
     }

@@ -180,7 +180,7 @@ struct IntervalCoverageTests {
             }
         }
         // Covering is binomial(200, 0.95): SE = √(0.95 · 0.05 / 200) = 1.54%; the tolerance is 2 SE.
-        // (Deterministic: the seeds are fixed. Figures got: see README, "Standard errors".)
+        // (Deterministic: the seeds are fixed. Figures got: see docs/reports.md, "Standard errors".)
         for (name, count) in zip(["no-queue", "queue", "queue − no-queue"], covered) {
             let share = Double(count) / Double(runs)
             #expect(abs(share - 0.95) <= 0.031, "\(name): \(count) of \(runs) intervals cover \(truth)")

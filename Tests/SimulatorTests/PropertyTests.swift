@@ -195,7 +195,7 @@ struct PropertyTests {
                 }
                 let pushes = one.estimate(.pushesPerMessage, strategy: strategyIndex).value
                 #expect(aggregate[.messages] == 0 ? pushes.isNaN : pushes >= 0, context)
-                // The funnel's stages never grow along each branch of the chain (README, funnel.csv:
+                // The funnel's stages never grow along each branch of the chain (docs/reports.md, funnel.csv:
                 // `shown` and `logged` are two branches after `reached_device`, not in order).
                 let stage = Dictionary(uniqueKeysWithValues: Reports.funnelStages.map { ($0.stage, $0.count.total(in: aggregate)) })
                 for branch in [["messages", "provider_sent", "apns_accepted", "reached_device", "shown", "opened"],

@@ -276,13 +276,13 @@ struct SweepTests {
         #expect(pushes.contains("drawn in alternating dashes of their colours: queue lies on no-queue at repeatMaxCount (strategy queue) = 0."))
     }
 
-    /// README's `pushsim sweep` command lines, run as shown but on fewer devices and days.
-    @Test("README's sweep examples run as shown (on 10 devices for 7 days)")
-    func readmeExamples() throws {
-        let readme = try #require(contents(Self.repository + "/README.md"))
+    /// docs/sweeps.md's `pushsim sweep` command lines, run as shown but on fewer devices and days.
+    @Test("docs/sweeps.md's sweep examples run as shown (on 10 devices for 7 days)")
+    func documentedExamples() throws {
+        let readme = try #require(contents(Self.repository + "/docs/sweeps.md"))
         let lines = readme.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { $0.hasPrefix("pushsim sweep scenarios/") }
-        #expect(lines.count >= 2, "README shows no 'pushsim sweep scenarios/…' example")
+        #expect(lines.count >= 2, "docs/sweeps.md shows no 'pushsim sweep scenarios/…' example")
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         for (index, line) in lines.enumerated() {
@@ -299,7 +299,7 @@ struct SweepTests {
         }
     }
 
-    /// Words of a shell line: spaces split, single quotes group (as README's examples use them).
+    /// Words of a shell line: spaces split, single quotes group (as the documented examples use them).
     static func shellWords(_ line: String) -> [String] {
         var words: [String] = [], current = "", quoted = false, started = false
         for character in line {

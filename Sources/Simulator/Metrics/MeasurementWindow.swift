@@ -18,7 +18,7 @@ public enum MeasurementWindow {
 
 extension Scenario {
     /// Whether the measurement window of `day` ends after the run: the launches and uploads
-    /// of its next day never happen, so its measured deliverability reads low (README,
+    /// of its next day never happen, so its measured deliverability reads low (docs/reports.md,
     /// "daily.csv"). In a run of whole days it is the last day; a run that ends within a
     /// day cuts its last two days' windows.
     /// - Complexity: O(1).

@@ -1,5 +1,5 @@
 /// Bounds on every number of a scenario that drives work or memory, declared once:
-/// the decoder refuses a value past one (naming the field and the bound), README's
+/// the decoder refuses a value past one (naming the field and the bound), docs/scenarios.md's
 /// "Limits" table lists them. Each is far above any realistic scenario (a few
 /// strategies, a few offline windows, weights and factors near 1) and far below
 /// what would exhaust a machine or overflow a sum.

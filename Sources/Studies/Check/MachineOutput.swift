@@ -3,7 +3,7 @@ import Reports
 import Simulator
 
 /// What `--format json` prints on standard output for `run`, `check` and `diff`: one
-/// JSON object, keys in a fixed order (README, "Machine-readable output"). Rates carry
+/// JSON object, keys in a fixed order (docs/checks.md, "JSON output"). Rates carry
 /// full double precision; a standard error not computed is `null`, and so is its interval.
 package enum MachineOutput {
     /// The confidence of `run`'s intervals.

@@ -1,0 +1,75 @@
+@testable import CLI
+import Foundation
+@testable import Reports
+@testable import ScenarioFormat
+@testable import Simulator
+import Testing
+
+/// The reference pages follow the declarations: a command, option, column or scenario
+/// field declared in the code and missing from docs/ fails here, so the docs cannot
+/// silently fall behind what `pushsim` does.
+@Suite("Documentation covers every declaration")
+struct DocumentationTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+
+    static func page(_ name: String) throws -> String {
+        try String(contentsOfFile: repository + "/" + name, encoding: .utf8)
+    }
+
+    @Test("docs/cli.md names every command and every option of each")
+    func everyOptionIsDocumented() throws {
+        let cli = try Self.page("docs/cli.md")
+        for command in PushSimCommand.commands {
+            #expect(cli.contains("pushsim \(command.name)"), "docs/cli.md does not show `pushsim \(command.name)`")
+            for option in command.options {
+                #expect(cli.contains(option.name), "docs/cli.md does not name \(command.name)'s \(option.name)")
+            }
+        }
+    }
+
+    @Test("docs/reports.md names every summary.csv column and every funnel stage")
+    func everyColumnIsDocumented() throws {
+        let reports = try Self.page("docs/reports.md")
+        // A rate's `_se`, `_low`, `_high` and a reason's `_share` are documented once as a pattern.
+        #expect(reports.contains("`<rate>_se`, `<rate>_low`, `<rate>_high`") && reports.contains("`lost_<reason>_share`"))
+        for column in Reports.summaryColumns where !["_se", "_low", "_high", "_share"].contains(where: column.hasSuffix) {
+            #expect(reports.contains("`\(column)`"), "docs/reports.md does not name the column \(column)")
+        }
+        for reason in LossReason.allCases {
+            #expect(reports.contains(reason.columnName),
+                    "docs/reports.md does not name the loss reason \(reason.columnName)")
+        }
+    }
+
+    @Test("docs/scenarios.md names every scenario field the decoder reads")
+    func everyFieldIsDocumented() throws {
+        let scenarios = try Self.page("docs/scenarios.md")
+        func walk(_ object: ObjectDeclaration, _ prefix: String) {
+            for field in object.fields {
+                let path = prefix.isEmpty ? field.key : prefix + "." + field.key
+                // A group of fields (`apns`) shows as the prefix of its fields' paths (`apns.storage`).
+                #expect(scenarios.contains("`\(field.key)`") || scenarios.contains(".\(field.key)`")
+                        || scenarios.contains("`\(path).") || scenarios.contains(".\(field.key)."),
+                        "docs/scenarios.md does not name the field \(path)")
+                var kind = field.kind
+                while case .array(let items, _) = kind { kind = items }
+                if case .object(let inner) = kind { walk(inner, path) }
+            }
+        }
+        walk(ScenarioFields.Top.object, "")
+    }
+
+    @Test("README links only to pages that exist, and every docs/ page is reachable from it")
+    func readmeLinksResolve() throws {
+        let readme = try Self.page("README.md")
+        let linked = Set(readme.matches(of: /\]\((docs\/[a-z\-]+\.(md|png))(#[^)]*)?\)/).map { String($0.output.1) })
+        for target in linked {
+            #expect(FileManager.default.fileExists(atPath: Self.repository + "/" + target), "README links to a missing \(target)")
+        }
+        let pages = try FileManager.default.contentsOfDirectory(atPath: Self.repository + "/docs").filter { $0.hasSuffix(".md") }
+        for page in pages {
+            #expect(linked.contains("docs/" + page), "README does not link docs/\(page)")
+        }
+    }
+}

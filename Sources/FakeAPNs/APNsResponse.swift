@@ -1,37 +1,5 @@
 import Base
 
-/// The `reason` of an APNs error answer, as Apple documents it.
-public enum APNsReason: UInt8, Sendable, CaseIterable {
-    case badCollapseId, badDeviceToken, badExpirationDate, badPriority, missingPushType
-    case payloadTooLarge, unregistered, tooManyRequests, serviceUnavailable
-
-    /// The reason string APNs sends in its JSON body.
-    public var name: String {
-        switch self {
-        case .badCollapseId: "BadCollapseId"
-        case .badDeviceToken: "BadDeviceToken"
-        case .badExpirationDate: "BadExpirationDate"
-        case .badPriority: "BadPriority"
-        case .missingPushType: "MissingPushType"
-        case .payloadTooLarge: "PayloadTooLarge"
-        case .unregistered: "Unregistered"
-        case .tooManyRequests: "TooManyRequests"
-        case .serviceUnavailable: "ServiceUnavailable"
-        }
-    }
-
-    /// The HTTP status that goes with this reason.
-    public var status: UInt16 {
-        switch self {
-        case .badCollapseId, .badDeviceToken, .badExpirationDate, .badPriority, .missingPushType: 400
-        case .unregistered: 410
-        case .payloadTooLarge: 413
-        case .tooManyRequests: 429
-        case .serviceUnavailable: 503
-        }
-    }
-}
-
 /// APNs' answer to one request: 200, or a status with its reason.
 public struct APNsResponse: Equatable, Sendable, CustomStringConvertible {
     /// HTTP status: 200 on success.

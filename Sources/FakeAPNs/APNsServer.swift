@@ -224,7 +224,6 @@ public struct APNsServer: Sendable {
     /// - Complexity: O(1).
     public func validate(_ push: PushNotification) -> APNsResponse? {
         guard isKnown(push.token) else { return .failure(.badDeviceToken) }
-        if push.pushType == .missing { return .failure(.missingPushType) }
         if push.priority != 10 && push.priority != 5 && push.priority != 1 { return .failure(.badPriority) }
         if let collapseID = push.collapseID, collapseID.byteCount > Self.maximumCollapseIDBytes {
             return .failure(.badCollapseId)

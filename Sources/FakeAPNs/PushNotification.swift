@@ -16,10 +16,29 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
 /// The `apns-push-type` header. PushSim's mail pushes are `alert`; the other
 /// documented values exist so that validation can be tested.
 public enum PushType: UInt8, Sendable, CaseIterable {
-    case alert, background, voip, complication, fileprovider, mdm, location, liveactivity, pushtotalk, widgets
-    /// A header that was left out; APNs requires it on watchOS 6 and later and
-    /// PushSim, like APNs for modern clients, answers 400 `MissingPushType`.
+    case alert, background, voip, complication, fileprovider, mdm, location, liveactivity, pushtotalk, widgets, controls
+    /// A header that was left out. Apple requires it on watchOS 6 and later and only
+    /// recommends it on iOS, where APNs accepts the push and treats it as an alert.
     case missing
+
+    /// The header's value for this type (`missing`: none).
+    /// - Complexity: O(1).
+    public var headerValue: String? {
+        switch self {
+        case .alert: "alert"
+        case .background: "background"
+        case .voip: "voip"
+        case .complication: "complication"
+        case .fileprovider: "fileprovider"
+        case .mdm: "mdm"
+        case .location: "location"
+        case .liveactivity: "liveactivity"
+        case .pushtotalk: "pushtotalk"
+        case .widgets: "widgets"
+        case .controls: "controls"
+        case .missing: nil
+        }
+    }
 
     /// The largest payload APNs accepts for this push type, in bytes.
     /// - Complexity: O(1).

@@ -265,14 +265,18 @@ public struct XivaProvider: Sendable {
                                          into effects: inout ContiguousArray<ProviderEffect>) {
         guard !response.isSuccess else { return }
         switch response.reason {
-        case .tooManyRequests, .serviceUnavailable:
+        case .tooManyRequests, .serviceUnavailable, .shutdown, .internalServerError:
             if attempt < configuration.retry.maxRetries {
                 scheduleRetry(push, after: attempt, into: &effects)
                 return
             }
-        case .unregistered:
+        case .unregistered, .expiredToken:
             if token == push.token, (response.timestamp ?? .max) >= tokenRegisteredAt { token = nil }
-        case .badCollapseId, .badDeviceToken, .badExpirationDate, .badPriority, .missingPushType, .payloadTooLarge,
+        case .badCollapseId, .badDeviceToken, .badExpirationDate, .badMessageId, .badPriority, .badTopic,
+             .deviceTokenNotForTopic, .duplicateHeaders, .idleTimeout, .invalidPushType, .missingDeviceToken,
+             .missingTopic, .payloadEmpty, .topicDisallowed, .badCertificate, .badCertificateEnvironment,
+             .expiredProviderToken, .forbidden, .invalidProviderToken, .missingProviderToken, .unrelatedKeyIdInToken,
+             .badEnvironmentKeyIdInToken, .badPath, .methodNotAllowed, .payloadTooLarge, .tooManyProviderTokenUpdates,
              nil:
             // The request itself is wrong: sending it again cannot help.
             break

@@ -42,15 +42,25 @@ struct APNsValidationTests {
         return (response, effects)
     }
 
-    @Test("every reason has the HTTP status and JSON reason string Apple documents")
+    @Test("every reason has the HTTP status and JSON reason string Apple documents: the 32, and no other")
     func reasonTable() {
-        let table: [(APNsReason, UInt16, String)] = [
-            (.badCollapseId, 400, "BadCollapseId"), (.badDeviceToken, 400, "BadDeviceToken"),
-            (.badExpirationDate, 400, "BadExpirationDate"), (.badPriority, 400, "BadPriority"),
-            (.missingPushType, 400, "MissingPushType"), (.payloadTooLarge, 413, "PayloadTooLarge"),
-            (.unregistered, 410, "Unregistered"), (.tooManyRequests, 429, "TooManyRequests"),
-            (.serviceUnavailable, 503, "ServiceUnavailable"),
+        // Apple's "Handling notification responses from APNs", status by status.
+        let documented: [UInt16: [String]] = [
+            400: ["BadCollapseId", "BadDeviceToken", "BadExpirationDate", "BadMessageId", "BadPriority", "BadTopic",
+                  "DeviceTokenNotForTopic", "DuplicateHeaders", "IdleTimeout", "InvalidPushType", "MissingDeviceToken",
+                  "MissingTopic", "PayloadEmpty", "TopicDisallowed"],
+            403: ["BadCertificate", "BadCertificateEnvironment", "ExpiredProviderToken", "Forbidden", "InvalidProviderToken",
+                  "MissingProviderToken", "UnrelatedKeyIdInToken", "BadEnvironmentKeyIdInToken"],
+            404: ["BadPath"], 405: ["MethodNotAllowed"], 410: ["ExpiredToken", "Unregistered"], 413: ["PayloadTooLarge"],
+            429: ["TooManyProviderTokenUpdates", "TooManyRequests"], 500: ["InternalServerError"],
+            503: ["ServiceUnavailable", "Shutdown"],
         ]
+        #expect(documented.values.reduce(0) { $0 + $1.count } == 32)
+        #expect(APNsReason.allCases.count == 32)
+        for reason in APNsReason.allCases {
+            #expect(documented[reason.status]?.contains(reason.name) == true, "\(reason): \(reason.status) \(reason.name)")
+        }
+        let table = APNsReason.allCases.map { ($0, $0.status, $0.name) }
         #expect(table.count == APNsReason.allCases.count)
         for (reason, status, name) in table {
             #expect(reason.status == status, "\(reason)")
@@ -161,21 +171,20 @@ struct APNsValidationTests {
         }
     }
 
-    @Test("a request without apns-push-type is 400 MissingPushType")
+    @Test("a request without apns-push-type is accepted as an alert (Apple requires it on watchOS only)")
     func missingPushType() {
         let (response, effects) = outcome(of: push(1, pushType: .missing))
-        #expect(response == answer(status: 400, reason: .missingPushType, timestamp: nil))
-        #expect(effects.isEmpty)
+        #expect(response == .ok)
+        #expect(effects.count == 1)
+        #expect(outcome(of: push(1, pushType: .missing, byteCount: 4097)).0 == .failure(.payloadTooLarge))
     }
 
-    @Test("validation checks in a fixed order: token, push type, priority, collapse id, payload size")
+    @Test("validation checks in a fixed order: token, priority, collapse id, payload size")
     func validationOrder() {
         let apns = server()
         let big = CollapseID(String(repeating: "x", count: 65))
         #expect(apns.validate(push(1, to: DeviceToken(9), pushType: .missing, priority: 7, collapseID: big,
                                    byteCount: 9999)) == .failure(.badDeviceToken))
-        #expect(apns.validate(push(1, pushType: .missing, priority: 7, collapseID: big, byteCount: 9999))
-                == .failure(.missingPushType))
         #expect(apns.validate(push(1, priority: 7, collapseID: big, byteCount: 9999)) == .failure(.badPriority))
         #expect(apns.validate(push(1, collapseID: big, byteCount: 9999)) == .failure(.badCollapseId))
         #expect(apns.validate(push(1, byteCount: 9999)) == .failure(.payloadTooLarge))
@@ -851,7 +860,7 @@ struct APNsRateLimitTests {
         var apns = server(limited, knowing: [DeviceToken(1), DeviceToken(2)])
         var effects: ContiguousArray<APNsEffect> = []
         for message: Int32 in 1...4 { #expect(apns.receive(push(message), at: 0, into: &effects) == .ok) }
-        #expect(apns.receive(push(5, pushType: .missing), at: 0, into: &effects) == .failure(.missingPushType))
+        #expect(apns.receive(push(5, priority: 7), at: 0, into: &effects) == .failure(.badPriority))
         #expect(apns.receive(push(6, byteCount: 9000), at: 0, into: &effects) == .failure(.payloadTooLarge))
         // Invalid requests to a fresh token leave its whole burst.
         for _ in 0..<10 {

@@ -182,10 +182,14 @@ extension World {
         switch failure {
         case .rejected(let response):
             switch response.reason {
-            case .unregistered: .unregistered
+            case .unregistered, .expiredToken: .unregistered
             case .tooManyRequests: .rateLimited
-            case .badCollapseId, .badDeviceToken, .badExpirationDate, .badPriority, .missingPushType,
-                 .payloadTooLarge, .serviceUnavailable, nil: .apnsRejected
+            case .badCollapseId, .badDeviceToken, .badExpirationDate, .badMessageId, .badPriority, .badTopic,
+                 .deviceTokenNotForTopic, .duplicateHeaders, .idleTimeout, .invalidPushType, .missingDeviceToken,
+                 .missingTopic, .payloadEmpty, .topicDisallowed, .badCertificate, .badCertificateEnvironment,
+                 .expiredProviderToken, .forbidden, .invalidProviderToken, .missingProviderToken, .unrelatedKeyIdInToken,
+                 .badEnvironmentKeyIdInToken, .badPath, .methodNotAllowed, .payloadTooLarge, .tooManyProviderTokenUpdates,
+                 .internalServerError, .serviceUnavailable, .shutdown, nil: .apnsRejected
             }
         case .network: .providerNetwork
         case .outage: .providerOutage

@@ -1,0 +1,130 @@
+/// One notification request as it comes over the wire (`POST /3/device/<token>` with
+/// its headers and payload), checked the way APNs checks it, in a fixed order, before
+/// the population is looked at. What it cannot judge alone (whether the token is one
+/// APNs issued, whether the topic is the token's app, the provider's authentication)
+/// is the caller's, with the reasons `APNsReason` has for it.
+///
+/// A pure value: `parse` reads strings and bytes and answers a request or the first
+/// reason Apple would give; it never touches the network.
+public struct APNsWireRequest: Sendable, Equatable {
+    /// The device token's bytes, from its hex form (of any length: Apple says not to
+    /// assume one).
+    public var token: [UInt8]
+    /// `apns-topic`: the app's bundle id, with a suffix for some push types.
+    public var topic: String?
+    /// `apns-push-type` (`missing` when absent).
+    public var pushType: PushType
+    /// `apns-priority`: 10 (the default), 5 or 1.
+    public var priority: UInt8
+    /// `apns-expiration`: absent, 0 (one attempt, no storage) or epoch seconds.
+    public var expiration: WireExpiration
+    /// `apns-collapse-id`, at most 64 bytes.
+    public var collapseID: String?
+    /// `apns-id` as the client sent it, lowercased; nil: APNs makes one.
+    public var apnsID: String?
+    /// `authorization`: `bearer <JWT>` for token authentication; nil without.
+    public var authorization: String?
+    /// The JSON payload's bytes (not parsed: APNs checks its size, the device reads it).
+    public var payload: [UInt8]
+
+    /// The `apns-expiration` header.
+    public enum WireExpiration: Sendable, Equatable {
+        case absent, immediately
+        case epochSeconds(Int64)
+    }
+
+    /// The largest `apns-collapse-id`, in bytes.
+    public static let maximumCollapseIDBytes = 64
+
+    /// Checks a request: `method` and `path` from the pseudo-headers, `headers` the
+    /// regular ones (names lowercase, as HTTP/2 sends them, in order), `body` the DATA.
+    /// The order of the checks: method, path, token, duplicate headers, apns-id,
+    /// push type, priority, expiration, collapse id, payload.
+    /// - Complexity: O(h + n) for h headers and n bytes.
+    public static func parse(method: String, path: String, headers: [(name: String, value: String)],
+                             body: [UInt8]) -> Result<APNsWireRequest, APNsReason> {
+        guard method == "POST" else { return .failure(.methodNotAllowed) }
+        let prefix = "/3/device/"
+        guard path.hasPrefix(prefix) else { return .failure(.badPath) }
+        let tokenText = path.dropFirst(prefix.count)
+        if tokenText.isEmpty { return .failure(.missingDeviceToken) }
+        guard let token = hexBytes(tokenText) else { return .failure(.badDeviceToken) }
+
+        var seen = Set<String>()
+        for header in headers where header.name.hasPrefix("apns-") || header.name == "authorization" {
+            guard seen.insert(header.name).inserted else { return .failure(.duplicateHeaders) }
+        }
+        func value(_ name: String) -> String? { headers.first { $0.name == name }?.value }
+
+        var apnsID: String?
+        if let id = value("apns-id") {
+            guard isCanonicalUUID(id) else { return .failure(.badMessageId) }
+            apnsID = id.lowercased()
+        }
+        var pushType = PushType.missing
+        if let text = value("apns-push-type") {
+            guard let known = PushType.allCases.first(where: { $0.headerValue == text }) else {
+                return .failure(.invalidPushType)
+            }
+            pushType = known
+        }
+        var priority: UInt8 = 10
+        if let text = value("apns-priority") {
+            guard let number = UInt8(text), [10, 5, 1].contains(number) else { return .failure(.badPriority) }
+            priority = number
+        }
+        var expiration = WireExpiration.absent
+        if let text = value("apns-expiration") {
+            guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let seconds = Int64(text) else {
+                return .failure(.badExpirationDate)
+            }
+            expiration = seconds == 0 ? .immediately : .epochSeconds(seconds)
+        }
+        let collapseID = value("apns-collapse-id")
+        if let collapseID, collapseID.utf8.count > maximumCollapseIDBytes { return .failure(.badCollapseId) }
+        if body.isEmpty { return .failure(.payloadEmpty) }
+        if body.count > Int(pushType.maximumPayloadBytes) { return .failure(.payloadTooLarge) }
+        return .success(APNsWireRequest(token: token, topic: value("apns-topic"), pushType: pushType, priority: priority,
+                                        expiration: expiration, collapseID: collapseID, apnsID: apnsID,
+                                        authorization: value("authorization"), payload: body))
+    }
+
+    /// The bytes of an even-length hex string (either case), or nil.
+    /// - Complexity: O(n).
+    static func hexBytes(_ text: Substring) -> [UInt8]? {
+        let digits = Array(text.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        func nibble(_ c: UInt8) -> UInt8? {
+            switch c {
+            case 48...57: c - 48
+            case 97...102: c - 87
+            case 65...70: c - 55
+            default: nil
+            }
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(digits.count / 2)
+        var index = 0
+        while index < digits.count {
+            guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+            index += 2
+        }
+        return bytes
+    }
+
+    /// Whether `text` is a UUID in its canonical 8-4-4-4-12 hex form (either case).
+    /// - Complexity: O(1).
+    static func isCanonicalUUID(_ text: String) -> Bool {
+        let characters = Array(text.utf8)
+        guard characters.count == 36 else { return false }
+        for (index, c) in characters.enumerated() {
+            if [8, 13, 18, 23].contains(index) {
+                guard c == UInt8(ascii: "-") else { return false }
+            } else if !((48...57).contains(c) || (97...102).contains(c) || (65...70).contains(c)) {
+                return false
+            }
+        }
+        return true
+    }
+}

@@ -5,7 +5,7 @@
 // The modules are the layers (docs/architecture.md draws them); a dependency points
 // down only, so a loop between layers is a compile error:
 //   Base → Kernel → FakeAPNs, Provider, Device (the three actors) → Simulator (the engine)
-//   → ScenarioFormat → Reports → Studies → CLI → pushsim
+//   → ScenarioFormat → Reports → Studies → ProviderAuth (a transport-level module) → CLI → pushsim
 import PackageDescription
 
 /// Debug builds (what `swift test` runs) check the kernel's and the ledger's invariants
@@ -44,6 +44,9 @@ let package = Package(
         .target(name: "Reports", dependencies: ["Base", "FakeAPNs", "Provider", "Device", "Simulator", "ScenarioFormat"]),
         // Studies over runs: expectations and check, diff of two folders, sweeps.
         .target(name: "Studies", dependencies: ["Base", "FakeAPNs", "Simulator", "ScenarioFormat", "Reports"]),
+        // APNs' check of provider authentication tokens (ES256 JWTs): P-256 ECDSA, the
+        // .p8 and public key files, the reasons APNs answers. For `pushsim serve`.
+        .target(name: "ProviderAuth", dependencies: ["Base", "FakeAPNs"]),
         // The command line: options declared once, commands, help, exit codes.
         .target(name: "CLI", dependencies: ["Base", "Simulator", "ScenarioFormat", "Reports", "Studies"]),
         // The thin executable: parses nothing itself, hands argv to CLI.
@@ -57,6 +60,7 @@ let package = Package(
         .testTarget(name: "FakeAPNsTests", dependencies: ["FakeAPNs", "Base"]),
         .testTarget(name: "ProviderTests", dependencies: ["Provider", "FakeAPNs", "Base"]),
         .testTarget(name: "DeviceTests", dependencies: ["Device", "FakeAPNs", "Base"]),
+        .testTarget(name: "ProviderAuthTests", dependencies: ["ProviderAuth", "Base"]),
         // Engine tests decode their fixtures from scenario text and compare report bytes.
         .testTarget(name: "SimulatorTests", dependencies: ["CLI", "TestSupport", "Simulator", "ScenarioFormat", "Reports", "Kernel",
                                                            "Provider", "Device", "FakeAPNs", "Base"]),

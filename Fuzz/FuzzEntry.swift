@@ -1,15 +1,19 @@
 // libFuzzer's entry point, compiled by Fuzz/run.sh as a module on top of PushSim's (never
-// by SwiftPM: Package.swift does not list this folder). One binary, four targets, chosen
+// by SwiftPM: Package.swift does not list this folder). One binary, five targets, chosen
 // by PUSHSIM_FUZZ_TARGET: `json` (the JSON parser), `scenario` (the scenario decoder,
 // then the cost estimate of what it accepts), `partial` (a shard's partial result or a
 // result.json, then the reports and the page drawn from what it accepts: every number
-// in it reaches the CSVs and charts) and `folder` (a report folder's summary.csv as
-// `diff` reads it, compared with itself and with a shipped one: table and JSON).
+// in it reaches the CSVs and charts), `folder` (a report folder's summary.csv as
+// `diff` reads it, compared with itself and with a shipped one: table and JSON) and
+// `auth` (ProviderAuth: the input as a PEM key file, as PKCS#8 and SubjectPublicKeyInfo
+// DER, and as a provider token through APNs' check, twice, on a connection that accepts
+// the seed corpus's token).
 // Beyond "no crash", every error message must be lines without control characters,
 // each of bounded length: user text is escaped and cut (`UserText`).
 import Base
 import CLI
 import Foundation
+import ProviderAuth
 import Reports
 import ScenarioFormat
 import Simulator
@@ -54,6 +58,8 @@ public func pushsimFuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> I
         } catch {
             checkMessage("\(error)")
         }
+    case "auth":
+        fuzzProviderAuth(bytes)
     case "folder":
         do {
             let folder = try ReportFolder(path: "fuzz", summary: bytes, record: nil)
@@ -78,4 +84,54 @@ public func pushsimFuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> I
         }
     }
     return 0
+}
+
+/// The public key of the `auth` seed corpus (RFC 6979 A.2.5's P-256 key, d below), the
+/// check that accepts its tokens, and an instant a minute after the seed token's iat
+/// (1767225600), so the seed goes all the way through.
+private let authKey: P256PublicKey? = {
+    let d = Array("c9afa9d845ba75166b5c215767b1d6934e50c3db36e89b127b8a622b120f6721".utf8)
+    let scalar = stride(from: 0, to: d.count, by: 2).map { UInt8(String(decoding: d[$0..<$0 + 2], as: UTF8.self), radix: 16)! }
+    return try? P256PrivateKey(rawRepresentation: scalar).publicKey
+}()
+private let authCheck: ProviderTokenCheck? = authKey.flatMap {
+    try? ProviderTokenCheck(keys: [ProviderKey(teamID: "TEAM123456", keyID: "KEY1234567", publicKey: $0)])
+}
+private let authNow: SimTime = (1_767_225_600 + 60) * TimeUnit.second
+
+/// Every ProviderAuth parser on `bytes`; beyond "no crash", an accepted token must parse
+/// and verify on its own, and every message must be short lines of visible text.
+private func fuzzProviderAuth(_ bytes: [UInt8]) {
+    do {
+        let file = try P256KeyFile(pem: bytes)
+        _ = file.publicKey.x963Representation
+    } catch {
+        checkMessage("\(error)")
+    }
+    do {
+        _ = try P256KeyFile.privateKey(pkcs8: bytes[...])
+    } catch {
+        checkMessage("\(error)")
+    }
+    do {
+        _ = try P256KeyFile.publicKey(subjectPublicKeyInfo: bytes[...])
+    } catch {
+        checkMessage("\(error)")
+    }
+    let text = String(decoding: bytes, as: UTF8.self)
+    guard var check = authCheck, let key = authKey else { preconditionFailure("the auth target's key is refused") }
+    for now in [authNow, authNow + 30 * TimeUnit.minute] {
+        let verdict = check.check(authorization: "bearer " + text, now: now)
+        switch verdict {
+        case .accepted:
+            guard let token = try? ProviderToken(text.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))) else {
+                preconditionFailure("an accepted token does not parse: \(text.debugDescription)")
+            }
+            precondition(token.keyID == "KEY1234567" && token.teamID == "TEAM123456" && token.isSigned(by: key),
+                         "an accepted token of another key or team, or not signed by the key")
+        case .refused(_, let detail):
+            checkMessage(detail)
+        }
+    }
+    _ = check.check(authorization: text, now: authNow)
 }

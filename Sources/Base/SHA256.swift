@@ -1,6 +1,7 @@
-/// SHA-256 (FIPS 180-4), for the scenario hash `run.json` records: `diff` tells runs
-/// of different scenario texts apart by it. Small and slow (a scenario file is a few
-/// kilobytes); not for secrets.
+/// SHA-256 (FIPS 180-4), for the scenario hash `run.json` records (`diff` tells runs
+/// of different scenario texts apart by it) and the digest ProviderAuth signs and
+/// verifies provider tokens with (a token is a few hundred bytes). Small and slow;
+/// not constant time, which hashing public data does not need.
 package enum SHA256 {
     private static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -16,6 +17,15 @@ package enum SHA256 {
     /// The digest of `bytes` as 64 lowercase hex digits.
     /// - Complexity: O(n) in the byte count.
     package static func hex(_ bytes: [UInt8]) -> String {
+        digest(bytes).map { byte in
+            let digits = String(byte, radix: 16)
+            return digits.count == 1 ? "0" + digits : digits
+        }.joined()
+    }
+
+    /// The 32-byte digest of `bytes`.
+    /// - Complexity: O(n) in the byte count.
+    package static func digest(_ bytes: [UInt8]) -> [UInt8] {
         var state: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
         // Padding: a 1 bit, zeros to 56 mod 64 bytes, then the length in bits, big-endian.
         var message = bytes
@@ -46,10 +56,7 @@ package enum SHA256 {
             }
             for (index, value) in [a, b, c, d, e, f, g, h].enumerated() { state[index] = state[index] &+ value }
         }
-        return state.map { word in
-            let digits = String(word, radix: 16)
-            return String(repeating: "0", count: 8 - digits.count) + digits
-        }.joined()
+        return state.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * $0)) } }
     }
 }
 

@@ -10,7 +10,7 @@ import Testing
 struct LayerTests {
     /// Bottom to top; a module may depend only on modules before it.
     static let layers = ["Base", "Kernel", "FakeAPNs", "Provider", "Device", "Simulator", "ScenarioFormat",
-                         "Reports", "Studies", "CLI", "pushsim"]
+                         "Reports", "Studies", "ProviderAuth", "CLI", "pushsim"]
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 

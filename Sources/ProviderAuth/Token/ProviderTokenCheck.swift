@@ -1,0 +1,150 @@
+import Base
+
+/// APNs' check of provider authentication tokens on one HTTP/2 connection: the keys it
+/// accepts and what the connection has sent so far. One value per connection; the
+/// caller passes the time, so the same requests at the same instants get the same answers.
+///
+/// Rules, in the order they are applied ("Establishing a token-based connection to APNs"):
+/// 1. no `authorization` header, or `bearer` with nothing after it: `MissingProviderToken`;
+/// 2. another scheme, a token that is not an ES256 JWT, an unknown `kid`, an `iss` other
+///    than the key's team or than the team this connection's tokens came from (APNs takes
+///    one developer account per connection), a signature that does not verify, or an
+///    `iat` after now: `InvalidProviderToken`;
+/// 3. an `iat` more than an hour before now: `ExpiredProviderToken`;
+/// 4. a token other than the connection's current one sooner than 20 minutes after that
+///    one was first seen: 429 `TooManyProviderTokenUpdates`, and the current one stays;
+/// 5. otherwise accepted; a new token becomes the connection's current one.
+public struct ProviderTokenCheck: Sendable {
+    /// How long after its `iat` a token is accepted.
+    public static let lifetime: SimDuration = TimeUnit.hour
+    /// How soon after a token a connection may bring the next one.
+    public static let minimumUpdateInterval: SimDuration = 20 * TimeUnit.minute
+
+    /// The accepted keys by key id (Apple's key ids are unique across teams).
+    private let keys: [String: ProviderKey]
+    /// The token this connection last had accepted, and when it was first seen.
+    private var current: Current?
+
+    private struct Current: Sendable {
+        let token: String
+        let teamID: String
+        let issuedAt: Int64
+        let firstSeen: SimTime
+    }
+
+    /// A new connection's check, accepting tokens signed by `keys`.
+    /// - Complexity: O(keys).
+    public init(keys: [ProviderKey]) throws(KeyError) {
+        var byID: [String: ProviderKey] = [:]
+        for key in keys {
+            guard byID[key.keyID] == nil else { throw .duplicateKeyID(UserText.quote(key.keyID)) }
+            byID[key.keyID] = key
+        }
+        self.keys = byID
+    }
+
+    /// The team whose tokens this connection carries, once one was accepted.
+    /// - Complexity: O(1).
+    public var teamID: String? { current?.teamID }
+
+    /// The verdict on one request's `authorization` header value (nil: no such header) at
+    /// `now`, in microseconds since the Unix epoch (serve: its start's epoch time plus the
+    /// simulated time). A token already accepted on this connection is not verified again,
+    /// only its age: a provider sends the same one for up to an hour.
+    /// - Complexity: O(n) in the header's length, plus one signature verification for a
+    ///   token this connection has not had accepted.
+    public mutating func check(authorization: String?, now: SimTime) -> ProviderTokenVerdict {
+        let token: String
+        switch Self.bearerToken(authorization) {
+        case .missing(let why): return .refused(.missingProviderToken, detail: why)
+        case .otherScheme(let why): return .refused(.invalidProviderToken, detail: why)
+        case .token(let text): token = text
+        }
+        // The token as sent, byte for byte (not `String` equality, see below).
+        if let current, current.token.utf8.elementsEqual(token.utf8) {
+            return Self.freshness(issuedAt: current.issuedAt, now: now) ?? .accepted
+        }
+
+        let parsed: ProviderToken
+        do {
+            parsed = try ProviderToken(token)
+        } catch {
+            return .refused(.invalidProviderToken, detail: error.description)
+        }
+        // Identifiers compare as bytes: `String` equality is canonical equivalence, under
+        // which a KELVIN SIGN (U+212A) would pass for a K that APNs would not accept.
+        guard let key = keys[parsed.keyID], key.keyID.utf8.elementsEqual(parsed.keyID.utf8) else {
+            return .refused(.invalidProviderToken, detail: "no key has kid \(UserText.quote(parsed.keyID))")
+        }
+        guard parsed.teamID.utf8.elementsEqual(key.teamID.utf8) else {
+            return .refused(.invalidProviderToken,
+                            detail: "iss \(UserText.quote(parsed.teamID)) is not the team of key \(UserText.quote(key.keyID))")
+        }
+        if let current, !current.teamID.utf8.elementsEqual(parsed.teamID.utf8) {
+            return .refused(.invalidProviderToken, detail: "this connection carries team \(UserText.quote(current.teamID))'s "
+                            + "tokens, not \(UserText.quote(parsed.teamID))'s: one team per connection")
+        }
+        guard parsed.isSigned(by: key.publicKey) else {
+            return .refused(.invalidProviderToken, detail: "the signature does not verify with key \(UserText.quote(key.keyID))")
+        }
+        if let refusal = Self.freshness(issuedAt: parsed.issuedAt, now: now) { return refusal }
+        if let current {
+            // A clock far enough out of range to overflow counts as too soon only backwards.
+            let (elapsed, overflow) = now.subtractingReportingOverflow(current.firstSeen)
+            if overflow ? now < current.firstSeen : elapsed < Self.minimumUpdateInterval {
+                return .refused(.tooManyProviderTokenUpdates, detail: "a new token \(Self.seconds(elapsed)) after the last "
+                                + "one; at most one each \(Self.seconds(Self.minimumUpdateInterval))")
+            }
+        }
+        current = Current(token: token, teamID: parsed.teamID, issuedAt: parsed.issuedAt, firstSeen: now)
+        return .accepted
+    }
+
+    /// What an `authorization` value holds.
+    private enum Bearer {
+        case missing(String)
+        case otherScheme(String)
+        case token(String)
+    }
+
+    /// The token of `bearer TOKEN` (the scheme in any case, RFC 9110 11.1); the value's
+    /// surrounding spaces and tabs are not part of it.
+    private static func bearerToken(_ value: String?) -> Bearer {
+        guard let value else { return .missing("no authorization header") }
+        let trimmed = value.trimmingSpacesAndTabs
+        if trimmed.isEmpty { return .missing("an empty authorization header") }
+        let scheme = trimmed.prefix { $0 != " " && $0 != "\t" }
+        guard scheme.lowercased() == "bearer" else {
+            return .otherScheme("the authorization scheme is \(UserText.quote(scheme)), not bearer")
+        }
+        let token = String(trimmed.dropFirst(scheme.count)).trimmingSpacesAndTabs
+        return token.isEmpty ? .missing("bearer with no token") : .token(token)
+    }
+
+    /// The refusal for a token issued at `issuedAt` (seconds) seen at `now` (µs); nil when
+    /// within the hour. Whole-seconds arithmetic that cannot overflow on any `iat`.
+    private static func freshness(issuedAt: Int64, now: SimTime) -> ProviderTokenVerdict? {
+        let (issued, overflow) = issuedAt.multipliedReportingOverflow(by: TimeUnit.second)
+        let (age, ageOverflow) = now.subtractingReportingOverflow(issued)
+        if overflow || ageOverflow {
+            // Out of range either way: a far-future iat is invalid, a far-past one expired.
+            return issuedAt > 0 ? .refused(.invalidProviderToken, detail: "iat \(issuedAt) is in the future")
+                                : .refused(.expiredProviderToken, detail: "iat \(issuedAt) is more than an hour ago")
+        }
+        if age < 0 { return .refused(.invalidProviderToken, detail: "iat \(issuedAt) is \(seconds(-age)) in the future") }
+        if age > lifetime { return .refused(.expiredProviderToken, detail: "iat \(issuedAt) is \(seconds(age)) old, more than 3600 s") }
+        return nil
+    }
+
+    /// A duration as whole seconds, rounded down, e.g. "1200 s".
+    private static func seconds(_ duration: SimDuration) -> String { "\(duration / TimeUnit.second) s" }
+}
+
+private extension StringProtocol {
+    /// Without leading and trailing spaces and tabs (HTTP's optional whitespace).
+    var trimmingSpacesAndTabs: String {
+        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !isBlank($0) }), let last = lastIndex(where: { !isBlank($0) }) else { return "" }
+        return String(self[first...last])
+    }
+}

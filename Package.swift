@@ -6,6 +6,7 @@
 // down only, so a loop between layers is a compile error:
 //   Base → Kernel → FakeAPNs, Provider, Device (the three actors) → Simulator (the engine)
 //   → ScenarioFormat → Reports → Studies → CLI → pushsim
+// HTTP2 (the protocol of `pushsim serve`, bytes in and frames out) depends on nothing.
 import PackageDescription
 
 /// Debug builds (what `swift test` runs) check the kernel's and the ledger's invariants
@@ -44,6 +45,9 @@ let package = Package(
         .target(name: "Reports", dependencies: ["Base", "FakeAPNs", "Provider", "Device", "Simulator", "ScenarioFormat"]),
         // Studies over runs: expectations and check, diff of two folders, sweeps.
         .target(name: "Studies", dependencies: ["Base", "FakeAPNs", "Simulator", "ScenarioFormat", "Reports"]),
+        // HTTP/2 as a protocol without I/O: frames, HPACK, the server connection's state
+        // machine and its limits against hostile peers. Imports nothing, not even Foundation.
+        .target(name: "HTTP2", swiftSettings: checked),
         // The command line: options declared once, commands, help, exit codes.
         .target(name: "CLI", dependencies: ["Base", "Simulator", "ScenarioFormat", "Reports", "Studies"]),
         // The thin executable: parses nothing itself, hands argv to CLI.
@@ -66,6 +70,7 @@ let package = Package(
                                                          "Device", "FakeAPNs", "Base"]),
         .testTarget(name: "StudiesTests", dependencies: ["CLI", "TestSupport", "Studies", "Reports", "ScenarioFormat", "Simulator", "FakeAPNs",
                                                          "Base"]),
+        .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2"], swiftSettings: checked),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "CLI", "Studies", "Reports", "ScenarioFormat", "Simulator", "Kernel",
                                                      "Provider", "Device", "FakeAPNs", "Base"]),
     ]

@@ -25,6 +25,7 @@ public enum HPACKError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// The code the connection sends: COMPRESSION_ERROR, except ENHANCE_YOUR_CALM for a
     /// peer that ignores the header list size it was told.
+    /// - Complexity: O(1).
     public var code: ErrorCode {
         switch self {
         case .headerListTooLarge: .enhanceYourCalm

@@ -30,6 +30,7 @@ public struct ProtocolError: Error, Hashable, Sendable, CustomStringConvertible 
     }
 
     /// Whether it ends the connection rather than one stream.
+    /// - Complexity: O(1).
     public var isConnectionError: Bool { stream == nil }
 
     public var description: String {

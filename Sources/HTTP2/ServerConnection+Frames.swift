@@ -276,28 +276,25 @@ extension ServerConnection {
     // MARK: SETTINGS
 
     mutating func applyPeerSettings(_ parameters: [Setting]) throws(ProtocolError) {
-        // "Parameters are processed in the order in which they appear" (§6.5.3).
+        let previousWindow = peerSettings.initialWindowSize
+        // "Parameters are processed in the order in which they appear" (§6.5.3): the last
+        // value of each wins.
         for parameter in parameters {
-            let previousWindow = peerSettings.initialWindowSize
             try peerSettings.apply(parameter)
-            switch parameter.id {
-            case .initialWindowSize:
-                // §6.9.2: every stream's window moves by the difference, possibly below 0.
-                let delta = peerSettings.initialWindowSize - previousWindow
-                guard delta != 0 else { continue }
-                for id in Array(streams.keys) {
-                    guard var stream = streams[id] else { continue }
-                    guard stream.sendWindow + delta <= Settings.maxWindowSize else {
-                        throw .connection(.flowControlError, "SETTINGS_INITIAL_WINDOW_SIZE takes \(id)'s window above 2^31-1")
-                    }
-                    stream.sendWindow += delta
-                    if delta > 0 { enqueueIfWritable(id, &stream) }
-                    streams[id] = stream
+            if parameter.id == .headerTableSize { encoder.setPeerMaxTableSize(peerSettings.headerTableSize) }
+        }
+        // §6.9.2: every stream's window moves by the change of SETTINGS_INITIAL_WINDOW_SIZE,
+        // possibly below 0. Applied once per frame, so a frame repeating the parameter
+        // thousands of times costs one pass over the streams, not one per repetition.
+        let delta = peerSettings.initialWindowSize - previousWindow
+        if delta != 0 {
+            for (id, var stream) in streams {
+                guard stream.sendWindow + delta <= Settings.maxWindowSize else {
+                    throw .connection(.flowControlError, "SETTINGS_INITIAL_WINDOW_SIZE takes \(id)'s window above 2^31-1")
                 }
-            case .headerTableSize:
-                encoder.setPeerMaxTableSize(peerSettings.headerTableSize)
-            default:
-                break // the others are read where they apply (maxFrameSize when sending)
+                stream.sendWindow += delta
+                if delta > 0 { enqueueIfWritable(id, &stream) }
+                streams[id] = stream
             }
         }
         outbound.append(Frame(stream: .connection, payload: .settings(ack: true, parameters: [])), control: true)

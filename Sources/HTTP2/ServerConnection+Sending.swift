@@ -23,7 +23,8 @@ extension ServerConnection {
                                      endStream: Bool) throws(SendError) {
         var stream = try writableStream(id)
         guard !stream.responseStarted else { throw .wrongOrder(id) }
-        guard (100...999).contains(status), !(status < 200 && endStream) else {
+        // 101 does not exist in HTTP/2 (RFC 9113 §8.6); a 1xx cannot end the stream (§8.1).
+        guard (100...999).contains(status), status != 101, !(status < 200 && endStream) else {
             throw .invalidResponse("status \(status)\(endStream ? " ending the stream" : "")")
         }
         if let problem = FieldValidation.responseProblem(headers) { throw .invalidResponse(problem) }

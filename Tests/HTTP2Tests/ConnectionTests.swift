@@ -628,6 +628,18 @@ struct ConnectionTests {
         #expect(client.server.bufferedResponseBytes == 10)
     }
 
+    @Test("a SETTINGS frame repeating SETTINGS_INITIAL_WINDOW_SIZE moves the windows once, by the last value (§6.5.3, §6.9.2)")
+    func repeatedInitialWindow() throws {
+        var client = Self.connected(settings: [Setting(.initialWindowSize, 0)])
+        client.request(1)
+        try client.server.respond(to: 1, status: 200, body: [UInt8](repeating: 1, count: 100))
+        _ = client.received()
+        let parameters = (0..<2_000).map { Setting(.initialWindowSize, UInt32($0 % 2 == 0 ? 0x7fff_ffff : 0)) } + [Setting(.initialWindowSize, 40)]
+        client.send(Frame(stream: 0, payload: .settings(ack: false, parameters: parameters)))
+        #expect(client.responses(in: client.received())[1]?.body.count == 40)
+        #expect(client.server.peerSettings.initialWindowSize == 40)
+    }
+
     @Test("a SETTINGS_INITIAL_WINDOW_SIZE that takes a window above 2^31-1 is FLOW_CONTROL_ERROR (§6.9.2)")
     func initialWindowOverflow() {
         var client = Self.connected()
@@ -753,6 +765,7 @@ struct ConnectionTests {
         #expect(throws: SendError.wrongOrder(1)) { try client.server.sendData([1], on: 1, endStream: true) }
         #expect(throws: SendError.self) { try client.server.respond(to: 1, status: 42) }
         #expect(throws: SendError.self) { try client.server.sendHeaders(status: 103, [], on: 1, endStream: true) }
+        #expect(throws: SendError.self) { try client.server.sendHeaders(status: 101, [], on: 1, endStream: false) }
         #expect(throws: SendError.self) { try client.server.respond(to: 1, status: 200, headers: [HeaderField("Upper", "x")]) }
         #expect(throws: SendError.self) { try client.server.respond(to: 1, status: 200, headers: [HeaderField(":path", "/")]) }
         #expect(throws: SendError.self) { try client.server.respond(to: 1, status: 200, headers: [HeaderField("connection", "close")]) }

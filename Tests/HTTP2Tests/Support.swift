@@ -133,7 +133,7 @@ struct TestClient {
             case .data(let bytes, let endStream, _):
                 responses[frame.stream, default: ([], [], false)].body += bytes
                 if endStream { responses[frame.stream, default: ([], [], false)].ended = true }
-            default:
+            case .priority, .rstStream, .settings, .pushPromise, .ping, .goAway, .windowUpdate, .unknown:
                 break
             }
         }

@@ -5,7 +5,8 @@
 // The modules are the layers (docs/architecture.md draws them); a dependency points
 // down only, so a loop between layers is a compile error:
 //   Base → Kernel → FakeAPNs, Provider, Device (the three actors) → Simulator (the engine)
-//   → ScenarioFormat → Reports → Studies → ProviderAuth (a transport-level module) → CLI → pushsim
+//   → ScenarioFormat → Reports → Studies → ProviderAuth, HTTP2 (transport-level modules) → CLI → pushsim
+// HTTP2 (the protocol of `pushsim serve`, bytes in and frames out) depends on nothing.
 import PackageDescription
 
 /// Debug builds (what `swift test` runs) check the kernel's and the ledger's invariants
@@ -47,6 +48,9 @@ let package = Package(
         // APNs' check of provider authentication tokens (ES256 JWTs): P-256 ECDSA, the
         // .p8 and public key files, the reasons APNs answers. For `pushsim serve`.
         .target(name: "ProviderAuth", dependencies: ["Base", "FakeAPNs"]),
+        // HTTP/2 as a protocol without I/O: frames, HPACK, the server connection's state
+        // machine and its limits against hostile peers. Imports nothing, not even Foundation.
+        .target(name: "HTTP2", swiftSettings: checked),
         // The command line: options declared once, commands, help, exit codes.
         .target(name: "CLI", dependencies: ["Base", "Simulator", "ScenarioFormat", "Reports", "Studies"]),
         // The thin executable: parses nothing itself, hands argv to CLI.
@@ -70,6 +74,7 @@ let package = Package(
                                                          "Device", "FakeAPNs", "Base"]),
         .testTarget(name: "StudiesTests", dependencies: ["CLI", "TestSupport", "Studies", "Reports", "ScenarioFormat", "Simulator", "FakeAPNs",
                                                          "Base"]),
+        .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2"], swiftSettings: checked),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "CLI", "Studies", "Reports", "ScenarioFormat", "Simulator", "Kernel",
                                                      "Provider", "Device", "FakeAPNs", "Base"]),
     ]

@@ -1,19 +1,21 @@
 // libFuzzer's entry point, compiled by Fuzz/run.sh as a module on top of PushSim's (never
-// by SwiftPM: Package.swift does not list this folder). One binary, five targets, chosen
+// by SwiftPM: Package.swift does not list this folder). One binary, six targets, chosen
 // by PUSHSIM_FUZZ_TARGET: `json` (the JSON parser), `scenario` (the scenario decoder,
 // then the cost estimate of what it accepts), `partial` (a shard's partial result or a
 // result.json, then the reports and the page drawn from what it accepts: every number
 // in it reaches the CSVs and charts), `folder` (a report folder's summary.csv as
-// `diff` reads it, compared with itself and with a shipped one: table and JSON) and
+// `diff` reads it, compared with itself and with a shipped one: table and JSON),
 // `auth` (ProviderAuth: the input as a PEM key file, as PKCS#8 and SubjectPublicKeyInfo
 // DER, and as a provider token through APNs' check, twice, on a connection that accepts
-// the seed corpus's token).
+// the seed corpus's token) and `http2` (the input as a client's octets after the preface, to a `ServerConnection` that
+// answers every request; as frames; as an HPACK block; as Huffman code — see fuzzHTTP2).
 // Beyond "no crash", every error message must be lines without control characters,
 // each of bounded length: user text is escaped and cut (`UserText`).
 import Base
 import CLI
 import Foundation
 import ProviderAuth
+import HTTP2
 import Reports
 import ScenarioFormat
 import Simulator
@@ -60,6 +62,8 @@ public func pushsimFuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> I
         }
     case "auth":
         fuzzProviderAuth(bytes)
+    case "http2":
+        fuzzHTTP2(bytes)
     case "folder":
         do {
             let folder = try ReportFolder(path: "fuzz", summary: bytes, record: nil)
@@ -134,4 +138,109 @@ private func fuzzProviderAuth(_ bytes: [UInt8]) {
         }
     }
     _ = check.check(authorization: text, now: authNow)
+}
+
+/// The HTTP/2 layer on one input. Beyond "no crash" (and, since run.sh builds the module
+/// with PUSHSIM_INVARIANTS, the connection's books balancing after every call):
+/// - frames parsed from the input serialise and parse back to the same values;
+/// - a field block the decoder accepts re-encodes to one that decodes to the same fields,
+///   and Huffman code it accepts is exactly what its encoder writes for what it decoded;
+/// - the connection, fed the input in chunks after the preface and answering every request,
+///   only ever sends octets that parse as frames whose header blocks decode, and a
+///   connection error is its last frame, a GOAWAY with the error's code.
+private func fuzzHTTP2(_ bytes: [UInt8]) {
+    // Frames.
+    var parser = FrameParser(maxFrameSize: 1 << 16)
+    parser.append(bytes)
+    while let frame = try? parser.nextFrame() {
+        var again = FrameParser(maxFrameSize: 1 << 16)
+        again.append(frame.encoded)
+        precondition((try? again.nextFrame()) == frame, "a frame does not round-trip: \(frame)")
+    }
+    // HPACK and Huffman.
+    var decoder = HPACKDecoder(maxTableSize: 4_096, maxHeaderListSize: 65_536)
+    if let fields = try? decoder.decode(bytes) {
+        var encoder = HPACKEncoder()
+        var fresh = HPACKDecoder(maxHeaderListSize: .max)
+        precondition((try? fresh.decode(encoder.encode(fields))) == fields, "decoded fields do not re-encode")
+    }
+    if let decoded = try? Huffman.decode(bytes) {
+        // Valid padding is exactly the ones up to the octet boundary: the code is unique.
+        var encoded: [UInt8] = []
+        Huffman.encode(decoded, into: &encoded)
+        precondition(encoded == bytes, "Huffman code accepted that its encoder would not write")
+    }
+    // The connection, as a client would drive it.
+    var configuration = ServerConfiguration()
+    configuration.maxConcurrentStreams = 8
+    configuration.limits.maxBufferedResponseBytes = 4_096
+    var connection = ServerConnection(configuration: configuration)
+    var client = FrameParser(maxFrameSize: Int(1 << 24) - 1)
+    var clientDecoder = HPACKDecoder(maxTableSize: 4_096, maxHeaderListSize: .max)
+    var headerBlock: [UInt8]?
+    var lastFrame: Frame?
+    func drain(_ maxBytes: Int) {
+        client.append(connection.takeOutbound(maxBytes: maxBytes))
+        while true {
+            let next: Frame?
+            do { next = try client.nextFrame() } catch { preconditionFailure("the server sent an invalid frame: \(error)") }
+            guard let frame = next else { break }
+            lastFrame = frame
+            switch frame.payload {
+            case .headers(let fragment, _, let endHeaders, _, _):
+                precondition(headerBlock == nil, "HEADERS inside a header block")
+                headerBlock = fragment
+                if endHeaders { decodeBlock() }
+            case .continuation(let fragment, let endHeaders):
+                precondition(headerBlock != nil, "CONTINUATION outside a header block")
+                headerBlock! += fragment
+                if endHeaders { decodeBlock() }
+            case .data, .priority, .rstStream, .settings, .pushPromise, .ping, .goAway, .windowUpdate, .unknown:
+                precondition(headerBlock == nil, "a frame inside a header block")
+            }
+        }
+    }
+    func decodeBlock() {
+        do { _ = try clientDecoder.decode(headerBlock ?? []) } catch { preconditionFailure("the server's header block: \(error)") }
+        headerBlock = nil
+    }
+    var now = Duration.zero
+    var events = connection.receive(FrameParser.clientPreface, now: now)
+    let chunk = 1 + Int(bytes.first ?? 0) % 97
+    var offset = 0
+    var round = 0
+    while offset < bytes.count && !connection.isFinished {
+        let end = min(bytes.count, offset + chunk)
+        now += .milliseconds(Int64(bytes[offset] % 8))
+        events += connection.receive(Array(bytes[offset..<end]), now: now)
+        offset = end
+        for event in events {
+            switch event {
+            case .request(let id, let head, _):
+                let body = Array((head.path ?? "").utf8.prefix(64))
+                switch id.rawValue % 4 {
+                case 0: try? connection.resetStream(id, code: .cancel)
+                case 1: try? connection.respond(to: id, status: 400, headers: [HeaderField("apns-id", "\(id.rawValue)")], body: body)
+                case 2: try? connection.sendHeaders(status: 200, [], on: id, endStream: false)
+                default: try? connection.respond(to: id, status: 200, body: body, trailers: [HeaderField("x-n", "1")])
+                }
+            case .data(let id, _, true):
+                try? connection.sendData([1, 2, 3], on: id, endStream: true)
+            case .connectionError(let error):
+                checkMessage(error.reason)
+            case .data, .trailers, .streamReset, .streamError, .ping, .pingAcknowledged, .goAway:
+                break
+            }
+        }
+        let failed = events.compactMap { event -> ErrorCode? in if case .connectionError(let error) = event { error.code } else { nil } }
+        events.removeAll()
+        round += 1
+        drain(round % 3 == 0 ? 13 : .max)
+        if let code = failed.first {
+            drain(.max)
+            guard case .goAway(_, code, _)? = lastFrame?.payload else { preconditionFailure("a connection error without GOAWAY last") }
+        }
+    }
+    if round % 5 == 0 { connection.beginGracefulShutdown() }
+    drain(.max)
 }

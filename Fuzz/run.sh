@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Fuzzes PushSim's parsers with libFuzzer: Fuzz/run.sh TARGET [LENGTH]
-#   TARGET  json | scenario | partial | folder | auth | all
+#   TARGET  json | scenario | partial | folder | auth | http2 | all
 #   LENGTH  seconds (e.g. 30s, the default 10s) or executions per target (e.g. 1000000)
 # Builds .build/fuzz/pushsim-fuzz once (swiftc -sanitize=fuzzer: every module of
 # Package.swift as a library, Fuzz/FuzzEntry.swift as a module of its own on top),
 # starts from the seed corpus in Fuzz/corpus/TARGET and keeps what it learns in
 # .build/fuzz/corpus-TARGET. A crash leaves its input in .build/fuzz/ and exits non-zero.
-# FUZZ_SANITIZE=fuzzer,address adds AddressSanitizer (slower).
+# FUZZ_SANITIZE=fuzzer,address adds AddressSanitizer (slower). HTTP2 is built with
+# PUSHSIM_INVARIANTS, so the connection checks its books after every call.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-target=${1:?usage: Fuzz/run.sh json|scenario|partial|folder|auth|all [seconds like 30s | executions like 1000000]}
+target=${1:?usage: Fuzz/run.sh json|scenario|partial|folder|auth|http2|all [seconds like 30s | executions like 1000000]}
 length=${2:-10s}
 build=.build/fuzz
 binary=$build/pushsim-fuzz
@@ -18,7 +19,7 @@ mkdir -p "$build"
 
 # The modules in dependency order (Package.swift's layers), each a static library; the
 # entry point is a module of its own on top. One -package-name makes `package` visible.
-modules=(Base Kernel FakeAPNs Provider Device Simulator ScenarioFormat Reports Studies ProviderAuth CLI)
+modules=(Base Kernel FakeAPNs Provider Device Simulator ScenarioFormat Reports Studies ProviderAuth HTTP2 CLI)
 
 # Rebuilt when a source is newer than the binary.
 if [ ! -x "$binary" ] || [ -n "$(find Sources Fuzz/FuzzEntry.swift -name '*.swift' -newer "$binary" | head -1)" ]; then
@@ -27,7 +28,9 @@ if [ ! -x "$binary" ] || [ -n "$(find Sources Fuzz/FuzzEntry.swift -name '*.swif
     links=()
     for module in "${modules[@]}"; do
         mapfile -t sources < <(find "Sources/$module" -name '*.swift' | sort)
-        swiftc "${flags[@]}" -module-name "$module" -emit-library -static -emit-module \
+        checks=()
+        [ "$module" = HTTP2 ] && checks=(-DPUSHSIM_INVARIANTS)
+        swiftc "${flags[@]}" "${checks[@]}" -module-name "$module" -emit-library -static -emit-module \
             -emit-module-path "$build/$module.swiftmodule" -o "$build/lib$module.a" "${sources[@]}"
         links=("-l$module" "${links[@]}")
     done
@@ -47,7 +50,7 @@ run() {
 }
 
 case "$target" in
-    all) for name in json scenario partial folder auth; do run "$name"; done ;;
-    json|scenario|partial|folder|auth) run "$target" ;;
-    *) echo "unknown target $target: json, scenario, partial, folder, auth or all" >&2; exit 64 ;;
+    all) for name in json scenario partial folder auth http2; do run "$name"; done ;;
+    json|scenario|partial|folder|auth|http2) run "$target" ;;
+    *) echo "unknown target $target: json, scenario, partial, folder, auth, http2 or all" >&2; exit 64 ;;
 esac

@@ -10,7 +10,7 @@ import Testing
 struct LayerTests {
     /// Bottom to top; a module may depend only on modules before it.
     static let layers = ["Base", "Kernel", "FakeAPNs", "Provider", "Device", "Simulator", "ScenarioFormat",
-                         "Reports", "Studies", "ProviderAuth", "CLI", "pushsim"]
+                         "Reports", "Studies", "ProviderAuth", "HTTP2", "CLI", "pushsim"]
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
@@ -56,6 +56,19 @@ struct LayerTests {
             let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
             let imports = text.split(separator: "\n").filter { $0.hasPrefix("import ") }.map { $0.dropFirst(7) }
             #expect(imports.allSatisfy { $0 == "Base" }, "\(file) imports \(imports)")
+        }
+    }
+
+    @Test("the HTTP/2 transport depends on no module and imports nothing: no Foundation, no I/O")
+    func http2ImportsNothing() throws {
+        #expect(try Self.targets()["HTTP2"] == [])
+        let folder = Self.root.appendingPathComponent("Sources/HTTP2")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
+        #expect(!files.isEmpty)
+        for file in files {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            let imports = text.split(separator: "\n").filter { $0.hasPrefix("import ") || $0.hasPrefix("@preconcurrency import ") }
+            #expect(imports.isEmpty, "\(file) imports \(imports)")
         }
     }
 }

@@ -1,0 +1,134 @@
+/// The Huffman coding of HPACK string literals (RFC 7541 §5.2, Appendix B).
+///
+/// Decoding reads four bits at a time through a state machine built once from
+/// `HuffmanCode.rows`: the states are the 256 internal nodes of the code's tree, and each
+/// (state, nibble) leads to a state, at most one symbol (no code is shorter than 5 bits)
+/// and whether EOS was met. A state is a valid place to stop when the bits since the last
+/// symbol are all ones and fewer than eight: padding made of EOS's high bits.
+public enum Huffman {
+    /// The octets `bytes` take once coded.
+    /// - Complexity: O(n).
+    public static func encodedLength<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> Int {
+        let rows = HuffmanCode.rows
+        var bits = 0
+        for byte in bytes { bits += Int(rows[Int(byte)].length) }
+        return (bits + 7) / 8
+    }
+
+    /// Appends the code of `bytes`, padded with ones to an octet boundary.
+    /// - Complexity: O(n).
+    public static func encode<Bytes: Sequence<UInt8>>(_ bytes: Bytes, into output: inout [UInt8]) {
+        let rows = HuffmanCode.rows
+        var pending: UInt64 = 0 // the low `count` bits are waiting to be written
+        var count = 0
+        for byte in bytes {
+            let row = rows[Int(byte)]
+            pending = pending << UInt64(row.length) | UInt64(row.code)
+            count += Int(row.length)
+            while count >= 8 {
+                count -= 8
+                output.append(UInt8(truncatingIfNeeded: pending >> UInt64(count)))
+            }
+            pending &= (1 << UInt64(count)) - 1
+        }
+        if count > 0 {
+            let padding = 8 - count
+            output.append(UInt8(truncatingIfNeeded: pending << UInt64(padding) | ((1 << UInt64(padding)) - 1)))
+        }
+    }
+
+    /// Decodes `bytes`, appending the octets to `output`.
+    /// - Throws: `HPACKError.invalidHuffman` for EOS in the data or padding that is
+    ///   longer than 7 bits or not all ones (RFC 7541 §5.2).
+    /// - Complexity: O(n).
+    public static func decode(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) throws(HPACKError) {
+        let machine = HuffmanDecoder.shared
+        output.reserveCapacity(output.count + bytes.count * 8 / 5 + 1)
+        var state = 0
+        try machine.transitions.withUnsafeBufferPointer { table throws(HPACKError) in
+            for byte in bytes {
+                for nibble in 0..<2 {
+                    let bits = nibble == 0 ? Int(byte >> 4) : Int(byte & 0x0f)
+                    let transition = table[state << 4 | bits]
+                    if transition & HuffmanDecoder.failed != 0 { throw .invalidHuffman }
+                    if transition & HuffmanDecoder.emits != 0 { output.append(UInt8(truncatingIfNeeded: transition >> 8)) }
+                    state = Int(transition & 0xff)
+                }
+            }
+        }
+        guard machine.canEnd[state] else { throw .invalidHuffman }
+    }
+
+    /// Decodes `bytes` into a new array.
+    /// - Complexity: O(n).
+    public static func decode(_ bytes: [UInt8]) throws(HPACKError) -> [UInt8] {
+        var output: [UInt8] = []
+        try bytes.withUnsafeBufferPointer { buffer throws(HPACKError) in try decode(buffer, into: &output) }
+        return output
+    }
+}
+
+/// The decoding state machine, built once from Appendix B.
+struct HuffmanDecoder: Sendable {
+    static let shared = HuffmanDecoder()
+
+    /// Flag bits of a transition: bits 0–7 the next state, 8–15 the symbol emitted.
+    static let emits: UInt32 = 1 << 16
+    static let failed: UInt32 = 1 << 17
+
+    /// 256 states × 16 nibbles.
+    let transitions: [UInt32]
+    /// Whether input may end in each state (RFC 7541 §5.2's padding rule).
+    let canEnd: [Bool]
+
+    init() {
+        // The tree: node 0 is the root; a child ≥ 0 is an internal node, < 0 the leaf −(symbol + 1).
+        var children: [[Int]] = [[0, 0]]
+        var allOnes = [true] // the path from the root to the node is all ones
+        var depth = [0]
+        for (symbol, row) in HuffmanCode.rows.enumerated() {
+            var node = 0
+            for position in stride(from: Int(row.length) - 1, through: 0, by: -1) {
+                let bit = Int(row.code >> UInt32(position) & 1)
+                if position == 0 {
+                    children[node][bit] = -(symbol + 1)
+                } else {
+                    if children[node][bit] == 0 { // 0 is the root, never a child: unset
+                        children.append([0, 0])
+                        allOnes.append(allOnes[node] && bit == 1)
+                        depth.append(depth[node] + 1)
+                        children[node][bit] = children.count - 1
+                    }
+                    node = children[node][bit]
+                }
+            }
+        }
+        // A canonical code with 257 leaves has exactly 256 internal nodes, which is what
+        // lets a state fit the transition's low octet.
+        precondition(children.count == 256, "Appendix B's tree has \(children.count) internal nodes, not 256")
+        var transitions = [UInt32](repeating: 0, count: 256 * 16)
+        for state in 0..<256 {
+            for nibble in 0..<16 {
+                var node = state
+                var transition: UInt32 = 0
+                for position in stride(from: 3, through: 0, by: -1) {
+                    let child = children[node][nibble >> position & 1]
+                    if child >= 0 {
+                        node = child
+                        continue
+                    }
+                    let symbol = -child - 1
+                    if symbol == HuffmanCode.endOfString {
+                        transition |= HuffmanDecoder.failed
+                        break
+                    }
+                    transition |= HuffmanDecoder.emits | UInt32(symbol) << 8
+                    node = 0
+                }
+                transitions[state << 4 | nibble] = transition | UInt32(node)
+            }
+        }
+        self.transitions = transitions
+        canEnd = (0..<256).map { allOnes[$0] && depth[$0] <= 7 }
+    }
+}

@@ -63,7 +63,7 @@ struct DocumentationTests {
     @Test("README links only to pages that exist, and every docs/ page is reachable from it")
     func readmeLinksResolve() throws {
         let readme = try Self.page("README.md")
-        let linked = Set(readme.matches(of: /\]\((docs\/[a-z\-]+\.(md|png))(#[^)]*)?\)/).map { String($0.output.1) })
+        let linked = Set(readme.matches(of: /\]\((docs\/[a-z0-9\-]+\.(md|png))(#[^)]*)?\)/).map { String($0.output.1) })
         for target in linked {
             #expect(FileManager.default.fileExists(atPath: Self.repository + "/" + target), "README links to a missing \(target)")
         }

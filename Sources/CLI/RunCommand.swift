@@ -32,8 +32,9 @@ package enum RunCommand {
     package static let usageHelp = UsageHelp(
         "run", [.text("<scenario.json | ->"), .optional(Options.set.spec), .optional(Options.out.spec), .optional(Options.seed.spec)],
         [.optional(Options.strategy.spec), .optional(Options.baseline.spec), .optional(Options.threads.spec),
-         .optional(Options.shard.spec), .optional(Options.trace.spec)],
-        [.optional(OutputOptions.format.spec), .optional(OutputOptions.quiet.spec), .optional(Options.allowLarge.spec)])
+         .optional(Options.shard.spec)],
+        [.optional(Options.trace.spec), .optional(OutputOptions.format.spec), .optional(OutputOptions.quiet.spec),
+         .optional(Options.allowLarge.spec)])
 
     /// The options `run` takes: the run options and the output options.
     package static let options = Options.all + OutputOptions.all
@@ -84,7 +85,8 @@ package enum RunCommand {
             return code
         case .completed(let run):
             if !options.output.quiet {
-                console.err("wrote \(Reports.listing(RunOutput.fileNames)) to \(UserText.path(run.directory))\n")
+                let names = RunOutput.fileNames + (options.traced.isEmpty ? [] : TraceFiles.fileNames)
+                console.err("wrote \(Reports.listing(names)) to \(UserText.path(run.directory))\n")
             }
             return .success
         }
@@ -184,7 +186,7 @@ package enum RunCommand {
             let expected = TraceCost.expectedEvents(scenario, devices: options.traced.count)
             if expected > TraceCost.maximumEvents {
                 console.err("error: \(UserText.path(FileBytes.displayName(options.scenarioPath))): the trace is too large: about "
-                            + "\(Counted.phrase(Int(expected.rounded()), "event")) expected, more than \(Int(TraceCost.maximumEvents)) "
+                            + "\(Counted.phrase(RunCost.count(expected), "event")) expected, more than \(RunCost.count(TraceCost.maximumEvents)) "
                             + "(docs/trace.md); trace fewer devices or a shorter run (--set duration=…), or pass --allow-large\n")
                 return .finished(.dataError)
             }

@@ -1,4 +1,5 @@
 import Base
+import FakeAPNs
 import Simulator
 
 /// The report's picture of one traced device's day: its connectivity, the mail that
@@ -103,11 +104,12 @@ package struct TraceDay {
                 switch event.kind {
                 case .apnsDiscarded:
                     let reason = event.name(.discardReason) ?? ""
-                    let loss: LossReason = switch reason {
-                    case "replaced": .apnsCoalesced
-                    case "expired": .apnsExpired
-                    case "disabled": .disabled
-                    default: .unregistered
+                    // The loss each discard is counted as (World.routeAPNsEffects), for its colour.
+                    let loss: LossReason = switch event.value(.discardReason, as: APNsDiscardReason.self) {
+                    case .replaced?: .apnsCoalesced
+                    case .expired?: .apnsExpired
+                    case .disabled?: .disabled
+                    case .unregistered?, nil: .unregistered
                     }
                     dropped.append(.init(at: at(event.time), marker: .cross, colour: Palette.lost(loss), filled: true,
                                          note: "message \(message) dropped by APNs at \(time): \(reason)"))
@@ -150,7 +152,7 @@ package struct TraceDay {
             Legend.Entry(label: strategies[story.strategy].label, swatch: .box(colour: Palette.series(story.strategy)))
         } + [
             .init(label: "mail arrives", swatch: .mark(nil, colour: mailColour, filled: true), newRow: true),
-            .init(label: "held at APNs (bar)", swatch: .box(colour: neutral)),
+            .init(label: "held at APNs (bar)", swatch: .band(colour: neutral)),
             .init(label: "replaced at APNs", swatch: .mark(.cross, colour: Palette.lost(.apnsCoalesced), filled: true)),
             .init(label: "expired at APNs", swatch: .mark(.cross, colour: Palette.lost(.apnsExpired), filled: true)),
             .init(label: "reaches the device", swatch: .mark(nil, colour: neutral, filled: true)),

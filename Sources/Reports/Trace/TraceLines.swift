@@ -36,4 +36,56 @@ package enum TraceLines {
         }
         return text
     }
+
+    /// The trace `text` (a `trace.jsonl` this version wrote) holds, for a run whose
+    /// strategies are `strategies`: what `pushsim report` draws the page's traced day
+    /// from again. Nil when a line is not such an event (another version's file, a
+    /// strategy not in the run): the page is then drawn without it.
+    /// - Complexity: O(n) in the text's length.
+    package static func decode(_ text: String, strategies: [Strategy]) -> SimulationTrace? {
+        let labels = strategies.map(\.label)
+        var stories: [DeviceStory] = []
+        var devices = Set<Int>()
+        for line in text.split(separator: "\n") {
+            guard let node = try? JSONParser.parse(String(line)), case .object(let object) = node.value,
+                  let time = integer(object["time_us"]), case .string(let label)? = object["strategy"]?.value,
+                  let strategy = labels.firstIndex(of: label), let device = integer(object["device"]),
+                  let app = integer(object["app"]), case .string(let name)? = object["kind"]?.value,
+                  let kind = TraceKind(name: name), case .object(let details)? = object["details"]?.value else { return nil }
+            let message: Int64
+            if case .null? = object["message"]?.value { message = -1 } else if let index = integer(object["message"]) { message = index } else { return nil }
+            var values: [Int64] = []
+            for field in kind.fields {
+                guard let detail = details[field.key]?.value else { return nil }
+                if case .null = detail {
+                    values.append(TraceEvent.null)
+                    continue
+                }
+                switch field.type {
+                case .boolean:
+                    guard case .bool(let flag) = detail else { return nil }
+                    values.append(flag ? 1 : 0)
+                case .integer, .microseconds:
+                    guard case .number(let number) = detail, let value = number.int64Value else { return nil }
+                    values.append(value)
+                case .name(let names):
+                    guard case .string(let text) = detail, let index = names.firstIndex(of: text) else { return nil }
+                    values.append(Int64(index))
+                }
+            }
+            let event = TraceEvent(time: time, app: Int32(clamping: app), message: Int32(clamping: message), kind: kind, values: values)
+            if let last = stories.last, last.device == Int(device), last.strategy == strategy {
+                stories[stories.count - 1].events.append(event)
+            } else {
+                stories.append(DeviceStory(device: Int(device), strategy: strategy, events: [event]))
+            }
+            devices.insert(Int(device))
+        }
+        return SimulationTrace(devices: devices.sorted(), stories: stories)
+    }
+
+    private static func integer(_ node: JSONNode?) -> Int64? {
+        guard case .number(let number)? = node?.value else { return nil }
+        return number.int64Value
+    }
 }

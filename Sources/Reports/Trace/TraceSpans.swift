@@ -76,10 +76,10 @@ package enum TraceSpans {
             case .apnsHeldForPower:
                 held[message, default: []].append(time)
             case .apnsDelivered:
-                switch event.name(.via) {
-                case "storage": _ = close(&stored, message, .stored, at: time, "delivered from storage")
-                case "power": _ = close(&held, message, .heldForPower, at: time, "delivered")
-                default: break
+                switch event.value(.via, as: DeliveryRoute.self) {
+                case .storage?: _ = close(&stored, message, .stored, at: time, "delivered from storage")
+                case .power?: _ = close(&held, message, .heldForPower, at: time, "delivered")
+                case .direct?, .bounce?, nil: break
                 }
             case .apnsDiscarded:
                 let reason = event.name(.discardReason) ?? ""

@@ -38,6 +38,14 @@ package struct TraceEvent: Sendable, Equatable {
     /// - Complexity: O(fields).
     package func flag(_ field: TraceField) -> Bool { (value(field) ?? 0) != 0 }
 
+    /// A named `field`'s value as the case it names (`APNsDiscardReason.replaced`), if the
+    /// kind carries it, it is not null, and `type` is the field's (`TraceField.type`).
+    /// - Complexity: O(fields + cases).
+    package func value<Value: CaseIterable>(_ field: TraceField, as type: Value.Type) -> Value? {
+        guard let index = value(field), index >= 0, index < Int64(Value.allCases.count) else { return nil }
+        return Value.allCases[Value.allCases.index(Value.allCases.startIndex, offsetBy: Int(index))]
+    }
+
     /// The name of a named `field`'s value (`"replaced"`), if the kind carries it and it is not null.
     /// - Complexity: O(fields + names).
     package func name(_ field: TraceField) -> String? {
@@ -54,6 +62,12 @@ package struct DeviceStory: Sendable, Equatable {
     /// The strategy, an index into the run's strategies.
     package var strategy: Int
     package var events: ContiguousArray<TraceEvent>
+
+    package init(device: Int, strategy: Int, events: ContiguousArray<TraceEvent>) {
+        self.device = device
+        self.strategy = strategy
+        self.events = events
+    }
 }
 
 /// What `--trace` recorded: one story per traced device and strategy, by device, then

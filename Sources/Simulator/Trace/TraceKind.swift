@@ -11,8 +11,10 @@ package enum TraceActor: UInt8, CaseIterable, Sendable {
     case apns
     /// iOS and the Notification Service Extension.
     case device
-    /// Notification Center and the app.
+    /// What Notification Center shows.
     case notificationCenter
+    /// The app: its registration, subscription sync and log uploads.
+    case app
     /// The ledger's verdict on a message.
     case ledger
 
@@ -30,14 +32,16 @@ package enum TraceKind: UInt8, CaseIterable, Sendable {
     case providerOutage, appUpdated
     // The provider.
     case dropped, requestSent, requestLost, retryScheduled, providerGaveUp, rerequestReceived, rerequestServed
-    case positionsExpired, registered, subscriptionsSynced
+    case positionsExpired
     // APNs.
     case apnsAnswered, apnsStored, apnsHeldForPower, apnsDiscarded, apnsDelivered
     // iOS and the extension.
     case deviceReceived, bounced, notShown, gapDetected, rerequestSent, rerequestAnswerReceived, rerequestFailed
     case positionSaved
-    // Notification Center and the app.
-    case shown, summaryShown, logUploaded
+    // Notification Center.
+    case shown, summaryShown
+    // The app.
+    case registered, subscriptionsSynced, logUploaded
     // The books.
     case outcome
 
@@ -60,15 +64,17 @@ package enum TraceKind: UInt8, CaseIterable, Sendable {
              .providerOutage, .appUpdated:
             .user
         case .dropped, .requestSent, .requestLost, .retryScheduled, .providerGaveUp, .rerequestReceived, .rerequestServed,
-             .positionsExpired, .registered, .subscriptionsSynced:
+             .positionsExpired:
             .provider
         case .apnsAnswered, .apnsStored, .apnsHeldForPower, .apnsDiscarded, .apnsDelivered:
             .apns
         case .deviceReceived, .bounced, .notShown, .gapDetected, .rerequestSent, .rerequestAnswerReceived, .rerequestFailed,
              .positionSaved:
             .device
-        case .shown, .summaryShown, .logUploaded:
+        case .shown, .summaryShown:
             .notificationCenter
+        case .registered, .subscriptionsSynced, .logUploaded:
+            .app
         case .outcome:
             .ledger
         }

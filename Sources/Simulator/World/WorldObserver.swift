@@ -61,6 +61,8 @@ package enum Unobserved: WorldObserver {
 
 /// The observer of a traced device's world: every hook hands what it is shown to the
 /// world's `TraceRecorder`, with the push pool where a message names its push by slot.
+/// Each hook costs O(1) amortized; `laneEnds`, O(n log n) in the lane's events
+/// (`TraceRecorder`).
 package enum Recording: WorldObserver {
     package static var wantsEverything: Bool { true }
     package static func laneStarts(_ lane: Int, in world: inout World) { world.recorder.laneStarts(lane) }

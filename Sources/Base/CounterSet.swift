@@ -11,22 +11,8 @@ extension Counter {
     /// - Complexity: O(name length).
     public var columnName: String { Self.snakeCase(String(describing: self)) }
 
-    /// `camelCase` → `snake_case`; a run of capitals is one word (`deviceIDChanges`).
-    package static func snakeCase(_ name: String) -> String {
-        let characters = Array(name)
-        var text = ""
-        for (index, character) in characters.enumerated() {
-            if character.isUppercase, index > 0 {
-                let previous = characters[index - 1]
-                let next = index + 1 < characters.count ? characters[index + 1] : nil
-                if previous.isLowercase || previous.isNumber || (previous.isUppercase && next?.isLowercase == true) {
-                    text += "_"
-                }
-            }
-            text += character.lowercased()
-        }
-        return text
-    }
+    /// `camelCase` → `snake_case` (`SnakeCase`).
+    package static func snakeCase(_ name: String) -> String { SnakeCase.of(name) }
 }
 
 /// One `Int64` per counter of `Kind`, indexed by the case's raw value: counting is a

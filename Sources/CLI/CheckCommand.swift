@@ -50,7 +50,7 @@ package enum CheckCommand {
         .option(OutputOptions.quiet.spec.explained("Print nothing on stdout; each failed expectation is one line on stderr")),
         .asFor(command: "run", options: [RunCommand.Options.set.spec, RunCommand.Options.out.spec, RunCommand.Options.seed.spec,
                                          RunCommand.Options.strategy.spec, RunCommand.Options.threads.spec,
-                                         RunCommand.Options.allowLarge.spec],
+                                         RunCommand.Options.trace.spec, RunCommand.Options.allowLarge.spec],
                not: [RunCommand.Options.shard.spec]),
         .showHelp,
     ])
@@ -58,7 +58,7 @@ package enum CheckCommand {
     /// Runs the command; `simulate` as for `RunCommand.main`. `now` gives the JUnit
     /// file's timestamp (UTC, YYYY-MM-DDTHH:MM:SS) and host name.
     package static func main(_ arguments: ArraySlice<String>, console: Console,
-                     simulate: RunCommand.Simulate = { try Simulation.run($0, users: $1, threads: $2, progress: $3) },
+                     simulate: RunCommand.Simulate = RunCommand.simulation,
                      now: () -> (timestamp: String, hostname: String) = Self.timestampAndHost) -> ExitCode {
         if arguments.contains("--help") || arguments.contains("-h") { console.out(help); return .success }
         let options: RunCommand.Options

@@ -141,7 +141,7 @@ package enum MergeCommand {
             }
         }
         do {
-            try ReportWriter.write(files.files, to: out, removing: [RunCommand.partialFileName],
+            try ReportWriter.write(files.files, to: out, removing: [RunCommand.partialFileName] + TraceFiles.fileNames,
                                    whileWaiting: output.waitingNote(console))
         } catch {
             console.err("error: \(error)\n")

@@ -13,7 +13,8 @@ package enum ReportCommand {
     Reads \(RunOutput.resultFileName) (written by 'pushsim run' and 'pushsim merge' beside the
     CSVs) and writes \(ReportPage.fileName) to <dir> (default: the folder it read from),
     whole or not at all. Nothing is simulated. '-' reads result.json from standard input
-    (then --out is needed).
+    (then --out is needed). A \(TraceLines.fileName) beside result.json ('pushsim run
+    --trace') draws the traced device's day again too.
 
     """ + "\n" + optionsHelp.text + """
 
@@ -77,8 +78,14 @@ package enum ReportCommand {
             return .dataError
         }
         let directory = out ?? (isFolder ? argument : ReportWriter.parent(of: argument) ?? ".")
-        let page = ReportPage.render(scenario: decoded.scenario, result: decoded.partial.result,
-                                     commandLine: decoded.partial.commandLine)
+        // The trace beside result.json, if the run had one: its day is drawn again too.
+        let folder: String? = argument == FileBytes.standardInputArgument ? nil
+            : isFolder ? argument : ReportWriter.parent(of: argument) ?? "."
+        let result = decoded.partial.result
+        let trace = folder.flatMap { try? FileBytes.read(path: ReportWriter.join($0, TraceLines.fileName)) }
+            .flatMap { TraceLines.decode(String(decoding: $0, as: UTF8.self), strategies: result.strategies) }
+        let page = ReportPage.render(scenario: decoded.scenario, result: result, commandLine: decoded.partial.commandLine,
+                                     traceDay: trace.flatMap { TraceDay(trace: $0, scenario: decoded.scenario, strategies: result.strategies) })
         do {
             try ReportWriter.write([(ReportPage.fileName, page)], to: directory,
                                    whileWaiting: { console.err(OutputOptions.waitingNote($0)) })

@@ -7,7 +7,7 @@ import Studies
 import Synchronization
 
 /// `pushsim run SCENARIO [--out DIR] [--seed N] [--strategy LABEL]... [--threads N] [--shard K/N]
-/// [--format table|json] [--quiet]`. `check` runs scenarios through the same options and flow.
+/// [--trace DEVICE]... [--format table|json] [--quiet]`. `check` runs scenarios through the same options and flow.
 package enum RunCommand {
     package static let help = """
     OVERVIEW: Run a scenario and compare its strategies.
@@ -15,7 +15,8 @@ package enum RunCommand {
     """ + "\n" + usageHelp.text + """
 
     Prints a side-by-side table on stdout and writes \(Reports.listing(RunOutput.fileNames))
-    to <dir>, whole or not at all. '-' reads the scenario from standard input.
+    to <dir>, whole or not at all (with --trace, \(Reports.listing(TraceFiles.fileNames)) too).
+    '-' reads the scenario from standard input.
 
     """ + "\n" + optionsHelp.text + """
 
@@ -23,6 +24,7 @@ package enum RunCommand {
       pushsim run scenarios/mail-january-february.json
       pushsim run scenarios/two-states.json --seed 42 --strategy queue --out /tmp/q
       pushsim run scenarios/scale-1m.json --shard 3/8 --out parts/3
+      pushsim run scenarios/two-states.json --trace 0 --trace 7 --out /tmp/story
 
     """
 
@@ -31,7 +33,8 @@ package enum RunCommand {
         "run", [.text("<scenario.json | ->"), .optional(Options.set.spec), .optional(Options.out.spec), .optional(Options.seed.spec)],
         [.optional(Options.strategy.spec), .optional(Options.baseline.spec), .optional(Options.threads.spec),
          .optional(Options.shard.spec)],
-        [.optional(OutputOptions.format.spec), .optional(OutputOptions.quiet.spec), .optional(Options.allowLarge.spec)])
+        [.optional(Options.trace.spec), .optional(OutputOptions.format.spec), .optional(OutputOptions.quiet.spec),
+         .optional(Options.allowLarge.spec)])
 
     /// The options `run` takes: the run options and the output options.
     package static let options = Options.all + OutputOptions.all
@@ -39,19 +42,27 @@ package enum RunCommand {
     /// `run`'s OPTIONS section.
     package static let optionsHelp = OptionsHelp([
         .option(Options.set.spec), .option(Options.out.spec), .option(Options.seed.spec), .option(Options.strategy.spec),
-        .option(Options.baseline.spec), .option(Options.threads.spec), .option(Options.shard.spec),
+        .option(Options.baseline.spec), .option(Options.threads.spec), .option(Options.shard.spec), .option(Options.trace.spec),
         .option(OutputOptions.format.spec.explained("table (default) or json: each strategy's rates with standard errors",
                                                    "and 95% intervals, for scripts (docs/checks.md lists the keys)")),
         .option(OutputOptions.quiet.spec), .option(Options.allowLarge.spec), .showHelp,
     ])
 
-    /// Simulates users of a scenario with a number of threads, reporting progress.
-    package typealias Simulate = (Scenario, Range<Int>, Int, (@Sendable (Int) -> Void)?) throws -> SimulationResult
+    /// Simulates users of a scenario with a number of threads, tracing the devices given
+    /// (`--trace`), reporting progress.
+    package typealias Simulate = (Scenario, Range<Int>, Int, [Int], (@Sendable (Int) -> Void)?) throws
+        -> (result: SimulationResult, trace: SimulationTrace)
+
+    /// `Simulation.run` with its trace: what `run`, `check` and `sweep` simulate with.
+    package static func simulation(_ scenario: Scenario, _ users: Range<Int>, _ threads: Int, _ traced: [Int],
+                                   _ progress: (@Sendable (Int) -> Void)?) throws -> (result: SimulationResult, trace: SimulationTrace) {
+        try Simulation.run(scenario, users: users, threads: threads, tracing: traced, progress: progress)
+    }
 
     /// Runs the command; `simulate` is `Simulation.run`, and tests pass one that
     /// records whether the simulation was reached.
     package static func main(_ arguments: ArraySlice<String>, console: Console,
-                     simulate: Simulate = { try Simulation.run($0, users: $1, threads: $2, progress: $3) }) -> ExitCode {
+                     simulate: Simulate = RunCommand.simulation) -> ExitCode {
         if arguments.contains("--help") || arguments.contains("-h") { console.out(help); return .success }
         let options: Options
         do {
@@ -74,7 +85,8 @@ package enum RunCommand {
             return code
         case .completed(let run):
             if !options.output.quiet {
-                console.err("wrote \(Reports.listing(RunOutput.fileNames)) to \(UserText.path(run.directory))\n")
+                let names = RunOutput.fileNames + (options.traced.isEmpty ? [] : TraceFiles.fileNames)
+                console.err("wrote \(Reports.listing(names)) to \(UserText.path(run.directory))\n")
             }
             return .success
         }
@@ -149,6 +161,12 @@ package enum RunCommand {
             }
             baseline = index
         }
+        if let device = options.traced.first(where: { $0 >= scenario.devices }) {
+            return .finished(PushSimCommand.usage(.invalidValue(option: "--trace", value: String(device),
+                                                                expected: "a device index from 0 to \(scenario.devices - 1) "
+                                                                    + "(the scenario has \(Counted.phrase(scenario.devices, "device")))"),
+                                                  command: command, console: console))
+        }
         if let shard = options.shard, shard.count > scenario.devices {
             return .finished(PushSimCommand.usage(.invalidValue(option: "--shard", value: "\(shard.index)/\(shard.count)",
                                                                 expected: "K/N with N ≤ \(scenario.devices), the scenario's device count"),
@@ -164,10 +182,20 @@ package enum RunCommand {
                         + "\(passed) (docs/scenarios.md, \"Limits\"); pass --allow-large to run it anyway\n")
             return .finished(.dataError)
         }
+        if !options.allowLarge, !options.traced.isEmpty {
+            let expected = TraceCost.expectedEvents(scenario, devices: options.traced.count)
+            if expected > TraceCost.maximumEvents {
+                console.err("error: \(UserText.path(FileBytes.displayName(options.scenarioPath))): the trace is too large: about "
+                            + "\(Counted.phrase(RunCost.count(expected), "event")) expected, more than \(RunCost.count(TraceCost.maximumEvents)) "
+                            + "(docs/trace.md); trace fewer devices or a shorter run (--set duration=…), or pass --allow-large\n")
+                return .finished(.dataError)
+            }
+        }
         let directory = options.out ?? "reports/\(scenario.name)"
         // A folder that cannot take the output fails now, not after the simulation.
         do {
-            try ReportWriter.checkWritable(directory, for: options.shard == nil ? RunOutput.fileNames : [Self.partialFileName])
+            try ReportWriter.checkWritable(directory, for: options.shard != nil ? [Self.partialFileName]
+                                           : RunOutput.fileNames + (options.traced.isEmpty ? [] : TraceFiles.fileNames))
             for target in alsoWritable { try ReportWriter.checkWritable(target.directory, for: [target.name]) }
         } catch {
             console.err("error: \(error)\n")
@@ -176,11 +204,11 @@ package enum RunCommand {
         let users = options.shard.map { Simulation.shardRange(index: $0.index, count: $0.count, devices: scenario.devices) }
             ?? 0..<scenario.devices
         let progress = options.output.quiet ? nil : ProgressReporter(total: users.count, console: console)
-        let result: SimulationResult
+        let result: SimulationResult, trace: SimulationTrace
         do {
             var onProgress: (@Sendable (Int) -> Void)?
             if let progress { onProgress = { progress.update(done: $0) } }
-            result = try simulate(scenario, users, options.threads, onProgress)
+            (result, trace) = try simulate(scenario, users, options.threads, options.traced, onProgress)
         } catch {
             progress?.finish()
             console.err("error: the accounting identity broke, no report written: \(error)\n")
@@ -194,7 +222,8 @@ package enum RunCommand {
                 let partial = PartialResult(scenarioText: String(decoding: scenarioBytes, as: UTF8.self),
                                             seed: scenario.seed, shard: shard, result: result)
                 try ReportWriter.write([(Self.partialFileName, partial.encoded())], to: directory,
-                                       removing: RunOutput.fileNames, whileWaiting: options.output.waitingNote(console))
+                                       removing: RunOutput.fileNames + TraceFiles.fileNames,
+                                       whileWaiting: options.output.waitingNote(console))
                 if !options.output.quiet {
                     console.err("wrote \(UserText.path(ReportWriter.join(directory, Self.partialFileName))) "
                                 + "(shard \(shard.index)/\(shard.count), \(Counted.phrase(users.count, "device")))\n")
@@ -207,11 +236,13 @@ package enum RunCommand {
             let scenarioText = overrides.isEmpty ? nil : ScenarioOverride.text(scenarioBytes, overrides: overrides)
             let output = RunOutput(scenario: scenario, scenarioText: scenarioText ?? String(decoding: scenarioBytes, as: UTF8.self),
                                    result: result, commandLine: RunOutput.commandLine([command] + arguments), record: record,
-                                   baseline: baseline)
+                                   baseline: baseline, trace: trace)
             let completed = Completed(scenario: scenario, result: result, reports: output.reports, record: record,
                                       directory: directory, baseline: baseline)
             beforeWriting(completed)
-            try ReportWriter.write(output.files, to: directory, removing: [Self.partialFileName],
+            // A run without --trace takes away an earlier run's trace: it would not be this run's story.
+            try ReportWriter.write(output.files, to: directory,
+                                   removing: [Self.partialFileName] + (trace.devices.isEmpty ? TraceFiles.fileNames : []),
                                    whileWaiting: options.output.waitingNote(console))
             return .completed(completed)
         } catch {
@@ -236,6 +267,8 @@ package enum RunCommand {
         package var output: OutputOptions
         /// `--allow-large`: run past the cost limits.
         package var allowLarge: Bool
+        /// `--trace`: the devices whose story is told, 0-based, ascending, each once.
+        package var traced: [Int]
 
         /// The run options, declared once: `run`, `check` and `sweep` scan them (`sweep`
         /// all but `--baseline` and `--shard`) and read them here, so each means one thing.
@@ -264,13 +297,20 @@ package enum RunCommand {
             "--shard", "<k>/<n>", .shard,
             help: "Simulate only the k-th of n equal slices of the devices and write",
             "<dir>/partial.json instead of reports; 'pushsim merge' combines them")
+        package static let trace = Option<[Int]>(
+            "--trace", "<device>", repeatable: true, .deviceIndices,
+            help: "Tell the story of every push of this device (0-based among the",
+            "scenario's devices), under every strategy and app: writes trace.jsonl",
+            "(one event a line) and trace.json (Perfetto, chrome://tracing) to",
+            "<dir> and draws its busiest day in report.html (docs/trace.md);",
+            "repeat, or a comma list (--trace 0,7); not with --shard")
         package static let allowLarge = Flag(
             "--allow-large",
             help: "Run even when the cost estimate passes a limit (messages, events,",
             "memory: docs/scenarios.md, \"Limits\"); without it such a run stops before starting")
         /// The group, in `run`'s order.
         package static let all: [OptionSpec] = [set.spec, out.spec, seed.spec, strategy.spec, baseline.spec, threads.spec,
-                                                shard.spec, allowLarge.spec]
+                                                shard.spec, trace.spec, allowLarge.spec]
 
         package init(_ arguments: ArraySlice<String>) throws(UsageError) {
             try self.init(ArgumentScanner(arguments, command: "run", options: RunCommand.options))
@@ -291,6 +331,12 @@ package enum RunCommand {
             // A partial result carries the file's text, which merge decodes again without them.
             if shard != nil, let set = sets.first {
                 throw .invalidValue(option: "--set", value: set, expected: "no --set with --shard (merge reads the file's text)")
+            }
+            traced = Array(Set(try scanner.values(Self.trace).joined())).sorted()
+            // A shard writes a partial result, which carries no trace: the story is told by a whole run.
+            if shard != nil, let device = traced.first {
+                throw .invalidValue(option: "--trace", value: String(device),
+                                    expected: "no --trace with --shard (a shard writes partial.json, not reports; trace a whole run)")
             }
             output = try OutputOptions(scanner)
             allowLarge = scanner.flag(Self.allowLarge)
@@ -331,6 +377,21 @@ package final class ProgressReporter: Sendable {
 
     package func finish() {
         if lastShown.withLock({ $0 != nil }) { console.err("\r\u{1B}[K") }
+    }
+}
+
+extension ValueReader where Value == [Int] {
+    /// Device indices: one, or several separated by commas ("0", "0,7"), each plain digits
+    /// (0-based; whether the scenario has that many devices is checked once it is read).
+    package static var deviceIndices: ValueReader {
+        ValueReader(expected: "a device index (0, 1, …) or a comma-separated list of them") { text in
+            var indices: [Int] = []
+            for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+                guard let index: Int = ArgumentScanner.plainInteger(String(part)) else { return nil }
+                indices.append(index)
+            }
+            return indices
+        }
     }
 }
 

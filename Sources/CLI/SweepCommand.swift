@@ -70,7 +70,7 @@ package enum SweepCommand {
     /// every strategy at every point (`SweepPlan`), for the tests that hold reuse to the
     /// same bytes.
     package static func main(_ arguments: ArraySlice<String>, console: Console,
-                     simulate: RunCommand.Simulate = { try Simulation.run($0, users: $1, threads: $2, progress: $3) },
+                     simulate: RunCommand.Simulate = RunCommand.simulation,
                      reusing: Bool = true) -> ExitCode {
         if arguments.contains("--help") || arguments.contains("-h") { console.out(help); return .success }
         let scanner: ArgumentScanner
@@ -151,7 +151,7 @@ package enum SweepCommand {
                 do {
                     var onProgress: (@Sendable (Int) -> Void)?
                     if let progress { onProgress = { progress.update(done: $0) } }
-                    simulated.append(try simulate(run, 0..<run.devices, options.threads, onProgress))
+                    simulated.append(try simulate(run, 0..<run.devices, options.threads, [], onProgress).result)
                 } catch {
                     progress?.finish()
                     console.err("error: the accounting identity broke at point \(number + 1), nothing written: \(error)\n")

@@ -43,13 +43,19 @@ public struct APNsConfiguration: Sendable, Equatable {
     /// Hold priority 5 and 1 notifications for a connected device until the
     /// device's power allows ("power considerations"), then hand them out together.
     public var defersLowPriority: Bool
+    /// Tell where each accepted notification waits (`APNsEffect.held`), as
+    /// Apple's delivery log would. APNs's own behaviour does not depend on it: only a
+    /// traced device's world asks, since it costs an effect per notification held.
+    public var reportsHolding: Bool
 
     /// A configuration; the defaults are APNs as PushSim's core models it.
     /// - Complexity: O(1).
-    public init(storage: APNsStoragePolicy = .latest, rateLimit: APNsRateLimit? = nil, defersLowPriority: Bool = false) {
+    public init(storage: APNsStoragePolicy = .latest, rateLimit: APNsRateLimit? = nil, defersLowPriority: Bool = false,
+                reportsHolding: Bool = false) {
         self.storage = storage
         self.rateLimit = rateLimit
         self.defersLowPriority = defersLowPriority
+        self.reportsHolding = reportsHolding
     }
 }
 

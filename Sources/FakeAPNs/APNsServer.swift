@@ -26,6 +26,21 @@ public enum APNsEffect: Equatable, Sendable {
     /// the world draws how long the device's power considerations last and then
     /// calls `APNsServer.powerWindowOpens(_:at:into:)`. One per batch.
     case deferForPower(DeviceToken)
+    /// This notification now waits where `APNsHold` says. Sent only under
+    /// `APNsConfiguration.reportsHolding`. One case for both places, and no larger
+    /// payload than the others: the world copies every effect as it routes it, and
+    /// switches over every one.
+    case held(PushNotification, APNsHold)
+}
+
+/// Where APNs holds an accepted notification it has not handed out.
+public enum APNsHold: UInt8, Sendable, CaseIterable {
+    /// The token's one offline slot (the device is offline), until
+    /// `APNsServer.storageDeadline(of:at:)` at the latest; a `.discard(_, .replaced)`
+    /// of the one it took the slot from comes first.
+    case offlineSlot
+    /// The token's power batch, until the device's power window opens.
+    case powerBatch
 }
 
 /// The lossy APNs of one simulated world: validates requests the way Apple
@@ -337,17 +352,7 @@ public struct APNsServer: Sendable {
     /// notification at most `maximumStorage` after it accepted it.
     private mutating func store(_ push: PushNotification, at now: SimTime,
                                 into effects: inout ContiguousArray<APNsEffect>) {
-        var until = acceptance(push, at: now) + Self.maximumStorage
-        switch push.expiration {
-        case .immediately:
-            discard(push, .expired, into: &effects)
-            return
-        case .absent:
-            break
-        case .at(let instant):
-            until = min(instant, until)
-        }
-        guard until > now else {
+        guard let until = Self.storageDeadline(of: push, at: now), until > now else {
             discard(push, .expired, into: &effects)
             return
         }
@@ -368,6 +373,20 @@ public struct APNsServer: Sendable {
         counters[.storedOffline] += 1
         tokens[index].stored = push
         tokens[index].storedUntil = until
+        if configuration.reportsHolding { effects.append(.held(push, .offlineSlot)) }
+    }
+
+    /// The instant a notification stored `now` is dropped unless its device comes back
+    /// first: its `apns-expiration`, and never more than `maximumStorage` after APNs
+    /// accepted it; nil for `apns-expiration: 0`, which is never stored.
+    /// - Complexity: O(1).
+    public static func storageDeadline(of push: PushNotification, at now: SimTime) -> SimTime? {
+        let longest = (push.acceptedAt >= 0 ? push.acceptedAt : now) + maximumStorage
+        switch push.expiration {
+        case .immediately: return nil
+        case .absent: return longest
+        case .at(let instant): return min(instant, longest)
+        }
     }
 
     /// Empties the offline slot of token `index` (it held a notification).
@@ -384,6 +403,7 @@ public struct APNsServer: Sendable {
         powerBatches[index].append(push)
         heldNotifications += 1
         counters[.storedPower] += 1
+        if configuration.reportsHolding { effects.append(.held(push, .powerBatch)) }
     }
 
     /// Hands `push` to its connected device.

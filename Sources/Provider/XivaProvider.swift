@@ -50,7 +50,7 @@ public struct ProviderConfiguration: Sendable, Equatable {
 }
 
 /// Why the provider never got a message to APNs.
-public enum ProviderDropReason: UInt8, Sendable {
+public enum ProviderDropReason: UInt8, Sendable, CaseIterable {
     /// The provider knows no valid token for the device (after 410, before re-registration).
     case noValidToken
     /// The mail is for a folder subscribed in the app that the provider has not synced yet.

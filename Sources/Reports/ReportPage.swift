@@ -40,10 +40,11 @@ package enum ReportPage {
 
     /// The page for `result` of `scenario`; `commandLine` is shown when known.
     /// `deliverabilityBands`: see `ReportCharts.dailyDeliverability`; by default each
-    /// day's 95% interval from the run's own standard errors.
-    /// - Complexity: O(strategies × (days + buckets)).
+    /// day's 95% interval from the run's own standard errors. `traceDay`: a traced
+    /// device's day, drawn last (`--trace`); without it the page is as it always was.
+    /// - Complexity: O(strategies × (days + buckets)), plus the traced day's events.
     package static func render(scenario: Scenario, result: SimulationResult, commandLine: String?,
-                       deliverabilityBands: [[ClosedRange<Double>?]]? = nil) -> String {
+                       deliverabilityBands: [[ClosedRange<Double>?]]? = nil, traceDay: TraceDay? = nil) -> String {
         let e = SVG.escape
         let end = scenario.start.adding(days: max(0, scenario.dayCount - 1))
         var html = head(title: "PushSim report: " + scenario.name)
@@ -78,6 +79,14 @@ package enum ReportPage {
         html += section("cost", "Cost",
                         "Requests sent to APNs (originals and re-sends) and re-requests made by the extensions, per message.",
                         ReportCharts.cost(result: result).svg() + costTable(result: result))
+        if let traceDay {
+            html += section("trace", "A traced device's day",
+                            "What happened to one device traced with --trace, over one day, under each strategy: when it was "
+                            + "online (offline shaded), when mail arrived, what APNs held for it (bars) and dropped (crosses), "
+                            + "what reached the device, and what Notification Center showed. Hover a mark for the message. "
+                            + "trace.jsonl and trace.json (Perfetto, chrome://tracing) tell every event of every traced device.",
+                            traceDay.chart.svg(), notes: [traceDay.note])
+        }
         html += "<footer>Written by pushsim; the same figures are in summary.csv, daily.csv, funnel.csv and apns.csv, "
             + "and result.json holds what <code>pushsim report</code> draws this page from.</footer>\n</body>\n</html>\n"
         return html

@@ -19,15 +19,18 @@ package struct RunOutput {
 
     /// The output of `result` of `scenario` (its `seed` and `strategies` as run), whose
     /// file text was `scenarioText`, made by `commandLine`, described by `record`, its
-    /// strategies compared with strategy `baseline`.
-    /// - Complexity: O(strategies × (days + buckets) × blocks).
+    /// strategies compared with strategy `baseline`; with a traced device, `trace`'s
+    /// files too (`TraceFiles`) and the page's picture of a traced day.
+    /// - Complexity: O(strategies × (days + buckets) × blocks), plus the traced events.
     package init(scenario: Scenario, scenarioText: String, result: SimulationResult, commandLine: String, record: RunRecord,
-         baseline: Int = 0) {
+         baseline: Int = 0, trace: SimulationTrace = .none) {
         reports = Reports(scenario: scenario, result: result, baseline: baseline)
         let whole = PartialResult(scenarioText: scenarioText, seed: scenario.seed, shard: (1, 1), result: result,
                                   commandLine: commandLine)
-        files = reports.files + [(ReportPage.fileName, ReportPage.render(scenario: scenario, result: result, commandLine: commandLine)),
-                                 (Self.resultFileName, whole.encoded()), (RunRecord.fileName, record.encoded())]
+        let page = ReportPage.render(scenario: scenario, result: result, commandLine: commandLine,
+                                     traceDay: TraceDay(trace: trace, scenario: scenario, strategies: result.strategies))
+        files = reports.files + [(ReportPage.fileName, page), (Self.resultFileName, whole.encoded()), (RunRecord.fileName, record.encoded())]
+            + TraceFiles.files(trace, scenario: scenario, strategies: result.strategies)
     }
 
     /// `pushsim` and `arguments` as a shell would need them typed: arguments with

@@ -86,10 +86,10 @@ struct CLIFilesTests {
         try write(Self.scenarioText, to: scenario)
         let edited = Self.scenarioText.replacingOccurrences(of: "\"seed\": 5", with: "\"seed\": 6")
         let code = RunCommand.main(["run", scenario, "--shard", "2/2", "--out", out].dropFirst(), console: CapturedConsole().console) {
-            scenario0, users, threads, progress in
+            scenario0, users, threads, traced, progress in
             // The file changes while the simulation runs.
             try edited.write(toFile: scenario, atomically: false, encoding: .utf8)
-            return try Simulation.run(scenario0, users: users, threads: threads, progress: progress)
+            return try Simulation.run(scenario0, users: users, threads: threads, tracing: traced, progress: progress)
         }
         #expect(code == .success)
         #expect(contents(scenario) == edited)
@@ -172,9 +172,9 @@ struct CLIFilesTests {
     private func runChecked(_ arguments: [String]) -> (code: ExitCode, out: String, err: String, simulated: Bool) {
         let captured = CapturedConsole()
         let simulated = Mutex(false)
-        let code = RunCommand.main(ArraySlice(arguments), console: captured.console) { scenario, users, threads, progress in
+        let code = RunCommand.main(ArraySlice(arguments), console: captured.console) { scenario, users, threads, traced, progress in
             simulated.withLock { $0 = true }
-            return try Simulation.run(scenario, users: users, threads: threads, progress: progress)
+            return try Simulation.run(scenario, users: users, threads: threads, tracing: traced, progress: progress)
         }
         return (code, captured.out, captured.err, simulated.withLock { $0 })
     }

@@ -581,11 +581,11 @@ struct CLITests {
             let captured = CapturedConsole()
             var console = captured.console
             console.errIsTerminal = true
-            _ = RunCommand.main([scenario, "--out", scratch.file("out")] + extra, console: console) { scenario, users, threads, progress in
+            _ = RunCommand.main([scenario, "--out", scratch.file("out")] + extra, console: console) { scenario, users, threads, traced, progress in
                 // A run long enough for the reporter, which waits 2 s before its first line.
                 Thread.sleep(forTimeInterval: 2.1)
                 progress?(users.count / 2)
-                return try Simulation.run(scenario, users: users, threads: threads)
+                return try Simulation.run(scenario, users: users, threads: threads, tracing: traced)
             }
             return captured.err
         }

@@ -22,9 +22,9 @@ struct OutputTargetTests {
         let captured = CapturedConsole()
         let simulated = Mutex(false)
         let code = CheckCommand.main(ArraySlice(arguments), console: captured.console,
-                                     simulate: { scenario, users, threads, progress in
+                                     simulate: { scenario, users, threads, traced, progress in
             simulated.withLock { $0 = true }
-            return try Simulation.run(scenario, users: users, threads: threads, progress: progress)
+            return try Simulation.run(scenario, users: users, threads: threads, tracing: traced, progress: progress)
         })
         return (code, captured.out, captured.err, simulated.withLock { $0 })
     }

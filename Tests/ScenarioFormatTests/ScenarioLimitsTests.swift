@@ -137,7 +137,7 @@ struct ScenarioLimitsTests {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("pushsim-cost-out-\(UUID().uuidString)").path
         let simulated = Mutex(false)
         let captured = CapturedConsole()
-        let code = RunCommand.main(["--out", out, path][...], console: captured.console) { _, _, _, _ in
+        let code = RunCommand.main(["--out", out, path][...], console: captured.console) { _, _, _, _, _ in
             simulated.withLock { $0 = true }
             throw AccountingError(description: "not reached")
         }
@@ -150,7 +150,7 @@ struct ScenarioLimitsTests {
 
         // With the override the run goes ahead (here to a simulation that stops at once).
         let allowed = CapturedConsole()
-        _ = RunCommand.main(["--out", out, "--allow-large", path][...], console: allowed.console) { _, _, _, _ in
+        _ = RunCommand.main(["--out", out, "--allow-large", path][...], console: allowed.console) { _, _, _, _, _ in
             simulated.withLock { $0 = true }
             throw AccountingError(description: "stopped by the test")
         }
@@ -166,7 +166,7 @@ struct ScenarioLimitsTests {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("pushsim-cost-out-\(UUID().uuidString)").path
         let simulated = Mutex(false)
         let captured = CapturedConsole()
-        let code = SweepCommand.main(["--out", out, path, "--set", "mail.perDay=1,1000000"][...], console: captured.console) { _, _, _, _ in
+        let code = SweepCommand.main(["--out", out, path, "--set", "mail.perDay=1,1000000"][...], console: captured.console) { _, _, _, _, _ in
             simulated.withLock { $0 = true }
             throw AccountingError(description: "not reached")
         }
@@ -177,7 +177,7 @@ struct ScenarioLimitsTests {
         #expect(access(out, F_OK) != 0)
         let allowed = CapturedConsole()
         _ = SweepCommand.main(["--out", out, path, "--set", "mail.perDay=1,1000000", "--allow-large"][...],
-                              console: allowed.console) { _, _, _, _ in
+                              console: allowed.console) { _, _, _, _, _ in
             simulated.withLock { $0 = true }
             throw AccountingError(description: "stopped by the test")
         }

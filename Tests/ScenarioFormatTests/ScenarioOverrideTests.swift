@@ -128,7 +128,7 @@ struct ScenarioOverrideTests {
         try Data(Self.scenarioText.utf8).write(to: URL(fileURLWithPath: folder + "/s.json"))
         let bad = CapturedConsole()
         let refused = RunCommand.main(["--set", "strategies[5].label=x", folder + "/s.json", "--out", folder + "/bad"],
-                                      console: bad.console) { _, _, _, _ in
+                                      console: bad.console) { _, _, _, _, _ in
             Issue.record("simulated despite a bad --set")
             throw AccountingError(description: "unreachable")
         }

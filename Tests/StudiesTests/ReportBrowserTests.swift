@@ -195,6 +195,59 @@ struct ReportBrowserTests {
         try keepScreenshot(chromium, of: "report", height: 3400, root: root)
     }
 
+    @Test("Chromium renders a traced report.html: a sixth chart, the traced device's day, with connectivity, mail and three rows a strategy whose marks are the day's events in trace.jsonl, no console message; screenshots kept",
+          .enabled(if: HeadlessChromium.executable != nil || HeadlessChromium.required,
+                   "chromium is not installed: apt-get install chromium (with CI=true its absence fails the test)"))
+    func rendersTracedDayInChromium() throws {
+        let chromium = try #require(HeadlessChromium.executable, "CI=true, but no chromium or chromium-browser on PATH")
+        let scratch = try CommandFixtures.ScratchDirectory()
+        defer { scratch.remove() }
+        let root = scratch.path
+        try Data(Self.scenarioText.utf8).write(to: URL(fileURLWithPath: root + "/browser.json"))
+        let captured = CapturedConsole()
+        try #require(PushSimCommand.main(["run", root + "/browser.json", "--trace", "5", "--out", root + "/out", "--quiet"],
+                                         console: captured.console) == .success, "\(captured.err)")
+        let rendered = try HeadlessChromium.run(chromium, ["--dump-dom"], url: "file://" + root + "/out/report.html", scratch: root)
+        let dom = rendered.out
+        #expect(HeadlessChromium.consoleMessages(rendered.err) == [])
+        #expect(count("<svg ", in: dom) == 6)
+        let day = try #require(chart("trace-day", in: dom))
+        let rows = day.components(separatedBy: "<g class=\"row\"").dropFirst().map { piece in
+            let tag = piece.prefix { $0 != ">" }
+            return (label: attribute("data-row", in: tag), marks: Int(attribute("data-marks", in: tag)) ?? -1,
+                    bars: Int(attribute("data-bars", in: tag)) ?? -1, body: piece)
+        }
+        #expect(rows.map(\.label) == ["online", "mail", "no-queue · APNs", "no-queue · device", "no-queue · shown",
+                                      "queue · APNs", "queue · device", "queue · shown"])
+        // The note names the day; its marks are that day's events of device 5's first app in trace.jsonl.
+        let note = try #require(dom.components(separatedBy: "<p class=\"note\">Device 5").dropFirst().first)
+        let date = String(try #require(note.split(separator: ":").first).split(separator: " ").last ?? "")
+        #expect(date.count == 10, "\(note.prefix(80))")
+        let lines = String(decoding: try #require(FileManager.default.contents(atPath: root + "/out/trace.jsonl")), as: UTF8.self)
+            .split(separator: "\n").filter { $0.contains("\"time\":\"\(date)T") && $0.contains("\"device\":5,\"app\":0,") }
+        func events(_ strategy: String, _ kinds: [String]) -> Int {
+            lines.filter { line in line.contains("\"strategy\":\"\(strategy)\"") && kinds.contains { line.contains("\"kind\":\"\($0)\"") } }.count
+        }
+        #expect(rows[1].marks == events("no-queue", ["mail_arrived"]))
+        #expect(rows[1].marks > 0)
+        for (offset, strategy) in ["no-queue", "queue"].enumerated() {
+            let base = 2 + 3 * offset
+            #expect(rows[base].marks == events(strategy, ["apns_discarded"]), "\(strategy)")
+            #expect(rows[base + 1].marks == events(strategy, ["device_received", "bounced"]), "\(strategy)")
+            #expect(rows[base + 2].marks == events(strategy, ["shown", "summary_shown", "not_shown"]), "\(strategy)")
+            #expect(rows[base + 2].marks > 0, "\(strategy)")
+        }
+        #expect(rows[0].bars > 0)
+        try FileManager.default.copyItem(atPath: root + "/out/report.html", toPath: root + "/out/report-traced.html")
+        try keepScreenshot(chromium, of: "report-traced", height: 4400, root: root)
+        // The traced day alone, on a page of its own with the report's style: for a person to look at.
+        let html = String(decoding: try #require(FileManager.default.contents(atPath: root + "/out/report.html")), as: UTF8.self)
+        let section = try #require(html.components(separatedBy: "<section id=\"trace\">").last?.components(separatedBy: "</section>").first)
+        let alone = ReportPage.head(title: "The traced day") + "</header>\n<section id=\"trace\">" + section + "</section>\n</body>\n</html>\n"
+        try Data(alone.utf8).write(to: URL(fileURLWithPath: root + "/out/report-trace.html"))
+        try keepScreenshot(chromium, of: "report-trace", height: 900, root: root)
+    }
+
     @Test("Chromium renders sweep.html: a chart per headline rate and value of the second field, a line per strategy with every point and its error bars, no console message",
           .enabled(if: HeadlessChromium.executable != nil || HeadlessChromium.required,
                    "chromium is not installed: apt-get install chromium (with CI=true its absence fails the test)"))

@@ -59,9 +59,9 @@ struct SweepPlanTests {
         let asked = Mutex<[[String]]>([])
         let captured = CapturedConsole()
         let code = SweepCommand.main([root + "/s.json", "--set", "strategies[1].repeatMaxCount=0..3", "--out", root + "/out"],
-                                     console: captured.console) { scenario, users, threads, progress in
+                                     console: captured.console) { scenario, users, threads, traced, progress in
             asked.withLock { $0.append(scenario.strategies.map(\.label)) }
-            return try Simulation.run(scenario, users: users, threads: threads, progress: progress)
+            return try Simulation.run(scenario, users: users, threads: threads, tracing: traced, progress: progress)
         }
         #expect(code == .success, "\(captured.err)")
         #expect(asked.withLock { $0 } == [["no-queue", "queue", "queue-as-published"], ["queue"], ["queue"], ["queue"]])

@@ -97,7 +97,7 @@ struct SweepTests {
                                 (["a..b=1,2"], "--set a..b=1,2: not a field path")] {
             let captured = CapturedConsole()
             let code = SweepCommand.main([folder + "/s.json", "--out", folder + "/out"] + sets.flatMap { ["--set", $0] },
-                                         console: captured.console) { _, _, _, _ in
+                                         console: captured.console) { _, _, _, _, _ in
                 Issue.record("simulated despite a bad point")
                 throw AccountingError(description: "unreachable")
             }

@@ -9,6 +9,9 @@ package struct Legend {
         case box(colour: String)
         /// A box shaded as a line's band is (its colour, faint), for the band it names.
         case band(colour: String)
+        /// A lone mark as a timeline draws it: a marker, filled or hollow, or a short
+        /// upright tick where the marker is nil.
+        case mark(Marker?, colour: String, filled: Bool)
     }
 
     /// One entry.
@@ -64,6 +67,14 @@ package struct Legend {
             case .band(let colour):
                 svg.element("rect", [("x", SVG.number(left + 2)), ("y", SVG.number(middle - 6)), ("width", "16"),
                                      ("height", "12"), ("fill", colour), ("fill-opacity", "0.3"), ("stroke", "none")])
+            case .mark(let marker, let colour, let filled):
+                if let marker {
+                    marker.draw(into: &svg, x: left + 10, y: middle, radius: TimelineChart.markRadius,
+                                fill: filled ? colour : "#FFFFFF", stroke: colour, role: "legend-marker")
+                } else {
+                    svg.element("line", [("x1", SVG.number(left + 10)), ("y1", SVG.number(middle - 6)), ("x2", SVG.number(left + 10)),
+                                         ("y2", SVG.number(middle + 6)), ("stroke", colour), ("stroke-width", "1.5")])
+                }
             }
             svg.element("text", [("x", SVG.number(left + 26)), ("y", SVG.number(middle + 4))], text: entry.label)
             svg.end()

@@ -176,19 +176,20 @@ extension Ledger {
                 today[.measuredSent] += 1
                 if let uploadedAt, uploadedAt < nextDayEnd { today[.measuredReceived] += 1 }
             }
-            if record.shownAt >= 0 {
+            switch record.outcome {
+            case .delivered:
                 today[.delivered] += 1
                 aggregate.latency.record(record.shownAt - record.arrival)
-            } else if record.summarized {
+            case .summarized:
                 today[.summarized] += 1
-            } else if record.inFlight > 0 {
+            case .pending:
                 today[.pending] += 1
-            } else if record.firstLoss != 0 {
-                aggregate.lostByReason[Int(record.firstLoss)] += 1
-                aggregate.blocks[block * RateCount.allCases.count + RateCount.firstLostIndex + Int(record.firstLoss) - 1] += 1
-                aggregate.dailyLostByReason[StrategyAggregate.dailyLostIndex(day: day, reasonRawValue: Int(record.firstLoss))] += 1
+            case .lost(let reason):
+                aggregate.lostByReason[Int(reason)] += 1
+                aggregate.blocks[block * RateCount.allCases.count + RateCount.firstLostIndex + Int(reason) - 1] += 1
+                aggregate.dailyLostByReason[StrategyAggregate.dailyLostIndex(day: day, reasonRawValue: Int(reason))] += 1
                 today[.lost] += 1
-            } else {
+            case .unaccounted:
                 return false
             }
             return true

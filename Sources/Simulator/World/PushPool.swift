@@ -40,6 +40,10 @@ package struct PushPool {
     /// - Complexity: O(1).
     package subscript(slot: PushSlot) -> PushNotification { slots[Int(slot)].push }
 
+    /// The provider's attempt number of the push parked in `slot` (still parked).
+    /// - Complexity: O(1).
+    package func attempt(_ slot: PushSlot) -> Int32 { slots[Int(slot)].attemptOrNextFree }
+
     /// Frees `slot` and returns the push it held with its attempt number: one
     /// call, so the attempt cannot be read after the slot became free.
     /// - Complexity: O(1).

@@ -71,11 +71,36 @@ public enum Simulation {
     }
 
     /// `run(_:strategies:users:threads:progress:)` with worlds holding `memory`.
+    /// - Complexity: O(users × strategies × events per user).
     package static func run(_ scenario: Scenario, strategies: [Strategy]? = nil, users: Range<Int>? = nil,
                     threads: Int = 1, memory: Memory,
                     progress: (@Sendable (Int) -> Void)? = nil) throws(AccountingError) -> SimulationResult {
+        try run(scenario, strategies: strategies, users: users, threads: threads, memory: memory, tracing: [],
+                progress: progress).result
+    }
+
+    /// `run(_:strategies:users:threads:progress:)` that also records the story of every
+    /// device in `tracing` (user indices; those outside `users` are not simulated, so
+    /// not traced), each watched by a `TraceRecorder` while it is simulated with
+    /// the others. The result is the same as without tracing.
+    /// - Complexity: O(users × strategies × events per user), plus the traced events.
+    public static func run(_ scenario: Scenario, strategies: [Strategy]? = nil, users: Range<Int>? = nil,
+                           threads: Int = 1, tracing: [Int],
+                           progress: (@Sendable (Int) -> Void)? = nil) throws(AccountingError)
+        -> (result: SimulationResult, trace: SimulationTrace) {
+        try run(scenario, strategies: strategies, users: users, threads: threads, memory: .standard, tracing: tracing,
+                progress: progress)
+    }
+
+    /// The run itself: `run(_:strategies:users:threads:tracing:progress:)` with worlds holding `memory`.
+    /// - Complexity: O(users × strategies × events per user), plus the traced events.
+    package static func run(_ scenario: Scenario, strategies: [Strategy]? = nil, users: Range<Int>? = nil,
+                            threads: Int = 1, memory: Memory, tracing: [Int],
+                            progress: (@Sendable (Int) -> Void)? = nil) throws(AccountingError)
+        -> (result: SimulationResult, trace: SimulationTrace) {
         let strategies = strategies ?? scenario.strategies
         let users = users ?? 0..<scenario.devices
+        let traced = Array(Set(tracing.filter { users.contains($0) })).sorted()
         let plans = strategies.map { StrategyPlan(strategy: $0, scenario: scenario) }
         // The outage schedules first: each block of users (in every thread and shard) has its own.
         let outages = OutageSchedule.draw(scenario.chain.provider.outages, seed: scenario.seed, horizon: scenario.duration)
@@ -86,12 +111,14 @@ public enum Simulation {
         let nextBlock = Atomic<Int>(0)
         let done = Atomic<Int>(0)
         let partials = Mutex<[SimulationResult]>([])
+        let stories = Mutex<[DeviceStory]>([])
         let failure = Mutex<AccountingError?>(nil)
 
         DispatchQueue.concurrentPerform(iterations: threadCount) { _ in
             var world = World(scenario: scenario, outages: outages, timelineWindow: memory.timelineWindow,
                               recordsHeld: memory.recordsHeld)
             var partial = empty
+            var told: [DeviceStory] = []
             while failure.withLock({ $0 == nil }) {
                 let block = nextBlock.add(1, ordering: .relaxed).oldValue
                 let first = users.lowerBound + block * blockSize
@@ -99,8 +126,18 @@ public enum Simulation {
                 let last = min(first + blockSize, users.upperBound)
                 do throws(AccountingError) {
                     for user in first..<last {
+                        // One check a user: the untraced ones play the world without hooks.
+                        let isTraced = !traced.isEmpty && traced.contains(user)
                         for (index, plan) in plans.enumerated() {
-                            try world.run(user: user, plan: plan, seed: scenario.seed, into: &partial.aggregates[index])
+                            if isTraced {
+                                world.recorder = TraceRecorder(device: user, strategy: index)
+                                try world.run(user: user, plan: plan, seed: scenario.seed, into: &partial.aggregates[index],
+                                              observing: Recording.self)
+                                told.append(world.recorder.story)
+                                world.recorder = TraceRecorder(device: -1, strategy: -1)
+                            } else {
+                                try world.run(user: user, plan: plan, seed: scenario.seed, into: &partial.aggregates[index])
+                            }
                         }
                     }
                 } catch {
@@ -113,11 +150,12 @@ public enum Simulation {
             }
             partial.events = world.eventsProcessed
             partials.withLock { $0.append(partial) }
+            if !told.isEmpty { stories.withLock { $0 += told } }
         }
         if let error = failure.withLock({ $0 }) { throw error }
         var result = empty
         for partial in partials.withLock({ $0 }) { result.merge(partial) }
         if let broken = result.checkIdentity() { throw broken }
-        return result
+        return (result, SimulationTrace(devices: traced, stories: stories.withLock { $0 }))
     }
 }

@@ -14,6 +14,8 @@ package struct StrategyPlan {
     /// Under a rollout, when the provider starts numbering: the update's earliest instant.
     package let rolloutFrom: SimTime
     package let apns: APNsConfiguration
+    /// `apns` telling where it holds each notification, for a traced device's world.
+    package let reportingAPNs: APNsConfiguration
 
     package init(strategy: Strategy, scenario: Scenario) {
         self.strategy = strategy
@@ -41,6 +43,9 @@ package struct StrategyPlan {
                                          retry: chain.provider.retry, expiredPositions: chain.provider.expiredPositions)
         apns = APNsConfiguration(storage: chain.apns.storage, rateLimit: chain.apns.rateLimit,
                                  defersLowPriority: chain.apns.lowPriorityDeferral != nil)
+        var reporting = apns
+        reporting.reportsHolding = true
+        reportingAPNs = reporting
     }
 
     /// The extension an app of strategy `kind` ships.

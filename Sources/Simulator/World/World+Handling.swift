@@ -4,20 +4,23 @@ import FakeAPNs
 import Provider
 
 extension World {
-    /// Delivers one message to its actor and routes what the actor answers.
-    package mutating func handle(_ message: WorldEvent, at now: SimTime) {
+    /// Delivers one message to its actor and routes what the actor answers, shown
+    /// first to `observer`.
+    /// - Complexity: O(1) amortized, plus the effects routed.
+    package mutating func handle<Observer: WorldObserver>(_ message: WorldEvent, at now: SimTime, observer: Observer.Type) {
+        Observer.handling(message, at: now, in: &self)
         switch message {
         case .connectionReachesAPNs(let token):
             apns.deviceConnected(token, at: now, into: &apnsEffects)
-            routeAPNsEffects(at: now)
+            routeAPNsEffects(at: now, observer: Observer.self)
         case .disconnectionReachesAPNs(let token):
             apns.deviceDisconnected(token)
         case .bounceReachesAPNs(let slot):
             apns.deliveryFailed(pushPool.take(slot).push, at: now, into: &apnsEffects)
-            routeAPNsEffects(at: now)
+            routeAPNsEffects(at: now, observer: Observer.self)
         case .tokenChangeReachesAPNs(let old, let new):
             apns.tokenChanged(from: old, to: new, at: now, into: &apnsEffects)
-            routeAPNsEffects(at: now)
+            routeAPNsEffects(at: now, observer: Observer.self)
         case .registrationReachesProvider(let token, let hash):
             ledger.counts[.registrations] += 1
             provider.register(token, deviceIDHash: hash, at: now)
@@ -25,60 +28,65 @@ extension World {
             provider.subscriptionsSynced(generation: generation)
         case .pushReachesAPNs(let slot):
             let response = apns.receive(pushPool[slot], at: now, into: &apnsEffects)
+            Observer.apnsAnswered(response, at: now, in: &self)
             if let reason = response.reason {
                 agenda.send(.apnsErrorReachesProvider(slot, reason, timestamp: response.timestamp ?? now), arrivingAt: now)
             } else {
                 ledger.reached(Ledger.Stage.apnsAccepted, messageIndex: pushPool[slot].payload.messageIndex)
                 pushPool.free(slot)
             }
-            routeAPNsEffects(at: now)
+            routeAPNsEffects(at: now, observer: Observer.self)
         case .apnsErrorReachesProvider(let slot, let reason, let timestamp):
             let (push, attempt) = pushPool.take(slot)
             provider.receiveResponse(.failure(reason, timestamp: timestamp), for: push,
                                      attempt: attempt, into: &providerEffects)
-            routeProviderEffects(at: now, returnDelay: 0)
+            routeProviderEffects(at: now, returnDelay: 0, observer: Observer.self)
         case .sendFailureReachesProvider(let slot):
             let (push, attempt) = pushPool.take(slot)
             provider.sendFailed(push, attempt: attempt, into: &providerEffects)
-            routeProviderEffects(at: now, returnDelay: 0)
+            routeProviderEffects(at: now, returnDelay: 0, observer: Observer.self)
         case .retryDue(let slot):
             let (push, attempt) = pushPool.take(slot)
             provider.retryDue(push, attempt: attempt, at: now, into: &providerEffects)
-            routeProviderEffects(at: now, returnDelay: 0)
+            routeProviderEffects(at: now, returnDelay: 0, observer: Observer.self)
         case .powerWindowOpens(let token):
             apns.powerWindowOpens(token, at: now, into: &apnsEffects)
-            routeAPNsEffects(at: now)
+            routeAPNsEffects(at: now, observer: Observer.self)
         case .pushReachesDevice(let slot):
             // The push stays in its slot while the phone takes it: a bounce goes back from there.
             let footprintKB = footprint?.sample(&memoryRandom) ?? 0
             phone.receive(pushPool[slot], footprintKB: footprintKB, at: now, into: &deviceEffects)
-            routeDeviceEffects(at: now, handedOver: slot)
+            routeDeviceEffects(at: now, handedOver: slot, observer: Observer.self)
         case .rerequestReachesProvider(let position, let gap, let invocation, let returnDelay):
             ledger.rerequestServed(invocation: invocation)
             provider.receiveRerequest(lastPosition: position, gap: gap, invocation: invocation, at: now,
                                       into: &providerEffects)
-            routeProviderEffects(at: now, returnDelay: returnDelay)
+            routeProviderEffects(at: now, returnDelay: returnDelay, observer: Observer.self)
         case .answerReachesDevice(let invocation, let ok):
             ledger.rerequestEnded(invocation: invocation)
             phone.receiveRerequestAnswer(invocation: invocation, ok: ok, at: now, into: &deviceEffects)
-            routeDeviceEffects(at: now)
+            routeDeviceEffects(at: now, observer: Observer.self)
         case .extensionDeadline(let invocation):
             ledger.rerequestEnded(invocation: invocation)
             phone.extensionDeadline(invocation: invocation, at: now, into: &deviceEffects)
-            routeDeviceEffects(at: now)
+            routeDeviceEffects(at: now, observer: Observer.self)
         case .appUpdateReachesDevice:
             phone.updateApp(into: &deviceEffects)
-            routeDeviceEffects(at: now)
+            routeDeviceEffects(at: now, observer: Observer.self)
         case .tapped(let message):
             ledger.reached(Ledger.Stage.opened, messageIndex: message)
-            launch(at: now)
+            launch(at: now, observer: Observer.self)
         }
     }
 
-    /// Handles what the user, the device or the provider's schedule does on its own;
-    /// a long lane's ledger folds settled messages into `aggregate` (the lane's) as mail comes.
+    /// Handles what the user, the device or the provider's schedule does on its own,
+    /// shown first to `observer`; a long lane's ledger folds settled messages into
+    /// `aggregate` (the lane's) as mail comes.
+    /// - Complexity: O(1) amortized, plus the effects routed (and the messages folded).
     @inline(__always)
-    package mutating func handle(_ event: TimelineEvent, at now: SimTime, folding aggregate: inout StrategyAggregate) {
+    package mutating func handle<Observer: WorldObserver>(_ event: TimelineEvent, at now: SimTime,
+                                                          folding aggregate: inout StrategyAggregate, observer: Observer.Type) {
+        Observer.occurring(event, at: now, in: &self)
         switch event {
         case .outage(let down):
             if down { provider.outageBegins() } else { provider.outageEnds() }
@@ -93,53 +101,59 @@ extension World {
             let newToken = DeviceToken(nextTokenNumber)
             nextTokenNumber += 1
             phone.rotateToken(to: newToken, promptShown: promptShown, into: &deviceEffects)
-            routeDeviceEffects(at: now)
+            routeDeviceEffects(at: now, observer: Observer.self)
         case .subscriptionChange:
-            subscriptionChanges(at: now)
+            subscriptionChanges(at: now, observer: Observer.self)
         case .connectivity(let online):
-            connectivityChanges(at: now, online: online)
+            connectivityChanges(at: now, online: online, observer: Observer.self)
         case .mail(let folder):
-            mailArrives(at: now, folder: folder, folding: &aggregate)
+            mailArrives(at: now, folder: folder, folding: &aggregate, observer: Observer.self)
         case .launch:
-            launch(at: now)
+            launch(at: now, observer: Observer.self)
         }
     }
 
     /// A mail reaches the provider from the backend, for folder generation `folder`.
-    package mutating func mailArrives(at now: SimTime, folder: Int32, folding aggregate: inout StrategyAggregate) {
+    package mutating func mailArrives<Observer: WorldObserver>(at now: SimTime, folder: Int32, folding aggregate: inout StrategyAggregate,
+                                                               observer: Observer.Type) {
         let message = ledger.newMessage(at: now, folding: &aggregate)
+        Observer.mailArrived(message, at: now, in: &self)
         provider.receiveMail(messageIndex: message, folderGeneration: folder, at: now, into: &providerEffects)
-        routeProviderEffects(at: now, returnDelay: 0)
+        routeProviderEffects(at: now, returnDelay: 0, observer: Observer.self)
     }
 
     /// The device goes online or offline.
-    package mutating func connectivityChanges(at now: SimTime, online: Bool) {
+    package mutating func connectivityChanges<Observer: WorldObserver>(at now: SimTime, online: Bool, observer: Observer.Type) {
         phone.setOnline(online, at: now, into: &deviceEffects)
-        routeDeviceEffects(at: now)
+        routeDeviceEffects(at: now, observer: Observer.self)
     }
 
     /// The user subscribes to another folder in the app.
-    package mutating func subscriptionChanges(at now: SimTime) {
+    package mutating func subscriptionChanges<Observer: WorldObserver>(at now: SimTime, observer: Observer.Type) {
         ledger.counts[.subscriptionChanges] += 1
         folderGeneration += 1
         phone.subscriptionChanged(generation: folderGeneration, into: &deviceEffects)
-        routeDeviceEffects(at: now)
+        routeDeviceEffects(at: now, observer: Observer.self)
     }
 
     /// The user opens the app: it uploads its log, registers (per policy) and
     /// syncs what changed offline.
-    package mutating func launch(at now: SimTime) {
+    package mutating func launch<Observer: WorldObserver>(at now: SimTime, observer: Observer.Type) {
         ledger.counts[.launches] += 1
         ledger.launched(at: now)
         phone.launch(into: &deviceEffects)
-        routeDeviceEffects(at: now)
+        routeDeviceEffects(at: now, observer: Observer.self)
     }
 
-    package mutating func routeProviderEffects(at now: SimTime, returnDelay: SimDuration) {
+    /// Routes what the provider answered, each effect shown first to `observer`.
+    /// - Complexity: O(effects) amortized.
+    package mutating func routeProviderEffects<Observer: WorldObserver>(at now: SimTime, returnDelay: SimDuration,
+                                                                        observer: Observer.Type) {
         // By index: iterating the array itself would retain it on every call.
         while providerRouted < providerEffects.count {
             let effect = providerEffects[providerRouted]
             providerRouted += 1
+            Observer.routing(effect, at: now, in: &self)
             switch effect {
             case .send(let push):
                 ledger.pushSent(push)
@@ -211,10 +225,13 @@ extension World {
         }
     }
 
-    package mutating func routeAPNsEffects(at now: SimTime) {
+    /// Routes what APNs answered, each effect shown first to `observer`.
+    /// - Complexity: O(effects) amortized.
+    package mutating func routeAPNsEffects<Observer: WorldObserver>(at now: SimTime, observer: Observer.Type) {
         while apnsRouted < apnsEffects.count {
             let effect = apnsEffects[apnsRouted]
             apnsRouted += 1
+            Observer.routing(effect, at: now, in: &self)
             switch effect {
             case .deliver(let push):
                 let delay = apnsToDevice.sample(&apnsLatencyRandom)
@@ -230,6 +247,9 @@ extension World {
                 ledger.lost(push, .unregistered)
             case .discard(let push, .disabled):
                 ledger.lost(push, .disabled)
+            case .held:
+                // Told only to a traced world (`APNsConfiguration.reportsHolding`), for its observer.
+                break
             }
         }
         if apnsRouted >= World.effectsKept {
@@ -248,11 +268,14 @@ extension World {
     /// Routes what the phone answered. `handedOver`: the slot of the push just given
     /// to `Phone.receive` (-1: none), which `.deliveryFailed` names; it is freed
     /// unless the push goes back to APNs from it.
-    package mutating func routeDeviceEffects(at now: SimTime, handedOver: PushSlot = -1) {
+    /// - Complexity: O(effects) amortized.
+    package mutating func routeDeviceEffects<Observer: WorldObserver>(at now: SimTime, handedOver: PushSlot = -1,
+                                                                      observer: Observer.Type) {
         var bounced = false
         while deviceRouted < deviceEffects.count {
             let effect = deviceEffects[deviceRouted]
             deviceRouted += 1
+            Observer.routing(effect, at: now, in: &self)
             switch effect {
             case .connected(let token):
                 agenda.sendNow(.connectionReachesAPNs(token))

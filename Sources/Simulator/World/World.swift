@@ -64,6 +64,9 @@ package struct World {
     /// The app being played (0: the first; device-level counts are kept there only).
     package var currentLane = 0
 
+    /// What a traced device's world was shown (`Recording`); untouched otherwise.
+    package var recorder = TraceRecorder(device: -1, strategy: -1)
+
     /// Events processed, for the benchmark's events/s.
     package private(set) var eventsProcessed: Int64 = 0
 
@@ -102,8 +105,19 @@ package struct World {
     /// Every stream is derived from (seed, user, app), so each strategy sees the
     /// same mail, connectivity and user behaviour; those are drawn on the first
     /// strategy played for the user and replayed for the next ones.
+    /// - Complexity: O(events of the user's lanes × log of the messages in flight).
     package mutating func run(user: Int, plan: StrategyPlan, seed: UInt64,
                       into aggregate: inout StrategyAggregate) throws(AccountingError) {
+        try run(user: user, plan: plan, seed: seed, into: &aggregate, observing: Unobserved.self)
+    }
+
+    /// `run(user:plan:seed:into:)` with `Observer` shown every message, occurrence and
+    /// effect of the user's lanes (`Recording`: a traced device, told to `recorder`);
+    /// the outcome is the same.
+    /// - Complexity: that of `run(user:plan:seed:into:)`, plus the observer's.
+    package mutating func run<Observer: WorldObserver>(user: Int, plan: StrategyPlan, seed: UInt64,
+                                                       into aggregate: inout StrategyAggregate,
+                                                       observing observer: Observer.Type) throws(AccountingError) {
         var traitsRandom = RandomStream.deviceTraits.generator(seed: seed, user: UInt64(user))
         // The device id is the first draw, as in the core model; the rest follow.
         let deviceID = traitsRandom.next()
@@ -114,12 +128,13 @@ package struct World {
         timeline.drawDevice(seed: seed, user: user)
         for lane in 0..<traits.apps {
             timeline.drawLane(lane, seed: seed, user: user)
-            try runLane(lane, user: user, traits: traits, plan: plan, seed: seed, into: &aggregate)
+            try runLane(lane, user: user, traits: traits, plan: plan, seed: seed, into: &aggregate, observer: Observer.self)
         }
     }
 
-    private mutating func runLane(_ lane: Int, user: Int, traits: DeviceTraits, plan: StrategyPlan, seed: UInt64,
-                                  into aggregate: inout StrategyAggregate) throws(AccountingError) {
+    private mutating func runLane<Observer: WorldObserver>(_ lane: Int, user: Int, traits: DeviceTraits, plan: StrategyPlan,
+                                                           seed: UInt64, into aggregate: inout StrategyAggregate,
+                                                           observer: Observer.Type) throws(AccountingError) {
         let userKey = UInt64(user)
         func stream(_ purpose: RandomStream) -> SplitMix64 { purpose.generator(seed: seed, user: userKey, lane: lane) }
         providerLatencyRandom = stream(.providerLatency)
@@ -131,6 +146,9 @@ package struct World {
         tapRandom = stream(.taps)
         // Fields, not the lane: a long lane's draw state is large to copy.
         let long = timeline.lanes[lane].isLong
+        // An observer that wants everything gets every record to the lane's end: the
+        // reports are the same bytes folded or not (Ledger).
+        let folds = long && !Observer.wantsEverything
 
         if long, let draw = timeline.lanes[lane].longDraw {
             agenda.start(drawing: draw, window: timeline.windowSize)
@@ -143,11 +161,11 @@ package struct World {
         deviceEffects.removeAll(keepingCapacity: true)
         (providerRouted, apnsRouted, deviceRouted) = (0, 0, 0)
         var apnsSeed = stream(.apnsChoice)
-        apns.reset(configuration: plan.apns, seed: apnsSeed.next())
+        apns.reset(configuration: Observer.wantsEverything ? plan.reportingAPNs : plan.apns, seed: apnsSeed.next())
         let token = DeviceToken(0)
         let hash = UInt32(truncatingIfNeeded: SplitMix64.mix(traits.deviceID))
         // A long lane is never held whole: the ledger folds what has settled as it plays.
-        ledger.reset(folding: long ? Ledger.Folding(recordsHeld: recordsHeld, block: UserBlocks.block(of: user),
+        ledger.reset(folding: folds ? Ledger.Folding(recordsHeld: recordsHeld, block: UserBlocks.block(of: user),
                                                    days: scenario.dayCount, deviceIDHash: hash) : nil)
         currentLane = lane
         ledger.launches.measured = !traits.legacyIOS
@@ -162,7 +180,7 @@ package struct World {
             extensionTimeLimit: scenario.extensionTimeLimit, registrationPolicy: plan.strategy.registration,
             subscriptionSync: chain.provider.subscriptions?.syncOn ?? .reconnect,
             memoryLimitKB: chain.device.memory.map { traits.olderIOS ? $0.olderLimitKB : $0.newerLimitKB } ?? .max,
-            reportsSavedPosition: long, copyBounds: long && plan.provider.sendsCollapseID ? copyBounds : nil)
+            reportsSavedPosition: folds || Observer.wantsEverything, copyBounds: long && plan.provider.sendsCollapseID ? copyBounds : nil)
         phone.reset(configuration: configuration, token: token, deviceID: traits.deviceID, deviceIDHash: hash)
 
         // Installed and registered before the run starts.
@@ -170,8 +188,9 @@ package struct World {
         apns.setNotificationsEnabled(token, !timeline.lanes[lane].notificationsDisabled)
         provider.register(token, deviceIDHash: hash, at: 0)
         ledger.counts[.registrations] += 1
+        Observer.laneStarts(lane, in: &self)
         phone.setOnline(timeline.startsOnline, at: 0, into: &deviceEffects)
-        routeDeviceEffects(at: 0)
+        routeDeviceEffects(at: 0, observer: Observer.self)
 
         let end = scenario.duration
         // A rollout's update reaches this device app `adoption` after the rollout starts.
@@ -184,14 +203,15 @@ package struct World {
         while let item = agenda.next(before: end) {
             events += 1
             switch item {
-            case .message(let message): handle(message, at: agenda.now)
-            case .occurrence(let occurrence): handle(occurrence, at: agenda.now, folding: &aggregate)
+            case .message(let message): handle(message, at: agenda.now, observer: Observer.self)
+            case .occurrence(let occurrence): handle(occurrence, at: agenda.now, folding: &aggregate, observer: Observer.self)
             }
         }
         eventsProcessed += events
 
         apns.expireAll(at: end, into: &apnsEffects)
-        routeAPNsEffects(at: end)
+        routeAPNsEffects(at: end, observer: Observer.self)
+        Observer.laneEnds(at: end, in: &self)
         try checkInFlight(user: user)
         if let broken = ledger.fold(into: &aggregate, block: UserBlocks.block(of: user)) {
             throw AccountingError(description: "user \(user), strategy \(plan.strategy.label): \(broken)")

@@ -8,11 +8,13 @@
 // `auth` (ProviderAuth: the input as a PEM key file, as PKCS#8 and SubjectPublicKeyInfo
 // DER, and as a provider token through APNs' check, twice, on a connection that accepts
 // the seed corpus's token) and `http2` (the input as a client's octets after the preface, to a `ServerConnection` that
-// answers every request; as frames; as an HPACK block; as Huffman code — see fuzzHTTP2).
+// answers every request and reads each as APNs would (`APNsWireRequest`); as frames; as an
+// HPACK block; as Huffman code — see fuzzHTTP2).
 // Beyond "no crash", every error message must be lines without control characters,
 // each of bounded length: user text is escaped and cut (`UserText`).
 import Base
 import CLI
+import FakeAPNs
 import Foundation
 import ProviderAuth
 import HTTP2
@@ -218,6 +220,15 @@ private func fuzzHTTP2(_ bytes: [UInt8]) {
             switch event {
             case .request(let id, let head, _):
                 let body = Array((head.path ?? "").utf8.prefix(64))
+                // What serve will make of it: APNs's checks of the request's own form answer a
+                // request or one of Apple's reasons, never a trap.
+                let headers = head.fields.map { (name: $0.nameString, value: $0.valueString) }
+                switch APNsWireRequest.parse(method: head.method, path: head.path ?? "", headers: headers, body: body) {
+                case .success(let request):
+                    precondition(request.payload == body && [10, 5, 1].contains(request.priority), "a request read wrongly")
+                case .failure(let reason):
+                    precondition([400, 404, 405, 413].contains(reason.status), "a wire check answered \(reason.status)")
+                }
                 switch id.rawValue % 4 {
                 case 0: try? connection.resetStream(id, code: .cancel)
                 case 1: try? connection.respond(to: id, status: 400, headers: [HeaderField("apns-id", "\(id.rawValue)")], body: body)

@@ -160,7 +160,8 @@ package enum JSONParser {
 // MARK: - Implementation
 
 /// ASCII code points used by the grammar, named so the switches read like it.
-private enum ASCII {
+/// Byte classes of ASCII text, for the parsers of outside bytes.
+package enum ASCII {
     static let tab: UInt8 = 0x09
     static let lineFeed: UInt8 = 0x0A
     static let carriageReturn: UInt8 = 0x0D
@@ -194,7 +195,9 @@ private enum ASCII {
         isLetter(byte) || isDigit(byte) || byte == UInt8(ascii: "_")
     }
 
-    static func hexValue(_ byte: UInt8) -> UInt32? {
+    /// The value of a hex digit (either case), or nil.
+    /// - Complexity: O(1).
+    package static func hexValue(_ byte: UInt8) -> UInt32? {
         switch byte {
         case zero...nine: UInt32(byte - zero)
         case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)

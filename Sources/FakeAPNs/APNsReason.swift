@@ -53,6 +53,34 @@ public enum APNsReason: UInt8, Sendable, CaseIterable, Error {
         }
     }
 
+    /// What a provider can do about an answer with this reason.
+    public enum Remedy: Sendable, Equatable {
+        /// The token is no longer valid (410): stop using it until the device registers again.
+        case dropToken
+        /// Too many requests, or APNs unavailable (429 `TooManyRequests`, 5xx): the same
+        /// request may succeed later, so it is retried.
+        case retryLater
+        /// The request itself, or the provider's credentials, are wrong: sending it again
+        /// cannot help.
+        case giveUp
+    }
+
+    /// What a provider can do about this answer; the provider and the world's loss
+    /// reasons read it, so a new reason is judged here, once.
+    /// - Complexity: O(1).
+    public var remedy: Remedy {
+        switch self {
+        case .expiredToken, .unregistered: .dropToken
+        case .tooManyRequests, .internalServerError, .serviceUnavailable, .shutdown: .retryLater
+        case .badCollapseId, .badDeviceToken, .badExpirationDate, .badMessageId, .badPriority, .badTopic,
+             .deviceTokenNotForTopic, .duplicateHeaders, .idleTimeout, .invalidPushType, .missingDeviceToken,
+             .missingTopic, .payloadEmpty, .topicDisallowed, .badCertificate, .badCertificateEnvironment,
+             .expiredProviderToken, .forbidden, .invalidProviderToken, .missingProviderToken, .unrelatedKeyIdInToken,
+             .badEnvironmentKeyIdInToken, .badPath, .methodNotAllowed, .payloadTooLarge, .tooManyProviderTokenUpdates:
+            .giveUp
+        }
+    }
+
     /// The HTTP status that goes with this reason.
     /// - Complexity: O(1).
     public var status: UInt16 {

@@ -1,3 +1,5 @@
+import Base
+
 /// One notification request as it comes over the wire (`POST /3/device/<token>` with
 /// its headers and payload), checked the way APNs checks it, in a fixed order, before
 /// the population is looked at. What it cannot judge alone (whether the token is one
@@ -94,20 +96,12 @@ public struct APNsWireRequest: Sendable, Equatable {
     static func hexBytes(_ text: Substring) -> [UInt8]? {
         let digits = Array(text.utf8)
         guard digits.count % 2 == 0 else { return nil }
-        func nibble(_ c: UInt8) -> UInt8? {
-            switch c {
-            case 48...57: c - 48
-            case 97...102: c - 87
-            case 65...70: c - 55
-            default: nil
-            }
-        }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(digits.count / 2)
         var index = 0
         while index < digits.count {
-            guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
+            guard let high = ASCII.hexValue(digits[index]), let low = ASCII.hexValue(digits[index + 1]) else { return nil }
+            bytes.append(UInt8(high << 4 | low))
             index += 2
         }
         return bytes
@@ -121,7 +115,7 @@ public struct APNsWireRequest: Sendable, Equatable {
         for (index, c) in characters.enumerated() {
             if [8, 13, 18, 23].contains(index) {
                 guard c == UInt8(ascii: "-") else { return false }
-            } else if !((48...57).contains(c) || (97...102).contains(c) || (65...70).contains(c)) {
+            } else if ASCII.hexValue(c) == nil {
                 return false
             }
         }

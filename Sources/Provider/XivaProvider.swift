@@ -253,7 +253,8 @@ public struct XivaProvider: Sendable {
     }
 
     /// APNs answered attempt `attempt` (0: the first try) of a request. 200 ends
-    /// it. 429 and 503 are retried like a network failure while retries are left.
+    /// it. What APNs says can be retried (`APNsReason.remedy`: 429 TooManyRequests, 5xx)
+    /// is retried like a network failure while retries are left.
     /// 410 `Unregistered` makes the provider stop using the token until the device
     /// registers again, but only for its current token and only when the 410's
     /// timestamp is not earlier than that token's last registration (Apple: such a
@@ -264,20 +265,15 @@ public struct XivaProvider: Sendable {
     public mutating func receiveResponse(_ response: APNsResponse, for push: PushNotification, attempt: Int32 = 0,
                                          into effects: inout ContiguousArray<ProviderEffect>) {
         guard !response.isSuccess else { return }
-        switch response.reason {
-        case .tooManyRequests, .serviceUnavailable, .shutdown, .internalServerError:
+        switch response.reason?.remedy {
+        case .retryLater?:
             if attempt < configuration.retry.maxRetries {
                 scheduleRetry(push, after: attempt, into: &effects)
                 return
             }
-        case .unregistered, .expiredToken:
+        case .dropToken?:
             if token == push.token, (response.timestamp ?? .max) >= tokenRegisteredAt { token = nil }
-        case .badCollapseId, .badDeviceToken, .badExpirationDate, .badMessageId, .badPriority, .badTopic,
-             .deviceTokenNotForTopic, .duplicateHeaders, .idleTimeout, .invalidPushType, .missingDeviceToken,
-             .missingTopic, .payloadEmpty, .topicDisallowed, .badCertificate, .badCertificateEnvironment,
-             .expiredProviderToken, .forbidden, .invalidProviderToken, .missingProviderToken, .unrelatedKeyIdInToken,
-             .badEnvironmentKeyIdInToken, .badPath, .methodNotAllowed, .payloadTooLarge, .tooManyProviderTokenUpdates,
-             nil:
+        case .giveUp?, nil:
             // The request itself is wrong: sending it again cannot help.
             break
         }

@@ -60,6 +60,17 @@ struct APNsValidationTests {
         for reason in APNsReason.allCases {
             #expect(documented[reason.status]?.contains(reason.name) == true, "\(reason): \(reason.status) \(reason.name)")
         }
+        // What a provider can do: a 410 drops the token; a throttle or APNs down (429
+        // TooManyRequests, 5xx) is retried; anything else is the request's own fault.
+        for reason in APNsReason.allCases {
+            let expected: APNsReason.Remedy = switch reason.status {
+            case 410: .dropToken
+            case 500, 503: .retryLater
+            case 429 where reason == .tooManyRequests: .retryLater
+            default: .giveUp
+            }
+            #expect(reason.remedy == expected, "\(reason)")
+        }
         let table = APNsReason.allCases.map { ($0, $0.status, $0.name) }
         #expect(table.count == APNsReason.allCases.count)
         for (reason, status, name) in table {

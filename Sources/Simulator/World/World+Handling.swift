@@ -195,15 +195,12 @@ extension World {
     package static func lossReason(_ failure: ProviderFailure) -> LossReason {
         switch failure {
         case .rejected(let response):
-            switch response.reason {
-            case .unregistered, .expiredToken: .unregistered
-            case .tooManyRequests: .rateLimited
-            case .badCollapseId, .badDeviceToken, .badExpirationDate, .badMessageId, .badPriority, .badTopic,
-                 .deviceTokenNotForTopic, .duplicateHeaders, .idleTimeout, .invalidPushType, .missingDeviceToken,
-                 .missingTopic, .payloadEmpty, .topicDisallowed, .badCertificate, .badCertificateEnvironment,
-                 .expiredProviderToken, .forbidden, .invalidProviderToken, .missingProviderToken, .unrelatedKeyIdInToken,
-                 .badEnvironmentKeyIdInToken, .badPath, .methodNotAllowed, .payloadTooLarge, .tooManyProviderTokenUpdates,
-                 .internalServerError, .serviceUnavailable, .shutdown, nil: .apnsRejected
+            // Out of retries, a throttled request is lost to the throttle; every other
+            // refusal (APNs unavailable included) to APNs.
+            switch response.reason?.remedy {
+            case .dropToken?: .unregistered
+            case .retryLater?: response.reason == .tooManyRequests ? .rateLimited : .apnsRejected
+            case .giveUp?, nil: .apnsRejected
             }
         case .network: .providerNetwork
         case .outage: .providerOutage

@@ -1,0 +1,1 @@
+// The live population (issue 22): to be written.

@@ -1,0 +1,77 @@
+/// One whole request, as either protocol delivers it: the head and the complete body.
+public struct HTTPRequest: Sendable, Equatable {
+    /// The protocol a request came over.
+    public enum Version: Sendable, Equatable {
+        case http1_1
+        case http2
+    }
+
+    public var method: String
+    /// The request target as sent (`/3/device/…`, with any query).
+    public var path: String
+    /// `:authority` (HTTP/2) or `Host` (HTTP/1.1).
+    public var authority: String?
+    /// The fields other than pseudo-header fields, names lowercase, in the order received.
+    public var headers: [Header]
+    public var body: [UInt8]
+    public var version: Version
+    /// The listener it came in on: the index `Server.bind` returned it for (0, 1, …).
+    public var listener: Int
+
+    /// - Complexity: O(1).
+    public init(method: String, path: String, authority: String? = nil, headers: [Header] = [], body: [UInt8] = [],
+                version: Version = .http2, listener: Int = 0) {
+        self.method = method
+        self.path = path
+        self.authority = authority
+        self.headers = headers
+        self.body = body
+        self.version = version
+        self.listener = listener
+    }
+
+    /// The first field named `name` (lowercase).
+    /// - Complexity: O(h), h the fields.
+    public func value(_ name: String) -> String? { headers.first { $0.name == name }?.value }
+}
+
+/// A header field as text: a lowercase name and its value.
+public struct Header: Sendable, Equatable {
+    public var name: String
+    public var value: String
+
+    /// - Complexity: O(1).
+    public init(_ name: String, _ value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// What the service answers; the transport frames it for the request's protocol.
+public struct HTTPResponse: Sendable, Equatable {
+    public var status: Int
+    /// Names lowercase; no pseudo-header fields and no connection-specific fields (the
+    /// transport adds `content-length`, and over HTTP/1.1 `connection` when it closes).
+    public var headers: [Header]
+    public var body: [UInt8]
+
+    /// - Complexity: O(1).
+    public init(status: Int, headers: [Header] = [], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// What a server serves: called on the loop's one thread, so it owns its state without locks.
+public protocol Service: AnyObject {
+    /// Answers one whole request. Called in the order requests complete, one at a time.
+    func respond(to request: HTTPRequest) -> HTTPResponse
+    /// Called on every turn of the loop, after the ready sockets were served, with the
+    /// monotonic time since the server started. Answers the longest the loop may sleep
+    /// before the next turn (nil: until a socket is ready or the loop's own cap).
+    func tick(elapsed: Duration) -> Duration?
+    /// Checked on every turn: true makes the loop stop accepting, send GOAWAY (HTTP/2) or
+    /// close idle connections (HTTP/1.1), flush what is queued for a bounded time and return.
+    var shouldStop: Bool { get }
+}

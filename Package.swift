@@ -5,8 +5,8 @@
 // The modules are the layers (docs/architecture.md draws them); a dependency points
 // down only, so a loop between layers is a compile error:
 //   Base → Kernel → FakeAPNs, Provider, Device (the three actors) → Simulator (the engine)
-//   → ScenarioFormat → Reports → Studies → ProviderAuth → Live (a population on a live clock)
-//   → HTTP2, HTTP1 (protocols, bytes in and values out) → Transport (sockets) → CLI → pushsim
+//   → ScenarioFormat → Reports → Studies → ProviderAuth → HTTP2, HTTP1 (protocols, bytes in and
+//   values out) → Transport (sockets) → Live (a population on a live clock, served) → CLI → pushsim
 // HTTP2 and HTTP1 (the protocols of `pushsim serve`) depend on nothing.
 import PackageDescription
 
@@ -52,15 +52,16 @@ let package = Package(
         // HTTP/2 as a protocol without I/O: frames, HPACK, the server connection's state
         // machine and its limits against hostile peers. Imports nothing, not even Foundation.
         .target(name: "HTTP2", swiftSettings: checked),
-        // The scenario's population of phones on one live clock (scaled wall time or a clock
-        // a test advances), behind APNs's wire contract: what `pushsim serve` answers with.
-        .target(name: "Live", dependencies: ["Base", "Kernel", "FakeAPNs", "Device", "Simulator", "ProviderAuth"]),
         // HTTP/1.1 as a protocol without I/O: requests parsed from bytes, responses written.
         // For the control API beside APNs's HTTP/2. Imports nothing.
         .target(name: "HTTP1"),
         // Sockets: listeners and connections on one poll(2) loop, each driving HTTP2's or
         // HTTP1's state machine, handing whole requests to a service and writing its answers.
         .target(name: "Transport", dependencies: ["HTTP2", "HTTP1"]),
+        // The scenario's population of phones on one live clock (scaled wall time or a clock
+        // a test advances), behind APNs's wire contract and a control API: the service
+        // `pushsim serve` runs on the transport.
+        .target(name: "Live", dependencies: ["Base", "Kernel", "FakeAPNs", "Device", "Simulator", "ProviderAuth", "Transport"]),
         // The command line: options declared once, commands, help, exit codes.
         .target(name: "CLI", dependencies: ["Base", "FakeAPNs", "Simulator", "ScenarioFormat", "Reports", "Studies", "ProviderAuth",
                                             "Live", "HTTP2", "Transport"]),
@@ -88,7 +89,7 @@ let package = Package(
         .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2"], swiftSettings: checked),
         .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "HTTP2", "HTTP1"]),
-        .testTarget(name: "LiveTests", dependencies: ["TestSupport", "Live", "Simulator", "ScenarioFormat", "ProviderAuth", "Device",
+        .testTarget(name: "LiveTests", dependencies: ["TestSupport", "Live", "Transport", "Simulator", "ScenarioFormat", "ProviderAuth", "Device",
                                                       "FakeAPNs", "Kernel", "Base"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "CLI", "Studies", "Reports", "ScenarioFormat", "Simulator", "Kernel",
                                                      "Provider", "Device", "FakeAPNs", "Base"]),

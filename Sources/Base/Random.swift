@@ -10,6 +10,8 @@ public enum RandomStream: UInt64, Sendable {
     case outages
     /// When a device app installs a rollout's update (new purposes go last: the others keep their streams).
     case appUpdate
+    /// A live population's device tokens and the apns-ids it makes for requests without one.
+    case deviceToken, apnsID
 
     /// The generator for this stream of user `user` under `seed`.
     /// - Complexity: O(1).

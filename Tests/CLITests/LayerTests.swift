@@ -10,7 +10,7 @@ import Testing
 struct LayerTests {
     /// Bottom to top; a module may depend only on modules before it.
     static let layers = ["Base", "Kernel", "FakeAPNs", "Provider", "Device", "Simulator", "ScenarioFormat",
-                         "Reports", "Studies", "ProviderAuth", "Live", "HTTP2", "HTTP1", "Transport", "CLI", "pushsim"]
+                         "Reports", "Studies", "ProviderAuth", "HTTP2", "HTTP1", "Transport", "Live", "CLI", "pushsim"]
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 

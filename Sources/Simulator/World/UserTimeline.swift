@@ -97,11 +97,11 @@ package struct UserTimeline {
         var drawn = lanes[lane]
         lanes[lane] = Lane()  // `drawn` is then the only owner of the buffer: no copy on write
         drawn.drawnFor = (seed, user)
-        var traits = RandomStream.laneTraits.generator(seed: seed, user: UInt64(user), lane: lane)
-        drawn.notificationsDisabled = traits.nextUnitInterval() <= chain.device.notificationsDisabledShare
-        drawn.alertsNotAllowed = traits.nextUnitInterval() <= chain.device.alertsNotAllowedShare
-        drawn.displayOff = traits.nextUnitInterval() <= chain.device.displayOffShare
-        drawn.accounts = chain.device.accounts.count(for: traits.nextUnitInterval())
+        let traits = Self.laneTraits(chain: chain, seed: seed, user: user, lane: lane)
+        drawn.notificationsDisabled = traits.notificationsDisabled
+        drawn.alertsNotAllowed = traits.alertsNotAllowed
+        drawn.displayOff = traits.displayOff
+        drawn.accounts = traits.accounts
 
         var draw = LaneDraw(sources: sources, seed: seed, user: user, lane: lane, accounts: drawn.accounts)
         drawn.entries.removeAll(keepingCapacity: true)
@@ -111,6 +111,26 @@ package struct UserTimeline {
         drawn.longDraw = drawn.isLong
             ? LaneDraw(sources: sources, seed: seed, user: user, lane: lane, accounts: drawn.accounts) : nil
         lanes[lane] = drawn
+    }
+
+    /// What is drawn once per app on the device, before its timeline: the same for every strategy.
+    package struct LaneTraits {
+        package var notificationsDisabled: Bool
+        package var alertsNotAllowed: Bool
+        package var displayOff: Bool
+        package var accounts: Int
+    }
+
+    /// App `lane` of `user`'s traits, from their own stream.
+    /// - Complexity: O(1).
+    package static func laneTraits(chain: ChainModel, seed: UInt64, user: Int, lane: Int) -> LaneTraits {
+        var random = RandomStream.laneTraits.generator(seed: seed, user: UInt64(user), lane: lane)
+        // In this order: it is the stream's.
+        let notificationsDisabled = random.nextUnitInterval() <= chain.device.notificationsDisabledShare
+        let alertsNotAllowed = random.nextUnitInterval() <= chain.device.alertsNotAllowedShare
+        let displayOff = random.nextUnitInterval() <= chain.device.displayOffShare
+        return LaneTraits(notificationsDisabled: notificationsDisabled, alertsNotAllowed: alertsNotAllowed,
+                          displayOff: displayOff, accounts: chain.device.accounts.count(for: random.nextUnitInterval()))
     }
 
     /// The next event of a rare Poisson process (exponential gaps of mean

@@ -101,6 +101,18 @@ package struct World {
         package var apps: Int
     }
 
+    /// User `user`'s device traits, from their own stream.
+    /// - Complexity: O(1).
+    package static func deviceTraits(chain: ChainModel, seed: UInt64, user: Int) -> DeviceTraits {
+        var random = RandomStream.deviceTraits.generator(seed: seed, user: UInt64(user))
+        // The device id is the first draw, as in the core model; the rest follow, in this order.
+        let deviceID = random.next()
+        let legacyIOS = random.nextUnitInterval() <= chain.device.legacyIOSShare
+        let olderIOS = random.nextUnitInterval() <= (chain.device.memory?.olderIOSShare ?? 0)
+        return DeviceTraits(deviceID: deviceID, legacyIOS: legacyIOS, olderIOS: olderIOS,
+                            apps: chain.device.apps.count(for: random.nextUnitInterval()))
+    }
+
     /// Simulates user `user` under `plan` and adds the outcome to `aggregate`.
     /// Every stream is derived from (seed, user, app), so each strategy sees the
     /// same mail, connectivity and user behaviour; those are drawn on the first
@@ -118,13 +130,7 @@ package struct World {
     package mutating func run<Observer: WorldObserver>(user: Int, plan: StrategyPlan, seed: UInt64,
                                                        into aggregate: inout StrategyAggregate,
                                                        observing observer: Observer.Type) throws(AccountingError) {
-        var traitsRandom = RandomStream.deviceTraits.generator(seed: seed, user: UInt64(user))
-        // The device id is the first draw, as in the core model; the rest follow.
-        let deviceID = traitsRandom.next()
-        let traits = DeviceTraits(deviceID: deviceID,
-                                  legacyIOS: traitsRandom.nextUnitInterval() <= chain.device.legacyIOSShare,
-                                  olderIOS: traitsRandom.nextUnitInterval() <= (chain.device.memory?.olderIOSShare ?? 0),
-                                  apps: chain.device.apps.count(for: traitsRandom.nextUnitInterval()))
+        let traits = Self.deviceTraits(chain: chain, seed: seed, user: user)
         timeline.drawDevice(seed: seed, user: user)
         for lane in 0..<traits.apps {
             timeline.drawLane(lane, seed: seed, user: user)

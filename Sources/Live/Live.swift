@@ -1,1 +1,0 @@
-// The live population (issue 22): to be written.

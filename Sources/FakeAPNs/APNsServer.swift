@@ -185,6 +185,25 @@ public struct APNsServer: Sendable {
         isKnown(token) ? tokens[Int(token.rawValue)].stored : nil
     }
 
+    /// The low-priority notifications held for `token`'s power window, in arrival order
+    /// (for inspection: a live population shows what APNs holds for a device).
+    /// - Complexity: O(k) in the notifications held for the token.
+    public func powerBatch(for token: DeviceToken) -> [PushNotification] {
+        isKnown(token) && Int(token.rawValue) < powerBatches.count ? Array(powerBatches[Int(token.rawValue)]) : []
+    }
+
+    /// When `token` stopped being valid (APNs answers 410 with it); nil while valid or unknown.
+    /// - Complexity: O(1).
+    public func unregisteredAt(_ token: DeviceToken) -> SimTime? {
+        isKnown(token) ? tokens[Int(token.rawValue)].unregisteredAt : nil
+    }
+
+    /// Whether the device behind `token` is connected, as APNs knows it.
+    /// - Complexity: O(1).
+    public func isConnected(_ token: DeviceToken) -> Bool {
+        isKnown(token) && tokens[Int(token.rawValue)].connected
+    }
+
     private func isKnown(_ token: DeviceToken) -> Bool {
         token.rawValue >= 0 && Int(token.rawValue) < tokens.count && tokens[Int(token.rawValue)].known
     }

@@ -17,10 +17,13 @@ public struct HTTPRequest: Sendable, Equatable {
     public var version: Version
     /// The listener it came in on: the index `Server.bind` returned it for (0, 1, …).
     public var listener: Int
+    /// The connection it came on: a number no other connection of the server's life has,
+    /// so a service can keep state per connection (APNs checks provider tokens per connection).
+    public var connection: Int
 
     /// - Complexity: O(1).
     public init(method: String, path: String, authority: String? = nil, headers: [Header] = [], body: [UInt8] = [],
-                version: Version = .http2, listener: Int = 0) {
+                version: Version = .http2, listener: Int = 0, connection: Int = 0) {
         self.method = method
         self.path = path
         self.authority = authority
@@ -28,6 +31,7 @@ public struct HTTPRequest: Sendable, Equatable {
         self.body = body
         self.version = version
         self.listener = listener
+        self.connection = connection
     }
 
     /// The first field named `name` (lowercase).
@@ -71,6 +75,8 @@ public protocol Service: AnyObject {
     /// monotonic time since the server started. Answers the longest the loop may sleep
     /// before the next turn (nil: until a socket is ready or the loop's own cap).
     func tick(elapsed: Duration) -> Duration?
+    /// A connection closed (whatever the reason): the service forgets what it kept for it.
+    func connectionClosed(_ connection: Int)
     /// Checked on every turn: true makes the loop stop accepting, send GOAWAY (HTTP/2) or
     /// close idle connections (HTTP/1.1), flush what is queued for a bounded time and return.
     var shouldStop: Bool { get }

@@ -15,6 +15,10 @@ package struct PushPool {
     private var slots = ContiguousArray<Parked>()
     private var firstFree: PushSlot = -1
 
+    /// An empty pool.
+    /// - Complexity: O(1).
+    package init() {}
+
     /// Empty, keeping the capacity so a reused pool allocates nothing.
     /// - Complexity: O(n).
     package mutating func removeAll() {

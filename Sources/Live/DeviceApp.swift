@@ -1,0 +1,65 @@
+import Base
+import Device
+import FakeAPNs
+
+/// One entry of a phone's Notification Center, as the inspection API shows it.
+package struct ShownEntry: Sendable {
+    package var shownAt: SimTime
+    /// The push's record (nil: its words are no longer kept).
+    package var record: PushRecord?
+    /// The push's message index.
+    package var messageIndex: Int32
+    /// A "you have missed messages" summary standing for positions `missed`.
+    package var summary: ClosedRange<Int32>?
+    /// It replaced an entry with the same collapse id.
+    package var replacedExisting: Bool
+}
+
+/// One step of an extension or iOS, as the inspection API shows the device's log.
+package struct LogEntry: Sendable {
+    package var time: SimTime
+    package var messageIndex: Int32?
+    package var step: String
+}
+
+/// One app on one phone in the live population, and what the population remembers of
+/// it for the API and the reports. The phone is the simulation's `Phone` actor; the rest
+/// is the wiring's record of what the phone answered, as the simulation's ledger is.
+package struct DeviceApp {
+    /// Entries kept for the API, newest last.
+    package static let entriesKept = 32
+
+    package let device: Int32
+    package let app: Int32
+    package var phone: Phone
+    /// Token changes so far (the next token is the `rotations + 1`-th).
+    package var rotations: Int32 = 0
+    package var folderGeneration: Int32 = 0
+    package var counts = DeviceAppCounts()
+    /// Requests APNs refused, by reason (`APNsReason.allCases` order).
+    package var rejections = [Int64](repeating: 0, count: APNsReason.allCases.count)
+    /// What Notification Center shows, newest last, at most `entriesKept`.
+    package var notificationCenter: [ShownEntry] = []
+    /// iOS's and the extension's steps, newest last, at most `entriesKept`.
+    package var log: [LogEntry] = []
+
+    // The lane's own streams, as the simulation derives them.
+    package var apnsLatencyRandom: SplitMix64
+    package var powerRandom: SplitMix64
+    package var memoryRandom: SplitMix64
+    package var tapRandom: SplitMix64
+
+    package mutating func note(_ step: String, message: Int32?, at now: SimTime) {
+        if log.count == Self.entriesKept { log.removeFirst() }
+        log.append(LogEntry(time: now, messageIndex: message, step: step))
+    }
+
+    package mutating func show(_ entry: ShownEntry, collapseID: String?) {
+        if entry.replacedExisting, let collapseID,
+           let index = notificationCenter.lastIndex(where: { $0.record?.collapseID == collapseID }) {
+            notificationCenter.remove(at: index)
+        }
+        if notificationCenter.count == Self.entriesKept { notificationCenter.removeFirst() }
+        notificationCenter.append(entry)
+    }
+}

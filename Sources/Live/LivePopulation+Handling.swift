@@ -1,0 +1,209 @@
+import Base
+import Device
+import FakeAPNs
+import Simulator
+
+extension LivePopulation {
+    /// Delivers one message to its actor and routes what the actor answers.
+    /// - Complexity: O(1) amortized, plus the effects routed.
+    mutating func handle(_ message: LiveMessage, at now: SimTime) {
+        switch message {
+        case .connectionReachesAPNs(let token):
+            apns.deviceConnected(token, at: now, into: &apnsEffects)
+            routeAPNsEffects(at: now)
+        case .disconnectionReachesAPNs(let token):
+            apns.deviceDisconnected(token)
+        case .bounceReachesAPNs(let slot):
+            apns.deliveryFailed(pool.take(slot).push, at: now, into: &apnsEffects)
+            routeAPNsEffects(at: now)
+        case .tokenChangeReachesAPNs(let old, let new):
+            apns.tokenChanged(from: old, to: new, at: now, into: &apnsEffects)
+            routeAPNsEffects(at: now)
+        case .powerWindowOpens(let token):
+            apns.powerWindowOpens(token, at: now, into: &apnsEffects)
+            routeAPNsEffects(at: now)
+        case .pushReachesDevice(let slot):
+            // The push stays in its slot while the phone takes it: a bounce goes back from there.
+            let push = pool[slot]
+            let lane = tokens.lane(of: push.token)
+            let footprintKB = footprint?.sample(&lanes[Int(lane)].memoryRandom) ?? 0
+            lanes[Int(lane)].phone.receive(push, footprintKB: footprintKB, at: now, into: &deviceEffects)
+            routeDeviceEffects(lane: lane, at: now, handedOver: slot)
+        case .answerReachesDevice(let lane, let invocation, let ok):
+            lanes[Int(lane)].phone.receiveRerequestAnswer(invocation: invocation, ok: ok, at: now, into: &deviceEffects)
+            routeDeviceEffects(lane: lane, at: now)
+        case .extensionDeadline(let lane, let invocation):
+            lanes[Int(lane)].phone.extensionDeadline(invocation: invocation, at: now, into: &deviceEffects)
+            routeDeviceEffects(lane: lane, at: now)
+        case .appUpdateReachesDevice(let lane):
+            lanes[Int(lane)].phone.updateApp(into: &deviceEffects)
+            routeDeviceEffects(lane: lane, at: now)
+        case .tapped(let lane):
+            launch(lane: lane, at: now)
+        }
+    }
+
+    /// What a device app does on its own.
+    /// - Complexity: O(1) amortized, plus the effects routed.
+    mutating func handle(_ event: TimelineEvent, lane: Int32, at now: SimTime) {
+        let index = Int(lane)
+        switch event {
+        case .deviceIDChange(let newID):
+            lanes[index].phone.changeDeviceID(to: newID, hash: UInt32(truncatingIfNeeded: SplitMix64.mix(newID)))
+        case .tokenRotation(let promptShown):
+            lanes[index].counts[.tokenRotations] += 1
+            lanes[index].rotations += 1
+            let token = tokens.issue(seed: scenario.seed, user: Int(lanes[index].device), app: Int(lanes[index].app),
+                                     rotation: Int(lanes[index].rotations), lane: lane)
+            lanes[index].phone.rotateToken(to: token, promptShown: promptShown, into: &deviceEffects)
+            lanes[index].note(promptShown ? "token changed (reinstall)" : "token changed", message: nil, at: now)
+            routeDeviceEffects(lane: lane, at: now)
+        case .subscriptionChange:
+            lanes[index].folderGeneration += 1
+            lanes[index].phone.subscriptionChanged(generation: lanes[index].folderGeneration, into: &deviceEffects)
+            routeDeviceEffects(lane: lane, at: now)
+        case .connectivity(let online):
+            lanes[index].phone.setOnline(online, at: now, into: &deviceEffects)
+            routeDeviceEffects(lane: lane, at: now)
+        case .launch:
+            launch(lane: lane, at: now)
+        case .mail, .outage:
+            // The provider's part of the timeline: `PopulationDraw` leaves it out.
+            preconditionFailure("a live population draws no provider events")
+        }
+    }
+
+    private mutating func launch(lane: Int32, at now: SimTime) {
+        lanes[Int(lane)].counts[.launches] += 1
+        lanes[Int(lane)].phone.launch(into: &deviceEffects)
+        routeDeviceEffects(lane: lane, at: now)
+    }
+
+    /// Routes what APNs answered.
+    /// - Complexity: O(effects).
+    mutating func routeAPNsEffects(at now: SimTime) {
+        var routed = 0
+        while routed < apnsEffects.count {
+            let effect = apnsEffects[routed]
+            routed += 1
+            switch effect {
+            case .deliver(let push):
+                let lane = Int(tokens.lane(of: push.token))
+                let delay = apnsToDevice.sample(&lanes[lane].apnsLatencyRandom)
+                agenda.send(.pushReachesDevice(pool.park(push, attempt: 0)), arrivingAt: now + delay)
+            case .deferForPower(let token):
+                let lane = Int(tokens.lane(of: token))
+                let delay = powerDeferral?.sample(&lanes[lane].powerRandom) ?? 0
+                agenda.send(.powerWindowOpens(token), arrivingAt: now + delay)
+            case .discard(let push, let reason):
+                let lane = Int(tokens.lane(of: push.token))
+                let count: DeviceAppCount = switch reason {
+                case .replaced: .coalesced
+                case .expired: .expired
+                case .unregistered: .discardedUnregistered
+                case .disabled: .discardedDisabled
+                }
+                lanes[lane].counts[count] += 1
+                lanes[lane].note("APNs dropped it: " + count.name, message: push.payload.messageIndex, at: now)
+            case .held:
+                // Told only under `APNsConfiguration.reportsHolding`, which the population does not ask for.
+                break
+            }
+        }
+        apnsEffects.removeAll(keepingCapacity: true)
+    }
+
+    /// Routes what `lane`'s phone answered. `handedOver`: the slot of the push just given
+    /// to `Phone.receive` (-1: none); it is freed unless the push goes back to APNs from it.
+    /// - Complexity: O(effects).
+    mutating func routeDeviceEffects(lane: Int32, at now: SimTime, handedOver: PushSlot = -1) {
+        let index = Int(lane)
+        var bounced = false
+        var routed = 0
+        while routed < deviceEffects.count {
+            let effect = deviceEffects[routed]
+            routed += 1
+            switch effect {
+            case .connected(let token):
+                lanes[index].note("online", message: nil, at: now)
+                agenda.sendNow(.connectionReachesAPNs(token))
+            case .disconnected(let token):
+                lanes[index].note("offline", message: nil, at: now)
+                agenda.sendNow(.disconnectionReachesAPNs(token))
+            case .deliveryFailed:
+                precondition(handedOver >= 0, "a delivery failed with no push handed over")
+                bounced = true
+                lanes[index].counts[.bounced] += 1
+                agenda.sendNow(.bounceReachesAPNs(handedOver))
+            case .received(let message, _, let logged):
+                lanes[index].counts[.delivered] += 1
+                lanes[index].note(logged ? "received (the extension logged it)" : "received", message: message, at: now)
+            case .logUploaded:
+                lanes[index].note("the app uploaded its log", message: nil, at: now)
+            case .appUpdated:
+                lanes[index].note("the app was updated", message: nil, at: now)
+            case .rerequest(_, _, let invocation):
+                // No provider endpoint to ask: the extension's request fails at once.
+                lanes[index].note("the extension re-requested missed pushes (no provider to ask)", message: nil, at: now)
+                agenda.send(.answerReachesDevice(lane: lane, invocation: invocation, ok: false), arrivingAt: now)
+            case .startDeadline(let invocation, let after):
+                agenda.send(.extensionDeadline(lane: lane, invocation: invocation), arrivingAt: now + after)
+            case .presented(let message, let replacedExisting, let run):
+                lanes[index].counts[.shown] += 1
+                if replacedExisting { lanes[index].counts[.replacedOnDevice] += 1 }
+                let record = records.record(messageIndex: message)
+                lanes[index].show(ShownEntry(shownAt: now, record: record, messageIndex: message, summary: nil,
+                                             replacedExisting: replacedExisting), collapseID: record?.collapseID)
+                lanes[index].note("shown (" + Self.describe(run) + ")", message: message, at: now)
+                maybeTap(lane: lane, at: now)
+            case .rerequestAnswerMissed:
+                lanes[index].note("the provider's answer came after the network went away", message: nil, at: now)
+            case .summaryShown(let message, let from, let to, let replacedExisting):
+                lanes[index].counts[.shown] += 1
+                if replacedExisting { lanes[index].counts[.replacedOnDevice] += 1 }
+                let record = records.record(messageIndex: message)
+                lanes[index].show(ShownEntry(shownAt: now, record: record, messageIndex: message, summary: from...to,
+                                             replacedExisting: replacedExisting), collapseID: record?.collapseID)
+                lanes[index].note("\"you have missed messages\" shown", message: message, at: now)
+                maybeTap(lane: lane, at: now)
+            case .notShown(let message, let reason):
+                lanes[index].counts[.notShown] += 1
+                let why = switch reason {
+                case .alertsNotAllowed: "not shown: alerts not allowed"
+                case .displayOff: "not shown: display off"
+                }
+                lanes[index].note(why, message: message, at: now)
+            case .tokenChanged(let old, let new):
+                agenda.sendNow(.tokenChangeReachesAPNs(old: old, new: new))
+            case .registered:
+                lanes[index].counts[.registrations] += 1
+                lanes[index].note("the app registered its token", message: nil, at: now)
+            case .subscriptionsSynced:
+                break
+            case .positionSaved:
+                // Told only under `PhoneConfiguration.reportsSavedPosition`, which the population does not ask for.
+                break
+            }
+        }
+        deviceEffects.removeAll(keepingCapacity: true)
+        if handedOver >= 0 && !bounced { pool.free(handedOver) }
+    }
+
+    /// The user may tap what was just shown (the scenario's `device.taps`).
+    private mutating func maybeTap(lane: Int32, at now: SimTime) {
+        guard let taps = scenario.chain.device.taps,
+              lanes[Int(lane)].tapRandom.nextUnitInterval() <= taps.probability else { return }
+        let delay = tapDelay?.sample(&lanes[Int(lane)].tapRandom) ?? 0
+        if now + delay < end { agenda.send(.tapped(lane: lane), arrivingAt: now + delay) }
+    }
+
+    static func describe(_ run: ExtensionRun) -> String {
+        switch run {
+        case .ran: "the extension ran"
+        case .notRun: "the extension did not run"
+        case .killed: "the extension was killed over its memory limit"
+        case .timedOut: "the extension ran out of time"
+        case .hashMismatch: "the extension found another device's numbering"
+        }
+    }
+}

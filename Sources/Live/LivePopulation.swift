@@ -1,0 +1,247 @@
+import Base
+import Device
+import FakeAPNs
+import Kernel
+import Simulator
+
+/// The scenario's population of phones on one live clock, behind one APNs: the
+/// simulation's actors (`APNsServer`, `Phone`) fed through the kernel's agenda, as in a
+/// simulated world, except that the provider is outside: its pushes arrive as requests
+/// (`receive`), at the instant the clock reads, and APNs's answer goes back to it.
+///
+/// Every device app's own doings (connectivity, launches, token rotations, notification
+/// settings) are drawn from the seed as the simulation draws them (`PopulationDraw`), so
+/// one seed gives the same population on every start, and the same requests at the same
+/// instants get the same answers.
+///
+/// Order within an instant: what is due at `t` (the agenda's key: zero-time messages, the
+/// timeline, messages in flight) happens before a request that arrives at `t`.
+package struct LivePopulation {
+    package let scenario: Scenario
+    package let strategy: Strategy
+    /// The apps' topics (bundle ids), by app index on a device.
+    package let topics: [String]
+    /// When the run ends: nothing is drawn at or after it.
+    package let end: SimTime
+
+    package internal(set) var apns = APNsServer()
+    package internal(set) var lanes: [DeviceApp] = []
+    package internal(set) var tokens = DeviceTokens()
+    package internal(set) var records: PushRecords
+    /// The clock's reading: everything due at or before it has happened.
+    package internal(set) var now: SimTime = 0
+    /// Requests APNs received with a token of the population (the next serial).
+    package internal(set) var serials: Int64 = 0
+
+    var agenda = Agenda<LiveMessage, PopulationDraw>()
+    var pool = PushPool()
+    var apnsEffects = ContiguousArray<APNsEffect>()
+    var deviceEffects = ContiguousArray<DeviceEffect>()
+    let plan: StrategyPlan
+    let apnsToDevice: Sampler
+    let powerDeferral: Sampler?
+    let footprint: Sampler?
+    let tapDelay: Sampler?
+
+    /// Devices and their apps, at time 0: installed, registered, online or not as drawn.
+    /// - Parameters:
+    ///   - strategy: whose app (its extension and registration policy) the phones run.
+    ///   - topics: each app's topic, by app index; apps beyond the list get `app<n>.<last>`.
+    ///   - end: the run's end (at most the scenario's duration).
+    ///   - recordsKept: accepted requests remembered for the API (`PushRecords`).
+    /// - Complexity: O(d × a) for d devices of a apps.
+    package init(scenario: Scenario, strategy: Strategy, topics: [String], end: SimTime, recordsKept: Int = 1 << 16) {
+        self.scenario = scenario
+        self.strategy = strategy
+        self.topics = topics
+        self.end = min(end, scenario.duration)
+        records = PushRecords(capacity: recordsKept)
+        plan = StrategyPlan(strategy: strategy, scenario: scenario)
+        apnsToDevice = Sampler(scenario.latency.apnsToDevice)
+        powerDeferral = scenario.chain.apns.lowPriorityDeferral.map(Sampler.init)
+        footprint = scenario.chain.device.memory.map { Sampler($0.footprintKB) }
+        tapDelay = scenario.chain.device.taps.map { Sampler($0.delay) }
+        let seed = scenario.seed
+        let chain = scenario.chain
+        var apnsChoice = RandomStream.apnsChoice.generator(seed: seed, user: .max)
+        apns.reset(configuration: plan.apns, seed: apnsChoice.next())
+
+        var cut = scenario
+        cut.duration = self.end
+        let sources = LaneDraw.Sources(scenario: cut, outages: [[]])
+        var draws = ContiguousArray<LaneDraw>()
+        var startsOnline: [Bool] = []
+        for user in 0..<scenario.devices {
+            let device = World.deviceTraits(chain: chain, seed: seed, user: user)
+            let online = sources.startsOnline(seed: seed, user: user)
+            let hash = UInt32(truncatingIfNeeded: SplitMix64.mix(device.deviceID))
+            for app in 0..<device.apps {
+                let traits = UserTimeline.laneTraits(chain: chain, seed: seed, user: user, lane: app)
+                draws.append(LaneDraw(sources: sources, seed: seed, user: user, lane: app, accounts: traits.accounts))
+                let lane = Int32(lanes.count)
+                let token = tokens.issue(seed: seed, user: user, app: app, rotation: 0, lane: lane)
+                let configuration = PhoneConfiguration(
+                    serviceExtension: plan.serviceExtension, updatedExtension: plan.updatedExtension,
+                    eligibility: ExtensionEligibility(alertsAllowed: !traits.alertsNotAllowed, displayEnabled: !traits.displayOff,
+                                                      supportsServiceExtension: !device.legacyIOS),
+                    extensionTimeLimit: scenario.extensionTimeLimit, registrationPolicy: strategy.registration,
+                    subscriptionSync: chain.provider.subscriptions?.syncOn ?? .reconnect,
+                    memoryLimitKB: chain.device.memory.map { device.olderIOS ? $0.olderLimitKB : $0.newerLimitKB } ?? .max)
+                func stream(_ purpose: RandomStream) -> SplitMix64 { purpose.generator(seed: seed, user: UInt64(user), lane: app) }
+                var deviceApp = DeviceApp(device: Int32(user), app: Int32(app),
+                                          phone: Phone(configuration: configuration, token: token, deviceID: device.deviceID,
+                                                       deviceIDHash: hash),
+                                          apnsLatencyRandom: stream(.apnsLatency), powerRandom: stream(.powerDeferral),
+                                          memoryRandom: stream(.extensionMemory), tapRandom: stream(.taps))
+                // Installed and registered before the run starts.
+                deviceApp.counts[.registrations] += 1
+                apns.register(token)
+                apns.setNotificationsEnabled(token, !traits.notificationsDisabled)
+                lanes.append(deviceApp)
+                startsOnline.append(online)
+            }
+        }
+        agenda.start(drawing: PopulationDraw(draws: draws), window: 4096)
+        for lane in lanes.indices {
+            lanes[lane].phone.setOnline(startsOnline[lane], at: 0, into: &deviceEffects)
+            routeDeviceEffects(lane: Int32(lane), at: 0)
+            if let rollout = strategy.rollout {
+                var random = RandomStream.appUpdate.generator(seed: seed, user: UInt64(lanes[lane].device),
+                                                              lane: Int(lanes[lane].app))
+                let update = plan.rolloutFrom + rollout.adoption.sample(&random)
+                if update < self.end { agenda.send(.appUpdateReachesDevice(lane: Int32(lane)), arrivingAt: update) }
+            }
+        }
+        drain(before: 1)
+    }
+
+    /// The topic of app `app` on a device.
+    /// - Complexity: O(1).
+    package func topic(ofApp app: Int32) -> String {
+        let index = Int(app)
+        if index < topics.count { return topics[index] }
+        return "\(topics.last ?? "com.example.app").app\(index + 1)"
+    }
+
+    /// Moves the clock to `time` (not before `now`, not past `end`): everything due at or before it happens.
+    /// - Complexity: O(events due × log of the messages in flight).
+    package mutating func advance(to time: SimTime) {
+        let target = min(max(time, now), end)
+        drain(before: target + 1)
+        now = target
+    }
+
+    /// Plays every item due before `limit`.
+    mutating func drain(before limit: SimTime) {
+        while let item = agenda.next(before: limit) {
+            switch item {
+            case .message(let message): handle(message, at: agenda.now)
+            case .occurrence(let occurrence): handle(occurrence.event, lane: occurrence.lane, at: agenda.now)
+            }
+        }
+    }
+
+    /// A request for `token` reaches APNs now (after `APNsWireRequest.parse` and the
+    /// checks that need the provider's credentials and the token's topic). Answers what
+    /// APNs answers; an accepted push goes its way through the population.
+    /// - Complexity: O(n) in the payload, plus the events it causes.
+    package mutating func receive(_ request: APNsWireRequest, token: DeviceToken, apnsID: String) -> APNsResponse {
+        let lane = tokens.lane(of: token)
+        let serial = serials
+        serials += 1
+        let alert = AlertText(payload: request.payload)
+        let expiration: Expiration = switch request.expiration {
+        case .absent: .absent
+        case .immediately: .immediately
+        case .epochSeconds(let seconds): .at(LiveClock.simulatedTime(epochSeconds: seconds, start: scenario.start))
+        }
+        let push = PushNotification(token: token, pushType: request.pushType, priority: request.priority, expiration: expiration,
+                                    collapseID: request.collapseID.map(CollapseID.init),
+                                    payload: PushPayload(messageIndex: PushRecords.messageIndex(serial),
+                                                         mutableContent: alert.mutableContent, hasAlert: alert.hasAlert,
+                                                         fromProvider: false, byteCount: Int32(request.payload.count)))
+        lanes[Int(lane)].counts[.requests] += 1
+        let response = apns.receive(push, at: now, into: &apnsEffects)
+        if let reason = response.reason {
+            lanes[Int(lane)].counts[.rejected] += 1
+            lanes[Int(lane)].rejections[reason.index] += 1
+        } else {
+            lanes[Int(lane)].counts[.accepted] += 1
+            records.keep(PushRecord(serial: serial, apnsID: apnsID, acceptedAt: now, lane: lane, title: alert.title,
+                                    body: alert.body, collapseID: request.collapseID, priority: request.priority))
+        }
+        routeAPNsEffects(at: now)
+        drain(before: now + 1)
+        return response
+    }
+
+    /// Pushes travelling between APNs and a phone of `lane` (delivered, not yet arrived, or bouncing back).
+    /// - Complexity: O(m) in the messages waiting.
+    package func travelling(lane: Int32) -> Int64 {
+        Int64(agenda.countMessages { message in
+            switch message {
+            case .pushReachesDevice(let slot), .bounceReachesAPNs(let slot): tokens.lane(of: pool[slot].token) == lane
+            case .connectionReachesAPNs, .disconnectionReachesAPNs, .tokenChangeReachesAPNs, .powerWindowOpens,
+                 .answerReachesDevice, .extensionDeadline, .appUpdateReachesDevice, .tapped:
+                false
+            }
+        })
+    }
+
+    /// Notifications APNs holds for `lane`'s tokens: the offline slot and the power batch.
+    /// - Complexity: O(t + k) in the lane's tokens and what they hold.
+    package func held(lane: Int32) -> [PushNotification] {
+        var held: [PushNotification] = []
+        for token in tokens.issued.indices where tokens.issued[token].lane == lane {
+            if let stored = apns.storedNotification(for: DeviceToken(Int32(token))) { held.append(stored) }
+            held += apns.powerBatch(for: DeviceToken(Int32(token)))
+        }
+        return held
+    }
+
+    /// Every push accounted once: for each device app, what APNs accepted was delivered,
+    /// dropped for one reason, or is still held or travelling; what was delivered was shown,
+    /// not shown, or waits in the extension. nil when the books balance, else what does not.
+    /// - Complexity: O(l × (t + m)) for l lanes, t tokens and m messages waiting.
+    package func accountingProblem() -> String? {
+        var heldByLane = [Int64](repeating: 0, count: lanes.count)
+        for token in tokens.issued.indices {
+            let lane = Int(tokens.issued[token].lane)
+            if apns.storedNotification(for: DeviceToken(Int32(token))) != nil { heldByLane[lane] += 1 }
+            heldByLane[lane] += Int64(apns.powerBatch(for: DeviceToken(Int32(token))).count)
+        }
+        var travellingByLane = [Int64](repeating: 0, count: lanes.count)
+        _ = agenda.countMessages { message in
+            switch message {
+            case .pushReachesDevice(let slot), .bounceReachesAPNs(let slot):
+                travellingByLane[Int(tokens.lane(of: pool[slot].token))] += 1
+            case .connectionReachesAPNs, .disconnectionReachesAPNs, .tokenChangeReachesAPNs, .powerWindowOpens,
+                 .answerReachesDevice, .extensionDeadline, .appUpdateReachesDevice, .tapped:
+                break
+            }
+            return false
+        }
+        for (index, lane) in lanes.enumerated() {
+            let c = lane.counts
+            let ended = c[.delivered] + c[.coalesced] + c[.expired] + c[.discardedUnregistered] + c[.discardedDisabled]
+            if c[.accepted] != ended + heldByLane[index] + travellingByLane[index] {
+                return "device \(lane.device) app \(lane.app): APNs accepted \(c[.accepted]), but \(ended) were delivered or "
+                    + "dropped, \(heldByLane[index]) are held and \(travellingByLane[index]) travelling"
+            }
+            if c[.delivered] != c[.shown] + c[.notShown] + Int64(lane.phone.waitingInvocations) {
+                return "device \(lane.device) app \(lane.app): \(c[.delivered]) delivered, but \(c[.shown]) shown, "
+                    + "\(c[.notShown]) not shown and \(lane.phone.waitingInvocations) in the extension"
+            }
+            if c[.requests] != c[.accepted] + c[.rejected] {
+                return "device \(lane.device) app \(lane.app): \(c[.requests]) requests, \(c[.accepted]) accepted, "
+                    + "\(c[.rejected]) rejected"
+            }
+        }
+        return nil
+    }
+}
+
+extension APNsReason {
+    /// The reason's place in `allCases`, for per-reason counts.
+    package var index: Int { Int(rawValue) }
+}

@@ -61,7 +61,7 @@ let package = Package(
         // The scenario's population of phones on one live clock (scaled wall time or a clock
         // a test advances), behind APNs's wire contract and a control API: the service
         // `pushsim serve` runs on the transport.
-        .target(name: "Live", dependencies: ["Base", "Kernel", "FakeAPNs", "Device", "Simulator", "ProviderAuth", "Transport"]),
+        .target(name: "Live", dependencies: ["Base", "Kernel", "FakeAPNs", "Device", "Simulator", "Reports", "ProviderAuth", "Transport"]),
         // The command line: options declared once, commands, help, exit codes.
         .target(name: "CLI", dependencies: ["Base", "FakeAPNs", "Simulator", "ScenarioFormat", "Reports", "Studies", "ProviderAuth",
                                             "Live", "HTTP2", "Transport"]),

@@ -109,7 +109,7 @@ public struct APNsWireRequest: Sendable, Equatable {
 
     /// Whether `text` is a UUID in its canonical 8-4-4-4-12 hex form (either case).
     /// - Complexity: O(1).
-    static func isCanonicalUUID(_ text: String) -> Bool {
+    package static func isCanonicalUUID(_ text: String) -> Bool {
         let characters = Array(text.utf8)
         guard characters.count == 36 else { return false }
         for (index, c) in characters.enumerated() {

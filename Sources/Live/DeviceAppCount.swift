@@ -1,13 +1,17 @@
+import Base
+
 /// What the live population counts for each device app: one case per column of
-/// `devices.csv` (the column is the case's name in snake_case) and per key of the API's
-/// `counts` objects. Adding a count is adding its case here with its description.
-public enum DeviceAppCount: Int, CaseIterable, Sendable {
-    /// Requests addressed to one of the app's tokens (current or old), whatever the answer.
+/// `devices.csv` and per key of the API's `counts` objects (the case's name in snake_case,
+/// `Counter.columnName`). Adding a count is adding its case here, and its line in docs/serve.md.
+public enum DeviceAppCount: Int, Counter {
+    /// Requests with well-formed headers addressed to one of the app's tokens (current or
+    /// old), whatever the answer. (A request whose headers APNs refuses before it looks at
+    /// the token is counted only in serve.json's `answers`.)
     case requests
     /// Requests APNs accepted (200).
     case accepted
-    /// Requests APNs refused after finding the token (410, 429, 400s for the headers);
-    /// `rejections.csv` has them by reason.
+    /// Of `requests`, those refused: credentials (403), topic (400), token no longer valid
+    /// (410), throttled (429); `rejections.csv` has them by reason.
     case rejected
     /// Notifications that reached the phone (iOS received them; online).
     case delivered
@@ -33,46 +37,7 @@ public enum DeviceAppCount: Int, CaseIterable, Sendable {
     case tokenRotations
     /// Times the app registered its token (at launch, by the strategy's policy).
     case registrations
-
-    /// The column and JSON key.
-    /// - Complexity: O(n) in the name's length.
-    public var name: String {
-        switch self {
-        case .requests: "requests"
-        case .accepted: "accepted"
-        case .rejected: "rejected"
-        case .delivered: "delivered"
-        case .shown: "shown"
-        case .replacedOnDevice: "replaced_on_device"
-        case .notShown: "not_shown"
-        case .coalesced: "coalesced"
-        case .expired: "expired"
-        case .discardedUnregistered: "discarded_unregistered"
-        case .discardedDisabled: "discarded_disabled"
-        case .bounced: "bounced"
-        case .launches: "launches"
-        case .tokenRotations: "token_rotations"
-        case .registrations: "registrations"
-        }
-    }
 }
 
-/// One device app's counts, indexed by `DeviceAppCount`.
-public struct DeviceAppCounts: Sendable, Equatable {
-    private var values = [Int64](repeating: 0, count: DeviceAppCount.allCases.count)
-
-    /// All zero.
-    /// - Complexity: O(k) in the counts.
-    public init() {}
-
-    public subscript(count: DeviceAppCount) -> Int64 {
-        get { values[count.rawValue] }
-        set { values[count.rawValue] = newValue }
-    }
-
-    /// Adds another's counts.
-    /// - Complexity: O(k).
-    public static func += (lhs: inout DeviceAppCounts, rhs: DeviceAppCounts) {
-        for index in lhs.values.indices { lhs.values[index] += rhs.values[index] }
-    }
-}
+/// One device app's counts.
+public typealias DeviceAppCounts = CounterSet<DeviceAppCount, 16>

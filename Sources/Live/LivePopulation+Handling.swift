@@ -97,14 +97,14 @@ extension LivePopulation {
                 agenda.send(.powerWindowOpens(token), arrivingAt: now + delay)
             case .discard(let push, let reason):
                 let lane = Int(tokens.lane(of: push.token))
-                let count: DeviceAppCount = switch reason {
-                case .replaced: .coalesced
-                case .expired: .expired
-                case .unregistered: .discardedUnregistered
-                case .disabled: .discardedDisabled
+                let (count, why): (DeviceAppCount, String) = switch reason {
+                case .replaced: (.coalesced, "APNs dropped it for a newer push (one kept per app while offline)")
+                case .expired: (.expired, "APNs dropped it: its apns-expiration passed")
+                case .unregistered: (.discardedUnregistered, "APNs dropped it: the token is no longer valid")
+                case .disabled: (.discardedDisabled, "APNs dropped it: notifications are off for the app")
                 }
                 lanes[lane].counts[count] += 1
-                lanes[lane].note("APNs dropped it: " + count.name, message: push.payload.messageIndex, at: now)
+                lanes[lane].note(why, message: push.payload.messageIndex, at: now)
             case .held:
                 // Told only under `APNsConfiguration.reportsHolding`, which the population does not ask for.
                 break

@@ -175,6 +175,15 @@ package struct LivePopulation {
         return response
     }
 
+    /// A request for `token` refused before it reached APNs's storage (its credentials or topic).
+    /// - Complexity: O(1).
+    package mutating func refused(_ token: DeviceToken, _ reason: APNsReason) {
+        let lane = Int(tokens.lane(of: token))
+        lanes[lane].counts[.requests] += 1
+        lanes[lane].counts[.rejected] += 1
+        lanes[lane].rejections[reason.index] += 1
+    }
+
     /// Pushes travelling between APNs and a phone of `lane` (delivered, not yet arrived, or bouncing back).
     /// - Complexity: O(m) in the messages waiting.
     package func travelling(lane: Int32) -> Int64 {

@@ -48,8 +48,8 @@ public struct ProviderTokenCheck: Sendable {
     public var teamID: String? { current?.teamID }
 
     /// The verdict on one request's `authorization` header value (nil: no such header) at
-    /// `now`, in microseconds since the Unix epoch (serve: its start's epoch time plus the
-    /// simulated time). A token already accepted on this connection is not verified again,
+    /// `now`, in microseconds since the Unix epoch (serve passes the machine's clock: the
+    /// provider signs its tokens with its own, whatever serve's simulated clock reads). A token already accepted on this connection is not verified again,
     /// only its age: a provider sends the same one for up to an hour.
     /// - Complexity: O(n) in the header's length, plus one signature verification for a
     ///   token this connection has not had accepted.

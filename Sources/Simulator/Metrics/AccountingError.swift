@@ -2,4 +2,6 @@
 public struct AccountingError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What did not add up, and where.
     public var description: String
+
+    package init(description: String) { self.description = description }
 }

@@ -1,0 +1,242 @@
+import Base
+import Foundation
+import FakeAPNs
+import Transport
+
+/// The control and inspection API's routes, declared once: the index (`GET /`), the
+/// dispatch and docs/serve.md (checked by a test) all follow this list.
+public enum ControlRoute: CaseIterable, Sendable {
+    case index, devices, deviceApp, clock, advanceClock, counters, stop
+
+    /// The method and path pattern, as documented.
+    public var pattern: String {
+        switch self {
+        case .index: "GET /"
+        case .devices: "GET /devices"
+        case .deviceApp: "GET /devices/{device}/apps/{app}"
+        case .clock: "GET /clock"
+        case .advanceClock: "POST /clock"
+        case .counters: "GET /counters"
+        case .stop: "POST /stop"
+        }
+    }
+
+    /// What it answers, for the index.
+    public var summary: String {
+        switch self {
+        case .index: "these routes"
+        case .devices: "every device app: its topic, current token, old tokens, online or not (?topic= filters)"
+        case .deviceApp: "one device app: Notification Center, the extension's log, what APNs holds, its counts"
+        case .clock: "the simulated clock: mode, now, the end"
+        case .advanceClock: "moves a controlled clock: {\"advanceSeconds\": s} or {\"toSeconds\": s}"
+        case .counters: "the counts so far: APNs's (as summary.csv and the Push Console), the device apps', by reason"
+        case .stop: "ends the run: serve writes its reports and exits"
+        }
+    }
+}
+
+/// JSON answers of the control API.
+enum ControlAPI {
+    static func json(_ status: Int, _ text: String) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [Header("content-type", "application/json")], body: Array((text + "\n").utf8))
+    }
+
+    static func error(_ status: Int, _ message: String) -> HTTPResponse {
+        json(status, JSONText.object([("error", JSONText.string(message))]))
+    }
+}
+
+extension ServeService {
+    /// Answers one request on the control listener (`ControlRoute`).
+    /// - Complexity: O(devices × apps) for the lists, O(1) otherwise, plus a clock's events.
+    func answerControl(_ request: HTTPRequest) -> HTTPResponse {
+        let (path, query) = Self.split(request.path)
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        let route: ControlRoute
+        switch (segments.count, segments.first) {
+        case (0, _): route = .index
+        case (1, "devices"?): route = .devices
+        case (4, "devices"?) where segments[2] == "apps": route = .deviceApp
+        case (1, "clock"?): route = request.method == "POST" ? .advanceClock : .clock
+        case (1, "counters"?): route = .counters
+        case (1, "stop"?): route = .stop
+        default: return ControlAPI.error(404, "no route \(path); GET / lists them")
+        }
+        let method = route.pattern.prefix { $0 != " " }
+        guard request.method == method || (request.method == "HEAD" && method == "GET") else {
+            return ControlAPI.error(405, "\(route.pattern) only")
+        }
+        switch route {
+        case .index:
+            return ControlAPI.json(200, JSONText.object([("routes", JSONText.array(ControlRoute.allCases.map {
+                JSONText.object([("route", JSONText.string($0.pattern)), ("answers", JSONText.string($0.summary))])
+            }))]))
+        case .devices:
+            return ControlAPI.json(200, devicesJSON(topic: query["topic"]))
+        case .deviceApp:
+            guard let device = Int32(segments[1]), let app = Int32(segments[3]),
+                  let lane = population.lanes.firstIndex(where: { $0.device == device && $0.app == app }) else {
+                return ControlAPI.error(404, "no device \(UserText.quote(segments[1])) with app \(UserText.quote(segments[3]))")
+            }
+            return ControlAPI.json(200, deviceAppJSON(lane))
+        case .clock:
+            return ControlAPI.json(200, clockJSON())
+        case .advanceClock:
+            return advanceClock(request.body)
+        case .counters:
+            return ControlAPI.json(200, countersJSON())
+        case .stop:
+            stop(.stopRequested)
+            return ControlAPI.json(202, JSONText.object([("stopping", "true")]))
+        }
+    }
+
+    /// The path and its query's `name=value` pairs.
+    static func split(_ target: String) -> (String, [String: String]) {
+        guard let mark = target.firstIndex(of: "?") else { return (target, [:]) }
+        var query: [String: String] = [:]
+        for pair in target[target.index(after: mark)...].split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            query[String(parts[0]).removingPercentEncoding ?? String(parts[0])] =
+                parts.count > 1 ? String(parts[1]).removingPercentEncoding ?? String(parts[1]) : ""
+        }
+        return (String(target[..<mark]), query)
+    }
+
+    func time(_ time: SimTime) -> String { JSONText.string(LiveClock.iso8601(time, start: population.scenario.start)) }
+
+    func devicesJSON(topic: String?) -> String {
+        var items: [String] = []
+        for (lane, deviceApp) in population.lanes.enumerated() {
+            let appTopic = population.topic(ofApp: deviceApp.app)
+            if let topic, topic != appTopic { continue }
+            let current = deviceApp.phone.token
+            let old = population.tokens.issued.indices.filter {
+                population.tokens.issued[$0].lane == Int32(lane) && Int32($0) != current.rawValue
+            }
+            items.append(JSONText.object([
+                ("device", String(deviceApp.device)), ("app", String(deviceApp.app)), ("topic", JSONText.string(appTopic)),
+                ("token", JSONText.string(population.tokens.hex(current))), ("online", String(deviceApp.phone.isOnline)),
+                ("oldTokens", JSONText.array(old.map { JSONText.string(population.tokens.hex(DeviceToken(Int32($0)))) })),
+            ]))
+        }
+        return JSONText.object([("now", time(population.now)), ("devices", JSONText.array(items))])
+    }
+
+    func countsJSON(_ counts: DeviceAppCounts) -> String {
+        JSONText.object(DeviceAppCount.allCases.map { ($0.columnName, String(counts[$0])) })
+    }
+
+    func rejectionsJSON(_ rejections: [Int64]) -> String {
+        JSONText.object(APNsReason.allCases.filter { rejections[$0.index] > 0 }.map { ($0.name, String(rejections[$0.index])) })
+    }
+
+    func recordJSON(_ record: PushRecord?, messageIndex: Int32) -> [(String, String)] {
+        guard let record else { return [("apnsId", "null"), ("words", JSONText.string("no longer kept"))] }
+        return [("apnsId", JSONText.string(record.apnsID)), ("acceptedAt", time(record.acceptedAt)),
+                ("title", JSONText.optional(record.title, JSONText.string)), ("body", JSONText.optional(record.body, JSONText.string)),
+                ("collapseId", JSONText.optional(record.collapseID, JSONText.string)), ("priority", String(record.priority))]
+    }
+
+    func deviceAppJSON(_ lane: Int) -> String {
+        let deviceApp = population.lanes[lane]
+        let shown = deviceApp.notificationCenter.reversed().map { entry in
+            var members: [(String, String)] = [("shownAt", time(entry.shownAt))]
+            members += recordJSON(entry.record, messageIndex: entry.messageIndex)
+            if let summary = entry.summary {
+                members.append(("missedMessages", JSONText.object([("fromPosition", String(summary.lowerBound)),
+                                                                   ("toPosition", String(summary.upperBound))])))
+            }
+            return JSONText.object(members)
+        }
+        let log = deviceApp.log.reversed().map { entry in
+            var members: [(String, String)] = [("time", time(entry.time)), ("step", JSONText.string(entry.step))]
+            if let message = entry.messageIndex {
+                members.append(("apnsId", JSONText.optional(population.records.record(messageIndex: message)?.apnsID, JSONText.string)))
+            }
+            return JSONText.object(members)
+        }
+        var holds: [String] = []
+        for token in population.tokens.issued.indices where population.tokens.issued[token].lane == Int32(lane) {
+            let deviceToken = DeviceToken(Int32(token))
+            if let stored = population.apns.storedNotification(for: deviceToken) {
+                var members: [(String, String)] = [("place", JSONText.string("offline slot"))]
+                members += recordJSON(population.records.record(messageIndex: stored.payload.messageIndex),
+                                      messageIndex: stored.payload.messageIndex)
+                if let until = APNsServer.storageDeadline(of: stored, at: stored.acceptedAt) { members.append(("until", time(until))) }
+                holds.append(JSONText.object(members))
+            }
+            for held in population.apns.powerBatch(for: deviceToken) {
+                holds.append(JSONText.object([("place", JSONText.string("power batch"))]
+                                             + recordJSON(population.records.record(messageIndex: held.payload.messageIndex),
+                                                          messageIndex: held.payload.messageIndex)))
+            }
+        }
+        let phone = deviceApp.phone
+        return JSONText.object([
+            ("now", time(population.now)), ("device", String(deviceApp.device)), ("app", String(deviceApp.app)),
+            ("topic", JSONText.string(population.topic(ofApp: deviceApp.app))),
+            ("token", JSONText.string(population.tokens.hex(phone.token))), ("online", String(phone.isOnline)),
+            ("notificationCenter", JSONText.array(shown)), ("extensionLog", JSONText.array(log)),
+            ("apnsHolds", JSONText.array(holds)), ("counts", countsJSON(deviceApp.counts)),
+            ("rejections", rejectionsJSON(deviceApp.rejections)),
+        ])
+    }
+
+    func clockJSON() -> String {
+        let mode = switch clock.mode {
+        case .scaled(let speed): JSONText.object([("kind", JSONText.string("scaled")), ("speed", JSONText.number(speed))])
+        case .controlled: JSONText.object([("kind", JSONText.string("controlled"))])
+        }
+        let start = population.scenario.start
+        return JSONText.object([
+            ("mode", mode), ("now", time(population.now)),
+            ("simulatedSeconds", JSONText.number(Double(population.now) / Double(TimeUnit.second))),
+            ("epochMilliseconds", String(LiveClock.epochMilliseconds(population.now, start: start))),
+            ("end", time(population.end)), ("endSimulatedSeconds", JSONText.number(Double(population.end) / Double(TimeUnit.second))),
+        ])
+    }
+
+    func advanceClock(_ body: [UInt8]) -> HTTPResponse {
+        guard case .controlled = clock.mode else {
+            return ControlAPI.error(409, "the clock is scaled wall time (--speed); only a controlled clock (--clock controlled) is advanced")
+        }
+        guard let root = try? JSONParser.parse(body), case .object(let object) = root.value,
+              object.members.count == 1, let member = object.members.first,
+              case .number(let number) = member.value.value, number.doubleValue.isFinite, number.doubleValue >= 0,
+              number.doubleValue <= 1e12 else {
+            return ControlAPI.error(400, "expected {\"advanceSeconds\": s} or {\"toSeconds\": s} with s a number ≥ 0")
+        }
+        let amount = SimTime((number.doubleValue * Double(TimeUnit.second)).rounded(.down))
+        let target: SimTime
+        switch member.key {
+        case "advanceSeconds": target = population.now + amount
+        case "toSeconds":
+            guard amount >= population.now else {
+                return ControlAPI.error(400, "the clock reads \(Double(population.now) / Double(TimeUnit.second)) s; it never goes back")
+            }
+            target = amount
+        default:
+            return ControlAPI.error(400, "unknown key \(UserText.quote(member.key)); expected advanceSeconds or toSeconds")
+        }
+        population.advance(to: target)
+        if population.now >= population.end { stop(.endReached) }
+        return ControlAPI.json(200, clockJSON())
+    }
+
+    func countersJSON() -> String {
+        var totals = DeviceAppCounts()
+        var rejections = [Int64](repeating: 0, count: APNsReason.allCases.count)
+        for lane in population.lanes {
+            totals += lane.counts
+            for index in rejections.indices { rejections[index] += lane.rejections[index] }
+        }
+        let apns = population.apns.counters
+        return JSONText.object([
+            ("now", time(population.now)),
+            ("apns", JSONText.object(APNsCounter.allCases.map { ($0.columnName, String(apns[$0])) })),
+            ("deviceApps", countsJSON(totals)), ("rejections", rejectionsJSON(rejections)),
+            ("answers", JSONText.object(answered.keys.sorted().map { (String($0), String(answered[$0]!)) })),
+        ])
+    }
+}

@@ -1,0 +1,108 @@
+import Base
+import FakeAPNs
+import ProviderAuth
+import Simulator
+import Transport
+
+/// What `pushsim serve` runs on the transport: APNs's HTTP/2 API over the live population
+/// on one listener, the control and inspection API (`ControlAPI.swift`) on another.
+/// Called on the transport's one thread: it owns the population without locks.
+public final class ServeService: Service {
+    /// Why a run ended.
+    public enum Ending: Sendable, Equatable {
+        /// The clock reached the end (`--for`, or the scenario's duration).
+        case endReached
+        /// `POST /stop` on the control API.
+        case stopRequested
+        /// SIGINT or SIGTERM (`stop(byRequest:)` from the signal's watcher).
+        case signal
+    }
+
+    package var population: LivePopulation
+    package let clock: LiveClock
+    let authentication: ProviderAuthentication
+    /// The listener APNs's requests come on, and the control API's (nil: none).
+    let apnsListener: Int
+    let controlListener: Int?
+    /// A new connection's provider-token check (token authentication).
+    let freshTokenCheck: ProviderTokenCheck?
+    var tokenChecks: [Int: ProviderTokenCheck] = [:]
+    /// Makes the `apns-id` of requests that come without one, in request order.
+    var apnsIDs: SplitMix64
+    /// The machine's time in microseconds since the epoch: provider tokens are judged by
+    /// it, since the provider signs them with its own clock (a test passes its own).
+    let wallClock: () -> SimTime
+    let started = ContinuousClock.now
+    /// Why the run ended; nil while it runs.
+    public private(set) var ending: Ending?
+    /// Requests answered on the APNs listener, by status.
+    package internal(set) var answered: [Int: Int64] = [:]
+
+    /// - Parameters:
+    ///   - scenario: the population's scenario; `strategy` says which app the phones run.
+    ///   - topics: the apps' topics by app index on a device.
+    ///   - end: when the run ends, in simulated time.
+    ///   - apnsListener, controlListener: the transport's listener numbers for each API.
+    ///   - wallClock: microseconds since the epoch, for provider tokens.
+    /// - Throws: `KeyError.duplicateKeyID` when two keys share an id.
+    /// - Complexity: O(devices × apps).
+    public init(scenario: Scenario, strategy: Strategy, topics: [String], end: SimTime, clock: ClockMode,
+                authentication: ProviderAuthentication, apnsListener: Int, controlListener: Int?,
+                wallClock: @escaping () -> SimTime) throws(KeyError) {
+        population = LivePopulation(scenario: scenario, strategy: strategy, topics: topics, end: end)
+        self.clock = LiveClock(mode: clock)
+        self.authentication = authentication
+        self.apnsListener = apnsListener
+        self.controlListener = controlListener
+        self.wallClock = wallClock
+        if case .token(let keys) = authentication { freshTokenCheck = try ProviderTokenCheck(keys: keys) } else { freshTokenCheck = nil }
+        apnsIDs = RandomStream.apnsID.generator(seed: scenario.seed, user: 0)
+    }
+
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        followWallClock()
+        if request.listener == apnsListener { return answerAPNs(request) }
+        if request.listener == controlListener { return answerControl(request) }
+        return ControlAPI.error(404, "no API on this listener")
+    }
+
+    public func tick(elapsed: Duration) -> Duration? {
+        followWallClock()
+        // A scaled clock moves on its own: look again soon. A controlled one waits for requests.
+        switch clock.mode {
+        case .scaled: return .milliseconds(10)
+        case .controlled: return nil
+        }
+    }
+
+    public func connectionClosed(_ connection: Int) { tokenChecks[connection] = nil }
+
+    public var shouldStop: Bool { ending != nil }
+
+    /// Ends the run (a signal's watcher calls it; the transport then shuts down).
+    /// - Complexity: O(1).
+    public func stop(_ why: Ending) { if ending == nil { ending = why } }
+
+    /// Under a scaled clock, brings the population to the time the wall clock says.
+    func followWallClock() {
+        guard ending == nil, let time = clock.reading(elapsed: ContinuousClock.now - started) else { return }
+        population.advance(to: time)
+        if population.now >= population.end { stop(.endReached) }
+    }
+
+    /// The simulated instant now, as `apns-id`'s are made and answers stamped.
+    package var now: SimTime { population.now }
+
+    /// A made `apns-id`: a version 4 UUID drawn from the seed, in request order.
+    func makeAPNsID() -> String {
+        let high = apnsIDs.next(), low = apnsIDs.next()
+        let a = (high & 0xffff_ffff_ffff_0fff) | 0x4000          // version 4
+        let b = (low & 0x3fff_ffff_ffff_ffff) | 0x8000_0000_0000_0000  // variant 1
+        func hex(_ value: UInt64, _ digits: Int) -> String {
+            let text = String(value, radix: 16)
+            return String(repeating: "0", count: max(0, digits - text.count)) + text.suffix(digits)
+        }
+        return hex(a >> 32, 8) + "-" + hex((a >> 16) & 0xffff, 4) + "-" + hex(a & 0xffff, 4) + "-"
+            + hex(b >> 48, 4) + "-" + hex(b & 0xffff_ffff_ffff, 12)
+    }
+}

@@ -21,7 +21,10 @@ public enum ProviderAuthentication: Sendable {
 /// (also `userId` and the OID 0.9.2342.19200300.100.1.1).
 package enum CertificateSubject {
     /// - Complexity: O(n) in the subject's length.
-    package static func topic(_ subject: String) -> String? {
+    package static func topic(_ quoted: String) -> String? {
+        // haproxy's `%{+Q}` wraps the value in double quotes.
+        var subject = Substring(quoted)
+        if subject.count >= 2, subject.first == "\"", subject.last == "\"" { subject = subject.dropFirst().dropLast() }
         let separators: Set<Character> = subject.hasPrefix("/") ? ["/"] : [",", "/"]
         for part in subject.split(whereSeparator: { separators.contains($0) }) {
             let pair = part.split(separator: "=", maxSplits: 1)

@@ -67,6 +67,7 @@ public final class ServeService: Service {
     }
 
     public func tick(elapsed: Duration) -> Duration? {
+        if signalled?() == true { stop(.signal) }
         followWallClock()
         // A scaled clock moves on its own: look again soon. A controlled one waits for requests.
         switch clock.mode {
@@ -77,7 +78,13 @@ public final class ServeService: Service {
 
     public func connectionClosed(_ connection: Int) { tokenChecks[connection] = nil }
 
-    public var shouldStop: Bool { ending != nil }
+    public var shouldStop: Bool {
+        if ending == nil, signalled?() == true { stop(.signal) }
+        return ending != nil
+    }
+
+    /// Whether SIGINT or SIGTERM came (the CLI's handler sets what this reads); checked every turn.
+    public var signalled: (() -> Bool)?
 
     /// Ends the run (a signal's watcher calls it; the transport then shuts down).
     /// - Complexity: O(1).

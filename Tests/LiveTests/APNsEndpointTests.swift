@@ -146,5 +146,6 @@ struct APNsEndpointTests {
         #expect(harness.push(token).reason == "MissingProviderToken")
         #expect(harness.push(token, extra: [Header("x-client-subject", "CN=nobody")]).reason == "BadCertificate")
         #expect(CertificateSubject.topic("UID=com.example.mail, CN=x, O=y") == "com.example.mail")
+        #expect(CertificateSubject.topic("\"/C=US/UID=com.example.mail/CN=x\"") == "com.example.mail")
     }
 }

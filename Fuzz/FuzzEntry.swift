@@ -1,5 +1,5 @@
 // libFuzzer's entry point, compiled by Fuzz/run.sh as a module on top of PushSim's (never
-// by SwiftPM: Package.swift does not list this folder). One binary, six targets, chosen
+// by SwiftPM: Package.swift does not list this folder). One binary, seven targets, chosen
 // by PUSHSIM_FUZZ_TARGET: `json` (the JSON parser), `scenario` (the scenario decoder,
 // then the cost estimate of what it accepts), `partial` (a shard's partial result or a
 // result.json, then the reports and the page drawn from what it accepts: every number
@@ -9,7 +9,9 @@
 // DER, and as a provider token through APNs' check, twice, on a connection that accepts
 // the seed corpus's token) and `http2` (the input as a client's octets after the preface, to a `ServerConnection` that
 // answers every request and reads each as APNs would (`APNsWireRequest`); as frames; as an
-// HPACK block; as Huffman code — see fuzzHTTP2).
+// HPACK block; as Huffman code — see fuzzHTTP2) and `http1` (the input as a client's octets
+// to HTTP1's `RequestParser`, whole and in pieces, each request written back and read again
+// — see fuzzHTTP1).
 // Beyond "no crash", every error message must be lines without control characters,
 // each of bounded length: user text is escaped and cut (`UserText`).
 import Base
@@ -17,6 +19,7 @@ import CLI
 import FakeAPNs
 import Foundation
 import ProviderAuth
+import HTTP1
 import HTTP2
 import Reports
 import ScenarioFormat
@@ -66,6 +69,8 @@ public func pushsimFuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> I
         fuzzProviderAuth(bytes)
     case "http2":
         fuzzHTTP2(bytes)
+    case "http1":
+        fuzzHTTP1(bytes)
     case "folder":
         do {
             let folder = try ReportFolder(path: "fuzz", summary: bytes, record: nil)
@@ -254,4 +259,68 @@ private func fuzzHTTP2(_ bytes: [UInt8]) {
     }
     if round % 5 == 0 { connection.beginGracefulShutdown() }
     drain(.max)
+}
+
+/// Every request `RequestParser` hands out from `bytes` in pieces of `size`, then its error.
+private func http1Requests(_ bytes: [UInt8], limits: RequestLimits, pieces size: Int) -> (requests: [Request], error: RequestError?) {
+    var parser = RequestParser(limits: limits)
+    var requests: [Request] = []
+    var offset = 0
+    repeat {
+        let end = min(bytes.count, offset + size)
+        parser.append(Array(bytes[offset..<end]))
+        offset = end
+        do {
+            while let event = try parser.next() {
+                if case .request(let request) = event { requests.append(request) }
+            }
+        } catch {
+            return (requests, error)
+        }
+    } while offset < bytes.count
+    return (requests, nil)
+}
+
+/// The HTTP/1.1 layer on one input. Beyond "no crash":
+/// - the input in one piece and in pieces of 1…13 octets gives the same requests and the
+///   same status (a limit may be met sooner in pieces, so not always the same reason);
+/// - an error's status is one of the protocol's and its reason is a short line of visible text;
+/// - every request, written back as a request with its body by `content-length`, reads
+///   again as the same request, and its fields can be sent back in a `Response`: what the
+///   parser accepts, the writer does not refuse.
+private func fuzzHTTP1(_ bytes: [UInt8]) {
+    var limits = RequestLimits()
+    limits.maxBodySize = 4_096
+    limits.maxHeaderSectionSize = 2_048
+    limits.maxRequestLineLength = 512
+    limits.maxFieldCount = 32
+    let whole = http1Requests(bytes, limits: limits, pieces: .max)
+    let split = http1Requests(bytes, limits: limits, pieces: 1 + Int(bytes.first ?? 0) % 13)
+    precondition(whole.requests == split.requests && whole.error?.status == split.error?.status,
+                 "the input read differently in pieces: \(whole.error.map(String.init(describing:)) ?? "no error") against \(split.error.map(String.init(describing:)) ?? "no error")")
+    if let error = whole.error {
+        precondition([400, 413, 414, 431, 501, 505].contains(error.status), "refused with \(error.status)")
+        checkMessage(error.reason)
+        var output: [UInt8] = []
+        do { try Response(error: error).write(to: &output, closingConnection: true) } catch { preconditionFailure("an error's response: \(error)") }
+    }
+    var generous = RequestLimits()
+    generous.maxHeaderSectionSize = 1 << 16
+    for request in whole.requests {
+        let framing: Set<String> = ["content-length", "transfer-encoding"]
+        let kept = request.fields.filter { !framing.contains($0.name) }
+        var text = "\(request.method) \(request.target) HTTP/1.\(request.version == .http1_0 ? 0 : 1)\r\n"
+        for field in kept { text += "\(field.name): \(field.value)\r\n" }
+        text += "content-length: \(request.body.count)\r\n\r\n"
+        let again = http1Requests(Array(text.utf8) + request.body, limits: generous, pieces: .max)
+        var expected = request
+        expected.fields = kept + [Field("content-length", String(request.body.count))]
+        precondition(again.error == nil && again.requests == [expected],
+                     "a request written back reads differently: \(again.error.map(String.init(describing:)) ?? "")")
+        var output: [UInt8] = []
+        let answerable = kept.filter { $0.name != "connection" }
+        do { try Response(status: 200, fields: answerable, body: request.body).write(to: &output, omittingBody: request.method == "HEAD") } catch {
+            preconditionFailure("fields the parser accepted cannot be written back: \(error)")
+        }
+    }
 }

@@ -71,4 +71,17 @@ struct LayerTests {
             #expect(imports.isEmpty, "\(file) imports \(imports)")
         }
     }
+
+    @Test("the HTTP/1.1 protocol depends on no module and imports nothing: no Foundation, no I/O")
+    func http1ImportsNothing() throws {
+        #expect(try Self.targets()["HTTP1"] == [])
+        let folder = Self.root.appendingPathComponent("Sources/HTTP1")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
+        #expect(!files.isEmpty)
+        for file in files {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            let imports = text.split(separator: "\n").filter { $0.hasPrefix("import ") || $0.hasPrefix("@preconcurrency import ") }
+            #expect(imports.isEmpty, "\(file) imports \(imports)")
+        }
+    }
 }

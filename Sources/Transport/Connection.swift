@@ -1,0 +1,235 @@
+import Glibc
+import HTTP1
+import HTTP2
+
+/// One accepted client: its socket, its session (chosen by the first octets on a listener
+/// that speaks both), what is left to write, and where it stands in its life:
+/// open → flushing its last octets → lingering (our side shut, the client's octets read and
+/// dropped until it closes) → closed. Every step is bounded in time.
+final class Connection {
+    enum Phase: Equatable {
+        case open
+        /// The session is over: its last octets are being written, until `deadline`.
+        case flushing(deadline: Duration)
+        /// Our side is shut (FIN sent); the client's octets are read and dropped so that
+        /// closing does not reset the connection before it read our last answer.
+        case lingering(deadline: Duration)
+        case closed
+    }
+
+    let descriptor: Int32
+    /// The number `HTTPRequest.connection` and `Service.connectionClosed` use.
+    let number: Int
+    let listener: Int
+    private let configuration: TransportConfiguration
+    /// Nil while the first octets have not told HTTP/2 from HTTP/1.1.
+    private(set) var session: Session?
+    private var sniffed: [UInt8] = []
+    /// Octets taken from the session and not yet accepted by the socket.
+    private var unsent: [UInt8] = []
+    private var unsentOffset = 0
+    private(set) var phase = Phase.open
+    /// The last time an octet was read or written.
+    private var lastActivity: Duration
+    /// The idle timeout passed once and the session was asked to close.
+    private var idleNoticeGiven = false
+    private var clientClosed = false
+    /// The connection ends before its first octets chose a session (idle, or the server stops).
+    private var endedUndecided = false
+    private(set) var closedIdle = false
+
+    /// The most a write takes from the session at once.
+    static let writeChunk = 1 << 18
+
+    init(descriptor: Int32, number: Int, listener: Listener, configuration: TransportConfiguration, now: Duration) {
+        self.descriptor = descriptor
+        self.number = number
+        self.listener = listener.index
+        self.configuration = configuration
+        lastActivity = now
+        if listener.speaks == .http2PriorKnowledge { session = makeHTTP2Session() }
+    }
+
+    private func makeHTTP2Session() -> HTTP2Session {
+        HTTP2Session(configuration: configuration.http2, maxRequestBodyBytes: configuration.maxRequestBodyBytes,
+                     maxQueuedWriteBytes: configuration.maxQueuedWriteBytes, listener: listener, connection: number)
+    }
+
+    private func makeHTTP1Session() -> HTTP1Session {
+        var limits = configuration.http1
+        limits.maxBodySize = configuration.maxRequestBodyBytes
+        return HTTP1Session(limits: limits, maxQueuedWriteBytes: configuration.maxQueuedWriteBytes, listener: listener,
+                            connection: number)
+    }
+
+    var isClosed: Bool { phase == .closed }
+
+    private var pendingWriteBytes: Int { unsent.count - unsentOffset + (session?.outboundByteCount ?? 0) }
+
+    private var wantsInput: Bool {
+        !clientClosed && (session?.wantsInput ?? true) && pendingWriteBytes < configuration.maxQueuedWriteBytes
+    }
+
+    /// What poll(2) should watch for.
+    var pollEvents: Int16 {
+        switch phase {
+        case .open, .flushing:
+            var events: Int32 = 0
+            if phase == .open && wantsInput { events |= POLLIN }
+            if pendingWriteBytes > 0 { events |= POLLOUT }
+            return Int16(events)
+        case .lingering:
+            return Int16(POLLIN)
+        case .closed:
+            return 0
+        }
+    }
+
+    /// When the connection needs a turn even if its socket stays quiet.
+    var deadline: Duration? {
+        switch phase {
+        case .open: lastActivity + configuration.idleTimeout
+        case .flushing(let deadline), .lingering(let deadline): deadline
+        case .closed: nil
+        }
+    }
+
+    /// Sends what a new connection says first (HTTP/2's SETTINGS).
+    func start(now: Duration, service: Service) {
+        flush(now: now, service: service)
+    }
+
+    /// Serves what poll(2) reported for this socket.
+    func handle(_ revents: Int16, now: Duration, buffer: UnsafeMutableRawBufferPointer, service: Service) {
+        let events = Int32(revents)
+        if events & (POLLERR | POLLNVAL) != 0 { return close() }
+        switch phase {
+        case .closed:
+            return
+        case .lingering:
+            return drainLingering(buffer)
+        case .open where events & (POLLIN | POLLHUP) != 0 && wantsInput:
+            read(now: now, buffer: buffer, service: service)
+        case .open, .flushing:
+            // A hang-up while we do not read (backpressure) is seen here: nobody will read our answers.
+            if events & POLLHUP != 0 && events & POLLOUT == 0 { return close() }
+        }
+        guard phase != .closed else { return }
+        flush(now: now, service: service)
+    }
+
+    private func read(now: Duration, buffer: UnsafeMutableRawBufferPointer, service: Service) {
+        switch Socket.read(descriptor, into: buffer) {
+        case .read(let count):
+            lastActivity = now
+            idleNoticeGiven = false
+            receive(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), now: now, service: service)
+        case .endOfStream:
+            clientClosed = true
+            if let session { session.inputEnded(now: now, service: service) } else { close() }
+        case .wouldBlock:
+            break
+        case .failed:
+            close() // reset by the client: nothing we write would arrive
+        }
+    }
+
+    private func receive(_ bytes: UnsafeRawBufferPointer, now: Duration, service: Service) {
+        if let session { return session.receive(bytes, now: now, service: service) }
+        sniffed.append(contentsOf: bytes)
+        let chosen: Session
+        switch ProtocolSniffer.verdict(sniffed) {
+        case .undecided: return
+        case .http2: chosen = makeHTTP2Session()
+        case .http1: chosen = makeHTTP1Session()
+        }
+        session = chosen
+        sniffed.withUnsafeBytes { chosen.receive($0, now: now, service: service) }
+        sniffed = []
+    }
+
+    /// Writes what the socket takes, lets a paused session go on when that made room,
+    /// and moves the connection on when its session is over.
+    private func flush(now: Duration, service: Service) {
+        while phase != .closed {
+            if unsentOffset == unsent.count {
+                unsent = session?.takeOutbound(maxBytes: Self.writeChunk) ?? []
+                unsentOffset = 0
+                if unsent.isEmpty {
+                    // All written: answers paused at the write limit may go on. They end:
+                    // the session answers only what it has already read.
+                    guard let session, phase == .open else { break }
+                    session.resume(now: now, service: service)
+                    if session.outboundByteCount == 0 { break }
+                    continue
+                }
+            }
+            let outcome = unsent[unsentOffset...].withUnsafeBytes { Socket.write(descriptor, $0) }
+            switch outcome {
+            case .wrote(let count):
+                unsentOffset += count
+                lastActivity = now
+            case .wouldBlock:
+                return
+            case .failed:
+                return close()
+            }
+        }
+        advance(now: now)
+    }
+
+    /// open → flushing once the session is over (or the client left before one began);
+    /// flushing → lingering once nothing is left to write.
+    private func advance(now: Duration) {
+        if phase == .open && (session?.isFinished ?? (clientClosed || endedUndecided)) {
+            phase = .flushing(deadline: now + configuration.lingerTimeout)
+        }
+        guard case .flushing = phase, pendingWriteBytes == 0 else { return }
+        if clientClosed { return close() }
+        Socket.shutdownWriting(descriptor)
+        phase = .lingering(deadline: now + configuration.lingerTimeout)
+    }
+
+    /// Reads and drops what the client still sends after our FIN, until it closes.
+    private func drainLingering(_ buffer: UnsafeMutableRawBufferPointer) {
+        for _ in 0..<16 {
+            switch Socket.read(descriptor, into: buffer) {
+            case .read: continue
+            case .wouldBlock: return
+            case .endOfStream, .failed: return close()
+            }
+        }
+    }
+
+    /// Times out what is due: an idle connection is asked to close, then closed; a close
+    /// that takes too long is cut.
+    func checkDeadline(now: Duration, service: Service) {
+        guard let deadline, now >= deadline else { return }
+        switch phase {
+        case .open:
+            guard !idleNoticeGiven else { return close() }
+            idleNoticeGiven = true
+            closedIdle = true
+            lastActivity = now
+            if let session { session.closeIdle() } else { endedUndecided = true }
+            flush(now: now, service: service)
+        case .flushing, .lingering:
+            close()
+        case .closed:
+            break
+        }
+    }
+
+    /// The server stops: the session finishes what is in flight.
+    func beginShutdown(now: Duration, service: Service) {
+        guard phase == .open else { return }
+        if let session { session.beginShutdown() } else { endedUndecided = true }
+        flush(now: now, service: service)
+    }
+
+    func close() {
+        guard phase != .closed else { return }
+        phase = .closed
+        Socket.close(descriptor)
+    }
+}

@@ -1,0 +1,118 @@
+import HTTP1
+
+/// An HTTP/1.1 connection: `RequestParser` in, `Response` out, requests answered in the
+/// order they came (pipelining is what the parser keeps in order). A request the parser
+/// refuses gets its error response with `connection: close`, and the session ends.
+final class HTTP1Session: Session {
+    private var parser: RequestParser
+    private var outbound: [UInt8] = []
+    private var outboundStart = 0
+    private let maxQueuedWriteBytes: Int
+    private let listener: Int
+    private let connection: Int
+    /// No more requests are read; the connection closes once `outbound` is written.
+    private var finished = false
+    /// Whole requests may wait in the parser: answering stopped at the write limit.
+    private var paused = false
+    private var clientClosed = false
+    /// The server stops: the request in progress, if any, is the last.
+    private var stopping = false
+    private(set) var requestsServed = 0
+    private(set) var endedByProtocolError = false
+
+    init(limits: RequestLimits, maxQueuedWriteBytes: Int, listener: Int, connection: Int) {
+        parser = RequestParser(limits: limits)
+        self.maxQueuedWriteBytes = maxQueuedWriteBytes
+        self.listener = listener
+        self.connection = connection
+    }
+
+    func receive(_ bytes: UnsafeRawBufferPointer, now: Duration, service: Service) {
+        parser.append(bytes)
+        serve(service)
+    }
+
+    /// Answers whole requests until the parser wants more octets, the write limit is
+    /// reached, or the session ends.
+    private func serve(_ service: Service) {
+        while !finished {
+            guard outboundByteCount < maxQueuedWriteBytes else {
+                paused = true
+                return
+            }
+            let event: RequestParser.Event?
+            do {
+                event = try parser.next()
+            } catch {
+                try? Response(error: error).write(to: &outbound, closingConnection: true)
+                endedByProtocolError = true
+                finished = true
+                return
+            }
+            paused = false
+            switch event {
+            case nil:
+                // Nothing whole is left: a client gone, or a server stopping between requests, ends here.
+                if clientClosed || parser.isClosed || (stopping && !parser.hasPartialRequest) { finished = true }
+                return
+            case .continueExpected?:
+                try? Response.continue.write(to: &outbound)
+            case .request(let request)?:
+                answer(request, service)
+            }
+        }
+    }
+
+    private func answer(_ request: Request, _ service: Service) {
+        let closing = !request.keepAlive || stopping
+        let response = service.respond(to: HTTPRequest(
+            method: request.method, path: request.target, authority: request.host,
+            headers: request.fields.map { Header($0.name, $0.value) }, body: request.body, version: .http1_1,
+            listener: listener, connection: connection))
+        requestsServed += 1
+        let fields = response.headers.filter { $0.name != "content-length" }.map { Field($0.name, $0.value) }
+        do {
+            try Response(status: response.status, fields: fields, body: response.body)
+                .write(to: &outbound, omittingBody: request.method == "HEAD", closingConnection: closing)
+        } catch {
+            // The service answered what HTTP/1.1 cannot carry (a split field, a bad status).
+            try? Response(status: 500).write(to: &outbound, closingConnection: closing)
+        }
+        if closing { finished = true }
+    }
+
+    var wantsInput: Bool { !finished && !paused && !clientClosed }
+
+    var outboundByteCount: Int { outbound.count - outboundStart }
+
+    func takeOutbound(maxBytes: Int) -> [UInt8] {
+        let count = Swift.min(maxBytes, outboundByteCount)
+        let chunk = Array(outbound[outboundStart..<(outboundStart + count)])
+        outboundStart += count
+        if outboundStart == outbound.count {
+            outbound.removeAll(keepingCapacity: outbound.capacity <= 1 << 16)
+            outboundStart = 0
+        }
+        return chunk
+    }
+
+    func resume(now: Duration, service: Service) {
+        if paused { serve(service) }
+    }
+
+    func inputEnded(now: Duration, service: Service) {
+        clientClosed = true
+        serve(service) // the whole requests still in the parser are answered; a partial one is dropped
+    }
+
+    func beginShutdown() {
+        stopping = true
+        if !parser.hasPartialRequest && !paused { finished = true }
+    }
+
+    func closeIdle() {
+        finished = true
+    }
+
+    var isFinished: Bool { finished }
+}

@@ -1,0 +1,122 @@
+import HTTP2
+
+/// An HTTP/2 connection: `ServerConnection` in and out, each request gathered (headers,
+/// then every DATA until END_STREAM; trailers end it too and are dropped) and handed to
+/// the service whole, its answer queued on its stream.
+final class HTTP2Session: Session {
+    private var connection: ServerConnection
+    /// Requests whose body is on its way.
+    private var pending: [StreamID: (head: RequestHead, body: [UInt8])] = [:]
+    private let maxRequestBodyBytes: Int
+    private let maxQueuedWriteBytes: Int
+    private let listener: Int
+    private let connectionNumber: Int
+    private var clientClosed = false
+    private(set) var requestsServed = 0
+    private(set) var endedByProtocolError = false
+
+    init(configuration: ServerConfiguration, maxRequestBodyBytes: Int, maxQueuedWriteBytes: Int, listener: Int, connection: Int) {
+        self.connection = ServerConnection(configuration: configuration)
+        self.maxRequestBodyBytes = maxRequestBodyBytes
+        self.maxQueuedWriteBytes = maxQueuedWriteBytes
+        self.listener = listener
+        connectionNumber = connection
+    }
+
+    func receive(_ bytes: UnsafeRawBufferPointer, now: Duration, service: Service) {
+        for event in connection.receive(bytes, now: now) {
+            switch event {
+            case .request(let stream, let head, let endStream):
+                if let length = head.contentLength, length > maxRequestBodyBytes {
+                    refuseAsTooLarge(stream)
+                } else if endStream {
+                    answer(stream, head, body: [], service)
+                } else {
+                    pending[stream] = (head, [])
+                }
+            case .data(let stream, let bytes, let endStream):
+                // Data of a stream already answered (413) is dropped: it is acknowledged all the same.
+                guard pending[stream] != nil else { continue }
+                if pending[stream]!.body.count + bytes.count > maxRequestBodyBytes {
+                    pending[stream] = nil
+                    refuseAsTooLarge(stream)
+                    continue
+                }
+                pending[stream]!.body += bytes
+                if endStream, let request = pending.removeValue(forKey: stream) {
+                    answer(stream, request.head, body: request.body, service)
+                }
+            case .trailers(let stream, _):
+                if let request = pending.removeValue(forKey: stream) {
+                    answer(stream, request.head, body: request.body, service)
+                }
+            case .streamReset(let stream, _):
+                pending[stream] = nil
+            case .streamError(let error):
+                if let stream = error.stream { pending[stream] = nil }
+            case .connectionError:
+                pending.removeAll()
+                endedByProtocolError = true
+            case .ping, .pingAcknowledged, .goAway:
+                break
+            }
+        }
+    }
+
+    /// 413 from the transport itself; the rest of the body is read and dropped.
+    private func refuseAsTooLarge(_ stream: StreamID) {
+        try? connection.respond(to: stream, status: 413, headers: [HeaderField("content-length", "0")])
+    }
+
+    /// Fields whose value differs in every response: indexing them would only churn the
+    /// client's HPACK table (RFC 7541 §7.1.3 names this case).
+    private static let uniqueValued: Set<String> = ["apns-id", "apns-unique-id", "date"]
+
+    private func answer(_ stream: StreamID, _ head: RequestHead, body: [UInt8], _ service: Service) {
+        let request = HTTPRequest(
+            method: head.method, path: head.path ?? head.authority ?? "", authority: head.authority,
+            headers: head.fields.map { Header($0.nameString, $0.valueString) }, body: body, version: .http2,
+            listener: listener, connection: connectionNumber)
+        let response = service.respond(to: request)
+        requestsServed += 1
+        var fields: [HeaderField] = []
+        fields.reserveCapacity(response.headers.count + 1)
+        for header in response.headers where header.name != "content-length" {
+            fields.append(HeaderField(header.name, header.value,
+                                      indexing: Self.uniqueValued.contains(header.name) ? .withoutIndexing : .incremental))
+        }
+        // RFC 9110 §8.6: no content-length on 1xx and 204; 304 and HEAD carry no body.
+        let bodiless = response.status < 200 || response.status == 204 || response.status == 304
+        if !bodiless { fields.append(HeaderField("content-length", String(response.body.count))) }
+        do {
+            try connection.respond(to: stream, status: response.status, headers: fields,
+                                   body: bodiless || head.method == "HEAD" ? [] : response.body)
+        } catch .invalidResponse {
+            // The service answered what HTTP/2 cannot carry (an uppercase or connection-specific field, a 1xx).
+            try? connection.respond(to: stream, status: 500, headers: [HeaderField("content-length", "0")])
+        } catch {
+            // The client reset the stream, or the connection is closing: normal life, nothing to answer.
+        }
+    }
+
+    var wantsInput: Bool { !clientClosed && !connection.isFinished && connection.outboundByteCount < maxQueuedWriteBytes }
+
+    var outboundByteCount: Int { connection.outboundByteCount }
+
+    func takeOutbound(maxBytes: Int) -> [UInt8] { connection.takeOutbound(maxBytes: maxBytes) }
+
+    func resume(now: Duration, service: Service) {}
+
+    func inputEnded(now: Duration, service: Service) {
+        // Whatever came whole was answered as it came; data waiting for windows the client
+        // can no longer open will not go.
+        clientClosed = true
+        pending.removeAll()
+    }
+
+    func beginShutdown() { connection.beginGracefulShutdown() }
+
+    func closeIdle() { connection.goAway(code: .noError) }
+
+    var isFinished: Bool { clientClosed || connection.isFinished }
+}

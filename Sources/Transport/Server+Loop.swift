@@ -1,0 +1,133 @@
+import Glibc
+
+/// The loop: one poll(2) over the listeners and every connection, a turn at a time.
+extension Server {
+    /// Serves until `service.shouldStop` turns true, then stops accepting, lets the
+    /// connections finish (HTTP/2: GOAWAY, graceful; HTTP/1.1: closed after the response
+    /// in flight) for at most `shutdownGracePeriod`, closes everything and returns. Call once.
+    ///
+    /// Each turn: wait for sockets (at most `maxPollWait`, what the service's last `tick`
+    /// asked, and the nearest connection deadline), serve the connections that are ready,
+    /// time out the idle ones, accept new ones, then `tick` the service.
+    /// - Complexity: O(c) per turn plus the octets moved, c the connections.
+    public func run(service: Service) {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var now = Duration.zero
+        var stopDeadline: Duration?
+        var requestedWait: Duration?
+        var acceptPausedUntil = Duration.zero
+        var pollSet: [pollfd] = []
+        while true {
+            if stopDeadline == nil && service.shouldStop {
+                stopDeadline = now + configuration.shutdownGracePeriod
+                stopAccepting()
+                for connection in connections { connection.beginShutdown(now: now, service: service) }
+                sweepClosed(service)
+            }
+            if let stopDeadline, connections.isEmpty || now >= stopDeadline {
+                for connection in connections { connection.close() }
+                sweepClosed(service)
+                return
+            }
+
+            let accepting = stopDeadline == nil && now >= acceptPausedUntil
+            pollSet.removeAll(keepingCapacity: true)
+            if accepting {
+                for listener in listeners { pollSet.append(pollfd(fd: listener.descriptor, events: Int16(POLLIN), revents: 0)) }
+            }
+            let listenerCount = pollSet.count
+            var wait = configuration.maxPollWait
+            if let requestedWait { wait = min(wait, requestedWait) }
+            if let stopDeadline { wait = min(wait, stopDeadline - now) }
+            if stopDeadline == nil && !accepting { wait = min(wait, acceptPausedUntil - now) }
+            for connection in connections {
+                pollSet.append(pollfd(fd: connection.descriptor, events: connection.pollEvents, revents: 0))
+                if let deadline = connection.deadline { wait = min(wait, deadline - now) }
+            }
+
+            // EINTR (a signal) or any other failure: the turn goes on with nothing ready.
+            let ready = poll(&pollSet, nfds_t(pollSet.count), Self.milliseconds(wait))
+            now = start.duration(to: clock.now)
+
+            // Connections before the listeners: one that closed frees its place first.
+            if ready > 0 {
+                for (offset, connection) in connections.enumerated() {
+                    let revents = pollSet[listenerCount + offset].revents
+                    if revents != 0 { connection.handle(revents, now: now, buffer: readBuffer, service: service) }
+                }
+            }
+            for connection in connections { connection.checkDeadline(now: now, service: service) }
+            sweepClosed(service)
+            if ready > 0 && accepting {
+                for (index, listener) in listeners.enumerated() where pollSet[index].revents != 0 {
+                    if !acceptConnections(on: listener, now: now, service: service) {
+                        acceptPausedUntil = now + .milliseconds(100)
+                    }
+                }
+            }
+            requestedWait = service.tick(elapsed: now)
+        }
+    }
+
+    /// Accepts what the listener has, up to a bound so one listener cannot starve the
+    /// connections. Beyond `maxConnections` a connection is closed as soon as accepted.
+    /// - Returns: false when accepting failed for want of resources (descriptors, memory):
+    ///   the listener stays readable, so the loop pauses accepting instead of spinning.
+    func acceptConnections(on listener: Listener, now: Duration, service: Service) -> Bool {
+        for _ in 0..<64 {
+            switch listener.accept() {
+            case .accepted(let descriptor):
+                guard connections.count < configuration.maxConnections else {
+                    Socket.close(descriptor)
+                    statistics.connectionsRefused += 1
+                    continue
+                }
+                Socket.disableNagle(descriptor)
+                let connection = Connection(descriptor: descriptor, number: nextConnectionNumber, listener: listener,
+                                            configuration: configuration, now: now)
+                nextConnectionNumber += 1
+                connections.append(connection)
+                statistics.connectionsAccepted += 1
+                statistics.peakConnections = max(statistics.peakConnections, connections.count)
+                connection.start(now: now, service: service)
+            case .wouldBlock:
+                return true
+            case .failed(let code):
+                return ![EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(code)
+            }
+        }
+        return true
+    }
+
+    /// Closes the listeners: new clients are refused by the kernel from now on.
+    func stopAccepting() {
+        for listener in listeners { Socket.close(listener.descriptor) }
+        listeners.removeAll()
+    }
+
+    /// Forgets the closed connections, telling the service and counting what they did.
+    func sweepClosed(_ service: Service) {
+        guard connections.contains(where: \.isClosed) else { return }
+        connections.removeAll { connection in
+            guard connection.isClosed else { return false }
+            statistics.requests += connection.session?.requestsServed ?? 0
+            if connection.session?.endedByProtocolError == true { statistics.protocolErrors += 1 }
+            if connection.closedIdle { statistics.connectionsClosedIdle += 1 }
+            service.connectionClosed(connection.number)
+            return true
+        }
+    }
+
+    /// A wait for poll(2): whole milliseconds rounded up (a deadline is not woken for
+    /// early, to spin), at least 0.
+    static func milliseconds(_ duration: Duration) -> Int32 {
+        guard duration > .zero else { return 0 }
+        let (seconds, attoseconds) = duration.components
+        let perMillisecond: Int64 = 1_000_000_000_000_000
+        let total = seconds.multipliedReportingOverflow(by: 1_000)
+        guard !total.overflow else { return Int32.max }
+        let rounded = total.partialValue + (attoseconds + perMillisecond - 1) / perMillisecond
+        return Int32(clamping: rounded)
+    }
+}

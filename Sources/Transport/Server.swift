@@ -1,0 +1,50 @@
+import Glibc
+
+/// An HTTP server on one thread: listeners and connections on one poll(2) loop, each
+/// connection driving HTTP2's `ServerConnection` or HTTP1's `RequestParser`, every whole
+/// request handed to a `Service` and its answer written back.
+///
+/// Use: `init`, `bind` each listener, then `run` on the thread that owns the service;
+/// `run` returns once the service's `shouldStop` turned true and the connections were
+/// given `shutdownGracePeriod` to finish. The server is not thread-safe: `bind` and
+/// `run` on one thread at a time (a test may bind on one thread and run on another),
+/// `statistics` read after `run` returned.
+public final class Server {
+    public let configuration: TransportConfiguration
+    /// What the server did; complete once `run` has returned.
+    public internal(set) var statistics = TransportStatistics()
+
+    var listeners: [Listener] = []
+    var connections: [Connection] = []
+    var nextConnectionNumber = 1
+    /// Every read lands here first: one buffer for all connections, reused on every read.
+    let readBuffer: UnsafeMutableRawBufferPointer
+    static let readBufferSize = 1 << 16
+
+    /// A server with no listener yet.
+    /// - Complexity: O(1).
+    public init(configuration: TransportConfiguration = TransportConfiguration()) {
+        self.configuration = configuration
+        readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
+    }
+
+    deinit {
+        for listener in listeners { Socket.close(listener.descriptor) }
+        for connection in connections { connection.close() }
+        readBuffer.deallocate()
+    }
+
+    /// Opens a listener on `host` (an IPv4 or IPv6 literal, brackets allowed, `localhost`
+    /// for 127.0.0.1, or a name) and `port` (0: a free one), speaking `protocol`.
+    /// - Returns: the listener's index (what `HTTPRequest.listener` will say) and the
+    ///   port it is bound to.
+    /// - Throws: `TransportError`, whose description is one line naming the address and
+    ///   the system's reason (`cannot listen on 127.0.0.1:2197: Address already in use`).
+    /// - Complexity: that of the resolver for a name; O(1) for a literal.
+    public func bind(host: String, port: Int, protocol speaks: ListenerProtocol) throws(TransportError) -> (listener: Int, port: Int) {
+        let address = try ListenAddress(host: host, port: port)
+        let listener = try Listener.open(address, index: listeners.count, speaks: speaks, backlog: configuration.listenBacklog)
+        listeners.append(listener)
+        return (listener.index, listener.port)
+    }
+}

@@ -1,0 +1,28 @@
+/// One connection's protocol once it is known: what it makes of the octets read (requests
+/// for the service, answers queued), and what it has to write. The `Connection` owns the
+/// socket and the session's life; the session never touches the socket.
+protocol Session: AnyObject {
+    /// Reads octets: whole requests go to `service`, their answers are queued.
+    func receive(_ bytes: UnsafeRawBufferPointer, now: Duration, service: Service)
+    /// Whether the session takes more octets now: false once it reads no more, or while
+    /// its queued answers are over the write limit (backpressure).
+    var wantsInput: Bool { get }
+    /// Octets queued for writing.
+    var outboundByteCount: Int { get }
+    /// Removes and returns up to `maxBytes` queued octets, oldest first.
+    func takeOutbound(maxBytes: Int) -> [UInt8]
+    /// Called when written octets made room: work paused by backpressure goes on.
+    func resume(now: Duration, service: Service)
+    /// The client closed its side: what it sent whole is answered, nothing more comes.
+    func inputEnded(now: Duration, service: Service)
+    /// The server stops: finish what is in flight, take nothing new.
+    func beginShutdown()
+    /// Nothing moved for the idle timeout: end the connection as the protocol does.
+    func closeIdle()
+    /// Whether the session is over: once its queued octets are written, the connection closes.
+    var isFinished: Bool { get }
+    /// Requests handed to the service.
+    var requestsServed: Int { get }
+    /// Whether the session ended for the client's protocol error.
+    var endedByProtocolError: Bool { get }
+}

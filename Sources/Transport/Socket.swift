@@ -1,0 +1,68 @@
+import Glibc
+
+/// The socket calls the loop makes, EINTR-safe, each answering in the loop's terms.
+enum Socket {
+    enum ReadOutcome {
+        case read(Int)
+        case wouldBlock
+        /// The peer closed its side: no more octets will come.
+        case endOfStream
+        case failed(Int32)
+    }
+
+    enum WriteOutcome {
+        case wrote(Int)
+        case wouldBlock
+        case failed(Int32)
+    }
+
+    /// One recv(2) into `buffer`.
+    /// - Complexity: O(n), n the octets read.
+    static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> ReadOutcome {
+        while true {
+            let count = recv(descriptor, buffer.baseAddress, buffer.count, 0)
+            if count > 0 { return .read(count) }
+            if count == 0 { return .endOfStream }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK: return .wouldBlock
+            default: return .failed(errno)
+            }
+        }
+    }
+
+    /// One send(2) of `bytes`; MSG_NOSIGNAL, so a peer gone away is an error, not SIGPIPE.
+    /// - Complexity: O(n), n the octets written.
+    static func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> WriteOutcome {
+        while true {
+            let count = send(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
+            if count >= 0 { return .wrote(count) }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK: return .wouldBlock
+            default: return .failed(errno)
+            }
+        }
+    }
+
+    /// Sends FIN: the peer reads what was written, then the end.
+    static func shutdownWriting(_ descriptor: Int32) {
+        _ = shutdown(descriptor, Int32(SHUT_WR))
+    }
+
+    /// Closes the descriptor. Not retried on EINTR: on Linux it is closed whatever close(2) says.
+    static func close(_ descriptor: Int32) {
+        _ = Glibc.close(descriptor)
+    }
+
+    /// Small answers go out at once instead of waiting for Nagle's algorithm to fill a segment.
+    static func disableNagle(_ descriptor: Int32) {
+        var on: Int32 = 1
+        _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+    }
+
+    /// The system's words for an errno value.
+    static func errorText(_ code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+import Transport
+
+/// Python's httpx (with h2) over HTTP/2 with prior knowledge: `Tests/Fixtures/transport/httpx_client.py`.
+@Suite("httpx against the server", .timeLimit(.minutes(1)))
+struct HttpxTests {
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/transport/httpx_client.py").path
+    static let present = ExternalTool.pythonHas("httpx, h2")
+
+    struct Seen: Decodable {
+        var versions: [String]
+        var statuses: [Int]
+        var apns_ids: Int
+        var echo_ok: Bool
+        var concurrent: [Int]
+    }
+
+    @Test("httpx.Client(http1=False, http2=True): 20 POSTs, a 100 000-octet echo, a 404 and 16 requests at once from threads",
+          .enabled(if: present || ExternalTool.required,
+                   "python3 -m pip install httpx h2 (with CI=true its absence fails the test)"))
+    func httpxOverH2c() throws {
+        try #require(Self.present, "CI=true, but python3 cannot import httpx and h2")
+        let running = try RunningServer()
+        defer { running.stop() }
+        let outcome = try ExternalTool.run("python3", [Self.script, "http://127.0.0.1:\(running.port)"], timeout: 50)
+        #expect(outcome.status == 0, "\(outcome.errors)")
+        let seen = try JSONDecoder().decode(Seen.self, from: Data(outcome.output.utf8))
+        #expect(seen.versions == Array(repeating: "HTTP/2", count: 20))
+        #expect(seen.statuses == Array(repeating: 200, count: 20) + [404])
+        #expect(seen.apns_ids == 20)
+        #expect(seen.echo_ok)
+        #expect(seen.concurrent == Array(repeating: 200, count: 16))
+        let requests = running.service.snapshot.requests
+        #expect(requests.count == 38)
+        #expect(Set(requests.map(\.connection)).count == 1, "httpx used \(Set(requests.map(\.connection)).count) connections")
+        #expect(requests.first?.value("apns-topic") == "com.example.mail")
+    }
+}

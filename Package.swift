@@ -91,7 +91,7 @@ let package = Package(
         .testTarget(name: "TransportTests", dependencies: ["Transport", "HTTP2", "HTTP1"]),
         .testTarget(name: "LiveTests", dependencies: ["TestSupport", "Live", "Transport", "Simulator", "ScenarioFormat", "ProviderAuth", "Device",
                                                       "FakeAPNs", "Kernel", "Base"]),
-        .testTarget(name: "CLITests", dependencies: ["TestSupport", "CLI", "Studies", "Reports", "ScenarioFormat", "Simulator", "Kernel",
+        .testTarget(name: "CLITests", dependencies: ["TestSupport", "CLI", "Live", "Studies", "Reports", "ScenarioFormat", "Simulator", "Kernel",
                                                      "Provider", "Device", "FakeAPNs", "Base"]),
     ]
 )

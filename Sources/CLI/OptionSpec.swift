@@ -91,7 +91,9 @@ package struct OptionSpec: Sendable, Equatable {
     /// - Complexity: O(help's length).
     package var helpLines: [String] {
         let indent = String(repeating: " ", count: 2 + Self.helpColumn)
-        let first = "  " + label + String(repeating: " ", count: max(1, Self.helpColumn - label.count)) + (help.first ?? "")
+        // A label too long for the column gets a line of its own, and its help starts below it.
+        if label.count >= Self.helpColumn { return ["  " + label] + help.map { indent + $0 } }
+        let first = "  " + label + String(repeating: " ", count: Self.helpColumn - label.count) + (help.first ?? "")
         return [first] + help.dropFirst().map { indent + $0 }
     }
 }

@@ -43,6 +43,8 @@ public enum PushSimCommand {
                 help: DiffCommand.help, options: DiffCommand.options) { DiffCommand.main($0, console: $1) },
         Command(name: "sweep", summary: "Run a scenario over a grid of field values (sweep.csv, sweep.html)",
                 help: SweepCommand.help, options: SweepCommand.options) { SweepCommand.main($0, console: $1) },
+        Command(name: "serve", summary: "Serve APNs's HTTP/2 API over the scenario's population of phones",
+                help: ServeCommand.help, options: ServeCommand.options) { ServeCommand.main($0, console: $1) },
         Command(name: "schema", summary: "Print the JSON Schema of scenario files (for editors)",
                 help: SchemaCommand.help, options: []) { SchemaCommand.main($0, console: $1) },
         Command(name: "bench", summary: "Measure speed and peak memory on a scenario",

@@ -1,5 +1,6 @@
 @testable import CLI
 import Foundation
+import Live
 @testable import Reports
 @testable import ScenarioFormat
 @testable import Simulator
@@ -70,6 +71,20 @@ struct DocumentationTests {
         let pages = try FileManager.default.contentsOfDirectory(atPath: Self.repository + "/docs").filter { $0.hasSuffix(".md") }
         for page in pages {
             #expect(linked.contains("docs/" + page), "README does not link docs/\(page)")
+        }
+    }
+
+    @Test("docs/serve.md names every control API route, every devices.csv column and every report file")
+    func serveIsDocumented() throws {
+        let serve = try Self.page("docs/serve.md")
+        for route in ControlRoute.allCases {
+            #expect(serve.contains("`" + route.pattern + "`"), "docs/serve.md does not show the route \(route.pattern)")
+        }
+        for column in ServeReport.deviceColumns {
+            #expect(serve.contains("`" + column + "`"), "docs/serve.md does not name devices.csv's \(column)")
+        }
+        for file in ServeReport.fileNames {
+            #expect(serve.contains("**`" + file + "`**"), "docs/serve.md has no paragraph on \(file)")
         }
     }
 }

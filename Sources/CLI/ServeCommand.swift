@@ -1,0 +1,301 @@
+import Base
+import Foundation
+import Live
+import ProviderAuth
+import Reports
+import ScenarioFormat
+import Simulator
+import Synchronization
+import Transport
+
+/// `pushsim serve SCENARIO [--listen HOST:PORT] [--control HOST:PORT] [--clock scaled|controlled]
+/// [--speed X] [--for DURATION] [--strategy LABEL] [--topic BUNDLE-ID]... [--provider-key TEAM:KEY:FILE]...
+/// [--trust-certificate-subject HEADER] [--out DIR] [--set PATH=VALUE]... [--seed N]`: APNs over HTTP/2
+/// in front of the scenario's population, until the run ends; then its reports.
+package enum ServeCommand {
+    package static let help = """
+    OVERVIEW: Serve APNs's HTTP/2 API over the scenario's population of phones.
+
+    """ + "\n" + usageHelp.text + "\n\n" + about + "\n" + optionsHelp.text + examples
+
+    static let about = """
+    Point your provider at http://<listen>/3/device/<token> (HTTP/2 cleartext with prior
+    knowledge; TLS through a terminator in front, docs/serve.md "TLS"). The devices and
+    their tokens are listed by the control API: GET http://<control>/devices. The run ends
+    when simulated time reaches --for (default: the scenario's duration), on SIGINT or
+    SIGTERM, or on POST /stop; serve then writes \(Reports.listing(ServeReport.fileNames))
+    to <dir>, whole or not at all. docs/serve.md documents the API and the reports.
+
+    """
+
+    static let examples = """
+
+    EXAMPLES:
+      pushsim serve scenarios/two-states.json
+      pushsim serve scenarios/token-rotation.json --clock controlled --topic com.example.mail
+      pushsim serve scenarios/mail-january-february.json --speed 3600 --for 2d --set devices=50
+      pushsim serve scenarios/two-states.json --provider-key TEAM123456:KEY1234567:AuthKey_KEY1234567.p8
+
+    """
+
+    /// A host and port to listen on.
+    package struct Endpoint: Sendable, Equatable {
+        package var host: String
+        package var port: Int
+
+        /// `host:port`, `[v6]:port` or `:port` (127.0.0.1).
+        static func parse(_ text: String) -> Endpoint? {
+            guard let colon = text.lastIndex(of: ":") else { return nil }
+            var host = String(text[..<colon])
+            guard let port = ArgumentScanner.plainInteger(String(text[text.index(after: colon)...])) as Int?,
+                  (0...65_535).contains(port) else { return nil }
+            if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+            if host.isEmpty { host = "127.0.0.1" }
+            return Endpoint(host: host, port: port)
+        }
+    }
+
+    package enum Options {
+        package static let listen = Option<Endpoint>(
+            "--listen", "<host:port>", ValueReader(expected: "host:port, e.g. 127.0.0.1:2197 (port 0: any free one)", read: Endpoint.parse),
+            help: "Where APNs's HTTP/2 API listens (default 127.0.0.1:2197)")
+        package static let control = Option<Endpoint>(
+            "--control", "<host:port>", ValueReader(expected: "host:port, e.g. 127.0.0.1:2198 (port 0: any free one)", read: Endpoint.parse),
+            help: "Where the control and inspection API listens, HTTP/1.1 or HTTP/2", "(default 127.0.0.1:2198)")
+        package static let clock = Option<String>(
+            "--clock", "<kind>", ValueReader(expected: "scaled or controlled", choices: ["scaled", "controlled"]) {
+                ["scaled", "controlled"].contains($0) ? $0 : nil
+            },
+            help: "scaled (default): simulated time runs at --speed times wall time;",
+            "controlled: it moves only when POST /clock says, so a test is deterministic")
+        package static let speed = Option<Double>(
+            "--speed", "<x>", ValueReader(expected: "a number of simulated seconds per wall second, from 0.001 to 1000000") {
+                guard let value = Double($0), value.isFinite, value >= 0.001, value <= 1_000_000 else { return nil }
+                return value
+            },
+            help: "Simulated seconds per wall second under the scaled clock (default 1)")
+        package static let duration = Option<SimDuration>(
+            "--for", "<duration>", ValueReader(expected: "a duration with a unit: 90s, 15m, 3h, 2d") {
+                guard let microseconds = FieldReader.parseDuration($0), microseconds >= 1, microseconds < 1e17 else { return nil }
+                return SimDuration(microseconds)
+            },
+            help: "End after this much simulated time (default: the scenario's duration)")
+        package static let strategy = Option<String>(
+            "--strategy", "<label>", .nonEmpty("a strategy label"),
+            help: "Whose app the phones run: its extension and registration (default: the", "scenario's first strategy)")
+        package static let topic = Option<String>(
+            "--topic", "<bundle-id>", repeatable: true, .nonEmpty("a bundle id"),
+            help: "The apps' topics: the first for each device's first app, the next for", "its second, …; repeatable (default com.example.app)")
+        package static let providerKey = Option<(team: String, keyID: String, path: String)>(
+            "--provider-key", "<team>:<key-id>:<file>", repeatable: true,
+            ValueReader(expected: "TEAMID:KEYID:path to a .p8 or public key PEM file") { text in
+                let parts = text.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+                guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty, !parts[2].isEmpty else { return nil }
+                return (parts[0], parts[1], parts[2])
+            },
+            help: "Require provider tokens (JWT, ES256) signed with this key; repeatable.",
+            "The file is the team's AuthKey_<key-id>.p8 or its public key in PEM")
+        package static let trustCertificateSubject = Option<String>(
+            "--trust-certificate-subject", "<header>", .nonEmpty("a header name"),
+            help: "Require a client certificate, whose subject the TLS terminator in front",
+            "passes in this header (trusted: anyone who reaches serve's port can set it)")
+        package static let out = Option<String>("--out", "<dir>", .nonEmpty("a folder"),
+                                                help: "Report folder (default: reports/<scenario name>-serve/)")
+
+        package static let all: [OptionSpec] = [listen.spec, control.spec, clock.spec, speed.spec, duration.spec, strategy.spec,
+                                                topic.spec, providerKey.spec, trustCertificateSubject.spec, out.spec,
+                                                RunCommand.Options.set.spec, RunCommand.Options.seed.spec,
+                                                RunCommand.Options.allowLarge.spec]
+    }
+
+    package static let options = Options.all
+
+    /// `serve`'s USAGE line.
+    package static let usageHelp = UsageHelp(
+        "serve", [.text("<scenario.json>"), .optional(Options.listen.spec), .optional(Options.control.spec)],
+        [.optional(Options.clock.spec), .optional(Options.speed.spec), .optional(Options.duration.spec),
+         .optional(Options.strategy.spec)],
+        [.optional(Options.topic.spec), .optional(Options.providerKey.spec)],
+        [.optional(Options.trustCertificateSubject.spec), .optional(Options.out.spec)],
+        [.optional(RunCommand.Options.set.spec), .optional(RunCommand.Options.seed.spec),
+         .optional(RunCommand.Options.allowLarge.spec)])
+
+    /// `serve`'s OPTIONS section.
+    package static let optionsHelp = OptionsHelp(
+        Options.all.dropLast(3).map { .option($0) } + [
+            .option(RunCommand.Options.set.spec.explained("Change one scenario field for this run, e.g. --set devices=50;",
+                                                          "repeatable; serve.json records the command line")),
+            .option(RunCommand.Options.seed.spec),
+            .option(RunCommand.Options.allowLarge.spec.explained("Serve a population of more than \(largestPopulation) device apps",
+                                                                 "(about 2 KB each)")),
+            .showHelp,
+        ])
+
+    /// The most device apps a population may have without --allow-large: each costs about
+    /// 2 KB (its phone, its timeline's draw, its token, what the API keeps of it).
+    package static let largestPopulation = 500_000
+
+    /// A duration as the scenario files write it: `28d`, `36h`, `90m`, `45s`.
+    static func durationText(_ time: SimDuration) -> String {
+        let seconds = time / TimeUnit.second
+        if seconds > 0, seconds % 86_400 == 0 { return "\(seconds / 86_400)d" }
+        if seconds > 0, seconds % 3600 == 0 { return "\(seconds / 3600)h" }
+        if seconds > 0, seconds % 60 == 0 { return "\(seconds / 60)m" }
+        return "\(Double(time) / Double(TimeUnit.second))s"
+    }
+
+    /// SIGINT or SIGTERM came.
+    static let signalled = Atomic<Bool>(false)
+
+    package static func main(_ arguments: ArraySlice<String>, console: Console) -> ExitCode {
+        if arguments.contains("--help") || arguments.contains("-h") { console.out(help); return .success }
+        func usage(_ error: UsageError) -> ExitCode { PushSimCommand.usage(error, command: "serve", console: console) }
+        let scanner: ArgumentScanner
+        do {
+            scanner = try ArgumentScanner(arguments, command: "serve", options: Self.options)
+        } catch {
+            return usage(error)
+        }
+        guard let path = scanner.positional.first, scanner.positional.count == 1 else {
+            return usage(scanner.positional.isEmpty ? .missingArgument("the scenario file") : .unexpectedArgument(scanner.positional[1]))
+        }
+        let listen: Endpoint, control: Endpoint, clockKind: String, speed: Double?, length: SimDuration?, label: String?
+        let topics: [String], keys: [(team: String, keyID: String, path: String)], subjectHeader: String?, out: String?
+        let sets: [String], seed: UInt64?
+        do {
+            listen = try scanner.value(Options.listen) ?? Endpoint(host: "127.0.0.1", port: 2197)
+            control = try scanner.value(Options.control) ?? Endpoint(host: "127.0.0.1", port: 2198)
+            clockKind = try scanner.value(Options.clock) ?? "scaled"
+            speed = try scanner.value(Options.speed)
+            length = try scanner.value(Options.duration)
+            label = try scanner.value(Options.strategy)
+            topics = try scanner.values(Options.topic)
+            keys = try scanner.values(Options.providerKey)
+            subjectHeader = try scanner.value(Options.trustCertificateSubject)
+            out = try scanner.value(Options.out)
+            sets = try scanner.values(RunCommand.Options.set)
+            seed = try scanner.value(RunCommand.Options.seed)
+        } catch {
+            return usage(error)
+        }
+        if speed != nil && clockKind == "controlled" {
+            return usage(.mismatch("--speed sets the scaled clock; a controlled clock moves only by POST /clock"))
+        }
+        if !keys.isEmpty && subjectHeader != nil {
+            return usage(.mismatch("--provider-key and --trust-certificate-subject are the two ways to authenticate; give one"))
+        }
+
+        var scenario: Scenario
+        do {
+            let overrides = try sets.map { (text) throws(ScenarioError) in try ScenarioOverride(text) }
+            scenario = try ScenarioDecoder.loadKeepingBytes(path: path, standardInput: console.input, overrides: overrides).0
+        } catch {
+            console.err("error: \(error)\n")
+            return .dataError
+        }
+        if let seed { scenario.seed = seed }
+        let strategy: Strategy
+        if let label {
+            guard let found = scenario.strategies.first(where: { $0.label == label }) else {
+                return usage(.unknownStrategy(label, known: scenario.strategies.map(\.label)))
+            }
+            strategy = found
+        } else {
+            strategy = scenario.strategies[0]
+        }
+        let apps = scenario.devices * scenario.chain.device.apps.shares.count
+        if !scanner.flag(RunCommand.Options.allowLarge), apps > largestPopulation {
+            console.err("error: \(UserText.path(path)): the population is too large to serve: up to \(apps) device apps, "
+                        + "more than \(largestPopulation); lower devices (--set devices=N) or pass --allow-large\n")
+            return .dataError
+        }
+
+        var authentication = ProviderAuthentication.none
+        if let subjectHeader { authentication = .certificate(subjectHeader: subjectHeader.lowercased()) }
+        if !keys.isEmpty {
+            var providerKeys: [ProviderKey] = []
+            for key in keys {
+                do {
+                    let bytes = try FileBytes.read(path: key.path)
+                    let file = try P256KeyFile(pem: bytes)
+                    providerKeys.append(try ProviderKey(teamID: key.team, keyID: key.keyID, publicKey: file.publicKey))
+                } catch {
+                    console.err("error: \(UserText.path(key.path)): \(error)\n")
+                    return .dataError
+                }
+            }
+            authentication = .token(providerKeys)
+        }
+        let directory = out ?? "reports/\(scenario.name)-serve"
+        do {
+            try ReportWriter.checkWritable(directory, for: ServeReport.fileNames)
+        } catch {
+            console.err("error: \(error)\n")
+            return .failure
+        }
+
+        let server = Server(configuration: TransportConfiguration())
+        let apnsBound: (listener: Int, port: Int), controlBound: (listener: Int, port: Int)
+        do {
+            apnsBound = try server.bind(host: listen.host, port: listen.port, protocol: .http2PriorKnowledge)
+            controlBound = try server.bind(host: control.host, port: control.port, protocol: .http1OrHTTP2)
+        } catch {
+            console.err("error: \(error)\n")
+            return .failure
+        }
+        let mode: ClockMode = clockKind == "controlled" ? .controlled : .scaled(speed: speed ?? 1)
+        let service: ServeService
+        do {
+            service = try ServeService(scenario: scenario, strategy: strategy, topics: topics.isEmpty ? ["com.example.app"] : topics,
+                                       end: length ?? scenario.duration, clock: mode, authentication: authentication,
+                                       apnsListener: apnsBound.listener, controlListener: controlBound.listener,
+                                       wallClock: {
+                                           var now = timespec()
+                                           clock_gettime(CLOCK_REALTIME, &now)
+                                           return SimTime(now.tv_sec) * TimeUnit.second + SimTime(now.tv_nsec / 1000)
+                                       })
+        } catch {
+            console.err("error: \(error)\n")
+            return .dataError
+        }
+        signalled.store(false, ordering: .relaxed)
+        service.signalled = { signalled.load(ordering: .relaxed) }
+        for stopping in [SIGINT, SIGTERM] {
+            signal(stopping) { _ in ServeCommand.signalled.store(true, ordering: .relaxed) }
+        }
+        defer { for stopping in [SIGINT, SIGTERM] { signal(stopping, SIG_DFL) } }
+
+        func address(_ host: String, _ port: Int) -> String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+        let clockText = switch mode {
+        case .controlled: "controlled (POST /clock moves it)"
+        case .scaled(let speed): "scaled, \(speed == speed.rounded() ? String(Int64(speed)) : String(speed)) simulated seconds per second"
+        }
+        let population = service.population
+        console.out("""
+        pushsim serve: \(scenario.name), \(Counted.phrase(population.lanes.count, "device app")) on \
+        \(Counted.phrase(scenario.devices, "device")), strategy \(strategy.label), seed \(scenario.seed)
+        APNs      http://\(address(listen.host, apnsBound.port)) (HTTP/2 with prior knowledge)
+        control   http://\(address(control.host, controlBound.port))
+        clock     \(clockText), from \(scenario.start) 00:00 UTC
+        ends      after \(durationText(population.end)) of simulated time, on SIGINT or SIGTERM, or on POST /stop
+
+        """)
+        server.run(service: service)
+        let ending = service.ending ?? .signal
+        let files: [(name: String, contents: String)]
+        do {
+            files = try ServeReport.files(service, ending: ending, command: ["pushsim", "serve"] + arguments)
+        } catch {
+            console.err("error: the accounting identity broke: \(error)\n")
+            return .failure
+        }
+        do {
+            try ReportWriter.write(files, to: directory)
+        } catch {
+            console.err("error: \(error)\n")
+            return .failure
+        }
+        console.err("wrote \(Reports.listing(ServeReport.fileNames)) to \(UserText.path(directory))\n")
+        return .success
+    }
+}

@@ -1,0 +1,77 @@
+@testable import CLI
+import Foundation
+import TestSupport
+import Testing
+
+/// `pushsim serve` as a user runs it: refusals before it listens in-process; a whole run
+/// (listen, push with curl, inspect, stop, reports) with the built binary.
+@Suite("serve: the command")
+struct ServeCommandTests {
+    typealias ScratchDirectory = CommandFixtures.ScratchDirectory
+
+    @Test("a command line serve cannot run is refused with one line and exit 64, before it listens")
+    func usageErrors() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let scenario = try scratch.write("tiny.json", CommandFixtures.tiny)
+        let cases: [([String], String)] = [
+            (["serve"], "missing the scenario file"),
+            (["serve", scenario, "--clock", "controlled", "--speed", "10"], "--speed sets the scaled clock"),
+            (["serve", scenario, "--clock", "sometimes"], "expected scaled or controlled"),
+            (["serve", scenario, "--listen", "nowhere"], "expected host:port"),
+            (["serve", scenario, "--listen", "127.0.0.1:70000"], "expected host:port"),
+            (["serve", scenario, "--speed", "0"], "simulated seconds per wall second"),
+            (["serve", scenario, "--for", "soon"], "a duration with a unit"),
+            (["serve", scenario, "--strategy", "nope"], "nope"),
+            (["serve", scenario, "--provider-key", "TEAM:KEY"], "TEAMID:KEYID:path"),
+            (["serve", scenario, "--provider-key", "T:K:f.p8", "--trust-certificate-subject", "x-s"], "give one"),
+        ]
+        for (arguments, message) in cases {
+            let (code, _, err) = CapturedConsole.run(arguments)
+            #expect(code == .usage, "\(arguments)")
+            #expect(err.contains(message), "\(arguments): \(err)")
+        }
+    }
+
+    @Test("a scenario or key file that cannot be read is exit 65 with the file named, before it listens")
+    func dataErrors() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let scenario = try scratch.write("tiny.json", CommandFixtures.tiny)
+        let key = try scratch.write("AuthKey_KEY1234567.p8", "-----BEGIN PRIVATE KEY-----\nnot base64\n-----END PRIVATE KEY-----\n")
+        var (code, _, err) = CapturedConsole.run(["serve", scratch.file("missing.json")])
+        #expect(code == .dataError)
+        #expect(err.contains("missing.json"))
+        (code, _, err) = CapturedConsole.run(["serve", scenario, "--provider-key", "TEAM123456:KEY1234567:" + key])
+        #expect(code == .dataError)
+        #expect(err.contains("AuthKey_KEY1234567.p8"))
+        (code, _, err) = CapturedConsole.run(["serve", scenario, "--set", "devices=10000000"])
+        #expect(code == .dataError)
+        #expect(err.contains("--allow-large"))
+    }
+
+    @Test("a port already taken is exit 1 with the address and the system's reason")
+    func portTaken() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let scenario = try scratch.write("tiny.json", CommandFixtures.tiny)
+        // Listen on a port first, then ask serve for it.
+        let taken = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(taken) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(taken, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        #expect(listen(taken, 1) == 0)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            getsockname(taken, $0, &length) } }
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let (code, _, err) = CapturedConsole.run(["serve", scenario, "--listen", "127.0.0.1:\(port)",
+                                                  "--out", scratch.file("out")])
+        #expect(code == .failure)
+        #expect(err.contains("127.0.0.1:\(port)"))
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("out/serve.json")))
+    }
+}

@@ -91,9 +91,10 @@ package struct OptionSpec: Sendable, Equatable {
     /// - Complexity: O(help's length).
     package var helpLines: [String] {
         let indent = String(repeating: " ", count: 2 + Self.helpColumn)
-        // A label too long for the column gets a line of its own, and its help starts below it.
-        if label.count >= Self.helpColumn { return ["  " + label] + help.map { indent + $0 } }
-        let first = "  " + label + String(repeating: " ", count: Self.helpColumn - label.count) + (help.first ?? "")
+        // A label a little too long keeps one space; a much longer one (serve's
+        // `--provider-key <team>:<key-id>:<file>`) gets a line of its own, its help below it.
+        if label.count > Self.helpColumn + 4 { return ["  " + label] + help.map { indent + $0 } }
+        let first = "  " + label + String(repeating: " ", count: max(1, Self.helpColumn - label.count)) + (help.first ?? "")
         return [first] + help.dropFirst().map { indent + $0 }
     }
 }

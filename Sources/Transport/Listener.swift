@@ -17,7 +17,7 @@ struct Listener {
     /// A socket bound to `address` (SO_REUSEADDR: a restarted server need not wait for
     /// TIME_WAIT to pass) and listening.
     /// - Complexity: O(1).
-    static func open(_ address: ListenAddress, index: Int, speaks: ListenerProtocol, backlog: Int) throws(TransportError) -> Listener {
+    static func listening(on address: ListenAddress, index: Int, speaks: ListenerProtocol, backlog: Int) throws(TransportError) -> Listener {
         func failure(_ code: Int32) -> TransportError { .cannotListen(address: address.display, reason: Socket.errorText(code)) }
         let descriptor = socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw failure(errno) }

@@ -71,7 +71,7 @@ struct OptionSpecTests {
         #expect(run.contains("\n" + String(repeating: " ", count: "USAGE: pushsim run ".count) + "[--strategy"))
     }
 
-    @Test("an option's help starts in one column; a label longer than it keeps one space")
+    @Test("an option's help starts in one column; a label a little longer keeps one space, a much longer one its own line")
     func helpColumn() {
         let threads = RunCommand.Options.threads.spec.helpLines
         #expect(threads.count == 2)
@@ -79,6 +79,9 @@ struct OptionSpecTests {
         #expect(threads[1] == String(repeating: " ", count: 2 + OptionSpec.helpColumn) + RunCommand.Options.threads.spec.help[1])
         let sweepSet = RunCommand.Options.set.spec.explained(placeholder: "<path>=<values>", "A field")
         #expect(sweepSet.helpLines == ["  --set <path>=<values> A field"])
+        let key = ServeCommand.Options.providerKey.spec.helpLines
+        #expect(key[0] == "  --provider-key <team>:<key-id>:<file>")
+        #expect(key[1] == String(repeating: " ", count: 2 + OptionSpec.helpColumn) + ServeCommand.Options.providerKey.spec.help[0])
         #expect(sweepSet.isRepeatable && sweepSet.takesValue)
         #expect(!RunCommand.Options.allowLarge.spec.takesValue)
     }

@@ -302,7 +302,7 @@ private func fuzzHTTP1(_ bytes: [UInt8]) {
         precondition([400, 413, 414, 431, 501, 505].contains(error.status), "refused with \(error.status)")
         checkMessage(error.reason)
         var output: [UInt8] = []
-        do { try Response(error: error).write(to: &output, closingConnection: true) } catch { preconditionFailure("an error's response: \(error)") }
+        do { try Response(error: error).encode(into: &output, closingConnection: true) } catch { preconditionFailure("an error's response: \(error)") }
     }
     var generous = RequestLimits()
     generous.maxHeaderSectionSize = 1 << 16
@@ -319,7 +319,7 @@ private func fuzzHTTP1(_ bytes: [UInt8]) {
                      "a request written back reads differently: \(again.error.map(String.init(describing:)) ?? "")")
         var output: [UInt8] = []
         let answerable = kept.filter { $0.name != "connection" }
-        do { try Response(status: 200, fields: answerable, body: request.body).write(to: &output, omittingBody: request.method == "HEAD") } catch {
+        do { try Response(status: 200, fields: answerable, body: request.body).encode(into: &output, omittingBody: request.method == "HEAD") } catch {
             preconditionFailure("fields the parser accepted cannot be written back: \(error)")
         }
     }

@@ -32,7 +32,7 @@ public struct Response: Hashable, Sendable {
     ///   - omittingBody: the answer to HEAD: `content-length` says what GET would send, no body follows.
     ///   - closingConnection: adds `connection: close` (not to 1xx, which never ends an exchange).
     /// - Complexity: O(h + b), the octets of the fields and of the body.
-    public func write(to output: inout [UInt8], omittingBody: Bool = false, closingConnection: Bool = false) throws(ResponseError) {
+    public func encode(into output: inout [UInt8], omittingBody: Bool = false, closingConnection: Bool = false) throws(ResponseError) {
         guard (100...999).contains(status) else { throw .invalidStatus(status) }
         for field in fields {
             guard !field.name.isEmpty, field.name.utf8.allSatisfy(CharacterClass.isToken),

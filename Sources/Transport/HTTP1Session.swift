@@ -44,7 +44,7 @@ final class HTTP1Session: Session {
             do {
                 event = try parser.next()
             } catch {
-                try? Response(error: error).write(to: &outbound, closingConnection: true)
+                try? Response(error: error).encode(into: &outbound, closingConnection: true)
                 endedByProtocolError = true
                 finished = true
                 return
@@ -56,7 +56,7 @@ final class HTTP1Session: Session {
                 if clientClosed || parser.isClosed || (stopping && !parser.hasPartialRequest) { finished = true }
                 return
             case .continueExpected?:
-                try? Response.continue.write(to: &outbound)
+                try? Response.continue.encode(into: &outbound)
             case .request(let request)?:
                 answer(request, service)
             }
@@ -73,10 +73,10 @@ final class HTTP1Session: Session {
         let fields = response.headers.filter { $0.name != "content-length" }.map { Field($0.name, $0.value) }
         do {
             try Response(status: response.status, fields: fields, body: response.body)
-                .write(to: &outbound, omittingBody: request.method == "HEAD", closingConnection: closing)
+                .encode(into: &outbound, omittingBody: request.method == "HEAD", closingConnection: closing)
         } catch {
             // The service answered what HTTP/1.1 cannot carry (a split field, a bad status).
-            try? Response(status: 500).write(to: &outbound, closingConnection: closing)
+            try? Response(status: 500).encode(into: &outbound, closingConnection: closing)
         }
         if closing { finished = true }
     }

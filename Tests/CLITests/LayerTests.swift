@@ -22,7 +22,7 @@ struct LayerTests {
         for match in pattern.matches(in: manifest, range: NSRange(manifest.startIndex..., in: manifest)) {
             let name = String(manifest[Range(match.range(at: 1), in: manifest)!])
             let list = Range(match.range(at: 2), in: manifest).map { String(manifest[$0]) } ?? ""
-            targets[name] = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces.union(["\""])) }
+            targets[name] = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines.union(["\""])) }
                 .filter { !$0.isEmpty }
         }
         return targets

@@ -7,7 +7,7 @@ import Testing
 struct ResponseTests {
     func written(_ response: Response, omittingBody: Bool = false, closingConnection: Bool = false) throws -> String {
         var output: [UInt8] = []
-        try response.write(to: &output, omittingBody: omittingBody, closingConnection: closingConnection)
+        try response.encode(into: &output, omittingBody: omittingBody, closingConnection: closingConnection)
         return String(decoding: output, as: UTF8.self)
     }
 
@@ -59,7 +59,7 @@ struct ResponseTests {
     func refusedFields(_ field: Field) {
         var output: [UInt8] = []
         #expect(throws: ResponseError.invalidField(name: field.name)) {
-            try Response(status: 200, fields: [field]).write(to: &output)
+            try Response(status: 200, fields: [field]).encode(into: &output)
         }
         #expect(output.isEmpty)
     }
@@ -67,7 +67,7 @@ struct ResponseTests {
     @Test("a status outside 100…999 is refused")
     func refusedStatus() {
         var output: [UInt8] = []
-        #expect(throws: ResponseError.invalidStatus(99)) { try Response(status: 99).write(to: &output) }
-        #expect(throws: ResponseError.invalidStatus(1000)) { try Response(status: 1000).write(to: &output) }
+        #expect(throws: ResponseError.invalidStatus(99)) { try Response(status: 99).encode(into: &output) }
+        #expect(throws: ResponseError.invalidStatus(1000)) { try Response(status: 1000).encode(into: &output) }
     }
 }

@@ -17,7 +17,7 @@ struct Listener {
     /// A socket bound to `address` (SO_REUSEADDR: a restarted server need not wait for
     /// TIME_WAIT to pass) and listening.
     /// - Complexity: O(1).
-    static func listening(on address: ListenAddress, index: Int, speaks: ListenerProtocol, backlog: Int) throws(TransportError) -> Listener {
+    init(address: ListenAddress, index: Int, speaks: ListenerProtocol, backlog: Int) throws(TransportError) {
         func failure(_ code: Int32) -> TransportError { .cannotListen(address: address.display, reason: Socket.errorText(code)) }
         let descriptor = socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw failure(errno) }
@@ -37,7 +37,10 @@ struct Listener {
             Socket.close(descriptor)
             throw failure(code)
         }
-        return Listener(descriptor: descriptor, index: index, speaks: speaks, port: port)
+        self.descriptor = descriptor
+        self.index = index
+        self.speaks = speaks
+        self.port = port
     }
 
     /// One accept(2), the new socket made nonblocking and close-on-exec (Glibc's module

@@ -43,7 +43,7 @@ public final class Server {
     /// - Complexity: that of the resolver for a name; O(1) for a literal.
     public func bind(host: String, port: Int, protocol speaks: ListenerProtocol) throws(TransportError) -> (listener: Int, port: Int) {
         let address = try ListenAddress(host: host, port: port)
-        let listener = try Listener.listening(on: address, index: listeners.count, speaks: speaks, backlog: configuration.listenBacklog)
+        let listener = try Listener(address: address, index: listeners.count, speaks: speaks, backlog: configuration.listenBacklog)
         listeners.append(listener)
         return (listener.index, listener.port)
     }

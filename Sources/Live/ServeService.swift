@@ -35,8 +35,13 @@ public final class ServeService: Service {
     let started = ContinuousClock.now
     /// Why the run ended; nil while it runs.
     public private(set) var ending: Ending?
-    /// Requests answered on the APNs listener, by status.
-    package internal(set) var answered: [Int: Int64] = [:]
+    /// Requests answered on the APNs listener, by HTTP status (100…599).
+    package internal(set) var answeredByStatus = [Int64](repeating: 0, count: 600)
+
+    /// The statuses answered so far, with their counts, in status order.
+    package var answered: [(status: Int, count: Int64)] {
+        answeredByStatus.indices.filter { answeredByStatus[$0] > 0 }.map { ($0, answeredByStatus[$0]) }
+    }
 
     /// - Parameters:
     ///   - scenario: the population's scenario; `strategy` says which app the phones run.
@@ -102,14 +107,24 @@ public final class ServeService: Service {
 
     /// A made `apns-id`: a version 4 UUID drawn from the seed, in request order.
     func makeAPNsID() -> String {
-        let high = apnsIDs.next(), low = apnsIDs.next()
-        let a = (high & 0xffff_ffff_ffff_0fff) | 0x4000          // version 4
-        let b = (low & 0x3fff_ffff_ffff_ffff) | 0x8000_0000_0000_0000  // variant 1
-        func hex(_ value: UInt64, _ digits: Int) -> String {
-            let text = String(value, radix: 16)
-            return String(repeating: "0", count: max(0, digits - text.count)) + text.suffix(digits)
+        let high = (apnsIDs.next() & 0xffff_ffff_ffff_0fff) | 0x4000                  // version 4
+        let low = (apnsIDs.next() & 0x3fff_ffff_ffff_ffff) | 0x8000_0000_0000_0000    // variant 1
+        // Written digit by digit: String(radix:) and padding cost more than the rest of a request.
+        return String(unsafeUninitializedCapacity: 36) { buffer in
+            let digits: StaticString = "0123456789abcdef"
+            var at = 0
+            func put(_ word: UInt64, from: Int, to: Int) {
+                for nibble in stride(from: 15 - from, through: 15 - to, by: -1) {
+                    buffer[at] = digits.utf8Start[Int((word >> UInt64(nibble * 4)) & 0xf)]
+                    at += 1
+                }
+            }
+            put(high, from: 0, to: 7); buffer[at] = UInt8(ascii: "-"); at += 1
+            put(high, from: 8, to: 11); buffer[at] = UInt8(ascii: "-"); at += 1
+            put(high, from: 12, to: 15); buffer[at] = UInt8(ascii: "-"); at += 1
+            put(low, from: 0, to: 3); buffer[at] = UInt8(ascii: "-"); at += 1
+            put(low, from: 4, to: 15)
+            return at
         }
-        return hex(a >> 32, 8) + "-" + hex((a >> 16) & 0xffff, 4) + "-" + hex(a & 0xffff, 4) + "-"
-            + hex(b >> 48, 4) + "-" + hex(b & 0xffff_ffff_ffff, 12)
     }
 }

@@ -189,9 +189,7 @@ extension ClientConnection {
                 events.append(.failed(exchange.request, .notProcessed(code)))
             }
         }
-        for entry in waiting[waitingStart...] { events.append(.failed(entry.id, .notProcessed(code))) }
-        waiting.removeAll()
-        waitingStart = 0
+        for entry in waiting.removeAll() { events.append(.failed(entry.id, .notProcessed(code))) }
         events.append(.goAway(lastStream: lastStream, code: code, debug: debug))
     }
 }

@@ -12,7 +12,7 @@ extension ClientConnection {
         if let problem = request.problem { throw .invalidRequest(problem) }
         let id = RequestID(nextRequestNumber)
         nextRequestNumber += 1
-        waiting.append((id, request))
+        waiting.append(WaitingRequest(id: id, request: request))
         openWaitingStreams()
         checkInvariants()
         return id
@@ -30,8 +30,8 @@ extension ClientConnection {
             closedStreams.record(stream, .resetByUs)
             outbound.append(Frame(stream: stream, payload: .rstStream(.cancel)))
             openWaitingStreams()
-        } else if let index = waiting[waitingStart...].firstIndex(where: { $0.id == id }) {
-            waiting.remove(at: index)
+        } else {
+            waiting.removeFirst { $0.id == id }
         }
         checkInvariants()
     }
@@ -75,23 +75,13 @@ extension ClientConnection {
     mutating func openWaitingStreams() {
         guard phase == .open, goAwayLastStream == nil else { return }
         let limit = peerSettings.maxConcurrentStreams ?? .max
-        while streams.count < limit && waitingStart < waiting.count {
+        while streams.count < limit && !waiting.isEmpty {
             guard nextStreamID <= StreamID.max.rawValue else {
                 // Identifiers are spent (§5.1.1): what waits fails unsent, to go on a new connection.
-                for entry in waiting[waitingStart...] { events.append(.failed(entry.id, .notProcessed(.noError))) }
-                waiting.removeAll()
-                waitingStart = 0
+                for entry in waiting.removeAll() { events.append(.failed(entry.id, .notProcessed(.noError))) }
                 return
             }
-            let (requestID, request) = waiting[waitingStart]
-            waitingStart += 1
-            if waitingStart == waiting.count {
-                waiting.removeAll(keepingCapacity: true)
-                waitingStart = 0
-            } else if waitingStart > 1_024 && waitingStart * 2 > waiting.count {
-                waiting.removeSubrange(0..<waitingStart)
-                waitingStart = 0
-            }
+            guard let (requestID, request) = waiting.popFirst().map({ ($0.id, $0.request) }) else { return }
             openStream(for: requestID, request)
         }
     }

@@ -52,9 +52,14 @@ public struct ClientConnection: Sendable, ReceivingConnection {
     var exchanges: [StreamID: Exchange] = [:]
     /// The stream each request got, while it has one.
     var streamOfRequest: [RequestID: StreamID] = [:]
-    /// Requests waiting for a stream, oldest first (`waiting[waitingStart...]`).
-    var waiting: [(id: RequestID, request: ClientRequest)] = []
-    var waitingStart = 0
+    /// A request waiting for a stream.
+    struct WaitingRequest: Sendable {
+        var id: RequestID
+        var request: ClientRequest
+    }
+
+    /// Requests waiting for a stream, oldest first.
+    var waiting = FIFOQueue<WaitingRequest>()
     var closedStreams: ClosedStreams
     var dataQueue = StreamQueue()
     var headerBlock: HeaderBlock?
@@ -96,11 +101,7 @@ public struct ClientConnection: Sendable, ReceivingConnection {
         // server's SETTINGS.
         outbound.appendPreface(FrameParser.clientPreface)
         outbound.append(Frame(stream: .connection, payload: .settings(ack: false, parameters: configuration.settings.parameters)))
-        if configuration.connectionWindowSize > Settings.defaultWindowSize {
-            let increment = Swift.min(configuration.connectionWindowSize, Settings.maxWindowSize) - Settings.defaultWindowSize
-            outbound.append(Frame(stream: .connection, payload: .windowUpdate(increment: UInt32(increment))))
-            receiveWindow += increment
-        }
+        raiseConnectionWindow()
     }
 
     // MARK: Receiving
@@ -118,19 +119,7 @@ public struct ClientConnection: Sendable, ReceivingConnection {
     /// - Complexity: O(n + f), n the octets and f the octets of decoded fields.
     public mutating func receive(_ bytes: UnsafeRawBufferPointer, now: Duration) -> [ClientEvent] {
         guard phase != .closed else { return [] }
-        clock = Swift.max(clock, ServerConnection.nanoseconds(now))
-        parser.append(bytes)
-        while phase != .closed {
-            do {
-                guard let frame = try parser.nextFrame() else { break }
-                try process(frame)
-            } catch {
-                handle(error)
-            }
-            if outbound.pendingControlFrames > configuration.limits.maxPendingControlFrames {
-                fail(.connection(.enhanceYourCalm, "more than \(configuration.limits.maxPendingControlFrames) answers the server has not read"))
-            }
-        }
+        readFrames(bytes, now: now)
         openWaitingStreams()
         scheduleData()
         return takeEvents()
@@ -178,11 +167,9 @@ public struct ClientConnection: Sendable, ReceivingConnection {
     mutating func close(failing failure: RequestFailure) {
         phase = .closed
         for (_, exchange) in exchanges.sorted(by: { $0.key < $1.key }) { events.append(.failed(exchange.request, failure)) }
-        for entry in waiting[waitingStart...] { events.append(.failed(entry.id, failure)) }
+        for entry in waiting.removeAll() { events.append(.failed(entry.id, failure)) }
         exchanges.removeAll()
         streamOfRequest.removeAll()
-        waiting.removeAll()
-        waitingStart = 0
         streams.removeAll()
         queuedDataBytes = 0
         headerBlock = nil
@@ -214,11 +201,11 @@ public struct ClientConnection: Sendable, ReceivingConnection {
 
     /// Requests sent and not yet answered or failed: on a stream, or waiting for one.
     /// - Complexity: O(1).
-    public var requestsInFlight: Int { exchanges.count + waiting.count - waitingStart }
+    public var requestsInFlight: Int { exchanges.count + waiting.count }
 
     /// Requests waiting for a stream (the server's concurrency limit, or its SETTINGS).
     /// - Complexity: O(1).
-    public var waitingRequestCount: Int { waiting.count - waitingStart }
+    public var waitingRequestCount: Int { waiting.count }
 
     /// Whether `send` takes new requests: not after GOAWAY either way, an error, or once
     /// the stream identifiers are used up.
@@ -251,7 +238,8 @@ public struct ClientConnection: Sendable, ReceivingConnection {
                       maxHeaderListSize: configuration.maxHeaderListSize,
                       maxContinuationFrames: configuration.limits.maxContinuationFrames,
                       headerBlockSlack: configuration.limits.headerBlockSlack, controlFrames: configuration.limits.controlFrames,
-                      maxEmptyFrames: configuration.limits.maxEmptyFrames)
+                      maxEmptyFrames: configuration.limits.maxEmptyFrames,
+                      maxPendingControlFrames: configuration.limits.maxPendingControlFrames)
     }
 
     /// Streams we have not opened yet, and every server-initiated one (push is disabled).

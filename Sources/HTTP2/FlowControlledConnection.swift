@@ -70,32 +70,26 @@ extension FlowControlledConnection {
     }
 
     /// Our side of `id` ended (END_STREAM written).
-    mutating func endLocal(_ id: StreamID, _ state: StreamState) {
-        var stream = state
-        switch stream.phase {
-        case .open:
-            stream.phase = .halfClosedLocal
-            streams[id] = stream
-        case .halfClosedRemote:
-            streams[id] = nil
-            closedStreams.record(id, .finished)
-        case .halfClosedLocal:
-            streams[id] = stream // not reached: a stream whose end is queued takes no more
-        }
-    }
+    mutating func endLocal(_ id: StreamID, _ state: StreamState) { end(id, state, ours: true) }
 
     /// The peer's side of `id` ended (END_STREAM received).
-    mutating func endRemote(_ id: StreamID, _ state: StreamState) {
+    mutating func endRemote(_ id: StreamID, _ state: StreamState) { end(id, state, ours: false) }
+
+    /// One side of `id` ended: the stream is half closed, or closed once both have (§5.1).
+    private mutating func end(_ id: StreamID, _ state: StreamState, ours: Bool) {
         var stream = state
-        switch stream.phase {
-        case .open:
+        switch (stream.phase, ours) {
+        case (.open, true):
+            stream.phase = .halfClosedLocal
+            streams[id] = stream
+        case (.open, false):
             stream.phase = .halfClosedRemote
             streams[id] = stream
-        case .halfClosedLocal:
+        case (.halfClosedRemote, true), (.halfClosedLocal, false):
             streams[id] = nil
             closedStreams.record(id, .finished)
-        case .halfClosedRemote:
-            streams[id] = stream // not reached: the caller refused frames after END_STREAM
+        case (.halfClosedLocal, true), (.halfClosedRemote, false):
+            streams[id] = stream // not reached: an ended side takes no more
         }
     }
 

@@ -21,25 +21,62 @@ struct ReceiveLimits: Sendable {
     var controlFrames: RateLimit
     /// Consecutive frames without content (CVE-2019-9518).
     var maxEmptyFrames: Int
+    /// Answers (acknowledgements, resets, window updates) the transport has not taken.
+    var maxPendingControlFrames: Int
 }
 
 /// What both ends do alike with what they receive: field blocks gathered from HEADERS and
 /// CONTINUATION within their limits (RFC 9113 §4.3, §6.10), the budgets against floods of
 /// control and empty frames, and our SETTINGS taking effect once the peer acknowledges them.
 protocol ReceivingConnection: FlowControlledConnection {
+    var parser: FrameParser { get set }
     var headerBlock: HeaderBlock? { get set }
     var decoder: HPACKDecoder { get set }
     var controlMeter: RateMeter { get set }
     var emptyFrames: Int { get set }
     /// The latest `now`, in nanoseconds.
-    var clock: Int64 { get }
+    var clock: Int64 { get set }
     var localSettingsAcknowledged: Bool { get set }
     var receiveLimits: ReceiveLimits { get }
     /// A whole field block, to decode and act on.
     mutating func receiveHeaderBlock(_ block: HeaderBlock) throws(ProtocolError)
+    /// What one frame does.
+    mutating func process(_ frame: Frame) throws(ProtocolError)
+    /// A stream error resets its stream; a connection error ends the connection.
+    mutating func handle(_ error: ProtocolError)
+    /// Ends the connection for the peer's error: GOAWAY.
+    mutating func fail(_ error: ProtocolError)
 }
 
 extension ReceivingConnection {
+    /// Parses and acts on received octets, frame by frame, until they run out or the
+    /// connection ends; a peer that sends without reading our answers ends it.
+    mutating func readFrames(_ bytes: UnsafeRawBufferPointer, now: Duration) {
+        clock = Swift.max(clock, ServerConnection.nanoseconds(now))
+        parser.append(bytes)
+        let maxPending = receiveLimits.maxPendingControlFrames
+        while !isClosed {
+            do {
+                guard let frame = try parser.nextFrame() else { break }
+                try process(frame)
+            } catch {
+                handle(error)
+            }
+            if outbound.pendingControlFrames > maxPending {
+                fail(.connection(.enhanceYourCalm, "more than \(maxPending) answers the peer has not read"))
+            }
+        }
+    }
+
+    /// Our preface's WINDOW_UPDATE raising the connection's receive window from 65 535 to
+    /// `connectionWindowSize`, when it is larger.
+    mutating func raiseConnectionWindow() {
+        guard connectionWindowSize > Settings.defaultWindowSize else { return }
+        let increment = Swift.min(connectionWindowSize, Settings.maxWindowSize) - Settings.defaultWindowSize
+        outbound.append(Frame(stream: .connection, payload: .windowUpdate(increment: UInt32(increment))))
+        receiveWindow += increment
+    }
+
     /// "A receiver MUST treat the receipt of any other type of frame or a frame on a
     /// different stream as a connection error of type PROTOCOL_ERROR" (§6.10).
     func checkHeaderBlockContinues(with frame: Frame) throws(ProtocolError) {

@@ -79,11 +79,7 @@ public struct ServerConnection: Sendable, ReceivingConnection {
         outbound.append(Frame(stream: .connection, payload: .settings(ack: false, parameters: configuration.settings.parameters)))
         // Until the client acknowledges, it may use the initial values: accept the larger.
         receiveWindow = Settings.defaultWindowSize
-        if configuration.connectionWindowSize > Settings.defaultWindowSize {
-            let increment = Swift.min(configuration.connectionWindowSize, Settings.maxWindowSize) - Settings.defaultWindowSize
-            outbound.append(Frame(stream: .connection, payload: .windowUpdate(increment: UInt32(increment))))
-            receiveWindow += increment
-        }
+        raiseConnectionWindow()
     }
 
     // MARK: Receiving
@@ -100,19 +96,7 @@ public struct ServerConnection: Sendable, ReceivingConnection {
     /// - Complexity: O(n + f), n the octets and f the octets of decoded fields.
     public mutating func receive(_ bytes: UnsafeRawBufferPointer, now: Duration) -> [ServerEvent] {
         guard phase != .closed else { return [] } // after our GOAWAY nothing more is read
-        clock = Swift.max(clock, Self.nanoseconds(now))
-        parser.append(bytes)
-        while phase != .closed {
-            do {
-                guard let frame = try parser.nextFrame() else { break }
-                try process(frame)
-            } catch {
-                handle(error)
-            }
-            if outbound.pendingControlFrames > configuration.limits.maxPendingControlFrames {
-                fail(.connection(.enhanceYourCalm, "more than \(configuration.limits.maxPendingControlFrames) answers the client has not read"))
-            }
-        }
+        readFrames(bytes, now: now)
         scheduleData()
         checkInvariants()
         defer { events.removeAll(keepingCapacity: true) }
@@ -128,7 +112,8 @@ public struct ServerConnection: Sendable, ReceivingConnection {
                       maxHeaderListSize: configuration.maxHeaderListSize,
                       maxContinuationFrames: configuration.limits.maxContinuationFrames,
                       headerBlockSlack: configuration.limits.headerBlockSlack, controlFrames: configuration.limits.controlFrames,
-                      maxEmptyFrames: configuration.limits.maxEmptyFrames)
+                      maxEmptyFrames: configuration.limits.maxEmptyFrames,
+                      maxPendingControlFrames: configuration.limits.maxPendingControlFrames)
     }
 
     /// Client-initiated streams above the highest seen, and every server-initiated one (we never push).

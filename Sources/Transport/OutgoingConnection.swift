@@ -16,8 +16,7 @@ final class OutgoingConnection {
     private(set) var descriptor: Int32 = -1
     private(set) var phase = Phase.connecting
     /// Octets taken from the session and not yet accepted by the socket.
-    private var unsent: [UInt8] = []
-    private var unsentOffset = 0
+    private var unsent = PendingWrite()
     /// When the connection last had something in flight or moved an octet.
     private(set) var lastActivity: Duration
 
@@ -51,7 +50,7 @@ final class OutgoingConnection {
     /// Whether new requests may go on this connection now or once it is made.
     var acceptsRequests: Bool { phase != .closed && session.acceptsRequests }
 
-    private var pendingWriteBytes: Int { unsent.count - unsentOffset + session.outboundByteCount }
+    private var pendingWriteBytes: Int { unsent.count + session.outboundByteCount }
 
     /// What poll(2) should watch for.
     var pollEvents: Int16 {
@@ -112,22 +111,12 @@ final class OutgoingConnection {
     /// Writes what the socket takes; closes the connection once its session is over and written.
     func flush(now: Duration) -> [ClientResult] {
         guard phase == .open else { return [] }
-        while true {
-            if unsentOffset == unsent.count {
-                unsent = session.takeOutbound(maxBytes: Self.writeChunk)
-                unsentOffset = 0
-                if unsent.isEmpty { break }
-            }
-            let outcome = unsent[unsentOffset...].withUnsafeBytes { Socket.write(descriptor, $0) }
-            switch outcome {
-            case .wrote(let count):
-                unsentOffset += count
-                lastActivity = now
-            case .wouldBlock:
-                return []
-            case .failed:
-                return close(failing: .connectionLost)
-            }
+        let drained = unsent.drain(into: descriptor, wrote: { lastActivity = now },
+                                   refill: { session.takeOutbound(maxBytes: Self.writeChunk) })
+        switch drained {
+        case .blocked: return []
+        case .failed: return close(failing: .connectionLost)
+        case .empty: break
         }
         if session.isFinished { return close(failing: .connectionLost) }
         return []

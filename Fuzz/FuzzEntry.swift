@@ -11,7 +11,8 @@
 // answers every request and reads each as APNs would (`APNsWireRequest`); as frames; as an
 // HPACK block; as Huffman code — see fuzzHTTP2) and `http1` (the input as a client's octets
 // to HTTP1's `RequestParser`, whole and in pieces, each request written back and read again
-// — see fuzzHTTP1).
+// — see fuzzHTTP1), then the same octets as a server's answers to HTTP1's `ResponseParser`,
+// whole and in pieces, each response written back and read again — see fuzzHTTP1Responses).
 // Beyond "no crash", every error message must be lines without control characters,
 // each of bounded length: user text is escaped and cut (`UserText`).
 import Base
@@ -265,20 +266,97 @@ private func fuzzHTTP2(_ bytes: [UInt8]) {
 private func http1Requests(_ bytes: [UInt8], limits: RequestLimits, pieces size: Int) -> (requests: [Request], error: RequestError?) {
     var parser = RequestParser(limits: limits)
     var requests: [Request] = []
+    let error = feed(bytes, pieces: size) { (piece: [UInt8]) throws(RequestError) in
+        parser.append(piece)
+        while let event = try parser.next() {
+            if case .request(let request) = event { requests.append(request) }
+        }
+    }
+    return (requests, error)
+}
+
+/// Hands `bytes` to `take` in pieces of `size`, as a transport does read after read, until
+/// it throws; its error, or nil.
+private func feed<Failure: Error>(_ bytes: [UInt8], pieces size: Int, _ take: ([UInt8]) throws(Failure) -> Void) -> Failure? {
     var offset = 0
     repeat {
         let end = min(bytes.count, offset + size)
-        parser.append(Array(bytes[offset..<end]))
-        offset = end
         do {
-            while let event = try parser.next() {
-                if case .request(let request) = event { requests.append(request) }
-            }
+            try take(Array(bytes[offset..<end]))
         } catch {
-            return (requests, error)
+            return error
         }
+        offset = end
     } while offset < bytes.count
-    return (requests, nil)
+    return nil
+}
+
+/// Every response `ResponseParser` hands out from `bytes` in pieces of `size` (answering
+/// HEAD for the responses `heads` marks, GET for the others), then the end of the
+/// connection, then its error.
+private func http1Responses(_ bytes: [UInt8], limits: ResponseLimits, pieces size: Int,
+                            heads: UInt8) -> (responses: [Response], error: ResponseParseError?) {
+    var parser = ResponseParser(limits: limits)
+    var responses: [Response] = []
+    func method() -> String { heads >> (responses.count % 8) & 1 == 1 ? "HEAD" : "GET" }
+    if let error = feed(bytes, pieces: size, { (piece: [UInt8]) throws(ResponseParseError) in
+        parser.append(piece)
+        while let response = try parser.next(requestMethod: method()) { responses.append(response) }
+    }) {
+        return (responses, error)
+    }
+    do {
+        if let response = try parser.finish() { responses.append(response) }
+    } catch {
+        return (responses, error)
+    }
+    return (responses, nil)
+}
+
+/// The kind of a response parser's error, which must not depend on how the input was split.
+private func kind(_ error: ResponseParseError?) -> String {
+    switch error {
+    case .malformed?: "malformed"
+    case .tooLarge?: "too large"
+    case .incomplete?: "incomplete"
+    case nil: "none"
+    }
+}
+
+/// The client side on one input, read as a server's answers. Beyond "no crash": whole and
+/// in pieces the same responses and the same kind of error, whose reason is a short line;
+/// every response, written back by `Response` (its framing by `content-length`), reads
+/// again as the same response.
+private func fuzzHTTP1Responses(_ bytes: [UInt8]) {
+    var limits = ResponseLimits()
+    limits.maxBodySize = 4_096
+    limits.maxHeaderSectionSize = 2_048
+    limits.maxStatusLineLength = 512
+    limits.maxFieldCount = 32
+    let heads = bytes.last ?? 0
+    let whole = http1Responses(bytes, limits: limits, pieces: .max, heads: heads)
+    let split = http1Responses(bytes, limits: limits, pieces: 1 + Int(bytes.first ?? 0) % 13, heads: heads)
+    precondition(whole.responses == split.responses && kind(whole.error) == kind(split.error),
+                 "the answers read differently in pieces: \(kind(whole.error)) against \(kind(split.error))")
+    if let error = whole.error { checkMessage(error.description) }
+    var generous = ResponseLimits()
+    generous.maxHeaderSectionSize = 1 << 16
+    for (index, response) in whole.responses.enumerated() {
+        let method = heads >> (index % 8) & 1 == 1 ? "HEAD" : "GET"
+        let owned: Set<String> = ["content-length", "transfer-encoding", "connection"]
+        var rewritten = response
+        rewritten.fields = response.fields.filter { !owned.contains($0.name) }
+        var output: [UInt8] = []
+        do { try rewritten.encode(into: &output, omittingBody: method == "HEAD") } catch {
+            preconditionFailure("a response the parser accepted cannot be written back: \(error)")
+        }
+        let again = http1Responses(output, limits: generous, pieces: .max, heads: method == "HEAD" ? 0xff : 0)
+        let bodiless = response.status == 204 || response.status == 304
+        var expected = rewritten
+        if !bodiless { expected.fields.append(Field("content-length", String(response.body.count))) }
+        precondition(again.error == nil && again.responses == [expected],
+                     "a response written back reads differently: \(again.error.map(String.init(describing:)) ?? "")")
+    }
 }
 
 /// The HTTP/1.1 layer on one input. Beyond "no crash":
@@ -323,4 +401,5 @@ private func fuzzHTTP1(_ bytes: [UInt8]) {
             preconditionFailure("fields the parser accepted cannot be written back: \(error)")
         }
     }
+    fuzzHTTP1Responses(bytes)
 }

@@ -1,6 +1,7 @@
 // libFuzzer's entry point, compiled by Fuzz/run.sh as a module on top of PushSim's (never
 // by SwiftPM: Package.swift does not list this folder). One binary, seven targets, chosen
-// by PUSHSIM_FUZZ_TARGET: `json` (the JSON parser), `scenario` (the scenario decoder,
+// by PUSHSIM_FUZZ_TARGET: `json` (the JSON parser; and the input as a push's payload, read
+// by serve's fast scan and by the parser, which must agree), `scenario` (the scenario decoder,
 // then the cost estimate of what it accepts), `partial` (a shard's partial result or a
 // result.json, then the reports and the page drawn from what it accepts: every number
 // in it reaches the CSVs and charts), `folder` (a report folder's summary.csv as
@@ -22,6 +23,7 @@ import Foundation
 import ProviderAuth
 import HTTP1
 import HTTP2
+import Live
 import Reports
 import ScenarioFormat
 import Simulator
@@ -53,6 +55,10 @@ public func pushsimFuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> I
             _ = try JSONParser.parse(bytes)
         } catch {
             checkMessage("\(error)")
+        }
+        // serve reads a payload by a scan of its own where it can: it must read what the parser reads.
+        if AlertText(payload: bytes) != AlertText(parsing: bytes) {
+            fatalError("the payload scan and the parser disagree on \(bytes)")
         }
     case "partial":
         do {

@@ -52,59 +52,79 @@ public struct APNsWireRequest: Sendable, Equatable {
         if tokenText.isEmpty { return .failure(.missingDeviceToken) }
         guard let token = hexBytes(tokenText) else { return .failure(.badDeviceToken) }
 
-        var seen = Set<String>()
-        for header in headers where header.name.hasPrefix("apns-") || header.name == "authorization" {
-            guard seen.insert(header.name).inserted else { return .failure(.duplicateHeaders) }
+        // One pass over the fields: each `apns-*` field (and `authorization`) at most once.
+        var apnsID: String?, topic: String?, pushTypeText: String?, priorityText: String?, expirationText: String?
+        var collapseID: String?, authorization: String?
+        var unknownSeen: [String] = []
+        for header in headers {
+            func once(_ slot: inout String?) -> Bool {
+                guard slot == nil else { return false }
+                slot = header.value
+                return true
+            }
+            let first: Bool
+            switch header.name {
+            case "apns-id": first = once(&apnsID)
+            case "apns-topic": first = once(&topic)
+            case "apns-push-type": first = once(&pushTypeText)
+            case "apns-priority": first = once(&priorityText)
+            case "apns-expiration": first = once(&expirationText)
+            case "apns-collapse-id": first = once(&collapseID)
+            case "authorization": first = once(&authorization)
+            default:
+                guard header.name.hasPrefix("apns-") else { continue }
+                first = !unknownSeen.contains(header.name)
+                unknownSeen.append(header.name)
+            }
+            guard first else { return .failure(.duplicateHeaders) }
         }
-        func value(_ name: String) -> String? { headers.first { $0.name == name }?.value }
 
-        var apnsID: String?
-        if let id = value("apns-id") {
+        if let id = apnsID {
             guard isCanonicalUUID(id) else { return .failure(.badMessageId) }
             apnsID = id.lowercased()
         }
         var pushType = PushType.missing
-        if let text = value("apns-push-type") {
-            guard let known = PushType.allCases.first(where: { $0.headerValue == text }) else {
-                return .failure(.invalidPushType)
-            }
+        if let text = pushTypeText {
+            guard let known = PushType.byHeaderValue[text] else { return .failure(.invalidPushType) }
             pushType = known
         }
         var priority: UInt8 = 10
-        if let text = value("apns-priority") {
-            guard let number = UInt8(text), [10, 5, 1].contains(number) else { return .failure(.badPriority) }
+        if let text = priorityText {
+            guard let number = UInt8(text), number == 10 || number == 5 || number == 1 else { return .failure(.badPriority) }
             priority = number
         }
         var expiration = WireExpiration.absent
-        if let text = value("apns-expiration") {
+        if let text = expirationText {
             guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let seconds = Int64(text) else {
                 return .failure(.badExpirationDate)
             }
             expiration = seconds == 0 ? .immediately : .epochSeconds(seconds)
         }
-        let collapseID = value("apns-collapse-id")
         if let collapseID, collapseID.utf8.count > maximumCollapseIDBytes { return .failure(.badCollapseId) }
         if body.isEmpty { return .failure(.payloadEmpty) }
         if body.count > Int(pushType.maximumPayloadBytes) { return .failure(.payloadTooLarge) }
-        return .success(APNsWireRequest(token: token, topic: value("apns-topic"), pushType: pushType, priority: priority,
+        return .success(APNsWireRequest(token: token, topic: topic, pushType: pushType, priority: priority,
                                         expiration: expiration, collapseID: collapseID, apnsID: apnsID,
-                                        authorization: value("authorization"), payload: body))
+                                        authorization: authorization, payload: body))
     }
 
     /// The bytes of an even-length hex string (either case), or nil.
     /// - Complexity: O(n).
     static func hexBytes(_ text: Substring) -> [UInt8]? {
-        let digits = Array(text.utf8)
-        guard digits.count % 2 == 0 else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(digits.count / 2)
-        var index = 0
-        while index < digits.count {
-            guard let high = ASCII.hexValue(digits[index]), let low = ASCII.hexValue(digits[index + 1]) else { return nil }
-            bytes.append(UInt8(high << 4 | low))
-            index += 2
+        var text = text
+        // Over the contiguous UTF-8 bytes: stepping a Substring's indices costs more than the rest of a request.
+        return text.withUTF8 { digits -> [UInt8]? in
+            guard digits.count % 2 == 0 else { return nil }
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(digits.count / 2)
+            var index = 0
+            while index < digits.count {
+                guard let high = ASCII.hexValue(digits[index]), let low = ASCII.hexValue(digits[index + 1]) else { return nil }
+                bytes.append(UInt8(high << 4 | low))
+                index += 2
+            }
+            return bytes
         }
-        return bytes
     }
 
     /// Whether `text` is a UUID in its canonical 8-4-4-4-12 hex form (either case).

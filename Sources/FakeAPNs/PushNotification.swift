@@ -40,6 +40,10 @@ public enum PushType: UInt8, Sendable, CaseIterable {
         }
     }
 
+    /// The types by their header value, for reading requests.
+    public static let byHeaderValue: [String: PushType] = Dictionary(
+        uniqueKeysWithValues: allCases.compactMap { type in type.headerValue.map { ($0, type) } })
+
     /// The largest payload APNs accepts for this push type, in bytes.
     /// - Complexity: O(1).
     public var maximumPayloadBytes: Int32 { self == .voip ? 5120 : 4096 }

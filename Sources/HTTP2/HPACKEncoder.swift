@@ -70,13 +70,17 @@ public struct HPACKEncoder: Sendable {
     private mutating func encode(_ field: HeaderField, into bytes: inout [UInt8]) {
         let dynamic = table.firstIndex(name: field.name, value: field.value)
         switch field.indexing {
-        case .incremental, .withoutIndexing:
+        case .incremental:
             if let index = StaticTable.indexOfField[field] {
                 return HPACKInteger.encode(index, prefix: 7, flags: 0x80, into: &bytes)
             }
             if let dynamic, dynamic.valueMatches {
                 return HPACKInteger.encode(StaticTable.count + 1 + dynamic.index, prefix: 7, flags: 0x80, into: &bytes)
             }
+        case .withoutIndexing:
+            // Asked for a field whose value changes every time (`apns-id`): it is never in a
+            // table, so looking for it whole would only cost the hashing of its octets.
+            break
         case .never:
             break // a literal every time: that is what never-indexed promises (RFC 7541 §7.1.3)
         }
@@ -94,14 +98,16 @@ public struct HPACKEncoder: Sendable {
     }
 
     private func writeString(_ string: [UInt8], into bytes: inout [UInt8]) {
-        let coded: Bool
+        let codedLength: Int?
         switch huffman {
-        case .never: coded = false
-        case .always: coded = true
-        case .whenNotLonger: coded = Huffman.encodedLength(string) <= string.count
+        case .never: codedLength = nil
+        case .always: codedLength = Huffman.encodedLength(string)
+        case .whenNotLonger:
+            let length = Huffman.encodedLength(string)
+            codedLength = length <= string.count ? length : nil
         }
-        if coded {
-            HPACKInteger.encode(Huffman.encodedLength(string), prefix: 7, flags: 0x80, into: &bytes)
+        if let codedLength {
+            HPACKInteger.encode(codedLength, prefix: 7, flags: 0x80, into: &bytes)
             Huffman.encode(string, into: &bytes)
         } else {
             HPACKInteger.encode(string.count, prefix: 7, flags: 0x00, into: &bytes)

@@ -12,7 +12,8 @@ public struct HeaderField: Hashable, Sendable, CustomStringConvertible {
     public enum Indexing: Hashable, Sendable {
         /// Added to the dynamic table (§6.2.1): repeated fields then cost one octet.
         case incremental
-        /// Not added (§6.2.2): a value that never repeats, like `apns-id`.
+        /// Not added (§6.2.2), and sent as a literal without looking it up whole: a value that
+        /// never repeats, like `apns-id`.
         case withoutIndexing
         /// Never added, by us or any intermediary (§6.2.3): secrets, like `authorization`.
         case never

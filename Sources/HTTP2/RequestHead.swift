@@ -43,8 +43,12 @@ public struct RequestHead: Hashable, Sendable {
 /// malformed, a stream error PROTOCOL_ERROR (§8.1.1).
 enum FieldValidation {
     /// Connection-specific fields HTTP/2 forbids (RFC 9113 §8.2.2).
-    static let connectionSpecific: Set<[UInt8]> = Set(["connection", "proxy-connection", "keep-alive",
-                                                        "transfer-encoding", "upgrade"].map { Array($0.utf8) })
+    static let connectionSpecific: [[UInt8]] = ["connection", "proxy-connection", "keep-alive", "transfer-encoding",
+                                                "upgrade"].map { Array($0.utf8) }
+    // Names compared on every field of every request: made once (`Array("te".utf8)` in the
+    // loop would allocate each time).
+    static let teName = Array("te".utf8), trailersValue = Array("trailers".utf8), authorityName = Array(":authority".utf8)
+    static let hostName = Array("host".utf8), contentLengthName = Array("content-length".utf8)
 
     /// Why `field` breaks RFC 9113 §8.2.1–§8.2.2 as a regular field, or nil.
     /// - Complexity: O(n), n the octets of the field.
@@ -58,8 +62,11 @@ enum FieldValidation {
             }
         }
         if let problem = valueProblem(field.value) { return problem }
-        if connectionSpecific.contains(field.name) { return "the connection-specific field \(field.nameString)" }
-        if field.name == Array("te".utf8) && field.value != Array("trailers".utf8) {
+        // Each connection-specific name has a length of its own among them: compare only that one.
+        if connectionSpecific.contains(where: { $0.count == field.name.count && $0 == field.name }) {
+            return "the connection-specific field \(field.nameString)"
+        }
+        if field.name == teName && field.value != trailersValue {
             return "a te field other than \"trailers\""
         }
         return nil
@@ -87,7 +94,7 @@ enum FieldValidation {
             if field.isPseudo {
                 // "All pseudo-header fields MUST appear in a field block before all regular field lines."
                 guard regular.isEmpty else { throw malformed("pseudo-header field \(field.nameString) after a regular field") }
-                guard !field.value.isEmpty || field.name == Array(":authority".utf8) else {
+                guard !field.value.isEmpty || field.name == authorityName else {
                     throw malformed("an empty \(field.nameString)")
                 }
                 guard field.value.allSatisfy({ $0 > 0x20 && $0 < 0x7f }) else {
@@ -108,8 +115,8 @@ enum FieldValidation {
                 continue
             }
             if let problem = regularFieldProblem(field) { throw malformed(problem) }
-            if field.name == Array("host".utf8) { host = field.value }
-            if field.name == Array("content-length".utf8) {
+            if field.name == hostName { host = field.value }
+            if field.name == contentLengthName {
                 guard let length = decimal(field.value) else { throw malformed("content-length is not a number") }
                 guard contentLength == nil || contentLength == length else { throw malformed("content-length values differ") }
                 contentLength = length

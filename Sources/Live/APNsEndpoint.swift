@@ -65,7 +65,7 @@ extension ServeService {
 
     /// The HTTP answer for APNs's response.
     func answer(_ response: APNsResponse, apnsID: String) -> HTTPResponse {
-        answered[Int(response.status), default: 0] += 1
+        answeredByStatus[Int(response.status)] += 1
         guard let reason = response.reason else {
             return HTTPResponse(status: 200, headers: [Header("apns-id", apnsID)])
         }

@@ -1,8 +1,9 @@
 import Base
 
 /// What iOS reads of a payload: whether it draws an alert, whether the extension may
-/// run, and the alert's words. A payload that is not JSON, or has no `aps`, draws nothing
-/// (APNs itself does not judge the JSON: it checks only the size).
+/// run, and the alert's words. A payload that is not JSON (RFC 8259, as `JSONParser`
+/// reads it), or has no `aps`, draws nothing (APNs itself does not judge the JSON: it
+/// checks only the size).
 package struct AlertText: Equatable {
     /// `aps.alert` is there (a string, or an object with a title or body).
     package var hasAlert = false
@@ -11,9 +12,20 @@ package struct AlertText: Equatable {
     package var title: String?
     package var body: String?
 
-    /// Reads a payload.
+    /// Reads a payload: a scan of its bytes when it is plain ASCII without escapes where
+    /// the words are (nearly every push), else the JSON parser. Both read the same.
     /// - Complexity: O(n) in the payload.
     package init(payload: [UInt8]) {
+        if let scanned = PayloadScan.read(payload) {
+            self = scanned
+        } else {
+            self.init(parsing: payload)
+        }
+    }
+
+    /// Reads a payload with the JSON parser.
+    /// - Complexity: O(n) in the payload.
+    package init(parsing payload: [UInt8]) {
         guard let root = try? JSONParser.parse(payload), case .object(let object) = root.value,
               case .object(let aps)? = object["aps"]?.value else { return }
         if case .number(let flag)? = aps["mutable-content"]?.value { mutableContent = flag.int64Value == 1 }
@@ -30,6 +42,13 @@ package struct AlertText: Equatable {
         }
     }
 
+    package init(hasAlert: Bool = false, mutableContent: Bool = false, title: String? = nil, body: String? = nil) {
+        self.hasAlert = hasAlert
+        self.mutableContent = mutableContent
+        self.title = title
+        self.body = body
+    }
+
     /// At most `PushRecords.textLimit` bytes, cut at a character.
     static func cut(_ text: String) -> String {
         guard text.utf8.count > PushRecords.textLimit else { return text }
@@ -39,5 +58,208 @@ package struct AlertText: Equatable {
             kept.append(character)
         }
         return kept + "…"
+    }
+}
+
+/// The fast reading of a payload: one pass over its bytes that checks the JSON grammar as
+/// it skips what iOS does not read. It answers only when it is sure to read what the
+/// parser would: it gives up (nil) on any byte outside ASCII, any escape in a key or in
+/// the alert's words, a `mutable-content` that is not plain digits, or deep nesting; a
+/// duplicate key, like any syntax error, makes the payload draw nothing, as the parser's
+/// refusal does.
+enum PayloadScan {
+    static func read(_ payload: [UInt8]) -> AlertText? {
+        payload.withUnsafeBufferPointer { bytes in
+            var scan = Scanner(bytes: bytes)
+            return scan.document()
+        }
+    }
+
+    private struct GiveUp: Error {}
+
+    private struct Scanner {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var at = 0
+        var result = AlertText()
+        /// A syntax error: the payload draws nothing (what the parser's refusal means).
+        var broken = false
+
+        init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+        mutating func document() -> AlertText? {
+            do {
+                skipSpace()
+                guard let first = peek(), first == UInt8(ascii: "{") else {
+                    // Not an object: nothing to draw, valid or not; a byte-order mark goes to the parser.
+                    if let first = peek(), first >= 0x80 { throw GiveUp() }
+                    return AlertText()
+                }
+                try object(depth: 0) { scanner, key in
+                    if key.elementsEqual("aps".utf8), scanner.peek() == UInt8(ascii: "{") {
+                        try scanner.object(depth: 1) { scanner, key in try scanner.apsMember(key) }
+                    } else {
+                        try scanner.skipValue(depth: 1)
+                    }
+                }
+                skipSpace()
+                if broken || at != bytes.count { return AlertText() }
+                return result
+            } catch {
+                return nil
+            }
+        }
+
+        mutating func apsMember(_ key: UnsafeBufferPointer<UInt8>.SubSequence) throws {
+            if key.elementsEqual("alert".utf8) {
+                switch peek() {
+                case UInt8(ascii: "\""):
+                    result.hasAlert = true
+                    result.body = try words()
+                case UInt8(ascii: "{"):
+                    result.hasAlert = true
+                    try object(depth: 2) { scanner, key in
+                        if key.elementsEqual("title".utf8), scanner.peek() == UInt8(ascii: "\"") {
+                            scanner.result.title = try scanner.words()
+                        } else if key.elementsEqual("body".utf8), scanner.peek() == UInt8(ascii: "\"") {
+                            scanner.result.body = try scanner.words()
+                        } else {
+                            try scanner.skipValue(depth: 3)
+                        }
+                    }
+                default:
+                    try skipValue(depth: 2)
+                }
+            } else if key.elementsEqual("mutable-content".utf8), let first = peek(), first == UInt8(ascii: "-") || isDigit(first) {
+                let start = at
+                try skipNumber()
+                let text = bytes[start..<at]
+                // Only plain digits are read here; "1.0" or "1e0" go to the parser.
+                guard text.allSatisfy(isDigit) else { throw GiveUp() }
+                result.mutableContent = text.elementsEqual("1".utf8)
+            } else {
+                try skipValue(depth: 2)
+            }
+        }
+
+        func peek() -> UInt8? { at < bytes.count ? bytes[at] : nil }
+        func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+
+        mutating func skipSpace() {
+            while at < bytes.count, bytes[at] == 0x20 || bytes[at] == 0x09 || bytes[at] == 0x0a || bytes[at] == 0x0d { at += 1 }
+        }
+
+        /// An object's members, each value handed to `member` with the scanner at its first byte.
+        mutating func object(depth: Int,
+                             _ member: (inout Scanner, UnsafeBufferPointer<UInt8>.SubSequence) throws -> Void) throws {
+            guard depth < 64 else { throw GiveUp() }
+            at += 1  // {
+            skipSpace()
+            var keys: [UnsafeBufferPointer<UInt8>.SubSequence] = []
+            if peek() == UInt8(ascii: "}") { at += 1; return }
+            while !broken {
+                skipSpace()
+                guard peek() == UInt8(ascii: "\"") else { broken = true; return }
+                let key = try plainString()
+                if keys.contains(where: { $0.elementsEqual(key) }) { broken = true; return }
+                keys.append(key)
+                skipSpace()
+                guard peek() == UInt8(ascii: ":") else { broken = true; return }
+                at += 1
+                skipSpace()
+                guard at < bytes.count else { broken = true; return }
+                try member(&self, key)
+                if broken { return }
+                skipSpace()
+                switch peek() {
+                case UInt8(ascii: ","): at += 1
+                case UInt8(ascii: "}"): at += 1; return
+                default: broken = true; return
+                }
+            }
+        }
+
+        /// A string without escapes or bytes outside ASCII (else the parser reads it); its contents.
+        mutating func plainString() throws -> UnsafeBufferPointer<UInt8>.SubSequence {
+            at += 1
+            let start = at
+            while at < bytes.count {
+                let byte = bytes[at]
+                if byte == UInt8(ascii: "\"") {
+                    at += 1
+                    return bytes[start..<(at - 1)]
+                }
+                if byte == UInt8(ascii: "\\") || byte >= 0x80 { throw GiveUp() }
+                if byte < 0x20 { broken = true; return bytes[start..<at] }
+                at += 1
+            }
+            broken = true
+            return bytes[start..<at]
+        }
+
+        /// The alert's words, cut as the parser's reading is.
+        mutating func words() throws -> String {
+            let text = try plainString()
+            return AlertText.cut(String(decoding: text, as: UTF8.self))
+        }
+
+        mutating func skipValue(depth: Int) throws {
+            guard depth < 64 else { throw GiveUp() }
+            guard let first = peek() else { broken = true; return }
+            switch first {
+            case UInt8(ascii: "{"):
+                try object(depth: depth) { scanner, _ in try scanner.skipValue(depth: depth + 1) }
+            case UInt8(ascii: "["):
+                at += 1
+                skipSpace()
+                if peek() == UInt8(ascii: "]") { at += 1; return }
+                while !broken {
+                    skipSpace()
+                    try skipValue(depth: depth + 1)
+                    skipSpace()
+                    switch peek() {
+                    case UInt8(ascii: ","): at += 1
+                    case UInt8(ascii: "]"): at += 1; return
+                    default: broken = true
+                    }
+                }
+            case UInt8(ascii: "\""):
+                _ = try plainString()
+            case UInt8(ascii: "t"): literal("true")
+            case UInt8(ascii: "f"): literal("false")
+            case UInt8(ascii: "n"): literal("null")
+            default:
+                if first == UInt8(ascii: "-") || isDigit(first) { try skipNumber() } else if first >= 0x80 { throw GiveUp() } else { broken = true }
+            }
+        }
+
+        mutating func literal(_ word: StaticString) {
+            let count = word.utf8CodeUnitCount
+            guard at + count <= bytes.count,
+                  bytes[at..<(at + count)].elementsEqual(UnsafeBufferPointer(start: word.utf8Start, count: count)) else {
+                broken = true
+                return
+            }
+            at += count
+        }
+
+        /// RFC 8259's number: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+        mutating func skipNumber() throws {
+            if peek() == UInt8(ascii: "-") { at += 1 }
+            guard let first = peek(), isDigit(first) else { broken = true; return }
+            at += 1
+            if first == UInt8(ascii: "0"), let next = peek(), isDigit(next) { broken = true; return }
+            while let byte = peek(), isDigit(byte) { at += 1 }
+            if peek() == UInt8(ascii: ".") {
+                at += 1
+                guard let byte = peek(), isDigit(byte) else { broken = true; return }
+                while let byte = peek(), isDigit(byte) { at += 1 }
+            }
+            if let byte = peek(), byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
+                at += 1
+                if let sign = peek(), sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { at += 1 }
+                guard let byte = peek(), isDigit(byte) else { broken = true; return }
+                while let byte = peek(), isDigit(byte) { at += 1 }
+            }
+        }
     }
 }

@@ -236,7 +236,7 @@ extension ServeService {
             ("now", time(population.now)),
             ("apns", JSONText.object(APNsCounter.allCases.map { ($0.columnName, String(apns[$0])) })),
             ("deviceApps", countsJSON(totals)), ("rejections", rejectionsJSON(rejections)),
-            ("answers", JSONText.object(answered.keys.sorted().map { (String($0), String(answered[$0]!)) })),
+            ("answers", JSONText.object(answered.map { (String($0.status), String($0.count)) })),
         ])
     }
 }

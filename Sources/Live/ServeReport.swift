@@ -49,7 +49,7 @@ public enum ServeReport {
             [("ended", JSONText.string(endingName)), ("simulatedSeconds", JSONText.number(Double(population.now) / 1e6)),
              ("endedAt", service.time(population.now))],
             [("deviceApps", String(population.lanes.count)), ("requests", String(population.serials))],
-            [("answers", JSONText.object(service.answered.keys.sorted().map { (String($0), String(service.answered[$0]!)) }))],
+            [("answers", JSONText.object(service.answered.map { (String($0.status), String($0.count)) }))],
             [("counts", service.countsJSON(totals)), ("held", String(held))],
             [("apns", JSONText.object(APNsCounter.allCases.map { ($0.columnName, String(population.apns.counters[$0])) }))],
         ])

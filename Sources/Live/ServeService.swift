@@ -35,8 +35,13 @@ public final class ServeService: Service {
     let started = ContinuousClock.now
     /// Why the run ended; nil while it runs.
     public private(set) var ending: Ending?
-    /// Requests answered on the APNs listener, by status.
-    package internal(set) var answered: [Int: Int64] = [:]
+    /// Requests answered on the APNs listener, by HTTP status (100…599).
+    package internal(set) var answeredByStatus = [Int64](repeating: 0, count: 600)
+
+    /// The statuses answered so far, with their counts, in status order.
+    package var answered: [(status: Int, count: Int64)] {
+        answeredByStatus.indices.filter { answeredByStatus[$0] > 0 }.map { ($0, answeredByStatus[$0]) }
+    }
 
     /// - Parameters:
     ///   - scenario: the population's scenario; `strategy` says which app the phones run.
@@ -105,11 +110,27 @@ public final class ServeService: Service {
         let high = apnsIDs.next(), low = apnsIDs.next()
         let a = (high & 0xffff_ffff_ffff_0fff) | 0x4000          // version 4
         let b = (low & 0x3fff_ffff_ffff_ffff) | 0x8000_0000_0000_0000  // variant 1
-        func hex(_ value: UInt64, _ digits: Int) -> String {
-            let text = String(value, radix: 16)
-            return String(repeating: "0", count: max(0, digits - text.count)) + text.suffix(digits)
+        return Self.uuidText(a, b)
+    }
+
+    /// The canonical lowercase form (8-4-4-4-12) of the UUID whose 128 bits are `high` then `low`.
+    /// Written octet by octet: five `String(radix:)` groups padded and joined cost about 14,000
+    /// instructions an id, a fifth of a request's answer (tools/serve-bench.sh, docs/performance.md).
+    /// - Complexity: O(1).
+    static func uuidText(_ high: UInt64, _ low: UInt64) -> String {
+        String(unsafeUninitializedCapacity: 36) { out in
+            var at = 0
+            for nibble in 0..<32 {
+                if nibble == 8 || nibble == 12 || nibble == 16 || nibble == 20 {
+                    out[at] = UInt8(ascii: "-")
+                    at += 1
+                }
+                let word = nibble < 16 ? high : low
+                let digit = UInt8(truncatingIfNeeded: word >> UInt64(60 - 4 * (nibble % 16))) & 0xf
+                out[at] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
+                at += 1
+            }
+            return at
         }
-        return hex(a >> 32, 8) + "-" + hex((a >> 16) & 0xffff, 4) + "-" + hex(a & 0xffff, 4) + "-"
-            + hex(b >> 48, 4) + "-" + hex(b & 0xffff_ffff_ffff, 12)
     }
 }

@@ -10,7 +10,8 @@
 // DER, and as a provider token through APNs' check, twice, on a connection that accepts
 // the seed corpus's token) and `http2` (the input as a client's octets after the preface, to a `ServerConnection` that
 // answers every request and reads each as APNs would (`APNsWireRequest`); as frames; as an
-// HPACK block; as Huffman code — see fuzzHTTP2) and `http1` (the input as a client's octets
+// HPACK block; as Huffman code; then as a server's octets to a `ClientConnection` — see
+// fuzzHTTP2 and fuzzHTTP2Client) and `http1` (the input as a client's octets
 // to HTTP1's `RequestParser`, whole and in pieces, each request written back and read again
 // — see fuzzHTTP1), then the same octets as a server's answers to HTTP1's `ResponseParser`,
 // whole and in pieces, each response written back and read again — see fuzzHTTP1Responses).
@@ -266,6 +267,95 @@ private func fuzzHTTP2(_ bytes: [UInt8]) {
     }
     if round % 5 == 0 { connection.beginGracefulShutdown() }
     drain(.max)
+    fuzzHTTP2Client(bytes)
+}
+
+/// The same octets as a server's, after its SETTINGS, to a `ClientConnection` with six
+/// requests sent (bodies, trailers, a HEAD; at most three streams at once). Beyond "no
+/// crash" (the module checks its books after every call): what the client sends parses as
+/// frames after its preface, its header blocks decode, a connection error ends with its
+/// GOAWAY; every request gets one outcome at most, and every one has one once the
+/// connection is lost.
+private func fuzzHTTP2Client(_ bytes: [UInt8]) {
+    var configuration = ClientConfiguration()
+    configuration.limits.maxResponseBodyBytes = 2_048
+    var connection = ClientConnection(configuration: configuration)
+    var server = FrameParser(maxFrameSize: Int(1 << 24) - 1, expectingClientPreface: true)
+    var serverDecoder = HPACKDecoder(maxTableSize: 4_096, maxHeaderListSize: .max)
+    var headerBlock: [UInt8]?
+    var lastFrame: Frame?
+    func drain(_ maxBytes: Int) {
+        server.append(connection.takeOutbound(maxBytes: maxBytes))
+        while true {
+            let next: Frame?
+            do { next = try server.nextFrame() } catch { preconditionFailure("the client sent an invalid frame: \(error)") }
+            guard let frame = next else { break }
+            lastFrame = frame
+            switch frame.payload {
+            case .headers(let fragment, _, let endHeaders, _, _):
+                precondition(headerBlock == nil && frame.stream.isClientInitiated, "HEADERS inside a header block, or on \(frame.stream)")
+                headerBlock = fragment
+            case .continuation(let fragment, _):
+                precondition(headerBlock != nil, "CONTINUATION outside a header block")
+                headerBlock! += fragment
+            case .data, .priority, .rstStream, .settings, .pushPromise, .ping, .goAway, .windowUpdate, .unknown:
+                precondition(headerBlock == nil, "a frame inside a header block")
+            }
+            switch frame.payload {
+            case .headers(_, _, true, _, _), .continuation(_, true):
+                do { _ = try serverDecoder.decode(headerBlock ?? []) } catch { preconditionFailure("the client's header block: \(error)") }
+                headerBlock = nil
+            default:
+                break
+            }
+        }
+    }
+    var outcomes: [RequestID: Int] = [:]
+    func record(_ events: [ClientEvent]) {
+        for event in events {
+            switch event {
+            case .response(let id, _), .failed(let id, _):
+                outcomes[id, default: 0] += 1
+                precondition(outcomes[id] == 1, "\(id) has two outcomes")
+            case .connectionError(let error):
+                checkMessage(error.reason)
+            case .goAway, .ping, .pingAcknowledged:
+                break
+            }
+        }
+    }
+    var ids: [RequestID] = []
+    for index in 0..<6 {
+        let body = index % 2 == 0 ? [UInt8](repeating: UInt8(index), count: 70_000 * (index % 3)) : []
+        let request = ClientRequest(method: index == 5 ? "HEAD" : "POST", path: "/\(index)", authority: "fuzz",
+                                    fields: [HeaderField("x-index", String(index))], body: body,
+                                    trailers: index == 3 ? [HeaderField("x-trailer", "1")] : nil)
+        if let id = try? connection.send(request) { ids.append(id) }
+    }
+    var now = Duration.zero
+    let settings = Frame(stream: .connection, payload: .settings(ack: false, parameters: [Setting(.maxConcurrentStreams, 3)])).encoded
+    record(connection.receive(settings, now: now))
+    drain(.max)
+    let chunk = 1 + Int(bytes.first ?? 0) % 89
+    var offset = 0
+    var round = 0
+    while offset < bytes.count && !connection.isFinished {
+        let end = min(bytes.count, offset + chunk)
+        now += .milliseconds(Int64(bytes[offset] % 8))
+        let events = connection.receive(Array(bytes[offset..<end]), now: now)
+        record(events)
+        offset = end
+        round += 1
+        if round % 7 == 0, let id = ids.first(where: { outcomes[$0] == nil }) { connection.cancel(id); outcomes[id] = 1 }
+        drain(round % 3 == 0 ? 17 : .max)
+        if let code = events.lazy.compactMap({ event -> ErrorCode? in if case .connectionError(let error) = event { error.code } else { nil } }).first {
+            drain(.max)
+            guard case .goAway(_, code, _)? = lastFrame?.payload else { preconditionFailure("a connection error without GOAWAY last") }
+        }
+    }
+    record(connection.connectionLost())
+    precondition(ids.allSatisfy { outcomes[$0] == 1 }, "a request without an outcome once the connection is lost")
+    precondition(connection.requestsInFlight == 0 && connection.isFinished, "a lost connection still has requests")
 }
 
 /// Every request `RequestParser` hands out from `bytes` in pieces of `size`, then its error.

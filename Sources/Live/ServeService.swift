@@ -115,7 +115,7 @@ public final class ServeService: Service {
 
     /// The canonical lowercase form (8-4-4-4-12) of the UUID whose 128 bits are `high` then `low`.
     /// Written octet by octet: five `String(radix:)` groups padded and joined cost about 14,000
-    /// instructions an id, a fifth of a request's answer (tools/serve-bench.sh, docs/performance.md).
+    /// instructions an id, an eighth of a whole request (tools/serve-bench.sh, docs/performance.md).
     /// - Complexity: O(1).
     static func uuidText(_ high: UInt64, _ low: UInt64) -> String {
         String(unsafeUninitializedCapacity: 36) { out in

@@ -10,9 +10,11 @@
 // DER, and as a provider token through APNs' check, twice, on a connection that accepts
 // the seed corpus's token) and `http2` (the input as a client's octets after the preface, to a `ServerConnection` that
 // answers every request and reads each as APNs would (`APNsWireRequest`); as frames; as an
-// HPACK block; as Huffman code — see fuzzHTTP2) and `http1` (the input as a client's octets
+// HPACK block; as Huffman code; then as a server's octets to a `ClientConnection` — see
+// fuzzHTTP2 and fuzzHTTP2Client) and `http1` (the input as a client's octets
 // to HTTP1's `RequestParser`, whole and in pieces, each request written back and read again
-// — see fuzzHTTP1).
+// — see fuzzHTTP1), then the same octets as a server's answers to HTTP1's `ResponseParser`,
+// whole and in pieces, each response written back and read again — see fuzzHTTP1Responses).
 // Beyond "no crash", every error message must be lines without control characters,
 // each of bounded length: user text is escaped and cut (`UserText`).
 import Base
@@ -265,26 +267,192 @@ private func fuzzHTTP2(_ bytes: [UInt8]) {
     }
     if round % 5 == 0 { connection.beginGracefulShutdown() }
     drain(.max)
+    fuzzHTTP2Client(bytes)
+}
+
+/// The same octets as a server's, after its SETTINGS, to a `ClientConnection` with six
+/// requests sent (bodies, trailers, a HEAD; at most three streams at once). Beyond "no
+/// crash" (the module checks its books after every call): what the client sends parses as
+/// frames after its preface, its header blocks decode, a connection error ends with its
+/// GOAWAY; every request gets one outcome at most, and every one has one once the
+/// connection is lost.
+private func fuzzHTTP2Client(_ bytes: [UInt8]) {
+    var configuration = ClientConfiguration()
+    configuration.limits.maxResponseBodyBytes = 2_048
+    var connection = ClientConnection(configuration: configuration)
+    var server = FrameParser(maxFrameSize: Int(1 << 24) - 1, expectingClientPreface: true)
+    var serverDecoder = HPACKDecoder(maxTableSize: 4_096, maxHeaderListSize: .max)
+    var headerBlock: [UInt8]?
+    var lastFrame: Frame?
+    func drain(_ maxBytes: Int) {
+        server.append(connection.takeOutbound(maxBytes: maxBytes))
+        while true {
+            let next: Frame?
+            do { next = try server.nextFrame() } catch { preconditionFailure("the client sent an invalid frame: \(error)") }
+            guard let frame = next else { break }
+            lastFrame = frame
+            switch frame.payload {
+            case .headers(let fragment, _, let endHeaders, _, _):
+                precondition(headerBlock == nil && frame.stream.isClientInitiated, "HEADERS inside a header block, or on \(frame.stream)")
+                headerBlock = fragment
+            case .continuation(let fragment, _):
+                precondition(headerBlock != nil, "CONTINUATION outside a header block")
+                headerBlock! += fragment
+            case .data, .priority, .rstStream, .settings, .pushPromise, .ping, .goAway, .windowUpdate, .unknown:
+                precondition(headerBlock == nil, "a frame inside a header block")
+            }
+            switch frame.payload {
+            case .headers(_, _, true, _, _), .continuation(_, true):
+                do { _ = try serverDecoder.decode(headerBlock ?? []) } catch { preconditionFailure("the client's header block: \(error)") }
+                headerBlock = nil
+            default:
+                break
+            }
+        }
+    }
+    var outcomes: [RequestID: Int] = [:]
+    func record(_ events: [ClientEvent]) {
+        for event in events {
+            switch event {
+            case .response(let id, _), .failed(let id, _):
+                outcomes[id, default: 0] += 1
+                precondition(outcomes[id] == 1, "\(id) has two outcomes")
+            case .connectionError(let error):
+                checkMessage(error.reason)
+            case .goAway, .ping, .pingAcknowledged:
+                break
+            }
+        }
+    }
+    var ids: [RequestID] = []
+    for index in 0..<6 {
+        let body = index % 2 == 0 ? [UInt8](repeating: UInt8(index), count: 70_000 * (index % 3)) : []
+        let request = ClientRequest(method: index == 5 ? "HEAD" : "POST", path: "/\(index)", authority: "fuzz",
+                                    fields: [HeaderField("x-index", String(index))], body: body,
+                                    trailers: index == 3 ? [HeaderField("x-trailer", "1")] : nil)
+        if let id = try? connection.send(request) { ids.append(id) }
+    }
+    var now = Duration.zero
+    let settings = Frame(stream: .connection, payload: .settings(ack: false, parameters: [Setting(.maxConcurrentStreams, 3)])).encoded
+    record(connection.receive(settings, now: now))
+    drain(.max)
+    let chunk = 1 + Int(bytes.first ?? 0) % 89
+    var offset = 0
+    var round = 0
+    while offset < bytes.count && !connection.isFinished {
+        let end = min(bytes.count, offset + chunk)
+        now += .milliseconds(Int64(bytes[offset] % 8))
+        let events = connection.receive(Array(bytes[offset..<end]), now: now)
+        record(events)
+        offset = end
+        round += 1
+        if round % 7 == 0, let id = ids.first(where: { outcomes[$0] == nil }) { connection.cancel(id); outcomes[id] = 1 }
+        drain(round % 3 == 0 ? 17 : .max)
+        if let code = events.lazy.compactMap({ event -> ErrorCode? in if case .connectionError(let error) = event { error.code } else { nil } }).first {
+            drain(.max)
+            guard case .goAway(_, code, _)? = lastFrame?.payload else { preconditionFailure("a connection error without GOAWAY last") }
+        }
+    }
+    record(connection.connectionLost())
+    precondition(ids.allSatisfy { outcomes[$0] == 1 }, "a request without an outcome once the connection is lost")
+    precondition(connection.requestsInFlight == 0 && connection.isFinished, "a lost connection still has requests")
 }
 
 /// Every request `RequestParser` hands out from `bytes` in pieces of `size`, then its error.
 private func http1Requests(_ bytes: [UInt8], limits: RequestLimits, pieces size: Int) -> (requests: [Request], error: RequestError?) {
     var parser = RequestParser(limits: limits)
     var requests: [Request] = []
+    let error = feed(bytes, pieces: size) { (piece: [UInt8]) throws(RequestError) in
+        parser.append(piece)
+        while let event = try parser.next() {
+            if case .request(let request) = event { requests.append(request) }
+        }
+    }
+    return (requests, error)
+}
+
+/// Hands `bytes` to `take` in pieces of `size`, as a transport does read after read, until
+/// it throws; its error, or nil.
+private func feed<Failure: Error>(_ bytes: [UInt8], pieces size: Int, _ take: ([UInt8]) throws(Failure) -> Void) -> Failure? {
     var offset = 0
     repeat {
         let end = min(bytes.count, offset + size)
-        parser.append(Array(bytes[offset..<end]))
-        offset = end
         do {
-            while let event = try parser.next() {
-                if case .request(let request) = event { requests.append(request) }
-            }
+            try take(Array(bytes[offset..<end]))
         } catch {
-            return (requests, error)
+            return error
         }
+        offset = end
     } while offset < bytes.count
-    return (requests, nil)
+    return nil
+}
+
+/// Every response `ResponseParser` hands out from `bytes` in pieces of `size` (answering
+/// HEAD for the responses `heads` marks, GET for the others), then the end of the
+/// connection, then its error.
+private func http1Responses(_ bytes: [UInt8], limits: ResponseLimits, pieces size: Int,
+                            heads: UInt8) -> (responses: [Response], error: ResponseParseError?) {
+    var parser = ResponseParser(limits: limits)
+    var responses: [Response] = []
+    func method() -> String { heads >> (responses.count % 8) & 1 == 1 ? "HEAD" : "GET" }
+    if let error = feed(bytes, pieces: size, { (piece: [UInt8]) throws(ResponseParseError) in
+        parser.append(piece)
+        while let response = try parser.next(requestMethod: method()) { responses.append(response) }
+    }) {
+        return (responses, error)
+    }
+    do {
+        if let response = try parser.finish() { responses.append(response) }
+    } catch {
+        return (responses, error)
+    }
+    return (responses, nil)
+}
+
+/// The kind of a response parser's error, which must not depend on how the input was split.
+private func kind(_ error: ResponseParseError?) -> String {
+    switch error {
+    case .malformed?: "malformed"
+    case .tooLarge?: "too large"
+    case .incomplete?: "incomplete"
+    case nil: "none"
+    }
+}
+
+/// The client side on one input, read as a server's answers. Beyond "no crash": whole and
+/// in pieces the same responses and the same kind of error, whose reason is a short line;
+/// every response, written back by `Response` (its framing by `content-length`), reads
+/// again as the same response.
+private func fuzzHTTP1Responses(_ bytes: [UInt8]) {
+    var limits = ResponseLimits()
+    limits.maxBodySize = 4_096
+    limits.maxHeaderSectionSize = 2_048
+    limits.maxStatusLineLength = 512
+    limits.maxFieldCount = 32
+    let heads = bytes.last ?? 0
+    let whole = http1Responses(bytes, limits: limits, pieces: .max, heads: heads)
+    let split = http1Responses(bytes, limits: limits, pieces: 1 + Int(bytes.first ?? 0) % 13, heads: heads)
+    precondition(whole.responses == split.responses && kind(whole.error) == kind(split.error),
+                 "the answers read differently in pieces: \(kind(whole.error)) against \(kind(split.error))")
+    if let error = whole.error { checkMessage(error.description) }
+    var generous = ResponseLimits()
+    generous.maxHeaderSectionSize = 1 << 16
+    for (index, response) in whole.responses.enumerated() {
+        let method = heads >> (index % 8) & 1 == 1 ? "HEAD" : "GET"
+        let owned: Set<String> = ["content-length", "transfer-encoding", "connection"]
+        var rewritten = response
+        rewritten.fields = response.fields.filter { !owned.contains($0.name) }
+        var output: [UInt8] = []
+        do { try rewritten.encode(into: &output, omittingBody: method == "HEAD") } catch {
+            preconditionFailure("a response the parser accepted cannot be written back: \(error)")
+        }
+        let again = http1Responses(output, limits: generous, pieces: .max, heads: method == "HEAD" ? 0xff : 0)
+        let bodiless = response.status == 204 || response.status == 304
+        var expected = rewritten
+        if !bodiless { expected.fields.append(Field("content-length", String(response.body.count))) }
+        precondition(again.error == nil && again.responses == [expected],
+                     "a response written back reads differently: \(again.error.map(String.init(describing:)) ?? "")")
+    }
 }
 
 /// The HTTP/1.1 layer on one input. Beyond "no crash":
@@ -329,4 +497,5 @@ private func fuzzHTTP1(_ bytes: [UInt8]) {
             preconditionFailure("fields the parser accepted cannot be written back: \(error)")
         }
     }
+    fuzzHTTP1Responses(bytes)
 }

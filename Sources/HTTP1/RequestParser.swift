@@ -26,27 +26,14 @@ public struct RequestParser: Sendable {
     /// Unread octets are `buffer[start...]`.
     private var buffer: [UInt8] = []
     private var start = 0
-    private var phase = Phase.head(HeadScan())
+    private var phase = Phase.head(HeadScanner())
 
     private enum Phase: Sendable {
-        case head(HeadScan)
+        case head(HeadScanner)
         /// A `Content-Length` body, copied once whole.
         case body(Head, length: Int)
         case chunked(Head, ChunkedDecoder)
         case closed
-    }
-
-    /// How far the search for the end of the head got, as offsets from `start` (which
-    /// stay valid when the buffer is compacted). Searched octets are not searched again,
-    /// so a head that arrives an octet at a time costs its length, not its square.
-    private struct HeadScan: Sendable {
-        var scanned = 0
-        var lineStart = 0
-        /// The request line's length without its line ending, once found.
-        var requestLineLength: Int?
-        /// Where the header section starts, once the request line is found.
-        var fieldsStart = 0
-        var fieldCount = 0
     }
 
     /// A request whose head is read and whose body is on its way.
@@ -64,15 +51,7 @@ public struct RequestParser: Sendable {
     /// Adds received octets.
     /// - Complexity: amortised O(n), n the octets added.
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
-        if start == buffer.count {
-            // A large body's capacity is not kept for the connection's life.
-            if buffer.capacity > 1 << 16 { buffer = [] } else { buffer.removeAll(keepingCapacity: true) }
-            start = 0
-        } else if start >= 4_096 && start * 2 >= buffer.count {
-            buffer.removeSubrange(0..<start)
-            start = 0
-        }
-        buffer.append(contentsOf: bytes)
+        HeadScanner.append(bytes, to: &buffer, start: &start)
     }
 
     /// Adds received octets.
@@ -155,59 +134,24 @@ public struct RequestParser: Sendable {
     }
 
     private mutating func finish(_ head: Head, body: [UInt8]) -> Event {
-        phase = head.framing.keepAlive ? .head(HeadScan()) : .closed
+        phase = head.framing.keepAlive ? .head(HeadScanner()) : .closed
         return .request(Request(method: head.line.method, target: head.line.target, version: head.line.version,
                                 fields: head.fields, body: body, keepAlive: head.framing.keepAlive))
     }
 
-    /// Searches for the empty line that ends the head, enforcing the limits on the way:
-    /// true once found (`scan` then spans it). Empty lines before the request line are
-    /// dropped (RFC 9112 §2.2). A line ends at LF; a CR before it is dropped with it.
-    private mutating func findHead(_ scan: inout HeadScan) throws(RequestError) -> Bool {
-        var index = start + scan.scanned
-        while index < buffer.count {
-            guard buffer[index] == CharacterClass.lineFeed else {
-                index += 1
-                continue
-            }
-            let lineStart = start + scan.lineStart
-            let length = index - lineStart - (index > lineStart && buffer[index - 1] == CharacterClass.carriageReturn ? 1 : 0)
-            if scan.requestLineLength == nil {
-                if length == 0 {
-                    start = index + 1
-                    scan = HeadScan()
-                    index = start
-                    continue
-                }
-                guard length <= limits.maxRequestLineLength else { throw requestLineTooLong }
-                scan.requestLineLength = length
-                scan.fieldsStart = index + 1 - start
-            } else if length == 0 {
-                scan.scanned = index + 1 - start
-                scan.lineStart = scan.scanned
-                return true
-            } else {
-                scan.fieldCount += 1
-                guard scan.fieldCount <= limits.maxFieldCount else {
-                    throw .fieldsTooLarge("more than \(limits.maxFieldCount) header fields")
-                }
-            }
-            index += 1
-            scan.lineStart = index - start
-            guard scan.requestLineLength == nil || scan.lineStart - scan.fieldsStart <= limits.maxHeaderSectionSize else {
-                throw headerSectionTooLarge
+    /// Searches for the end of the head, answering a broken limit with its status.
+    private mutating func findHead(_ scan: inout HeadScanner) throws(RequestError) -> Bool {
+        let bounds = HeadScanner.Limits(maxStartLineLength: limits.maxRequestLineLength,
+                                        maxHeaderSectionSize: limits.maxHeaderSectionSize, maxFieldCount: limits.maxFieldCount)
+        do {
+            return try scan.scan(buffer, start: &start, limits: bounds)
+        } catch {
+            switch error {
+            case .startLine: throw requestLineTooLong
+            case .headerSection: throw headerSectionTooLarge
+            case .fieldCount: throw .fieldsTooLarge("more than \(limits.maxFieldCount) header fields")
             }
         }
-        scan.scanned = index - start
-        // A line still open may already be over its limit: no need to wait for its end. The
-        // one octet of slack is a CR whose LF has not come: the verdict must not depend on
-        // where the input was split.
-        if scan.requestLineLength == nil {
-            guard scan.scanned - scan.lineStart <= limits.maxRequestLineLength + 1 else { throw requestLineTooLong }
-        } else {
-            guard scan.scanned - scan.fieldsStart <= limits.maxHeaderSectionSize + 1 else { throw headerSectionTooLarge }
-        }
-        return false
     }
 
     private var requestLineTooLong: RequestError { .uriTooLong("a request line longer than \(limits.maxRequestLineLength) octets") }
@@ -216,21 +160,11 @@ public struct RequestParser: Sendable {
     }
 
     /// Parses the head `findHead` delimited and consumes it.
-    private mutating func readHead(_ scan: HeadScan) throws(RequestError) -> Head {
-        let line = try RequestLine.parse(buffer[start..<(start + (scan.requestLineLength ?? 0))])
+    private mutating func readHead(_ scan: HeadScanner) throws(RequestError) -> Head {
+        let line = try RequestLine.parse(scan.startLine(in: buffer, start: start))
         var fields: [Field] = []
-        fields.reserveCapacity(scan.fieldCount)
-        var lineStart = start + scan.fieldsStart
-        let end = start + scan.lineStart
-        while lineStart < end {
-            var lineEnd = lineStart
-            while buffer[lineEnd] != CharacterClass.lineFeed { lineEnd += 1 }
-            var fieldLine = buffer[lineStart..<lineEnd]
-            if fieldLine.last == CharacterClass.carriageReturn { fieldLine = fieldLine.dropLast() }
-            if !fieldLine.isEmpty { fields.append(try FieldLine.parse(fieldLine)) }
-            lineStart = lineEnd + 1
-        }
-        start = end
+        for fieldLine in scan.fieldLines(in: buffer, start: start) { fields.append(try FieldLine.parse(fieldLine)) }
+        start += scan.headLength
         let framing = try MessageFraming.of(version: line.version, fields: fields, limits: limits)
         return Head(line: line, fields: fields, framing: framing)
     }

@@ -34,19 +34,9 @@ public struct Response: Hashable, Sendable {
     /// - Complexity: O(h + b), the octets of the fields and of the body.
     public func encode(into output: inout [UInt8], omittingBody: Bool = false, closingConnection: Bool = false) throws(ResponseError) {
         guard (100...999).contains(status) else { throw .invalidStatus(status) }
-        for field in fields {
-            guard !field.name.isEmpty, field.name.utf8.allSatisfy(CharacterClass.isToken),
-                  field.value.utf8.allSatisfy(CharacterClass.isFieldValue),
-                  !Self.ownedFields.contains(String(decoding: field.name.utf8.map(CharacterClass.lowercased), as: UTF8.self))
-            else { throw .invalidField(name: field.name) }
-        }
+        if let field = Field.firstUnwritable(fields, owned: Self.ownedFields) { throw .invalidField(name: field.name) }
         output.append(contentsOf: "HTTP/1.1 \(status) \(ReasonPhrase.of(status))\r\n".utf8)
-        for field in fields {
-            output.append(contentsOf: field.name.utf8)
-            output.append(contentsOf: ": ".utf8)
-            output.append(contentsOf: field.value.utf8)
-            output.append(contentsOf: "\r\n".utf8)
-        }
+        Field.write(fields, into: &output)
         let interim = status < 200
         // 204 and 304 have no body and 1xx none either (RFC 9110 §15.3.5, §15.4.5, §15.2).
         let bodiless = interim || status == 204 || status == 304

@@ -23,6 +23,12 @@ struct OutboundBuffer: Sendable {
         if control { controlEnds.append(taken + count) }
     }
 
+    /// Appends octets that are not a frame: the client connection preface.
+    /// - Complexity: O(n), n the octets.
+    mutating func appendPreface(_ preface: [UInt8]) {
+        bytes.append(contentsOf: preface)
+    }
+
     /// Removes and returns up to `maxBytes` octets, oldest first.
     /// - Complexity: O(n), n the octets returned.
     mutating func take(maxBytes: Int) -> [UInt8] {

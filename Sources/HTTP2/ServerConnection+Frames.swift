@@ -2,13 +2,7 @@
 /// definitions, §8 HTTP semantics).
 extension ServerConnection {
     mutating func process(_ frame: Frame) throws(ProtocolError) {
-        // "A receiver MUST treat the receipt of any other type of frame or a frame on a
-        // different stream as a connection error of type PROTOCOL_ERROR" (§6.10).
-        if let block = headerBlock {
-            guard case .continuation = frame.payload, frame.stream == block.stream else {
-                throw .connection(.protocolError, "a header block on \(block.stream) interrupted before END_HEADERS")
-            }
-        }
+        try checkHeaderBlockContinues(with: frame)
         if phase == .awaitingSettings {
             guard case .settings(ack: false, _) = frame.payload else {
                 throw .connection(.protocolError, "the client preface is not followed by SETTINGS")
@@ -21,25 +15,9 @@ extension ServerConnection {
         case .headers(let fragment, let endStream, let endHeaders, let priority, _):
             // §5.1.1: "Streams initiated by a client MUST use odd-numbered stream identifiers".
             guard id.isClientInitiated else { throw .connection(.protocolError, "HEADERS on even-numbered \(id)") }
-            if fragment.isEmpty && !endHeaders { try countEmptyFrame() }
-            let block = HeaderBlock(stream: id, bytes: fragment, endStream: endStream, priority: priority)
-            try checkSize(of: block)
-            if endHeaders { try receiveHeaderBlock(block) } else { headerBlock = block }
+            try receiveHeaders(fragment, endStream: endStream, endHeaders: endHeaders, priority: priority, on: id)
         case .continuation(let fragment, let endHeaders):
-            guard var block = headerBlock else { throw .connection(.protocolError, "CONTINUATION without HEADERS on \(id)") }
-            block.continuations += 1
-            guard block.continuations <= configuration.limits.maxContinuationFrames else {
-                throw .connection(.enhanceYourCalm, "more than \(configuration.limits.maxContinuationFrames) CONTINUATION frames in one header block")
-            }
-            if fragment.isEmpty && !endHeaders { try countEmptyFrame() }
-            block.bytes.append(contentsOf: fragment)
-            try checkSize(of: block)
-            if endHeaders {
-                headerBlock = nil
-                try receiveHeaderBlock(block)
-            } else {
-                headerBlock = block
-            }
+            try receiveContinuation(fragment, endHeaders: endHeaders, on: id)
         case .priority(let priority):
             try countControlFrame()
             // §5.3.1: "A stream cannot depend on itself."
@@ -50,6 +28,7 @@ extension ServerConnection {
             try countControlFrame()
             if ack { return acknowledgeLocalSettings() }
             try applyPeerSettings(parameters)
+            if phase == .awaitingSettings { phase = .open }
         case .pushPromise:
             // §8.4: "A client cannot push"; a server receiving PUSH_PROMISE: PROTOCOL_ERROR.
             throw .connection(.protocolError, "PUSH_PROMISE from a client")
@@ -116,72 +95,18 @@ extension ServerConnection {
         if endStream {
             endRemote(id, stream)
         } else {
-            // Handed over is consumed: give the stream its window back in half-window steps.
-            stream.receivedUnacknowledged += length
-            if stream.receivedUnacknowledged >= Swift.max(1, localInitialWindowSize / 2) {
-                outbound.append(Frame(stream: id, payload: .windowUpdate(increment: UInt32(stream.receivedUnacknowledged))),
-                                control: true)
-                stream.receiveWindow += stream.receivedUnacknowledged
-                stream.receivedUnacknowledged = 0
-            }
+            acknowledge(length, on: id, &stream) // handed over is consumed
             streams[id] = stream
         }
-    }
-
-    /// Marks `length` octets of the connection window as consumed, and returns them with a
-    /// WINDOW_UPDATE once they reach half the window.
-    mutating func consume(_ length: Int) {
-        receivedUnacknowledged += length
-        if receivedUnacknowledged >= Swift.max(1, configuration.connectionWindowSize / 2) {
-            outbound.append(Frame(stream: .connection, payload: .windowUpdate(increment: UInt32(receivedUnacknowledged))),
-                            control: true)
-            receiveWindow += receivedUnacknowledged
-            receivedUnacknowledged = 0
-        }
-    }
-
-    /// The client's side of `id` ended (END_STREAM received).
-    mutating func endRemote(_ id: StreamID, _ state: StreamState) {
-        var stream = state
-        switch stream.phase {
-        case .open:
-            stream.phase = .halfClosedRemote
-            streams[id] = stream
-        case .halfClosedLocal:
-            streams[id] = nil
-            closedStreams.record(id, .finished)
-        case .halfClosedRemote:
-            streams[id] = stream // not reached: the caller refused frames after END_STREAM
-        }
-    }
-
-    /// The receive window a new stream starts with: the client may use the initial value
-    /// until it acknowledges ours, so until then the larger of the two (RFC 9113 §6.9.2).
-    var localInitialWindowSize: Int {
-        localSettingsAcknowledged ? configuration.initialWindowSize
-            : Swift.max(configuration.initialWindowSize, Settings.defaultWindowSize)
     }
 
     // MARK: HEADERS and CONTINUATION
-
-    mutating func checkSize(of block: HeaderBlock) throws(ProtocolError) {
-        let limit = configuration.maxHeaderListSize + configuration.limits.headerBlockSlack
-        guard block.bytes.count <= limit else {
-            throw .connection(.enhanceYourCalm, "a header block of more than \(limit) octets")
-        }
-    }
 
     mutating func receiveHeaderBlock(_ block: HeaderBlock) throws(ProtocolError) {
         let id = block.stream
         // Every block is decoded, even one whose stream is ignored: the table must follow
         // the client's encoder (§4.3).
-        let fields: [HeaderField]
-        do {
-            fields = try decoder.decode(block.bytes)
-        } catch {
-            throw .connection(error.code, error.description)
-        }
-        emptyFrames = 0
+        let fields = try decodeFields(of: block)
         if block.priority?.dependency == id && (streams[id] != nil || id > highestStreamID) {
             if id > highestStreamID { highestStreamID = id }
             throw .stream(id, .protocolError, "\(id) depends on itself") // §5.3.1
@@ -232,7 +157,7 @@ extension ServerConnection {
         events.append(.request(id, head, endStream: block.endStream))
     }
 
-    // MARK: RST_STREAM and WINDOW_UPDATE
+    // MARK: RST_STREAM
 
     mutating func receiveReset(_ code: ErrorCode, on id: StreamID) throws(ProtocolError) {
         guard id.isClientInitiated && id <= highestStreamID else {
@@ -241,90 +166,13 @@ extension ServerConnection {
         guard let stream = streams.removeValue(forKey: id) else {
             return try countControlFrame() // already closed: nothing to do, but it is a frame to pay for
         }
-        bufferedResponseBytes -= stream.pendingCount
+        queuedDataBytes -= stream.pendingCount
         closedStreams.record(id, .resetByPeer)
         events.append(.streamReset(id, code))
         // Opening streams and resetting them at once costs the client nothing and us a
         // request each (CVE-2023-44487, rapid reset).
         guard resetMeter.record(at: clock) else {
             throw .connection(.enhanceYourCalm, "too many streams reset (more than \(configuration.limits.streamResets.burst) at once)")
-        }
-    }
-
-    mutating func receiveWindowUpdate(_ increment: UInt32, on id: StreamID) throws(ProtocolError) {
-        if id == .connection {
-            guard increment > 0 else { throw .connection(.protocolError, "WINDOW_UPDATE of 0 on the connection") } // §6.9
-            guard sendWindow + Int(increment) <= Settings.maxWindowSize else {
-                throw .connection(.flowControlError, "the connection window above 2^31-1") // §6.9.1
-            }
-            sendWindow += Int(increment)
-            return
-        }
-        guard id.isClientInitiated && id <= highestStreamID else {
-            throw .connection(.protocolError, "WINDOW_UPDATE on idle \(id)")
-        }
-        guard var stream = streams[id] else { return } // closed: WINDOW_UPDATE may arrive late (§6.9)
-        guard increment > 0 else { throw .stream(id, .protocolError, "WINDOW_UPDATE of 0 on \(id)") }
-        guard stream.sendWindow + Int(increment) <= Settings.maxWindowSize else {
-            throw .stream(id, .flowControlError, "\(id)'s window above 2^31-1")
-        }
-        stream.sendWindow += Int(increment)
-        enqueueIfWritable(id, &stream)
-        streams[id] = stream
-    }
-
-    // MARK: SETTINGS
-
-    mutating func applyPeerSettings(_ parameters: [Setting]) throws(ProtocolError) {
-        let previousWindow = peerSettings.initialWindowSize
-        // "Parameters are processed in the order in which they appear" (§6.5.3): the last
-        // value of each wins.
-        for parameter in parameters {
-            try peerSettings.apply(parameter)
-            if parameter.id == .headerTableSize { encoder.setPeerMaxTableSize(peerSettings.headerTableSize) }
-        }
-        // §6.9.2: every stream's window moves by the change of SETTINGS_INITIAL_WINDOW_SIZE,
-        // possibly below 0. Applied once per frame, so a frame repeating the parameter
-        // thousands of times costs one pass over the streams, not one per repetition.
-        let delta = peerSettings.initialWindowSize - previousWindow
-        if delta != 0 {
-            for (id, var stream) in streams {
-                guard stream.sendWindow + delta <= Settings.maxWindowSize else {
-                    throw .connection(.flowControlError, "SETTINGS_INITIAL_WINDOW_SIZE takes \(id)'s window above 2^31-1")
-                }
-                stream.sendWindow += delta
-                if delta > 0 { enqueueIfWritable(id, &stream) }
-                streams[id] = stream
-            }
-        }
-        outbound.append(Frame(stream: .connection, payload: .settings(ack: true, parameters: [])), control: true)
-        if phase == .awaitingSettings { phase = .open }
-    }
-
-    /// The client acknowledged our SETTINGS: the values we announced now hold.
-    mutating func acknowledgeLocalSettings() {
-        // An acknowledgement we did not ask for changes nothing (the control budget paid for it).
-        guard !localSettingsAcknowledged else { return }
-        localSettingsAcknowledged = true
-        decoder.setMaxAllowedTableSize(configuration.headerTableSize)
-        // Streams opened meanwhile got the larger window; they now have ours (§6.9.2).
-        let delta = configuration.initialWindowSize - Swift.max(configuration.initialWindowSize, Settings.defaultWindowSize)
-        guard delta != 0 else { return }
-        for id in Array(streams.keys) { streams[id]?.receiveWindow += delta }
-    }
-
-    // MARK: Budgets
-
-    mutating func countControlFrame() throws(ProtocolError) {
-        guard controlMeter.record(at: clock) else {
-            throw .connection(.enhanceYourCalm, "a flood of control frames (more than \(configuration.limits.controlFrames.burst) at once)")
-        }
-    }
-
-    mutating func countEmptyFrame() throws(ProtocolError) {
-        emptyFrames += 1
-        guard emptyFrames <= configuration.limits.maxEmptyFrames else {
-            throw .connection(.enhanceYourCalm, "more than \(configuration.limits.maxEmptyFrames) frames in a row without content")
         }
     }
 }

@@ -1,10 +1,6 @@
 /// Responses: HEADERS go out at once (HPACK's order is the wire's), DATA waits for the
 /// client's flow-control windows and is written round-robin across streams as they open.
 extension ServerConnection {
-    /// Outbound octets above which no more DATA is written until the transport takes some:
-    /// queued data stays in its stream, where it can still be dropped by a reset.
-    static let outboundHighWater = 65_536
-
     /// Answers `stream` with a whole response: HEADERS with `:status` and `headers`, then
     /// `body` as DATA (none when empty: END_STREAM goes on the HEADERS), then `trailers`.
     /// - Complexity: O(h + b), the octets of the fields and of the body.
@@ -40,18 +36,7 @@ extension ServerConnection {
     public mutating func sendData(_ bytes: [UInt8], on id: StreamID, endStream: Bool) throws(SendError) {
         var stream = try writableStream(id)
         guard stream.responseStarted else { throw .wrongOrder(id) }
-        if stream.pendingCount == 0 {
-            stream.pendingData = bytes
-            stream.pendingOffset = 0
-        } else {
-            stream.pendingData.append(contentsOf: bytes)
-        }
-        bufferedResponseBytes += bytes.count
-        stream.pendingEnd = endStream
-        stream.localEndQueued = endStream
-        enqueueIfWritable(id, &stream, evenWithoutWindow: true)
-        streams[id] = stream
-        scheduleData()
+        queueData(bytes, on: id, &stream, endStream: endStream)
         checkInvariants()
     }
 
@@ -75,7 +60,7 @@ extension ServerConnection {
     public mutating func resetStream(_ id: StreamID, code: ErrorCode) throws(SendError) {
         guard phase != .closed else { throw .connectionClosed }
         guard let stream = streams.removeValue(forKey: id) else { throw .unknownStream(id) }
-        bufferedResponseBytes -= stream.pendingCount
+        queuedDataBytes -= stream.pendingCount
         closedStreams.record(id, .resetByUs)
         outbound.append(Frame(stream: id, payload: .rstStream(code)))
     }
@@ -101,7 +86,7 @@ extension ServerConnection {
         guard code == .noError else {
             phase = .closed
             streams.removeAll()
-            bufferedResponseBytes = 0
+            queuedDataBytes = 0
             headerBlock = nil
             return
         }
@@ -135,104 +120,5 @@ extension ServerConnection {
         case .open, .halfClosedRemote: return stream
         case .halfClosedLocal: throw .alreadyEnded(id)
         }
-    }
-
-    /// Encodes `fields` and writes HEADERS, with CONTINUATION frames when the block is
-    /// larger than the client's SETTINGS_MAX_FRAME_SIZE.
-    mutating func writeHeaders(_ fields: [HeaderField], on id: StreamID, endStream: Bool) {
-        let block = encoder.encode(fields)
-        let size = peerSettings.maxFrameSize
-        var offset = Swift.min(size, block.count)
-        outbound.append(Frame(stream: id, payload: .headers(fragment: Array(block[0..<offset]), endStream: endStream,
-                                                             endHeaders: offset == block.count, priority: nil, padding: nil)))
-        while offset < block.count {
-            let end = Swift.min(offset + size, block.count)
-            outbound.append(Frame(stream: id, payload: .continuation(fragment: Array(block[offset..<end]), endHeaders: end == block.count)))
-            offset = end
-        }
-    }
-
-    /// Our side of `id` ended (END_STREAM written).
-    mutating func endLocal(_ id: StreamID, _ state: StreamState) {
-        var stream = state
-        switch stream.phase {
-        case .open:
-            stream.phase = .halfClosedLocal
-            streams[id] = stream
-        case .halfClosedRemote:
-            streams[id] = nil
-            closedStreams.record(id, .finished)
-        case .halfClosedLocal:
-            streams[id] = stream // not reached: writableStream refuses an ended stream
-        }
-    }
-
-    /// Puts `id` in the data queue if it has something to write and a window to write it
-    /// in (an END_STREAM or trailers alone need no window).
-    mutating func enqueueIfWritable(_ id: StreamID, _ stream: inout StreamState, evenWithoutWindow: Bool = false) {
-        guard !stream.queued, stream.hasPendingWork, evenWithoutWindow || stream.sendWindow > 0 else { return }
-        stream.queued = true
-        dataQueue.append(id)
-    }
-
-    /// Writes queued DATA round-robin, one frame per stream per turn, within the windows
-    /// and the client's SETTINGS_MAX_FRAME_SIZE, until `outboundHighWater`.
-    mutating func scheduleData() {
-        guard phase != .closed else { return }
-        var waitingForConnection: [StreamID] = []
-        while outbound.count < Self.outboundHighWater, let id = dataQueue.popFirst() {
-            guard var stream = streams[id], stream.queued else { continue }
-            let remaining = stream.pendingCount
-            if remaining > 0 {
-                guard stream.sendWindow > 0 else {
-                    stream.queued = false // its WINDOW_UPDATE (or SETTINGS) queues it again
-                    streams[id] = stream
-                    continue
-                }
-                guard sendWindow > 0 else {
-                    waitingForConnection.append(id)
-                    continue
-                }
-                let size = Swift.min(remaining, sendWindow, stream.sendWindow, peerSettings.maxFrameSize)
-                let chunk = Array(stream.pendingData[stream.pendingOffset..<(stream.pendingOffset + size)])
-                stream.pendingOffset += size
-                sendWindow -= size
-                stream.sendWindow -= size
-                bufferedResponseBytes -= size
-                let drained = stream.pendingCount == 0
-                if drained {
-                    stream.pendingData = []
-                    stream.pendingOffset = 0
-                }
-                let end = drained && stream.pendingEnd && stream.pendingTrailers == nil
-                outbound.append(Frame(stream: id, payload: .data(bytes: chunk, endStream: end, padding: nil)))
-                if end {
-                    stream.pendingEnd = false
-                    stream.queued = false
-                    endLocal(id, stream)
-                    continue
-                }
-                if !drained {
-                    dataQueue.append(id) // round robin: the others get a turn first
-                    streams[id] = stream
-                    continue
-                }
-            }
-            // Nothing left but the end of the response.
-            stream.queued = false
-            if let trailers = stream.pendingTrailers {
-                stream.pendingTrailers = nil
-                stream.pendingEnd = false
-                writeHeaders(trailers, on: id, endStream: true)
-                endLocal(id, stream)
-            } else if stream.pendingEnd {
-                stream.pendingEnd = false
-                outbound.append(Frame(stream: id, payload: .data(bytes: [], endStream: true, padding: nil)))
-                endLocal(id, stream)
-            } else {
-                streams[id] = stream
-            }
-        }
-        dataQueue.prepend(waitingForConnection)
     }
 }

@@ -13,22 +13,13 @@
 /// Time is an input: `now` is any monotonic clock reading (the rate limits use it).
 /// Idle and stall timeouts are the transport's: it reads `openStreamCount`,
 /// `isStalledByFlowControl` and `isAwaitingSettingsAcknowledgement` and calls `goAway`.
-public struct ServerConnection: Sendable {
+public struct ServerConnection: Sendable, ReceivingConnection {
     enum Phase: Hashable, Sendable {
         /// The preface is received; the client's first frame must be SETTINGS (RFC 9113 §3.4).
         case awaitingSettings
         case open
         /// A GOAWAY ended the connection (our error, or `goAway` with an error code).
         case closed
-    }
-
-    /// A header block being received: HEADERS without END_HEADERS, then CONTINUATIONs.
-    struct HeaderBlock: Sendable {
-        var stream: StreamID
-        var bytes: [UInt8]
-        var endStream: Bool
-        var priority: Priority?
-        var continuations = 0
     }
 
     public let configuration: ServerConfiguration
@@ -62,7 +53,7 @@ public struct ServerConnection: Sendable {
     var receiveWindow = Settings.defaultWindowSize
     var receivedUnacknowledged = 0
     /// Response octets queued in streams (not yet in `outbound`).
-    public internal(set) var bufferedResponseBytes = 0
+    var queuedDataBytes = 0
 
     var resetMeter: RateMeter
     var controlMeter: RateMeter
@@ -88,11 +79,7 @@ public struct ServerConnection: Sendable {
         outbound.append(Frame(stream: .connection, payload: .settings(ack: false, parameters: configuration.settings.parameters)))
         // Until the client acknowledges, it may use the initial values: accept the larger.
         receiveWindow = Settings.defaultWindowSize
-        if configuration.connectionWindowSize > Settings.defaultWindowSize {
-            let increment = Swift.min(configuration.connectionWindowSize, Settings.maxWindowSize) - Settings.defaultWindowSize
-            outbound.append(Frame(stream: .connection, payload: .windowUpdate(increment: UInt32(increment))))
-            receiveWindow += increment
-        }
+        raiseConnectionWindow()
     }
 
     // MARK: Receiving
@@ -109,24 +96,28 @@ public struct ServerConnection: Sendable {
     /// - Complexity: O(n + f), n the octets and f the octets of decoded fields.
     public mutating func receive(_ bytes: UnsafeRawBufferPointer, now: Duration) -> [ServerEvent] {
         guard phase != .closed else { return [] } // after our GOAWAY nothing more is read
-        clock = Swift.max(clock, Self.nanoseconds(now))
-        parser.append(bytes)
-        while phase != .closed {
-            do {
-                guard let frame = try parser.nextFrame() else { break }
-                try process(frame)
-            } catch {
-                handle(error)
-            }
-            if outbound.pendingControlFrames > configuration.limits.maxPendingControlFrames {
-                fail(.connection(.enhanceYourCalm, "more than \(configuration.limits.maxPendingControlFrames) answers the client has not read"))
-            }
-        }
+        readFrames(bytes, now: now)
         scheduleData()
         checkInvariants()
         defer { events.removeAll(keepingCapacity: true) }
         return events
     }
+
+    var isClosed: Bool { phase == .closed }
+
+    var connectionWindowSize: Int { configuration.connectionWindowSize }
+
+    var receiveLimits: ReceiveLimits {
+        ReceiveLimits(initialWindowSize: configuration.initialWindowSize, headerTableSize: configuration.headerTableSize,
+                      maxHeaderListSize: configuration.maxHeaderListSize,
+                      maxContinuationFrames: configuration.limits.maxContinuationFrames,
+                      headerBlockSlack: configuration.limits.headerBlockSlack, controlFrames: configuration.limits.controlFrames,
+                      maxEmptyFrames: configuration.limits.maxEmptyFrames,
+                      maxPendingControlFrames: configuration.limits.maxPendingControlFrames)
+    }
+
+    /// Client-initiated streams above the highest seen, and every server-initiated one (we never push).
+    func isIdle(_ id: StreamID) -> Bool { !(id.isClientInitiated && id <= highestStreamID) }
 
     static func nanoseconds(_ duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components
@@ -151,7 +142,7 @@ public struct ServerConnection: Sendable {
     /// Resets `id` with RST_STREAM for `error`, telling the application if it knew the stream.
     mutating func resetStream(_ id: StreamID, error: ProtocolError) {
         if let state = streams.removeValue(forKey: id) {
-            bufferedResponseBytes -= state.pendingCount
+            queuedDataBytes -= state.pendingCount
             events.append(.streamError(error))
         }
         closedStreams.record(id, .resetByUs)
@@ -167,7 +158,7 @@ public struct ServerConnection: Sendable {
         outbound.append(Frame(stream: .connection, payload: .goAway(lastStream: lastAcceptedStreamID, code: error.code, debug: debug)))
         goAwayLastStream = lastAcceptedStreamID
         streams.removeAll()
-        bufferedResponseBytes = 0
+        queuedDataBytes = 0
         headerBlock = nil
         events.append(.connectionError(.connection(error.code, error.reason)))
     }
@@ -191,6 +182,10 @@ public struct ServerConnection: Sendable {
         scheduleData()
         return bytes
     }
+
+    /// Response octets queued behind the client's flow-control windows.
+    /// - Complexity: O(1).
+    public var bufferedResponseBytes: Int { queuedDataBytes }
 
     /// Streams open or half-closed: 0 for an idle connection.
     /// - Complexity: O(1).
@@ -225,7 +220,7 @@ public struct ServerConnection: Sendable {
             buffered += state.pendingCount
             if state.queued { queued += 1 }
         }
-        precondition(buffered == bufferedResponseBytes, "queued response octets \(buffered) ≠ \(bufferedResponseBytes)")
+        precondition(buffered == queuedDataBytes, "queued response octets \(buffered) ≠ \(queuedDataBytes)")
         precondition(queued <= dataQueue.count, "\(queued) streams marked queued, \(dataQueue.count) in the queue")
         precondition(streams.count <= configuration.maxConcurrentStreams, "more streams than SETTINGS_MAX_CONCURRENT_STREAMS")
         precondition(sendWindow <= Settings.maxWindowSize && receiveWindow >= 0, "connection windows out of range")

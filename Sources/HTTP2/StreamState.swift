@@ -94,39 +94,62 @@ struct ClosedStreams: Sendable {
     }
 }
 
-/// Streams with response data or an end to write, in round-robin order.
-struct StreamQueue: Sendable {
-    private var ids: [StreamID] = []
+/// Streams with data or an end to write, in round-robin order.
+typealias StreamQueue = FIFOQueue<StreamID>
+
+/// A first-in first-out queue on an array with a moving head: appends and removals from
+/// the front in amortised O(1), the space of what was taken reclaimed as it grows.
+struct FIFOQueue<Element: Sendable>: Sendable {
+    private var items: [Element] = []
     private var head = 0
 
-    var isEmpty: Bool { head == ids.count }
+    var isEmpty: Bool { head == items.count }
+
+    /// Elements queued.
+    var count: Int { items.count - head }
 
     /// - Complexity: amortised O(1).
-    mutating func append(_ id: StreamID) { ids.append(id) }
+    mutating func append(_ item: Element) { items.append(item) }
 
     /// - Complexity: amortised O(1).
-    mutating func popFirst() -> StreamID? {
-        guard head < ids.count else { return nil }
-        let id = ids[head]
+    mutating func popFirst() -> Element? {
+        guard head < items.count else { return nil }
+        let item = items[head]
         head += 1
-        if head == ids.count {
-            ids.removeAll(keepingCapacity: true)
+        if head == items.count {
+            items.removeAll(keepingCapacity: true)
             head = 0
-        } else if head > 1_024 && head * 2 > ids.count {
-            ids.removeSubrange(0..<head)
+        } else if head > 1_024 && head * 2 > items.count {
+            items.removeSubrange(0..<head)
             head = 0
         }
-        return id
+        return item
     }
 
     /// Puts `front` back before the rest, in order.
     /// - Complexity: O(n).
-    mutating func prepend(_ front: [StreamID]) {
+    mutating func prepend(_ front: [Element]) {
         guard !front.isEmpty else { return }
-        ids = front + ids[head...]
+        items = front + items[head...]
         head = 0
     }
 
-    /// Queued identifiers (for invariant checks).
-    var count: Int { ids.count - head }
+    /// Removes the first element that matches; whether one did.
+    /// - Complexity: O(n).
+    @discardableResult
+    mutating func removeFirst(where matches: (Element) -> Bool) -> Bool {
+        guard let index = items[head...].firstIndex(where: matches) else { return false }
+        items.remove(at: index)
+        return true
+    }
+
+    /// Removes and returns every element, in order.
+    /// - Complexity: O(n).
+    mutating func removeAll() -> [Element] {
+        defer {
+            items.removeAll()
+            head = 0
+        }
+        return Array(items[head...])
+    }
 }

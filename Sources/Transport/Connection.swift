@@ -26,8 +26,7 @@ final class Connection {
     private(set) var session: Session?
     private var sniffed: [UInt8] = []
     /// Octets taken from the session and not yet accepted by the socket.
-    private var unsent: [UInt8] = []
-    private var unsentOffset = 0
+    private var unsent = PendingWrite()
     private(set) var phase = Phase.open
     /// The last time an octet was read or written.
     private var lastActivity: Duration
@@ -64,7 +63,7 @@ final class Connection {
 
     var isClosed: Bool { phase == .closed }
 
-    private var pendingWriteBytes: Int { unsent.count - unsentOffset + (session?.outboundByteCount ?? 0) }
+    private var pendingWriteBytes: Int { unsent.count + (session?.outboundByteCount ?? 0) }
 
     private var wantsInput: Bool {
         !clientClosed && (session?.wantsInput ?? true) && pendingWriteBytes < configuration.maxQueuedWriteBytes
@@ -151,28 +150,20 @@ final class Connection {
     /// Writes what the socket takes, lets a paused session go on when that made room,
     /// and moves the connection on when its session is over.
     private func flush(now: Duration, service: Service) {
-        while phase != .closed {
-            if unsentOffset == unsent.count {
-                unsent = session?.takeOutbound(maxBytes: Self.writeChunk) ?? []
-                unsentOffset = 0
-                if unsent.isEmpty {
-                    // All written: answers paused at the write limit may go on. They end:
-                    // the session answers only what it has already read.
-                    guard let session, phase == .open else { break }
-                    session.resume(now: now, service: service)
-                    if session.outboundByteCount == 0 { break }
-                    continue
-                }
-            }
-            let outcome = unsent[unsentOffset...].withUnsafeBytes { Socket.write(descriptor, $0) }
-            switch outcome {
-            case .wrote(let count):
-                unsentOffset += count
-                lastActivity = now
-            case .wouldBlock:
+        writing: while phase != .closed {
+            let drained = unsent.drain(into: descriptor, wrote: { lastActivity = now },
+                                       refill: { session?.takeOutbound(maxBytes: Self.writeChunk) ?? [] })
+            switch drained {
+            case .blocked:
                 return
             case .failed:
                 return close()
+            case .empty:
+                // All written: answers paused at the write limit may go on. They end:
+                // the session answers only what it has already read.
+                guard let session, phase == .open else { break writing }
+                session.resume(now: now, service: service)
+                if session.outboundByteCount == 0 { break writing }
             }
         }
         advance(now: now)

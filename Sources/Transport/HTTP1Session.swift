@@ -5,8 +5,7 @@ import HTTP1
 /// refuses gets its error response with `connection: close`, and the session ends.
 final class HTTP1Session: Session {
     private var parser: RequestParser
-    private var outbound: [UInt8] = []
-    private var outboundStart = 0
+    private var outbound = OutboundQueue()
     private let maxQueuedWriteBytes: Int
     private let listener: Int
     private let connection: Int
@@ -44,7 +43,7 @@ final class HTTP1Session: Session {
             do {
                 event = try parser.next()
             } catch {
-                try? Response(error: error).encode(into: &outbound, closingConnection: true)
+                try? Response(error: error).encode(into: &outbound.bytes, closingConnection: true)
                 endedByProtocolError = true
                 finished = true
                 return
@@ -56,7 +55,7 @@ final class HTTP1Session: Session {
                 if clientClosed || parser.isClosed || (stopping && !parser.hasPartialRequest) { finished = true }
                 return
             case .continueExpected?:
-                try? Response.continue.encode(into: &outbound)
+                try? Response.continue.encode(into: &outbound.bytes)
             case .request(let request)?:
                 answer(request, service)
             }
@@ -73,28 +72,19 @@ final class HTTP1Session: Session {
         let fields = response.headers.filter { $0.name != "content-length" }.map { Field($0.name, $0.value) }
         do {
             try Response(status: response.status, fields: fields, body: response.body)
-                .encode(into: &outbound, omittingBody: request.method == "HEAD", closingConnection: closing)
+                .encode(into: &outbound.bytes, omittingBody: request.method == "HEAD", closingConnection: closing)
         } catch {
             // The service answered what HTTP/1.1 cannot carry (a split field, a bad status).
-            try? Response(status: 500).encode(into: &outbound, closingConnection: closing)
+            try? Response(status: 500).encode(into: &outbound.bytes, closingConnection: closing)
         }
         if closing { finished = true }
     }
 
     var wantsInput: Bool { !finished && !paused && !clientClosed }
 
-    var outboundByteCount: Int { outbound.count - outboundStart }
+    var outboundByteCount: Int { outbound.count }
 
-    func takeOutbound(maxBytes: Int) -> [UInt8] {
-        let count = Swift.min(maxBytes, outboundByteCount)
-        let chunk = Array(outbound[outboundStart..<(outboundStart + count)])
-        outboundStart += count
-        if outboundStart == outbound.count {
-            outbound.removeAll(keepingCapacity: outbound.capacity <= 1 << 16)
-            outboundStart = 0
-        }
-        return chunk
-    }
+    func takeOutbound(maxBytes: Int) -> [UInt8] { outbound.take(maxBytes: maxBytes) }
 
     func resume(now: Duration, service: Service) {
         if paused { serve(service) }

@@ -7,8 +7,11 @@ extension Server {
     /// in flight) for at most `shutdownGracePeriod`, closes everything and returns. Call once.
     ///
     /// Each turn: wait for sockets (at most `maxPollWait`, what the service's last `tick`
-    /// asked, and the nearest connection deadline), serve the connections that are ready,
-    /// time out the idle ones, accept new ones, then `tick` the service.
+    /// asked, the nearest connection deadline and the nearest outgoing request's), serve
+    /// the connections that are ready, then the outgoing connections, time out the idle
+    /// ones and the outgoing requests whose time ran out, accept new connections, hand the
+    /// outgoing outcomes to the service, then `tick` it. A server without listeners is a
+    /// client loop: it serves only its outgoing requests.
     /// - Complexity: O(c) per turn plus the octets moved, c the connections.
     public func run(service: Service) {
         let clock = ContinuousClock()
@@ -25,9 +28,11 @@ extension Server {
                 for connection in connections { connection.beginShutdown(now: now, service: service) }
                 sweepClosed(service)
             }
-            if let stopDeadline, connections.isEmpty || now >= stopDeadline {
+            if let stopDeadline, (connections.isEmpty && outgoing.pending.isEmpty) || now >= stopDeadline {
                 for connection in connections { connection.close() }
                 sweepClosed(service)
+                outgoing.stop()
+                outgoing.deliver(to: service)
                 return
             }
 
@@ -45,10 +50,16 @@ extension Server {
                 pollSet.append(pollfd(fd: connection.descriptor, events: connection.pollEvents, revents: 0))
                 if let deadline = connection.deadline { wait = min(wait, deadline - now) }
             }
+            let outgoingOffset = pollSet.count
+            for connection in outgoing.connections {
+                pollSet.append(pollfd(fd: connection.descriptor, events: connection.pollEvents, revents: 0))
+            }
+            if let deadline = outgoing.nextDeadline { wait = min(wait, deadline - now) }
 
             // EINTR (a signal) or any other failure: the turn goes on with nothing ready.
             let ready = poll(&pollSet, nfds_t(pollSet.count), Self.milliseconds(wait))
             now = start.duration(to: clock.now)
+            outgoing.now = now
 
             // Connections before the listeners: one that closed frees its place first.
             if ready > 0 {
@@ -57,7 +68,9 @@ extension Server {
                     if revents != 0 { connection.handle(revents, now: now, buffer: readBuffer, service: service) }
                 }
             }
+            if ready > 0 { outgoing.handle(pollSet, from: outgoingOffset, buffer: readBuffer) }
             for connection in connections { connection.checkDeadline(now: now, service: service) }
+            outgoing.checkDeadlines()
             sweepClosed(service)
             if ready > 0 && accepting {
                 for (index, listener) in listeners.enumerated() where pollSet[index].revents != 0 {
@@ -66,6 +79,7 @@ extension Server {
                     }
                 }
             }
+            outgoing.deliver(to: service)
             requestedWait = service.tick(elapsed: now)
         }
     }

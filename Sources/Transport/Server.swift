@@ -2,7 +2,9 @@ import Glibc
 
 /// An HTTP server on one thread: listeners and connections on one poll(2) loop, each
 /// connection driving HTTP2's `ServerConnection` or HTTP1's `RequestParser`, every whole
-/// request handed to a `Service` and its answer written back.
+/// request handed to a `Service` and its answer written back; and the requests the
+/// service sends to other servers (`outgoing`), on the same loop. With no listener it is a
+/// client loop (a provider that only sends), with some it is both.
 ///
 /// Use: `init`, `bind` each listener, then `run` on the thread that owns the service;
 /// `run` returns once the service's `shouldStop` turned true and the connections were
@@ -13,6 +15,9 @@ public final class Server {
     public let configuration: TransportConfiguration
     /// What the server did; complete once `run` has returned.
     public internal(set) var statistics = TransportStatistics()
+    /// Requests the service sends to other servers from inside the loop; their outcomes
+    /// come back to `Service.received(_:tag:)`.
+    public let outgoing: OutgoingRequests
 
     var listeners: [Listener] = []
     var connections: [Connection] = []
@@ -25,12 +30,14 @@ public final class Server {
     /// - Complexity: O(1).
     public init(configuration: TransportConfiguration = TransportConfiguration()) {
         self.configuration = configuration
+        outgoing = OutgoingRequests(configuration: configuration.outgoing)
         readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
     }
 
     deinit {
         for listener in listeners { Socket.close(listener.descriptor) }
         for connection in connections { connection.close() }
+        outgoing.stop()
         readBuffer.deallocate()
     }
 

@@ -80,4 +80,12 @@ public protocol Service: AnyObject {
     /// Checked on every turn: true makes the loop stop accepting, send GOAWAY (HTTP/2) or
     /// close idle connections (HTTP/1.1), flush what is queued for a bounded time and return.
     var shouldStop: Bool { get }
+    /// The outcome of a request the service sent with `Server.outgoing.send(_:to:timeout:tag:)`:
+    /// its whole response or why there is none, once per request, on the loop's thread.
+    func received(_ outcome: OutgoingOutcome, tag: Int)
+}
+
+extension Service {
+    /// A service that sends no requests needs no answers.
+    public func received(_ outcome: OutgoingOutcome, tag: Int) {}
 }

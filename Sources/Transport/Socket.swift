@@ -61,6 +61,41 @@ enum Socket {
         _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
     }
 
+    enum ConnectOutcome {
+        /// Connected at once, or under way (EINPROGRESS): POLLOUT tells when it is done.
+        case started(Int32)
+        case failed(Int32)
+    }
+
+    /// A nonblocking, close-on-exec socket connecting to `address`.
+    /// - Complexity: O(1).
+    static func connect(to address: ListenAddress) -> ConnectOutcome {
+        let descriptor = socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { return .failed(errno) }
+        var storage = address.storage
+        while true {
+            let status = withUnsafePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, address.length) }
+            }
+            if status == 0 || errno == EINPROGRESS { break }
+            if errno == EINTR { continue }
+            let code = errno
+            close(descriptor)
+            return .failed(code)
+        }
+        disableNagle(descriptor)
+        return .started(descriptor)
+    }
+
+    /// The outcome of a nonblocking connect once poll(2) reported the socket: 0 when
+    /// connected, else the errno it failed with (SO_ERROR).
+    static func connectError(_ descriptor: Int32) -> Int32 {
+        var code: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &code, &length) == 0 else { return errno }
+        return code
+    }
+
     /// The system's words for an errno value.
     static func errorText(_ code: Int32) -> String {
         String(cString: strerror(code))

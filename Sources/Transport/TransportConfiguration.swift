@@ -32,6 +32,8 @@ public struct TransportConfiguration: Hashable, Sendable {
     /// long the client's remaining octets are read and dropped after our side is shut, so
     /// that closing does not reset the connection before the client has read the answer.
     public var lingerTimeout: Duration = .seconds(2)
+    /// What requests the service sends to other servers (`Server.outgoing`) announce and allow.
+    public var outgoing = OutgoingConfiguration()
     /// The listen(2) backlog: connections the kernel completes before the loop accepts them.
     public var listenBacklog = 511
 

@@ -8,22 +8,6 @@ import Testing
 /// when h2 is not importable, except in CI (CI=true), where its absence fails.
 @Suite("HTTP/2 interoperability with Python's h2")
 struct InteropTests {
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/http2/h2_client.py").path
-    static let required = ProcessInfo.processInfo.environment["CI"] == "true"
-
-    /// Whether `python3 -c 'import h2, hpack, hyperframe'` works.
-    static let h2Present: Bool = {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import h2, hpack, hyperframe"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
-    }()
-
     /// What the server saw and answered.
     struct ServerLog {
         var requests: [StreamID: RequestHead] = [:]
@@ -62,36 +46,12 @@ struct InteropTests {
     }
 
     @Test("Python's h2 client gets every APNs-like answer right: HPACK both ways, flow control both ways, trailers, reset, PING, GOAWAY",
-          .enabled(if: h2Present || required, "python3 -m pip install h2 hyperframe hpack (with CI=true its absence fails the test)"),
+          .enabled(if: LockstepPython.h2Present || LockstepPython.required, "python3 -m pip install h2 hyperframe hpack (with CI=true its absence fails the test)"),
           .timeLimit(.minutes(1)))
     func pythonH2Client() throws {
-        try #require(Self.h2Present, "CI=true, but python3 cannot import h2 (pip install h2 hyperframe hpack)")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.script]
-        let toPython = Pipe(), fromPython = Pipe()
-        process.standardInput = toPython
-        process.standardOutput = fromPython
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // Bounded in time whatever happens: the script's own alarm, and this.
-        let watchdog = DispatchWorkItem { [process] in if process.isRunning { process.terminate() } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 40, execute: watchdog)
-        defer {
-            watchdog.cancel()
-            if process.isRunning { process.terminate() }
-            process.waitUntilExit()
-        }
-        let input = fromPython.fileHandleForReading, output = toPython.fileHandleForWriting
-
-        func readExactly(_ count: Int) throws -> [UInt8]? {
-            var bytes: [UInt8] = []
-            while bytes.count < count {
-                guard let data = try input.read(upToCount: count - bytes.count), !data.isEmpty else { return nil }
-                bytes += data
-            }
-            return bytes
-        }
+        try #require(LockstepPython.h2Present, "CI=true, but python3 cannot import h2 (pip install h2 hyperframe hpack)")
+        let python = try LockstepPython(script: "h2_client.py")
+        defer { python.finish() }
 
         var connection = ServerConnection()
         var log = ServerLog()
@@ -99,10 +59,9 @@ struct InteropTests {
         var verdict: String?
         var now = Duration.zero
         var exchanges = 0
-        while verdict == nil, let header = try readExactly(5) {
-            let length = Int(header[0]) << 24 | Int(header[1]) << 16 | Int(header[2]) << 8 | Int(header[3])
-            guard let payload = try readExactly(length) else { break }
-            if header[4] == UInt8(ascii: "R") {
+        while verdict == nil, let message = try python.read() {
+            let (kind, payload) = message
+            if kind == UInt8(ascii: "R") {
                 verdict = String(decoding: payload, as: UTF8.self)
                 break
             }
@@ -139,11 +98,8 @@ struct InteropTests {
             }
             var answer: [UInt8] = []
             while connection.hasOutbound { answer += connection.takeOutbound() }
-            let frame = [UInt8(answer.count >> 24 & 0xff), UInt8(answer.count >> 16 & 0xff), UInt8(answer.count >> 8 & 0xff),
-                         UInt8(answer.count & 0xff), UInt8(ascii: "B")] + answer
-            try output.write(contentsOf: Data(frame))
+            try python.write("B", answer)
         }
-        try? output.close()
 
         let result = try #require(verdict, "the h2 client ended without a verdict after \(exchanges) exchanges")
         #expect(result == "ok 25 responses, ping acknowledged", "\(result)")

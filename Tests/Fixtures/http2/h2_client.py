@@ -13,8 +13,8 @@ resets, and a PING; h2 validates every frame and header block the server sends, 
 script checks each response. The verdict is "ok ..." or "fail: ...".
 """
 import json
+import os
 import signal
-import struct
 import sys
 
 import h2.config
@@ -23,30 +23,17 @@ import h2.errors
 import h2.events
 import h2.settings
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lockstep import read_message, write  # noqa: E402
+
 TOKEN = "a1" * 32
 APNS_ID = "EC1BF194-B3B2-424A-89A9-5A918A6E6B5A"
-
-
-def write(kind, payload):
-    sys.stdout.buffer.write(struct.pack(">IB", len(payload), ord(kind)) + payload)
-    sys.stdout.buffer.flush()
-
-
-def read_exactly(count):
-    data = b""
-    while len(data) < count:
-        chunk = sys.stdin.buffer.read(count - len(data))
-        if not chunk:
-            raise EOFError("the server side closed the pipe")
-        data += chunk
-    return data
 
 
 def exchange(connection):
     """Sends what the client has queued and returns the server's answer."""
     write("B", connection.data_to_send())
-    length, kind = struct.unpack(">IB", read_exactly(5))
-    payload = read_exactly(length)
+    kind, payload = read_message()
     if kind != ord("B"):
         raise ValueError("unexpected message kind %r" % kind)
     return payload
@@ -150,8 +137,7 @@ def main():
         return "fail: the cancelled stream was answered"
     connection.close_connection()
     write("B", connection.data_to_send())
-    length, _ = struct.unpack(">IB", read_exactly(5))
-    read_exactly(length)  # the server's (empty) answer to our GOAWAY
+    read_message()  # the server's (empty) answer to our GOAWAY
     return "ok %d responses, ping acknowledged" % len(expected)
 
 

@@ -22,7 +22,7 @@ public enum ProviderAuthentication: Sendable {
 package enum CertificateSubject {
     /// - Complexity: O(n) in the subject's length.
     package static func topic(_ quoted: String) -> String? {
-        // haproxy's `%{+Q}` wraps the value in double quotes.
+        // A terminator may pass it quoted (haproxy documents `%{+Q}` so; 2.6.12 passes it bare).
         var subject = Substring(quoted)
         if subject.count >= 2, subject.first == "\"", subject.last == "\"" { subject = subject.dropFirst().dropLast() }
         let separators: Set<Character> = subject.hasPrefix("/") ? ["/"] : [",", "/"]

@@ -107,17 +107,15 @@ extension ServeService {
 
     func devicesJSON(topic: String?) -> String {
         var items: [String] = []
-        for (lane, deviceApp) in population.lanes.enumerated() {
+        for deviceApp in population.lanes {
             let appTopic = population.topic(ofApp: deviceApp.app)
             if let topic, topic != appTopic { continue }
             let current = deviceApp.phone.token
-            let old = population.tokens.issued.indices.filter {
-                population.tokens.issued[$0].lane == Int32(lane) && Int32($0) != current.rawValue
-            }
+            let old = deviceApp.tokens.filter { $0 != current }
             items.append(JSONText.object([
                 ("device", String(deviceApp.device)), ("app", String(deviceApp.app)), ("topic", JSONText.string(appTopic)),
                 ("token", JSONText.string(population.tokens.hex(current))), ("online", String(deviceApp.phone.isOnline)),
-                ("oldTokens", JSONText.array(old.map { JSONText.string(population.tokens.hex(DeviceToken(Int32($0)))) })),
+                ("oldTokens", JSONText.array(old.map { JSONText.string(population.tokens.hex($0)) })),
             ]))
         }
         return JSONText.object([("now", time(population.now)), ("devices", JSONText.array(items))])
@@ -157,8 +155,7 @@ extension ServeService {
             return JSONText.object(members)
         }
         var holds: [String] = []
-        for token in population.tokens.issued.indices where population.tokens.issued[token].lane == Int32(lane) {
-            let deviceToken = DeviceToken(Int32(token))
+        for deviceToken in deviceApp.tokens {
             if let stored = population.apns.storedNotification(for: deviceToken) {
                 var members: [(String, String)] = [("place", JSONText.string("offline slot"))]
                 members += recordJSON(population.records.record(messageIndex: stored.payload.messageIndex),

@@ -34,6 +34,9 @@ package struct DeviceApp {
     package var phone: Phone
     /// Token changes so far (the next token is the `rotations + 1`-th).
     package var rotations: Int32 = 0
+    /// Every token issued to the app, oldest first (the last is the phone's current one):
+    /// what APNs holds for the app is found through these, not by scanning every token.
+    package var tokens: [DeviceToken] = []
     package var folderGeneration: Int32 = 0
     package var counts = DeviceAppCounts()
     /// Requests APNs refused, by reason (`APNsReason.allCases` order).

@@ -51,7 +51,7 @@ package struct DeviceTokens {
 
     private var numbers: [Bytes: DeviceToken] = [:]
     /// By token number: its bytes and the device app it was issued to.
-    package private(set) var issued: ContiguousArray<(bytes: Bytes, lane: Int32)> = []
+    private var issued: ContiguousArray<(bytes: Bytes, lane: Int32)> = []
 
     package init() {}
 

@@ -55,6 +55,7 @@ extension LivePopulation {
             lanes[index].rotations += 1
             let token = tokens.issue(seed: scenario.seed, user: Int(lanes[index].device), app: Int(lanes[index].app),
                                      rotation: Int(lanes[index].rotations), lane: lane)
+            lanes[index].tokens.append(token)
             lanes[index].phone.rotateToken(to: token, promptShown: promptShown, into: &deviceEffects)
             lanes[index].note(promptShown ? "token changed (reinstall)" : "token changed", message: nil, at: now)
             routeDeviceEffects(lane: lane, at: now)

@@ -94,6 +94,7 @@ package struct LivePopulation {
                                           apnsLatencyRandom: stream(.apnsLatency), powerRandom: stream(.powerDeferral),
                                           memoryRandom: stream(.extensionMemory), tapRandom: stream(.taps))
                 // Installed and registered before the run starts.
+                deviceApp.tokens = [token]
                 deviceApp.counts[.registrations] += 1
                 apns.register(token)
                 apns.setNotificationsEnabled(token, !traits.notificationsDisabled)
@@ -201,9 +202,9 @@ package struct LivePopulation {
     /// - Complexity: O(t + k) in the lane's tokens and what they hold.
     package func held(lane: Int32) -> [PushNotification] {
         var held: [PushNotification] = []
-        for token in tokens.issued.indices where tokens.issued[token].lane == lane {
-            if let stored = apns.storedNotification(for: DeviceToken(Int32(token))) { held.append(stored) }
-            held += apns.powerBatch(for: DeviceToken(Int32(token)))
+        for token in lanes[Int(lane)].tokens {
+            if let stored = apns.storedNotification(for: token) { held.append(stored) }
+            held += apns.powerBatch(for: token)
         }
         return held
     }
@@ -211,14 +212,8 @@ package struct LivePopulation {
     /// Every push accounted once: for each device app, what APNs accepted was delivered,
     /// dropped for one reason, or is still held or travelling; what was delivered was shown,
     /// not shown, or waits in the extension. nil when the books balance, else what does not.
-    /// - Complexity: O(l × (t + m)) for l lanes, t tokens and m messages waiting.
+    /// - Complexity: O(t + m + l) for t tokens, m messages waiting and l lanes.
     package func accountingProblem() -> String? {
-        var heldByLane = [Int64](repeating: 0, count: lanes.count)
-        for token in tokens.issued.indices {
-            let lane = Int(tokens.issued[token].lane)
-            if apns.storedNotification(for: DeviceToken(Int32(token))) != nil { heldByLane[lane] += 1 }
-            heldByLane[lane] += Int64(apns.powerBatch(for: DeviceToken(Int32(token))).count)
-        }
         var travellingByLane = [Int64](repeating: 0, count: lanes.count)
         _ = agenda.countMessages { message in
             switch message {
@@ -233,9 +228,10 @@ package struct LivePopulation {
         for (index, lane) in lanes.enumerated() {
             let c = lane.counts
             let ended = c[.delivered] + c[.coalesced] + c[.expired] + c[.discardedUnregistered] + c[.discardedDisabled]
-            if c[.accepted] != ended + heldByLane[index] + travellingByLane[index] {
+            let held = Int64(self.held(lane: Int32(index)).count)
+            if c[.accepted] != ended + held + travellingByLane[index] {
                 return "device \(lane.device) app \(lane.app): APNs accepted \(c[.accepted]), but \(ended) were delivered or "
-                    + "dropped, \(heldByLane[index]) are held and \(travellingByLane[index]) travelling"
+                    + "dropped, \(held) are held and \(travellingByLane[index]) travelling"
             }
             if c[.delivered] != c[.shown] + c[.notShown] + Int64(lane.phone.waitingInvocations) {
                 return "device \(lane.device) app \(lane.app): \(c[.delivered]) delivered, but \(c[.shown]) shown, "

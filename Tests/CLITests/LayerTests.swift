@@ -59,23 +59,10 @@ struct LayerTests {
         }
     }
 
-    @Test("the HTTP/2 transport depends on no module and imports nothing: no Foundation, no I/O")
-    func http2ImportsNothing() throws {
-        #expect(try Self.targets()["HTTP2"] == [])
-        let folder = Self.root.appendingPathComponent("Sources/HTTP2")
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
-        #expect(!files.isEmpty)
-        for file in files {
-            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
-            let imports = text.split(separator: "\n").filter { $0.hasPrefix("import ") || $0.hasPrefix("@preconcurrency import ") }
-            #expect(imports.isEmpty, "\(file) imports \(imports)")
-        }
-    }
-
-    @Test("the HTTP/1.1 protocol depends on no module and imports nothing: no Foundation, no I/O")
-    func http1ImportsNothing() throws {
-        #expect(try Self.targets()["HTTP1"] == [])
-        let folder = Self.root.appendingPathComponent("Sources/HTTP1")
+    @Test("the protocol layers depend on no module and import nothing: no Foundation, no I/O", arguments: ["HTTP2", "HTTP1"])
+    func protocolImportsNothing(module: String) throws {
+        #expect(try Self.targets()[module] == [])
+        let folder = Self.root.appendingPathComponent("Sources/" + module)
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
         #expect(!files.isEmpty)
         for file in files {

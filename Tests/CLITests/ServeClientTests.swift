@@ -222,6 +222,14 @@ struct ServeClientTests {
         return uuid.uuidString.lowercased() == value
     }
 
+    /// Serve on the clients' scenario in `scratch`, with a controlled clock, the topic, and `extra` options.
+    static func startControlled(_ binary: String, in scratch: CommandFixtures.ScratchDirectory,
+                                _ extra: [String] = []) throws -> RunningServe {
+        let scenario = try scratch.write("clients.json", Self.scenario)
+        return try RunningServe.start(binary, [scenario, "--clock", "controlled", "--topic", Self.topic]
+                                      + extra + ["--out", scratch.file("out")])
+    }
+
     // MARK: - nghttp
 
     @Test("nghttp (PRIORITY frames on idle streams, its first request on stream 13) pushes to 5 listed tokens twice each at once over h2c: ten 200s, each with its own apns-id",
@@ -230,10 +238,8 @@ struct ServeClientTests {
         guard let binary = Self.require([.curl, .nghttp]) else { return }
         let scratch = try CommandFixtures.ScratchDirectory()
         defer { scratch.remove() }
-        let scenario = try scratch.write("clients.json", Self.scenario)
         let payload = try scratch.write("payload.json", #"{"aps":{"alert":{"title":"nghttp","body":"hello"}}}"#)
-        let serve = try RunningServe.start(binary, [scenario, "--clock", "controlled", "--topic", Self.topic,
-                                                    "--out", scratch.file("out")])
+        let serve = try Self.startControlled(binary, in: scratch)
         defer { Self.forceStop(serve) }
         let tokens = try Self.devices(serve).prefix(5).map { try #require($0["token"] as? String) }
         #expect(tokens.count == 5)
@@ -267,9 +273,7 @@ struct ServeClientTests {
         guard let binary = Self.require([.curl, .httpx]) else { return }
         let scratch = try CommandFixtures.ScratchDirectory()
         defer { scratch.remove() }
-        let scenario = try scratch.write("clients.json", Self.scenario)
-        let serve = try RunningServe.start(binary, [scenario, "--clock", "controlled", "--topic", Self.topic,
-                                                    "--out", scratch.file("out")])
+        let serve = try Self.startControlled(binary, in: scratch)
         defer { Self.forceStop(serve) }
         let result = try Self.json(try Self.run(["python3", Self.fixtures + "/httpx_client.py", String(serve.apnsPort),
                                                  String(serve.controlPort), Self.topic], seconds: 90), "httpx_client.py")
@@ -370,9 +374,7 @@ struct ServeClientTests {
         let scratch = try CommandFixtures.ScratchDirectory()
         defer { scratch.remove() }
         try Self.makePKI(scratch.path)
-        let scenario = try scratch.write("clients.json", Self.scenario)
-        let serve = try RunningServe.start(binary, [scenario, "--clock", "controlled", "--topic", Self.topic,
-                                                    "--trust-certificate-subject", "x-client-subject", "--out", scratch.file("out")])
+        let serve = try Self.startControlled(binary, in: scratch, ["--trust-certificate-subject", "x-client-subject"])
         defer { Self.forceStop(serve) }
         let port = try Self.freePort()
         let haproxy = try Self.startHAProxy(Self.haproxyConfiguration(port: port, backend: serve.apnsPort, certificates: true),
@@ -397,10 +399,8 @@ struct ServeClientTests {
         let scratch = try CommandFixtures.ScratchDirectory()
         defer { scratch.remove() }
         try Self.makePKI(scratch.path)
-        let scenario = try scratch.write("clients.json", Self.scenario)
         let key = scratch.file("AuthKey_ABC123DEFG.p8")
-        let serve = try RunningServe.start(binary, [scenario, "--clock", "controlled", "--topic", Self.topic,
-                                                    "--provider-key", "TEAM123456:ABC123DEFG:\(key)", "--out", scratch.file("out")])
+        let serve = try Self.startControlled(binary, in: scratch, ["--provider-key", "TEAM123456:ABC123DEFG:\(key)"])
         defer { Self.forceStop(serve) }
         let port = try Self.freePort()
         let haproxy = try Self.startHAProxy(Self.haproxyConfiguration(port: port, backend: serve.apnsPort, certificates: false),
@@ -427,9 +427,7 @@ struct ServeClientTests {
         guard let binary = Self.require([.curl, .hyperframe]) else { return }
         let scratch = try CommandFixtures.ScratchDirectory()
         defer { scratch.remove() }
-        let scenario = try scratch.write("clients.json", Self.scenario)
-        let serve = try RunningServe.start(binary, [scenario, "--clock", "controlled", "--topic", Self.topic,
-                                                    "--out", scratch.file("out")])
+        let serve = try Self.startControlled(binary, in: scratch)
         defer { Self.forceStop(serve) }
         let result = try Self.json(try Self.run(["python3", Self.fixtures + "/h2_conformance.py", String(serve.apnsPort)], seconds: 90),
                                    "h2_conformance.py")

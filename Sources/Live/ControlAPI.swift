@@ -181,6 +181,8 @@ extension ServeService {
             ("now", time(population.now)), ("device", String(deviceApp.device)), ("app", String(deviceApp.app)),
             ("topic", JSONText.string(population.topic(ofApp: deviceApp.app))),
             ("token", JSONText.string(population.tokens.hex(phone.token))), ("online", String(phone.isOnline)),
+            ("deviceIdHash", JSONText.string(ProviderCall.hex(UInt64(phone.deviceIDHash), digits: 8))),
+            ("savedPosition", JSONText.optional(phone.storage.lastNotificationPosition) { String($0) }),
             ("notificationCenter", JSONText.array(shown)), ("extensionLog", JSONText.array(log)),
             ("apnsHolds", JSONText.array(holds)), ("counts", countsJSON(deviceApp.counts)),
             ("rejections", rejectionsJSON(deviceApp.rejections)),

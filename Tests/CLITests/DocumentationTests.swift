@@ -87,4 +87,18 @@ struct DocumentationTests {
             #expect(serve.contains("**`" + file + "`**"), "docs/serve.md has no paragraph on \(file)")
         }
     }
+
+    @Test("docs/provider.md names every provider.csv column, every live.json figure and every report file")
+    func providerIsDocumented() throws {
+        let provider = try Self.page("docs/provider.md")
+        for column in ProviderReport.columns {
+            #expect(provider.contains("`" + column + "`"), "docs/provider.md does not name provider.csv's \(column)")
+        }
+        for figure in LiveFigure.allCases {
+            #expect(provider.contains("`" + figure.name + "`"), "docs/provider.md does not name live.json's \(figure.name)")
+        }
+        for file in ProviderReport.fileNames {
+            #expect(provider.contains("**`" + file + "`**"), "docs/provider.md has no paragraph on \(file)")
+        }
+    }
 }

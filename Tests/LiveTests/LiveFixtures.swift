@@ -22,10 +22,11 @@ struct LiveHarness {
     }
 
     init(_ scenario: Scenario, authentication: ProviderAuthentication = .none, clock: ClockMode = .controlled,
-         end: SimTime? = nil, wallClock: @escaping () -> SimTime = { 1_800_000_000 * TimeUnit.second }) throws {
+         end: SimTime? = nil, provider: ProviderTarget? = nil,
+         wallClock: @escaping () -> SimTime = { 1_800_000_000 * TimeUnit.second }) throws {
         service = try ServeService(scenario: scenario, strategy: scenario.strategies[0], topics: [Self.topic],
                                    end: end ?? scenario.duration, clock: clock, authentication: authentication,
-                                   apnsListener: Self.apns, controlListener: Self.control, wallClock: wallClock)
+                                   apnsListener: Self.apns, controlListener: Self.control, provider: provider, wallClock: wallClock)
     }
 
     /// `POST /3/device/<token>` with the usual headers, and `extra` ones.
@@ -50,6 +51,12 @@ struct LiveHarness {
     func advance(seconds: Double) throws {
         let (status, _) = try control("POST", "/clock", body: #"{"advanceSeconds": \#(seconds)}"#)
         #expect(status == 200)
+    }
+
+    /// `POST /clock` answered later (the clock waits for the provider): true when it was.
+    func advanceHeld(seconds: Double) -> Bool {
+        service.respond(to: HTTPRequest(method: "POST", path: "/clock", body: Array(#"{"advanceSeconds": \#(seconds)}"#.utf8),
+                                        version: .http1_1, listener: Self.control, connection: 1)).isLater
     }
 
     /// The device apps the API lists.

@@ -87,7 +87,7 @@ final class Connection {
     /// When the connection needs a turn even if its socket stays quiet.
     var deadline: Duration? {
         switch phase {
-        case .open: lastActivity + configuration.idleTimeout
+        case .open: session?.awaitsLaterAnswer == true ? nil : lastActivity + configuration.idleTimeout
         case .flushing(let deadline), .lingering(let deadline): deadline
         case .closed: nil
         }
@@ -209,6 +209,14 @@ final class Connection {
         case .closed:
             break
         }
+    }
+
+    /// The service answers a request it answered `later`.
+    func answerLater(stream: Int, _ response: HTTPResponse, service: Service) {
+        guard phase != .closed, let session else { return }
+        let now = lastActivity
+        session.answerLater(stream: stream, response, now: now, service: service)
+        flush(now: now, service: service)
     }
 
     /// The server stops: the session finishes what is in flight.

@@ -17,6 +17,8 @@ final class HTTP1Session: Session {
     /// The server stops: the request in progress, if any, is the last.
     private var stopping = false
     private(set) var requestsServed = 0
+    /// The request the service answers later: its method, and whether the connection closes after it.
+    private var awaitingLater: (method: String, closing: Bool)?
     private(set) var endedByProtocolError = false
 
     init(limits: RequestLimits, maxQueuedWriteBytes: Int, listener: Int, connection: Int) {
@@ -34,7 +36,7 @@ final class HTTP1Session: Session {
     /// Answers whole requests until the parser wants more octets, the write limit is
     /// reached, or the session ends.
     private func serve(_ service: Service) {
-        while !finished {
+        while !finished && awaitingLater == nil {
             guard outboundByteCount < maxQueuedWriteBytes else {
                 paused = true
                 return
@@ -69,10 +71,27 @@ final class HTTP1Session: Session {
             headers: request.fields.map { Header($0.name, $0.value) }, body: request.body, version: .http1_1,
             listener: listener, connection: connection))
         requestsServed += 1
+        if response.isLater {
+            awaitingLater = (request.method, closing)
+            return
+        }
+        send(response, method: request.method, closing: closing)
+    }
+
+    func answerLater(stream: Int, _ response: HTTPResponse, now: Duration, service: Service) {
+        guard let (method, closing) = awaitingLater else { return }
+        awaitingLater = nil
+        send(response, method: method, closing: closing)
+        serve(service)
+    }
+
+    var awaitsLaterAnswer: Bool { awaitingLater != nil }
+
+    private func send(_ response: HTTPResponse, method: String, closing: Bool) {
         let fields = response.headers.filter { $0.name != "content-length" }.map { Field($0.name, $0.value) }
         do {
             try Response(status: response.status, fields: fields, body: response.body)
-                .encode(into: &outbound.bytes, omittingBody: request.method == "HEAD", closingConnection: closing)
+                .encode(into: &outbound.bytes, omittingBody: method == "HEAD", closingConnection: closing)
         } catch {
             // The service answered what HTTP/1.1 cannot carry (a split field, a bad status).
             try? Response(status: 500).encode(into: &outbound.bytes, closingConnection: closing)
@@ -80,7 +99,7 @@ final class HTTP1Session: Session {
         if closing { finished = true }
     }
 
-    var wantsInput: Bool { !finished && !paused && !clientClosed }
+    var wantsInput: Bool { !finished && !paused && !clientClosed && awaitingLater == nil }
 
     var outboundByteCount: Int { outbound.count }
 
@@ -97,7 +116,7 @@ final class HTTP1Session: Session {
 
     func beginShutdown() {
         stopping = true
-        if !parser.hasPartialRequest && !paused { finished = true }
+        if !parser.hasPartialRequest && !paused && awaitingLater == nil { finished = true }
     }
 
     func closeIdle() {

@@ -11,6 +11,8 @@ final class HTTP2Session: Session {
     private let maxQueuedWriteBytes: Int
     private let listener: Int
     private let connectionNumber: Int
+    /// Requests the service answers later, by stream, with their method.
+    private var awaitingLater: [StreamID: String] = [:]
     private var clientClosed = false
     private(set) var requestsServed = 0
     private(set) var endedByProtocolError = false
@@ -52,10 +54,15 @@ final class HTTP2Session: Session {
                 }
             case .streamReset(let stream, _):
                 pending[stream] = nil
+                awaitingLater[stream] = nil
             case .streamError(let error):
-                if let stream = error.stream { pending[stream] = nil }
+                if let stream = error.stream {
+                    pending[stream] = nil
+                    awaitingLater[stream] = nil
+                }
             case .connectionError:
                 pending.removeAll()
+                awaitingLater.removeAll()
                 endedByProtocolError = true
             case .ping, .pingAcknowledged, .goAway:
                 break
@@ -76,9 +83,24 @@ final class HTTP2Session: Session {
         let request = HTTPRequest(
             method: head.method, path: head.path ?? head.authority ?? "", authority: head.authority,
             headers: head.fields.map { Header($0.nameString, $0.valueString) }, body: body, version: .http2,
-            listener: listener, connection: connectionNumber)
+            listener: listener, connection: connectionNumber, stream: Int(stream.rawValue))
         let response = service.respond(to: request)
         requestsServed += 1
+        if response.isLater {
+            awaitingLater[stream] = head.method
+            return
+        }
+        send(response, on: stream, method: head.method)
+    }
+
+    func answerLater(stream: Int, _ response: HTTPResponse, now: Duration, service: Service) {
+        guard let raw = UInt32(exactly: stream), case let id = StreamID(raw), let method = awaitingLater.removeValue(forKey: id) else { return }
+        send(response, on: id, method: method)
+    }
+
+    var awaitsLaterAnswer: Bool { !awaitingLater.isEmpty }
+
+    private func send(_ response: HTTPResponse, on stream: StreamID, method: String) {
         var fields: [HeaderField] = []
         fields.reserveCapacity(response.headers.count + 1)
         for header in response.headers where header.name != "content-length" {
@@ -90,7 +112,7 @@ final class HTTP2Session: Session {
         if !bodiless { fields.append(HeaderField("content-length", String(response.body.count))) }
         do {
             try connection.respond(to: stream, status: response.status, headers: fields,
-                                   body: bodiless || head.method == "HEAD" ? [] : response.body)
+                                   body: bodiless || method == "HEAD" ? [] : response.body)
         } catch .invalidResponse {
             // The service answered what HTTP/2 cannot carry (an uppercase or connection-specific field, a 1xx).
             try? connection.respond(to: stream, status: 500, headers: [HeaderField("content-length", "0")])
@@ -112,6 +134,7 @@ final class HTTP2Session: Session {
         // can no longer open will not go.
         clientClosed = true
         pending.removeAll()
+        awaitingLater.removeAll()
     }
 
     func beginShutdown() { connection.beginGracefulShutdown() }

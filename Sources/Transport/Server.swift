@@ -18,6 +18,8 @@ public final class Server {
     /// Requests the service sends to other servers from inside the loop; their outcomes
     /// come back to `Service.received(_:tag:)`.
     public let outgoing: OutgoingRequests
+    /// Answers the service gives to requests it answered `HTTPResponse.later`.
+    public let laterAnswers = LaterAnswers()
 
     var listeners: [Listener] = []
     var connections: [Connection] = []

@@ -20,10 +20,12 @@ public struct HTTPRequest: Sendable, Equatable {
     /// The connection it came on: a number no other connection of the server's life has,
     /// so a service can keep state per connection (APNs checks provider tokens per connection).
     public var connection: Int
+    /// The HTTP/2 stream it came on (HTTP/1.1: 0, as one request at a time is answered).
+    public var stream: Int
 
     /// - Complexity: O(1).
     public init(method: String, path: String, authority: String? = nil, headers: [Header] = [], body: [UInt8] = [],
-                version: Version = .http2, listener: Int = 0, connection: Int = 0) {
+                version: Version = .http2, listener: Int = 0, connection: Int = 0, stream: Int = 0) {
         self.method = method
         self.path = path
         self.authority = authority
@@ -32,7 +34,12 @@ public struct HTTPRequest: Sendable, Equatable {
         self.version = version
         self.listener = listener
         self.connection = connection
+        self.stream = stream
     }
+
+    /// Where an answer given later goes (`HTTPResponse.later`, `LaterAnswers.answer(_:with:)`).
+    /// - Complexity: O(1).
+    public var laterAnswer: LaterAnswer { LaterAnswer(connection: connection, stream: stream) }
 
     /// The first field named `name` (lowercase).
     /// - Complexity: O(h), h the fields.
@@ -65,11 +72,20 @@ public struct HTTPResponse: Sendable, Equatable {
         self.headers = headers
         self.body = body
     }
+
+    /// Not an answer: the service answers this request later, through the server's
+    /// `laterAnswers` with the request's `laterAnswer`. Meanwhile an HTTP/2 connection goes
+    /// on with its other streams; an HTTP/1.1 one reads nothing more (answers keep order).
+    public static let later = HTTPResponse(status: 0)
+
+    /// Whether this is `later`.
+    public var isLater: Bool { status == 0 }
 }
 
 /// What a server serves: called on the loop's one thread, so it owns its state without locks.
 public protocol Service: AnyObject {
-    /// Answers one whole request. Called in the order requests complete, one at a time.
+    /// Answers one whole request, or `HTTPResponse.later` to answer it through
+    /// `Server.laterAnswers`. Called in the order requests complete, one at a time.
     func respond(to request: HTTPRequest) -> HTTPResponse
     /// Called on every turn of the loop, after the ready sockets were served, with the
     /// monotonic time since the server started. Answers the longest the loop may sleep

@@ -25,4 +25,9 @@ protocol Session: AnyObject {
     var requestsServed: Int { get }
     /// Whether the session ended for the client's protocol error.
     var endedByProtocolError: Bool { get }
+    /// Writes the answer the service gave later to the request on `stream` (dropped when
+    /// that request is gone: its stream reset, or not one answered `later`).
+    func answerLater(stream: Int, _ response: HTTPResponse, now: Duration, service: Service)
+    /// Whether a request waits for the service's later answer: the connection is not idle.
+    var awaitsLaterAnswer: Bool { get }
 }

@@ -45,6 +45,8 @@ public enum PushSimCommand {
                 help: SweepCommand.help, options: SweepCommand.options) { SweepCommand.main($0, console: $1) },
         Command(name: "serve", summary: "Serve APNs's HTTP/2 API over the scenario's population of phones",
                 help: ServeCommand.help, options: ServeCommand.options) { ServeCommand.main($0, console: $1) },
+        Command(name: "provider", summary: "Run the scenario's provider as a process, sending to pushsim serve",
+                help: ProviderCommand.help, options: ProviderCommand.options) { ProviderCommand.main($0, console: $1) },
         Command(name: "schema", summary: "Print the JSON Schema of scenario files (for editors)",
                 help: SchemaCommand.help, options: []) { SchemaCommand.main($0, console: $1) },
         Command(name: "bench", summary: "Measure speed and peak memory on a scenario",

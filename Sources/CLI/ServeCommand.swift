@@ -101,9 +101,31 @@ package enum ServeCommand {
             "passes in this header (trusted: anyone who reaches serve's port can set it)")
         package static let out = Option<String>("--out", "<dir>", .nonEmpty("a folder"),
                                                 help: "Report folder (default: reports/<scenario name>-serve/)")
+        package static let provider = Option<EndpointURL>(
+            "--provider", "<url>", ValueReader(expected: "http://HOST:PORT[/PREFIX] (HTTP/1.1) or h2c://HOST:PORT[/PREFIX] (HTTP/2)",
+                                               read: EndpointURL.init),
+            help: "The phones call the provider there: registrations and the extension's",
+            "re-requests (docs/provider-api.md)")
+        package static let providerTimeout = Option<Duration>(
+            "--provider-timeout", "<seconds>", ValueReader(expected: "a number of seconds from 0.1 to 3600") {
+                guard let value = Double($0), value.isFinite, value >= 0.1, value <= 3600 else { return nil }
+                return .milliseconds(Int64((value * 1000).rounded()))
+            },
+            help: "The wall time a call to the provider may take (default 30)")
+        package static let payloadPosition = Option<String>(
+            "--payload-position", "<field>", .nonEmpty("a dotted path of object keys"),
+            help: "Where the extension reads a push's position (default xiva.pos)")
+        package static let payloadDeviceHash = Option<String>(
+            "--payload-device-hash", "<field>", .nonEmpty("a dotted path of object keys"),
+            help: "Where it reads the device-id hash (default xiva.device_id_hash)")
+        package static let payloadMessage = Option<String>(
+            "--payload-message", "<field>", .nonEmpty("a dotted path of object keys"),
+            help: "Where serve reads the mail's id (default mid)")
 
         package static let all: [OptionSpec] = [listen.spec, control.spec, clock.spec, speed.spec, duration.spec, strategy.spec,
-                                                topic.spec, providerKey.spec, trustCertificateSubject.spec, out.spec,
+                                                topic.spec, providerKey.spec, trustCertificateSubject.spec, provider.spec,
+                                                providerTimeout.spec, payloadPosition.spec, payloadDeviceHash.spec,
+                                                payloadMessage.spec, out.spec,
                                                 RunCommand.Options.set.spec, RunCommand.Options.seed.spec,
                                                 RunCommand.Options.allowLarge.spec]
     }
@@ -116,7 +138,11 @@ package enum ServeCommand {
         [.optional(Options.clock.spec), .optional(Options.speed.spec), .optional(Options.duration.spec),
          .optional(Options.strategy.spec)],
         [.optional(Options.topic.spec), .optional(Options.providerKey.spec)],
-        [.optional(Options.trustCertificateSubject.spec), .optional(Options.out.spec)],
+        [.optional(Options.trustCertificateSubject.spec), .optional(Options.provider.spec),
+         .optional(Options.providerTimeout.spec)],
+        [.optional(Options.payloadPosition.spec), .optional(Options.payloadDeviceHash.spec),
+         .optional(Options.payloadMessage.spec)],
+        [.optional(Options.out.spec)],
         [.optional(RunCommand.Options.set.spec), .optional(RunCommand.Options.seed.spec),
          .optional(RunCommand.Options.allowLarge.spec)])
 
@@ -161,7 +187,8 @@ package enum ServeCommand {
         }
         let listen: Endpoint, control: Endpoint, clockKind: String, speed: Double?, length: SimDuration?, label: String?
         let topics: [String], keys: [(team: String, keyID: String, path: String)], subjectHeader: String?, out: String?
-        let sets: [String], seed: UInt64?
+        let sets: [String], seed: UInt64?, providerURL: EndpointURL?, providerTimeout: Duration?
+        let fieldPaths: (position: String?, hash: String?, message: String?)
         do {
             listen = try scanner.value(Options.listen) ?? Endpoint(host: "127.0.0.1", port: 2197)
             control = try scanner.value(Options.control) ?? Endpoint(host: "127.0.0.1", port: 2198)
@@ -175,8 +202,20 @@ package enum ServeCommand {
             out = try scanner.value(Options.out)
             sets = try scanner.values(RunCommand.Options.set)
             seed = try scanner.value(RunCommand.Options.seed)
+            providerURL = try scanner.value(Options.provider)
+            providerTimeout = try scanner.value(Options.providerTimeout)
+            fieldPaths = (try scanner.value(Options.payloadPosition), try scanner.value(Options.payloadDeviceHash),
+                          try scanner.value(Options.payloadMessage))
         } catch {
             return usage(error)
+        }
+        guard let fields = ProviderFields(position: fieldPaths.position ?? "xiva.pos",
+                                          deviceIDHash: fieldPaths.hash ?? "xiva.device_id_hash",
+                                          message: fieldPaths.message ?? "mid") else {
+            return usage(.mismatch("a payload field is a dotted path of object keys, none of them empty (xiva.pos)"))
+        }
+        if providerTimeout != nil && providerURL == nil {
+            return usage(.mismatch("--provider-timeout is the time a call to the provider may take; give --provider too"))
         }
         if speed != nil && clockKind == "controlled" {
             return usage(.mismatch("--speed sets the scaled clock; a controlled clock moves only by POST /clock"))
@@ -244,11 +283,15 @@ package enum ServeCommand {
             return .failure
         }
         let mode: ClockMode = clockKind == "controlled" ? .controlled : .scaled(speed: speed ?? 1)
+        func address(_ host: String, _ port: Int) -> String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
         let service: ServeService
         do {
             service = try ServeService(scenario: scenario, strategy: strategy, topics: topics.isEmpty ? ["com.example.app"] : topics,
                                        end: length ?? scenario.duration, clock: mode, authentication: authentication,
                                        apnsListener: apnsBound.listener, controlListener: controlBound.listener,
+                                       provider: providerURL.map { ProviderTarget(url: $0, timeout: providerTimeout ?? .seconds(30),
+                                                                                  fields: fields) },
+                                       fieldsWithoutProvider: fields,
                                        wallClock: {
                                            var now = timespec()
                                            clock_gettime(CLOCK_REALTIME, &now)
@@ -258,6 +301,8 @@ package enum ServeCommand {
             console.err("error: \(error)\n")
             return .dataError
         }
+        service.attach(to: server)
+        service.apnsURL = "h2c://" + address(listen.host, apnsBound.port)
         signalled.store(false, ordering: .relaxed)
         service.signalled = { signalled.load(ordering: .relaxed) }
         for stopping in [SIGINT, SIGTERM] {
@@ -265,7 +310,6 @@ package enum ServeCommand {
         }
         defer { for stopping in [SIGINT, SIGTERM] { signal(stopping, SIG_DFL) } }
 
-        func address(_ host: String, _ port: Int) -> String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
         let clockText = switch mode {
         case .controlled: "controlled (POST /clock moves it)"
         case .scaled(let speed): "scaled, \(speed == speed.rounded() ? String(Int64(speed)) : String(speed)) simulated seconds per second"
@@ -278,7 +322,7 @@ package enum ServeCommand {
         control   http://\(address(control.host, controlBound.port))
         clock     \(clockText), from \(scenario.start) 00:00 UTC
         ends      after \(durationText(population.end)) of simulated time, on SIGINT or SIGTERM, or on POST /stop
-
+        \(providerURL.map { "provider  \($0) (the phones register and re-request there)\n" } ?? "")
         """)
         server.run(service: service)
         let ending = service.ending ?? .signal

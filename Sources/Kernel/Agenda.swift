@@ -139,6 +139,18 @@ public struct Agenda<Message, Draw: TimelineDraw> {
         return .message(message)
     }
 
+    /// The instant of the next item, without handing it out; nil when nothing is left. A
+    /// process that moves another's clock (the live provider) asks it to go there first.
+    /// - Complexity: O(1) amortized (it may draw the timeline's next window).
+    @inlinable
+    public mutating func nextTime() -> SimTime? {
+        if !zeroTime.isEmpty || !inFlightNow.isEmpty { return now }
+        if cursor == timeline.count, timelineContinues { drawTimelineWindow() }
+        let timelineAt = cursor < timeline.count ? timeline[cursor].time : SimTime.max
+        let next = min(timelineAt, inFlight.firstTime)
+        return next == SimTime.max ? nil : next
+    }
+
     /// Sends a message that takes no time: it comes before anything else due now.
     /// - Complexity: amortized O(1).
     @inline(__always)

@@ -24,8 +24,8 @@ public enum ControlRoute: CaseIterable, Sendable {
     /// What it answers, for the index.
     public var summary: String {
         switch self {
-        case .index: "these routes"
-        case .devices: "every device app: its topic, current token, old tokens, online or not (?topic= filters)"
+        case .index: "what runs (scenario, seed, strategy, device apps, end, APNs's URL) and these routes"
+        case .devices: "every device app: its topic, current token, old tokens, online or not (?topic= filters, ?counts=true adds its counts)"
         case .deviceApp: "one device app: Notification Center, the extension's log, what APNs holds, its counts"
         case .clock: "the simulated clock: mode, now, the end"
         case .advanceClock: "moves a controlled clock: {\"advanceSeconds\": s} or {\"toSeconds\": s}"
@@ -68,11 +68,18 @@ extension ServeService {
         }
         switch route {
         case .index:
-            return ControlAPI.json(200, JSONText.object([("routes", JSONText.array(ControlRoute.allCases.map {
+            var run: [(String, String)] = [
+                ("scenario", JSONText.string(population.scenario.name)), ("seed", JSONText.string(String(population.scenario.seed))),
+                ("strategy", JSONText.string(population.strategy.label)), ("deviceApps", String(population.lanes.count)),
+                ("endMicroseconds", String(population.end)),
+            ]
+            if let apnsURL { run.append(("apns", JSONText.string(apnsURL))) }
+            if let provider { run.append(("provider", JSONText.string(provider.url.description))) }
+            return ControlAPI.json(200, JSONText.object([("run", JSONText.object(run)), ("routes", JSONText.array(ControlRoute.allCases.map {
                 JSONText.object([("route", JSONText.string($0.pattern)), ("answers", JSONText.string($0.summary))])
             }))]))
         case .devices:
-            return ControlAPI.json(200, devicesJSON(topic: query["topic"]))
+            return ControlAPI.json(200, devicesJSON(topic: query["topic"], counts: query["counts"] == "true"))
         case .deviceApp:
             guard let device = Int32(segments[1]), let app = Int32(segments[3]),
                   let lane = population.lanes.firstIndex(where: { $0.device == device && $0.app == app }) else {
@@ -82,7 +89,7 @@ extension ServeService {
         case .clock:
             return ControlAPI.json(200, clockJSON())
         case .advanceClock:
-            return advanceClock(request.body)
+            return advanceClock(request)
         case .counters:
             return ControlAPI.json(200, countersJSON())
         case .stop:
@@ -105,7 +112,7 @@ extension ServeService {
 
     func time(_ time: SimTime) -> String { JSONText.string(LiveClock.iso8601(time, start: population.scenario.start)) }
 
-    func devicesJSON(topic: String?) -> String {
+    func devicesJSON(topic: String?, counts: Bool = false) -> String {
         var items: [String] = []
         for deviceApp in population.lanes {
             let appTopic = population.topic(ofApp: deviceApp.app)
@@ -116,7 +123,7 @@ extension ServeService {
                 ("device", String(deviceApp.device)), ("app", String(deviceApp.app)), ("topic", JSONText.string(appTopic)),
                 ("token", JSONText.string(population.tokens.hex(current))), ("online", String(deviceApp.phone.isOnline)),
                 ("oldTokens", JSONText.array(old.map { JSONText.string(population.tokens.hex($0)) })),
-            ]))
+            ] + (counts ? [("counts", countsJSON(deviceApp.counts))] : [])))
         }
         return JSONText.object([("now", time(population.now)), ("devices", JSONText.array(items))])
     }
@@ -189,12 +196,15 @@ extension ServeService {
         return JSONText.object([
             ("mode", mode), ("now", time(population.now)),
             ("simulatedSeconds", JSONText.number(Double(population.now) / Double(TimeUnit.second))),
+            ("microseconds", String(population.now)),
+            ("waitingForProvider", String(population.unanswered)),
             ("epochMilliseconds", String(LiveClock.epochMilliseconds(population.now, start: start))),
             ("end", time(population.end)), ("endSimulatedSeconds", JSONText.number(Double(population.end) / Double(TimeUnit.second))),
         ])
     }
 
-    func advanceClock(_ body: [UInt8]) -> HTTPResponse {
+    func advanceClock(_ request: HTTPRequest) -> HTTPResponse {
+        let body = request.body
         guard case .controlled = clock.mode else {
             return ControlAPI.error(409, "the clock is scaled wall time (--speed); only a controlled clock (--clock controlled) is advanced")
         }
@@ -202,24 +212,35 @@ extension ServeService {
               object.members.count == 1, let member = object.members.first,
               case .number(let number) = member.value.value, number.doubleValue.isFinite, number.doubleValue >= 0,
               number.doubleValue <= 1e12 else {
-            return ControlAPI.error(400, "expected {\"advanceSeconds\": s} or {\"toSeconds\": s} with s a number ≥ 0")
+            return ControlAPI.error(400, Self.clockBodyExpected)
         }
-        let amount = SimTime((number.doubleValue * Double(TimeUnit.second)).rounded(.down))
+        let amount = member.key == "toMicroseconds" ? SimTime(exactly: number.doubleValue) ?? -1
+            : SimTime((number.doubleValue * Double(TimeUnit.second)).rounded(.down))
         let target: SimTime
         switch member.key {
         case "advanceSeconds": target = population.now + amount
-        case "toSeconds":
+        case "toSeconds", "toMicroseconds":
+            guard number.isInteger || member.key == "toSeconds" else { return ControlAPI.error(400, Self.clockBodyExpected) }
             guard amount >= population.now else {
                 return ControlAPI.error(400, "the clock reads \(Double(population.now) / Double(TimeUnit.second)) s; it never goes back")
             }
             target = amount
         default:
-            return ControlAPI.error(400, "unknown key \(UserText.quote(member.key)); expected advanceSeconds or toSeconds")
+            return ControlAPI.error(400, "unknown key \(UserText.quote(member.key)); expected advanceSeconds, toSeconds or toMicroseconds")
         }
         population.advance(to: target)
+        if population.pendingTarget != nil {
+            // The phones wait for the provider: the answer comes once the clock got there.
+            clockWaiters.append(request.laterAnswer)
+            return .later
+        }
         if population.now >= population.end { stop(.endReached) }
         return ControlAPI.json(200, clockJSON())
     }
+
+    static let clockBodyExpected =
+        "expected {\"advanceSeconds\": s}, {\"toSeconds\": s} with s a number ≥ 0, or {\"toMicroseconds\": n} with n an integer ≥ 0"
+
 
     func countersJSON() -> String {
         var totals = DeviceAppCounts()

@@ -45,6 +45,8 @@ package struct DeviceApp {
     package var notificationCenter: [ShownEntry] = []
     /// iOS's and the extension's steps, newest last, at most `entriesKept`.
     package var log: [LogEntry] = []
+    /// The mail ids whose own push was drawn (with a provider link: `DeviceAppCount.mailsShown`).
+    package var mailsShown = Set<Int32>()
 
     // The lane's own streams, as the simulation derives them.
     package var apnsLatencyRandom: SplitMix64

@@ -37,7 +37,23 @@ public enum DeviceAppCount: Int, Counter {
     case tokenRotations
     /// Times the app registered its token (at launch, by the strategy's policy).
     case registrations
+    // With `--provider` (docs/provider-api.md): the phone's calls and what they brought.
+    /// Registrations the provider did not take (not 2xx, no answer in time, no connection).
+    case registrationFailures
+    /// Re-requests the extension sent to the provider (with `--provider`; without it the
+    /// extension's re-request fails at once and is counted only in `rerequestErrors`).
+    case rerequests
+    /// Re-requests that failed: an answer other than 2xx, a connection refused or lost, no
+    /// answer within `--provider-timeout`, or no provider to ask.
+    case rerequestErrors
+    /// Re-requests still unanswered when the extension's time ran out: iOS showed the push as it came.
+    case rerequestTimeouts
+    /// "You have missed messages" notifications drawn: a gap over `repeatMaxCount`, or a
+    /// re-request that failed.
+    case summariesShown
+    /// Distinct mails (the payload's mail id, `--payload-message`) whose own push was drawn.
+    case mailsShown
 }
 
 /// One device app's counts.
-public typealias DeviceAppCounts = CounterSet<DeviceAppCount, 16>
+public typealias DeviceAppCounts = CounterSet<DeviceAppCount, 24>

@@ -143,14 +143,31 @@ extension LivePopulation {
                 lanes[index].note("the app uploaded its log", message: nil, at: now)
             case .appUpdated:
                 lanes[index].note("the app was updated", message: nil, at: now)
-            case .rerequest(_, _, let invocation):
-                // No provider endpoint to ask: the extension's request fails at once.
-                lanes[index].note("the extension re-requested missed pushes (no provider to ask)", message: nil, at: now)
-                agenda.send(.answerReachesDevice(lane: lane, invocation: invocation, ok: false), arrivingAt: now)
+            case .rerequest(let position, let gap, let invocation):
+                if link != nil {
+                    lanes[index].counts[.rerequests] += 1
+                    let phone = lanes[index].phone
+                    calls.append(ProviderCall(lane: lane, kind: .rerequest(
+                        invocation: invocation, position: position, gap: gap, token: phone.token, deviceID: phone.deviceID,
+                        deviceIDHash: phone.deviceIDHash)))
+                    unanswered += 1
+                    lanes[index].note("the extension re-requested positions \(position - gap)…\(position - 1)", message: nil, at: now)
+                } else {
+                    // No provider to ask: the extension's request fails at once.
+                    lanes[index].counts[.rerequestErrors] += 1
+                    lanes[index].note("the extension re-requested missed pushes (no provider to ask)", message: nil, at: now)
+                    agenda.send(.answerReachesDevice(lane: lane, invocation: invocation, ok: false), arrivingAt: now)
+                }
             case .startDeadline(let invocation, let after):
                 agenda.send(.extensionDeadline(lane: lane, invocation: invocation), arrivingAt: now + after)
             case .presented(let message, let replacedExisting, let run):
                 lanes[index].counts[.shown] += 1
+                if case .timedOut = run { lanes[index].counts[.rerequestTimeouts] += 1 }
+                let serial = Int(message)
+                if serial < mailOfSerial.count, mailOfSerial[serial] >= 0,
+                   lanes[index].mailsShown.insert(mailOfSerial[serial]).inserted {
+                    lanes[index].counts[.mailsShown] += 1
+                }
                 if replacedExisting { lanes[index].counts[.replacedOnDevice] += 1 }
                 let record = records.record(messageIndex: message)
                 lanes[index].show(ShownEntry(shownAt: now, record: record, messageIndex: message, summary: nil,
@@ -161,6 +178,7 @@ extension LivePopulation {
                 lanes[index].note("the provider's answer came after the network went away", message: nil, at: now)
             case .summaryShown(let message, let from, let to, let replacedExisting):
                 lanes[index].counts[.shown] += 1
+                lanes[index].counts[.summariesShown] += 1
                 if replacedExisting { lanes[index].counts[.replacedOnDevice] += 1 }
                 let record = records.record(messageIndex: message)
                 lanes[index].show(ShownEntry(shownAt: now, record: record, messageIndex: message, summary: from...to,
@@ -176,11 +194,19 @@ extension LivePopulation {
                 lanes[index].note(why, message: message, at: now)
             case .tokenChanged(let old, let new):
                 agenda.sendNow(.tokenChangeReachesAPNs(old: old, new: new))
-            case .registered:
+            case .registered(let token, let hash):
                 lanes[index].counts[.registrations] += 1
                 lanes[index].note("the app registered its token", message: nil, at: now)
-            case .subscriptionsSynced:
-                break
+                if link != nil {
+                    calls.append(ProviderCall(lane: lane, kind: .register(token: token, deviceID: lanes[index].phone.deviceID,
+                                                                          deviceIDHash: hash, atInstall: false)))
+                    unanswered += 1
+                }
+            case .subscriptionsSynced(let generation):
+                if link?.sendsSubscriptions == true {
+                    calls.append(ProviderCall(lane: lane, kind: .subscriptions(generation: generation)))
+                    unanswered += 1
+                }
             case .positionSaved:
                 // Told only under `PhoneConfiguration.reportsSavedPosition`, which the population does not ask for.
                 break

@@ -16,6 +16,12 @@ import Simulator
 ///
 /// Order within an instant: what is due at `t` (the agenda's key: zero-time messages, the
 /// timeline, messages in flight) happens before a request that arrives at `t`.
+///
+/// With a provider to call (`ProviderLink`), the phones' registrations and re-requests
+/// become `calls` for serve to send, and their outcomes come back through `answered`.
+/// Under a clock that waits for them (`holdsClock`), the population stops at the instant
+/// of a call until every call is answered: what arrives meanwhile (the re-sent pushes)
+/// arrives at that instant, so the same answers give the same run.
 package struct LivePopulation {
     package let scenario: Scenario
     package let strategy: Strategy
@@ -32,6 +38,18 @@ package struct LivePopulation {
     package internal(set) var now: SimTime = 0
     /// Requests APNs received with a token of the population (the next serial).
     package internal(set) var serials: Int64 = 0
+    /// Where the extension reads the provider's numbering and the mail's id.
+    package let fields: ProviderFields
+    /// The provider the phones call; nil: none (a re-request fails at once).
+    package let link: ProviderLink?
+    /// Calls made and not yet taken by serve (`takeCalls`).
+    package internal(set) var calls: [ProviderCall] = []
+    /// Calls made and not yet answered.
+    package internal(set) var unanswered = 0
+    /// Where the clock was asked to go while it waits for calls (nil: it is there).
+    package internal(set) var pendingTarget: SimTime?
+    /// With a link: the mail id (the payload's, -1: none) of each accepted request, by serial.
+    var mailOfSerial: [Int32] = []
 
     var agenda = Agenda<LiveMessage, PopulationDraw>()
     var pool = PushPool()
@@ -50,8 +68,11 @@ package struct LivePopulation {
     ///   - end: the run's end (at most the scenario's duration).
     ///   - recordsKept: accepted requests remembered for the API (`PushRecords`).
     /// - Complexity: O(d × a) for d devices of a apps.
-    package init(scenario: Scenario, strategy: Strategy, topics: [String], end: SimTime, recordsKept: Int = 1 << 16) {
+    package init(scenario: Scenario, strategy: Strategy, topics: [String], end: SimTime, recordsKept: Int = 1 << 16,
+                 fields: ProviderFields = .xiva, link: ProviderLink? = nil) {
         self.scenario = scenario
+        self.fields = fields
+        self.link = link
         self.strategy = strategy
         self.topics = topics
         self.end = min(end, scenario.duration)
@@ -96,6 +117,11 @@ package struct LivePopulation {
                 // Installed and registered before the run starts.
                 deviceApp.tokens = [token]
                 deviceApp.counts[.registrations] += 1
+                if link != nil {
+                    calls.append(ProviderCall(lane: lane, kind: .register(token: token, deviceID: device.deviceID, deviceIDHash: hash,
+                                                                          atInstall: true)))
+                    unanswered += 1
+                }
                 apns.register(token)
                 apns.setNotificationsEnabled(token, !traits.notificationsDisabled)
                 lanes.append(deviceApp)
@@ -113,7 +139,8 @@ package struct LivePopulation {
                 if update < self.end { agenda.send(.appUpdateReachesDevice(lane: Int32(lane)), arrivingAt: update) }
             }
         }
-        drain(before: 1)
+        pendingTarget = 0
+        resume()
     }
 
     /// The topic of app `app` on a device.
@@ -124,17 +151,66 @@ package struct LivePopulation {
         return "\(topics.last ?? "com.example.app").app\(index + 1)"
     }
 
-    /// Moves the clock to `time` (not before `now`, not past `end`): everything due at or before it happens.
+    /// Moves the clock to `time` (not before `now` or where it was already asked to go, not
+    /// past `end`): everything due at or before it happens, unless the clock holds for
+    /// calls: then it stops at the instant of a call (`pendingTarget` stays set) and goes on
+    /// once they are answered.
     /// - Complexity: O(events due × log of the messages in flight).
     package mutating func advance(to time: SimTime) {
-        let target = min(max(time, now), end)
-        drain(before: target + 1)
-        now = target
+        pendingTarget = min(max(time, now, pendingTarget ?? now), end)
+        resume()
     }
 
-    /// Plays every item due before `limit`.
+    /// Whether the clock stands still for unanswered calls.
+    package var isHolding: Bool { link?.holdsClock == true && unanswered > 0 }
+
+    /// Goes on toward `pendingTarget` as far as unanswered calls let it.
+    mutating func resume() {
+        guard let target = pendingTarget else { return }
+        drain(before: target + 1)
+        if isHolding {
+            now = max(now, agenda.now)
+        } else {
+            now = target
+            pendingTarget = nil
+        }
+    }
+
+    /// Calls made since the last time, for serve to send.
+    /// - Complexity: O(calls).
+    package mutating func takeCalls() -> [ProviderCall] {
+        defer { calls.removeAll(keepingCapacity: true) }
+        return calls
+    }
+
+    /// A call came back: `ok` when the provider answered 2xx. A re-request's answer reaches
+    /// the extension now; the clock goes on when nothing else is awaited.
+    /// - Complexity: O(1), plus the events it lets happen.
+    package mutating func answered(_ call: ProviderCall, ok: Bool) {
+        precondition(unanswered > 0, "an answer to no call")
+        unanswered -= 1
+        let lane = Int(call.lane)
+        switch call.kind {
+        case .register:
+            if !ok {
+                lanes[lane].counts[.registrationFailures] += 1
+                lanes[lane].note("the provider did not take the registration", message: nil, at: now)
+            }
+        case .subscriptions:
+            break
+        case .rerequest(let invocation, _, _, _, _, _):
+            if !ok {
+                lanes[lane].counts[.rerequestErrors] += 1
+                lanes[lane].note("the re-request failed", message: nil, at: now)
+            }
+            agenda.send(.answerReachesDevice(lane: call.lane, invocation: invocation, ok: ok), arrivingAt: now)
+        }
+        if pendingTarget != nil { resume() } else { drain(before: now + 1) }
+    }
+
+    /// Plays every item due before `limit`, stopping after one that made a call the clock waits for.
     mutating func drain(before limit: SimTime) {
-        while let item = agenda.next(before: limit) {
+        while !isHolding, let item = agenda.next(before: limit) {
             switch item {
             case .message(let message): handle(message, at: agenda.now)
             case .occurrence(let occurrence): handle(occurrence.event, lane: occurrence.lane, at: agenda.now)
@@ -151,6 +227,8 @@ package struct LivePopulation {
         let serial = serials
         serials += 1
         let alert = AlertText(payload: request.payload)
+        let reading = fields.read(request.payload)
+        if link != nil { mailOfSerial.append(reading.message ?? -1) }
         let expiration: Expiration = switch request.expiration {
         case .absent: .absent
         case .immediately: .immediately
@@ -160,7 +238,8 @@ package struct LivePopulation {
                                     collapseID: request.collapseID.map(CollapseID.init),
                                     payload: PushPayload(messageIndex: PushRecords.messageIndex(serial),
                                                          mutableContent: alert.mutableContent, hasAlert: alert.hasAlert,
-                                                         fromProvider: false, byteCount: Int32(request.payload.count)))
+                                                         fromProvider: reading.fromProvider, xiva: reading.xiva,
+                                                         byteCount: Int32(request.payload.count)))
         lanes[Int(lane)].counts[.requests] += 1
         let response = apns.receive(push, at: now, into: &apnsEffects)
         if let reason = response.reason {

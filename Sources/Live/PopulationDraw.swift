@@ -14,10 +14,19 @@ package struct LaneOccurrence {
 /// (time, phase) order; a heap of the lanes' next entries merges them, so the whole
 /// population's timeline is read in memory proportional to the lanes, not the run.
 ///
-/// The provider's part of a lane (mail arriving, the provider's outages) is left out:
-/// in a live run the provider is the team's own process, and what it sends arrives as
-/// requests.
+/// A live run splits each lane in two: the population (serve) draws the device's part,
+/// the provider (`pushsim provider`) the provider's (mail arriving, the provider's
+/// outages), each from the same seed, so the two processes together play the
+/// simulation's timeline.
 package struct PopulationDraw: TimelineDraw {
+    /// Whose part of the lanes' timelines is drawn.
+    package enum Side: Sendable {
+        /// The device's: connectivity, launches, token rotations, device-id and subscription changes.
+        case population
+        /// The provider's: mail and outages.
+        case provider
+    }
+
     private struct Head {
         var time: SimTime
         var phase: UInt8
@@ -33,11 +42,13 @@ package struct PopulationDraw: TimelineDraw {
     /// One entry a lane at most: the lane's next occurrence not yet handed out.
     private var heap: ContiguousArray<Head> = []
     private var buffer = ContiguousArray<TimelineEntry>()
+    private let side: Side
 
     /// - Parameter draws: each lane's draw from its start, in lane order.
     /// - Complexity: O(l log l) for l lanes.
-    package init(draws: ContiguousArray<LaneDraw>) {
+    package init(draws: ContiguousArray<LaneDraw>, side: Side = .population) {
         self.draws = draws
+        self.side = side
         heap.reserveCapacity(draws.count)
         buffer.reserveCapacity(1)
         for lane in draws.indices { pushNext(of: lane) }
@@ -53,19 +64,19 @@ package struct PopulationDraw: TimelineDraw {
         }
     }
 
-    /// Reads lane `lane`'s next entry that is the population's own and puts it in the heap.
+    /// Reads lane `lane`'s next entry of this side and puts it in the heap.
     private mutating func pushNext(of lane: Int) {
         while true {
             buffer.removeAll(keepingCapacity: true)
             draws[lane].fill(&buffer, upTo: 1)
             guard let entry = buffer.first else { return }
-            switch entry.event {
-            case .mail, .outage:
-                continue
-            case .deviceIDChange, .tokenRotation, .subscriptionChange, .connectivity, .launch:
-                insert(Head(time: entry.time, phase: entry.event.phase.rawValue, lane: Int32(lane), event: entry.event))
-                return
+            let owner: Side = switch entry.event {
+            case .mail, .outage: .provider
+            case .deviceIDChange, .tokenRotation, .subscriptionChange, .connectivity, .launch: .population
             }
+            guard owner == side else { continue }
+            insert(Head(time: entry.time, phase: entry.event.phase.rawValue, lane: Int32(lane), event: entry.event))
+            return
         }
     }
 

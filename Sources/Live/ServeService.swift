@@ -35,6 +35,23 @@ public final class ServeService: Service {
     let started = ContinuousClock.now
     /// Why the run ended; nil while it runs.
     public private(set) var ending: Ending?
+    var endedAt: ContinuousClock.Instant?
+    /// `POST /stop` or a signal came (the end, with a provider, waits for one).
+    var stopAsked = false
+    /// Where APNs's API listens, as `GET /` tells it (`h2c://host:port`).
+    public var apnsURL: String?
+    /// Where the phones call the provider (nil: they do not).
+    public let provider: ProviderTarget?
+    /// The transport's outgoing requests and later answers (`attach(to:)`).
+    var outgoing: OutgoingRequests?
+    var laterAnswers: LaterAnswers?
+    /// Calls sent and not yet returned, by tag.
+    var callsInFlight: [Int: ProviderCall] = [:]
+    var nextCallTag = 1
+    /// Install registrations to send again, and when.
+    var installRetries: [(due: ContinuousClock.Instant, call: ProviderCall)] = []
+    /// `POST /clock` requests waiting for the clock to get where they asked.
+    var clockWaiters: [LaterAnswer] = []
     /// Requests answered on the APNs listener, by HTTP status (100…599).
     package internal(set) var answeredByStatus = [Int64](repeating: 0, count: 600)
 
@@ -51,10 +68,15 @@ public final class ServeService: Service {
     ///   - wallClock: microseconds since the epoch, for provider tokens.
     /// - Throws: `KeyError.duplicateKeyID` when two keys share an id.
     /// - Complexity: O(devices × apps).
-    public init(scenario: Scenario, strategy: Strategy, topics: [String], end: SimTime, clock: ClockMode,
+    package init(scenario: Scenario, strategy: Strategy, topics: [String], end: SimTime, clock: ClockMode,
                 authentication: ProviderAuthentication, apnsListener: Int, controlListener: Int?,
+                provider: ProviderTarget? = nil, fieldsWithoutProvider: ProviderFields = .xiva,
                 wallClock: @escaping () -> SimTime) throws(KeyError) {
-        population = LivePopulation(scenario: scenario, strategy: strategy, topics: topics, end: end)
+        let holdsClock = if case .controlled = clock { true } else { false }
+        population = LivePopulation(
+            scenario: scenario, strategy: strategy, topics: topics, end: end, fields: provider?.fields ?? fieldsWithoutProvider,
+            link: provider.map { _ in ProviderLink(holdsClock: holdsClock, sendsSubscriptions: scenario.chain.provider.subscriptions != nil) })
+        self.provider = provider
         self.clock = LiveClock(mode: clock)
         self.authentication = authentication
         self.apnsListener = apnsListener
@@ -64,42 +86,76 @@ public final class ServeService: Service {
         apnsIDs = RandomStream.apnsID.generator(seed: scenario.seed, user: 0)
     }
 
+    /// Sends the phones' calls and takes later answers through `server` (needed with a provider).
+    public func attach(to server: Server) {
+        outgoing = server.outgoing
+        laterAnswers = server.laterAnswers
+    }
+
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         followWallClock()
+        defer { afterTurn() }
         if request.listener == apnsListener { return answerAPNs(request) }
         if request.listener == controlListener { return answerControl(request) }
         return ControlAPI.error(404, "no API on this listener")
     }
 
+    public func received(_ outcome: OutgoingOutcome, tag: Int) {
+        callReturned(outcome, tag: tag)
+        afterTurn()
+    }
+
+    /// What any turn ends with: the calls made go out, waiting clock requests are answered.
+    func afterTurn() {
+        retryInstallRegistrations()
+        sendCalls()
+        answerClockWaiters()
+    }
+
     public func tick(elapsed: Duration) -> Duration? {
         if signalled?() == true { stop(.signal) }
         followWallClock()
+        afterTurn()
         // A scaled clock moves on its own: look again soon. A controlled one waits for requests.
         switch clock.mode {
         case .scaled: return .milliseconds(10)
-        case .controlled: return nil
+        case .controlled: return installRetries.isEmpty && ending == nil ? nil : .milliseconds(100)
         }
     }
 
     public func connectionClosed(_ connection: Int) { tokenChecks[connection] = nil }
 
     public var shouldStop: Bool {
-        if ending == nil, signalled?() == true { stop(.signal) }
-        return ending != nil
+        if signalled?() == true { stop(.signal) }
+        guard let ending else { return false }
+        // With a provider, the end waits for it to collect the counts and POST /stop (bounded).
+        if ending == .endReached, provider != nil, !stopAsked, let endedAt {
+            return ContinuousClock.now - endedAt >= Self.providerCollectionGrace
+        }
+        return true
     }
+
+    /// How long serve waits at the end for the provider's `POST /stop`.
+    static let providerCollectionGrace = Duration.seconds(60)
 
     /// Whether SIGINT or SIGTERM came (the CLI's handler sets what this reads); checked every turn.
     public var signalled: (() -> Bool)?
 
     /// Ends the run (a signal's watcher calls it; the transport then shuts down).
     /// - Complexity: O(1).
-    public func stop(_ why: Ending) { if ending == nil { ending = why } }
+    public func stop(_ why: Ending) {
+        if ending == nil {
+            ending = why
+            endedAt = ContinuousClock.now
+        }
+        if why != .endReached { stopAsked = true }
+    }
 
     /// Under a scaled clock, brings the population to the time the wall clock says.
     func followWallClock() {
         guard ending == nil, let time = clock.reading(elapsed: ContinuousClock.now - started) else { return }
         population.advance(to: time)
-        if population.now >= population.end { stop(.endReached) }
+        if population.now >= population.end, population.pendingTarget == nil { stop(.endReached) }
     }
 
     /// The simulated instant now, as `apns-id`'s are made and answers stamped.

@@ -51,6 +51,21 @@ struct AgendaOrderTests {
         #expect(drain(&windowed).isEmpty)
     }
 
+    @Test func nextTimeTellsTheInstantOfWhatNextHandsOutWithoutHandingItOut() {
+        var agenda = Agenda<String, Script>()
+        agenda.start(drawing: Script(entries: [Timed(time: 4, event: "x"), Timed(time: 12, event: "z")]), window: 1)
+        agenda.send("y", arrivingAt: 10)
+        var seen: [SimTime] = []
+        while let time = agenda.nextTime() {
+            #expect(agenda.nextTime() == time)
+            seen.append(time)
+            _ = agenda.next(before: .max)
+            if time == 4 { agenda.sendNow("now") }
+        }
+        #expect(seen == [4, 4, 10, 12])
+        #expect(agenda.next(before: .max) == nil)
+    }
+
     @Test func nothingIsHandedOutAtOrAfterTheEnd() {
         var agenda = Agenda<String, Script>()
         agenda.start(timeline: [Timed(time: 4, event: "x")])

@@ -45,6 +45,13 @@ package enum ProviderCommand {
             "--listen", "<host:port>",
             ValueReader(expected: "host:port, e.g. 127.0.0.1:2199 (port 0: any free one)", read: ServeCommand.Endpoint.parse),
             help: "Where the phones' calls come, HTTP/1.1 or HTTP/2 (default 127.0.0.1:2199)")
+        package static let apns = Option<EndpointURL>(
+            "--apns", "<url>", ValueReader(expected: "an APNs endpoint speaking HTTP/2 with prior knowledge, h2c://HOST:PORT") {
+                guard let url = EndpointURL($0), url.endpoint.protocol == .http2PriorKnowledge, url.pathPrefix.isEmpty else { return nil }
+                return url
+            },
+            help: "Send the pushes there instead of to the APNs serve names (a proxy in",
+            "front of serve, another APNs mock), h2c://HOST:PORT")
         package static let out = Option<String>("--out", "<dir>", .nonEmpty("a folder"),
                                                 help: "Report folder (default: reports/<scenario name>-provider/)")
         package static let keepServe = Flag("--keep-serve", help: "Leave serve running at the end (default: POST /stop to it)")
@@ -55,7 +62,7 @@ package enum ProviderCommand {
             },
             help: "How long to wait for serve's control API to answer (default 30)")
 
-        package static let all: [OptionSpec] = [serve.spec, listen.spec, ServeCommand.Options.strategy.spec,
+        package static let all: [OptionSpec] = [serve.spec, listen.spec, apns.spec, ServeCommand.Options.strategy.spec,
                                                 ServeCommand.Options.topic.spec, ServeCommand.Options.duration.spec, out.spec,
                                                 keepServe.spec, wait.spec, RunCommand.Options.set.spec,
                                                 RunCommand.Options.seed.spec]
@@ -65,7 +72,8 @@ package enum ProviderCommand {
 
     /// `provider`'s USAGE line.
     package static let usageHelp = UsageHelp(
-        "provider", [.text("<scenario.json>"), .optional(Options.serve.spec), .optional(Options.listen.spec)],
+        "provider", [.text("<scenario.json>"), .optional(Options.serve.spec), .optional(Options.listen.spec),
+                     .optional(Options.apns.spec)],
         [.optional(ServeCommand.Options.strategy.spec), .optional(ServeCommand.Options.topic.spec),
          .optional(ServeCommand.Options.duration.spec)],
         [.optional(Options.out.spec), .optional(Options.keepServe.spec), .optional(Options.wait.spec)],
@@ -73,7 +81,7 @@ package enum ProviderCommand {
 
     /// `provider`'s OPTIONS section.
     package static let optionsHelp = OptionsHelp(
-        [.option(Options.serve.spec), .option(Options.listen.spec),
+        [.option(Options.serve.spec), .option(Options.listen.spec), .option(Options.apns.spec),
          .option(ServeCommand.Options.strategy.spec.explained("Whose provider runs: numbering, collapse ids, priority (default:",
                                                               "the scenario's first strategy); serve's --strategy")),
          .option(ServeCommand.Options.topic.spec.explained("The apps' topics, as serve's --topic (default com.example.app)")),
@@ -98,8 +106,9 @@ package enum ProviderCommand {
             return usage(scanner.positional.isEmpty ? .missingArgument("the scenario file") : .unexpectedArgument(scanner.positional[1]))
         }
         let serve: EndpointURL, listen: ServeCommand.Endpoint, label: String?, topics: [String], length: SimDuration?
-        let out: String?, wait: Duration, sets: [String], seed: UInt64?
+        let out: String?, wait: Duration, sets: [String], seed: UInt64?, apns: EndpointURL?
         do {
+            apns = try scanner.value(Options.apns)
             serve = try scanner.value(Options.serve) ?? EndpointURL("http://127.0.0.1:2198")!
             listen = try scanner.value(Options.listen) ?? ServeCommand.Endpoint(host: "127.0.0.1", port: 2199)
             label = try scanner.value(ServeCommand.Options.strategy)
@@ -148,7 +157,8 @@ package enum ProviderCommand {
         let provider = LiveProvider(scenario: scenario, strategy: strategy, topics: topics.isEmpty ? ["com.example.app"] : topics,
                                     end: length ?? scenario.duration)
         let service = ProviderService(provider: provider, control: serve, listener: bound.listener,
-                                      stopsServe: !scanner.flag(Options.keepServe), waitForServe: wait)
+                                      stopsServe: !scanner.flag(Options.keepServe), waitForServe: wait,
+                                      apns: apns?.endpoint)
         signalled.store(false, ordering: .relaxed)
         service.signalled = { signalled.load(ordering: .relaxed) }
         for stopping in [SIGINT, SIGTERM] {
@@ -161,7 +171,7 @@ package enum ProviderCommand {
         pushsim provider: \(scenario.name), \(Counted.phrase(provider.lanes.count, "device app")), strategy \(strategy.label), \
         seed \(scenario.seed)
         calls     http://\(host):\(bound.port) (POST /register, /subscriptions, /rerequest)
-        serve     \(serve)
+        serve     \(serve)\(apns.map { "\napns      \($0)" } ?? "")
 
         """)
         server.run(service: service)

@@ -49,6 +49,8 @@ public final class ProviderService: Service {
     // Serve's answers come back by tag.
     enum Tag { static let index = -1, clock = -2, step = -3, devices = -4, stop = -5 }
     var apns: Endpoint?
+    /// `--apns` named the APNs endpoint: serve's is not used.
+    let apnsGiven: Bool
     /// Under a scaled clock: serve's simulated time and speed at a wall instant.
     var scaled: (at: ContinuousClock.Instant, simulated: SimTime, speed: Double)?
     var controlled = false
@@ -71,9 +73,12 @@ public final class ProviderService: Service {
     ///   - control: serve's control API.
     ///   - listener: the transport's listener number for the phones' calls.
     /// - Complexity: O(devices × apps).
+    /// - Parameter apns: where the pushes go; nil: the APNs URL serve's `GET /` names.
     package init(provider: LiveProvider, control: EndpointURL, listener: Int, stopsServe: Bool,
-                 waitForServe: Duration = .seconds(30), pushTimeout: Duration = .seconds(10)) {
+                 waitForServe: Duration = .seconds(30), pushTimeout: Duration = .seconds(10), apns: Endpoint? = nil) {
         self.provider = provider
+        self.apns = apns
+        apnsGiven = apns != nil
         self.control = control
         self.listener = listener
         self.stopsServe = stopsServe
@@ -194,6 +199,7 @@ public final class ProviderService: Service {
                             + "--seed, --set and --for")
             }
         }
+        guard !apnsGiven else { return }
         guard let apnsText = text("apns"), let url = EndpointURL(apnsText) else {
             return fail("serve does not say where its APNs listens")
         }

@@ -117,3 +117,21 @@ struct ProviderLinkTests {
         #expect(harness.service.population.accountingProblem() == nil)
     }
 }
+
+@Suite("Live counters")
+struct LiveCounterTests {
+    @Test("every live kind of counter fits its set's inline storage")
+    func capacities() {
+        #expect(DeviceAppCount.allCases.count <= DeviceAppCounts.capacity)
+        #expect(ProviderLaneCount.allCases.count <= ProviderLaneCounts.capacity)
+    }
+
+    @Test("the ratio's standard error over devices: the closed form on a small case, NaN with one device or no mail")
+    func ratio() {
+        // r = 6/10; residuals y − r·x: 1 − 0.6·4 = −1.4, 5 − 0.6·6 = 1.4; n/(n−1) Σ = 2 · 3.92 = 7.84; √ = 2.8; / 10.
+        let (value, se) = LiveFigure.ratio([(y: 1, x: 4), (y: 5, x: 6)])
+        #expect(value == 0.6 && abs(se - 0.28) < 1e-12)
+        #expect(LiveFigure.ratio([(y: 1, x: 4)]).se.isNaN)
+        #expect(LiveFigure.ratio([(y: 0, x: 0), (y: 0, x: 0)]).value.isNaN)
+    }
+}

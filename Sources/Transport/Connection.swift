@@ -212,9 +212,9 @@ final class Connection {
     }
 
     /// The service answers a request it answered `later`.
-    func answerLater(stream: Int, _ response: HTTPResponse, service: Service) {
+    func answerLater(stream: Int, _ response: HTTPResponse, now: Duration, service: Service) {
         guard phase != .closed, let session else { return }
-        let now = lastActivity
+        lastActivity = now
         session.answerLater(stream: stream, response, now: now, service: service)
         flush(now: now, service: service)
     }

@@ -81,18 +81,19 @@ extension Server {
             }
             outgoing.deliver(to: service)
             requestedWait = service.tick(elapsed: now)
-            deliverLaterAnswers(service)
+            deliverLaterAnswers(service, now: start.duration(to: clock.now))
         }
     }
 
     /// Hands the answers the service gave later to their connections.
     /// - Complexity: O(a × c) for a answers and c connections.
-    func deliverLaterAnswers(_ service: Service) {
+    func deliverLaterAnswers(_ service: Service, now: Duration) {
         guard !laterAnswers.queued.isEmpty else { return }
         let queued = laterAnswers.queued
         laterAnswers.queued.removeAll(keepingCapacity: true)
         for (answer, response) in queued {
-            connections.first { $0.number == answer.connection }?.answerLater(stream: answer.stream, response, service: service)
+            connections.first { $0.number == answer.connection }?.answerLater(stream: answer.stream, response, now: now,
+                                                                              service: service)
         }
     }
 

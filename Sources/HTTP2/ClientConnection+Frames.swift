@@ -115,7 +115,7 @@ extension ClientConnection {
         let id = block.stream
         // Every block is decoded, even one whose stream is gone: the table must follow the
         // server's encoder (§4.3).
-        let fields = try decodeFields(of: block)
+        let fields = Array(try decodeFields(of: block))
         guard var stream = streams[id] else {
             guard !isIdle(id) else { throw .connection(.protocolError, "HEADERS on idle \(id)") }
             return try checkClosedStream(id, frame: "HEADERS")

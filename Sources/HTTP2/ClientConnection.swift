@@ -48,8 +48,8 @@ public struct ClientConnection: Sendable, ReceivingConnection {
     var decoder: HPACKDecoder
     var encoder = HPACKEncoder()
     var outbound = OutboundBuffer()
-    var streams: [StreamID: StreamState] = [:]
-    var exchanges: [StreamID: Exchange] = [:]
+    var streams = StreamMap<StreamState>()
+    var exchanges = StreamMap<Exchange>()
     /// The stream each request got, while it has one.
     var streamOfRequest: [RequestID: StreamID] = [:]
     /// A request waiting for a stream.
@@ -230,6 +230,10 @@ public struct ClientConnection: Sendable, ReceivingConnection {
     // MARK: FlowControlledConnection, ReceivingConnection
 
     var isClosed: Bool { phase == .closed }
+
+    mutating func withEncoderAndOutbound<Result>(_ body: (inout HPACKEncoder, inout OutboundBuffer) -> Result) -> Result {
+        body(&encoder, &outbound)
+    }
 
     var connectionWindowSize: Int { configuration.connectionWindowSize }
 

@@ -7,7 +7,7 @@
 protocol FlowControlledConnection {
     var outbound: OutboundBuffer { get set }
     var encoder: HPACKEncoder { get set }
-    var streams: [StreamID: StreamState] { get set }
+    var streams: StreamMap<StreamState> { get set }
     var closedStreams: ClosedStreams { get set }
     var dataQueue: StreamQueue { get set }
     /// The peer's SETTINGS as they stand.
@@ -28,6 +28,10 @@ protocol FlowControlledConnection {
     var isClosed: Bool { get }
     /// Whether `id` names a stream that was never opened, by either side (RFC 9113 §5.1).
     func isIdle(_ id: StreamID) -> Bool
+    /// Calls `body` with the encoder and the outbound octets at once, so a block is encoded
+    /// straight into its frame (two stored properties of the conforming struct: accessed
+    /// through the protocol's accessors they would overlap).
+    mutating func withEncoderAndOutbound<Result>(_ body: (inout HPACKEncoder, inout OutboundBuffer) -> Result) -> Result
 }
 
 extension FlowControlledConnection {
@@ -40,15 +44,18 @@ extension FlowControlledConnection {
     /// Encodes `fields` and writes HEADERS, with CONTINUATION frames when the block is
     /// larger than the peer's SETTINGS_MAX_FRAME_SIZE.
     mutating func writeHeaders(_ fields: [HeaderField], on id: StreamID, endStream: Bool) {
-        let block = encoder.encode(fields)
-        let size = peerSettings.maxFrameSize
-        var offset = Swift.min(size, block.count)
-        outbound.append(Frame(stream: id, payload: .headers(fragment: Array(block[0..<offset]), endStream: endStream,
-                                                             endHeaders: offset == block.count, priority: nil, padding: nil)))
-        while offset < block.count {
-            let end = Swift.min(offset + size, block.count)
-            outbound.append(Frame(stream: id, payload: .continuation(fragment: Array(block[offset..<end]), endHeaders: end == block.count)))
-            offset = end
+        writeHeaders(on: id, endStream: endStream) { encoder, bytes in encoder.encode(fields, into: &bytes) }
+    }
+
+    /// Writes HEADERS whose block `encode` appends, straight into the outbound octets (no
+    /// block, fragment or frame value is made), with CONTINUATION frames when the block is
+    /// larger than the peer's SETTINGS_MAX_FRAME_SIZE.
+    mutating func writeHeaders(on id: StreamID, endStream: Bool, _ encode: (inout HPACKEncoder, inout [UInt8]) -> Void) {
+        let maxFrameSize = peerSettings.maxFrameSize
+        withEncoderAndOutbound { encoder, outbound in
+            outbound.appendHeaders(stream: id, endStream: endStream, maxFrameSize: maxFrameSize) { bytes in
+                encode(&encoder, &bytes)
+            }
         }
     }
 
@@ -120,7 +127,9 @@ extension FlowControlledConnection {
                     continue
                 }
                 let size = Swift.min(remaining, sendWindow, stream.sendWindow, peerSettings.maxFrameSize)
-                let chunk = Array(stream.pendingData[stream.pendingOffset..<(stream.pendingOffset + size)])
+                let chunk = stream.pendingOffset..<(stream.pendingOffset + size)
+                let end = size == remaining && stream.pendingEnd && stream.pendingTrailers == nil
+                outbound.appendData(stream.pendingData[chunk], stream: id, endStream: end)
                 stream.pendingOffset += size
                 sendWindow -= size
                 stream.sendWindow -= size
@@ -130,8 +139,6 @@ extension FlowControlledConnection {
                     stream.pendingData = []
                     stream.pendingOffset = 0
                 }
-                let end = drained && stream.pendingEnd && stream.pendingTrailers == nil
-                outbound.append(Frame(stream: id, payload: .data(bytes: chunk, endStream: end, padding: nil)))
                 if end {
                     stream.pendingEnd = false
                     stream.queued = false

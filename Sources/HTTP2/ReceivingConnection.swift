@@ -125,14 +125,20 @@ extension ReceivingConnection {
 
     /// Decodes a whole block; an HPACK error is the connection's, since the table can no
     /// longer follow the peer's encoder (§4.3).
-    mutating func decodeFields(of block: HeaderBlock) throws(ProtocolError) -> [HeaderField] {
+    mutating func decodeFields(of block: HeaderBlock) throws(ProtocolError) -> HeaderList {
+        try block.bytes.withUnsafeBufferPointer { bytes throws(ProtocolError) in try decodeFields(bytes) }
+    }
+
+    /// Decodes a whole block's octets into a new list.
+    mutating func decodeFields(_ bytes: UnsafeBufferPointer<UInt8>) throws(ProtocolError) -> HeaderList {
+        var list = HeaderList()
         do {
-            let fields = try decoder.decode(block.bytes)
-            emptyFrames = 0
-            return fields
+            try decoder.decode(bytes, into: &list)
         } catch {
             throw .connection(error.code, error.description)
         }
+        emptyFrames = 0
+        return list
     }
 
     /// The peer acknowledged our SETTINGS: the values we announced now hold.

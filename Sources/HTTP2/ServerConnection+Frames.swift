@@ -123,7 +123,7 @@ extension ServerConnection {
                     throw .stream(id, .protocolError, "malformed request: \(stream.receivedLength) octets of body, content-length \(expected)")
                 }
                 stream.receivedUnacknowledged = 0
-                events.append(.trailers(id, fields))
+                events.append(.trailers(id, Array(fields)))
                 endRemote(id, stream)
             }
             return

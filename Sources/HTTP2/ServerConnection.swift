@@ -31,7 +31,7 @@ public struct ServerConnection: Sendable, ReceivingConnection {
     var decoder: HPACKDecoder
     var encoder = HPACKEncoder()
     var outbound = OutboundBuffer()
-    var streams: [StreamID: StreamState] = [:]
+    var streams = StreamMap<StreamState>()
     var closedStreams: ClosedStreams
     var dataQueue = StreamQueue()
     var headerBlock: HeaderBlock?
@@ -104,6 +104,10 @@ public struct ServerConnection: Sendable, ReceivingConnection {
     }
 
     var isClosed: Bool { phase == .closed }
+
+    mutating func withEncoderAndOutbound<Result>(_ body: (inout HPACKEncoder, inout OutboundBuffer) -> Result) -> Result {
+        body(&encoder, &outbound)
+    }
 
     var connectionWindowSize: Int { configuration.connectionWindowSize }
 

@@ -62,10 +62,10 @@ enum ClosedReason: Hashable, Sendable {
     case ignored
 }
 
-/// The last `capacity` closed streams and how each closed: a dictionary for lookups, a
-/// ring of identifiers for evicting the oldest. Bounded whatever the peer does.
+/// The last `capacity` closed streams and how each closed: a map for lookups, a ring of
+/// identifiers for evicting the oldest. Bounded whatever the peer does.
 struct ClosedStreams: Sendable {
-    private var reasons: [StreamID: ClosedReason] = [:]
+    private var reasons = StreamMap<ClosedReason>()
     private var order: [StreamID] = []
     private var next = 0
     let capacity: Int

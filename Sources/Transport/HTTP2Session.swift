@@ -6,7 +6,7 @@ import HTTP2
 final class HTTP2Session: Session {
     private var connection: ServerConnection
     /// Requests whose body is on its way.
-    private var pending: [StreamID: (head: RequestHead, body: [UInt8])] = [:]
+    private var pending = StreamMap<(head: RequestHead, body: [UInt8])>()
     private let maxRequestBodyBytes: Int
     private let maxQueuedWriteBytes: Int
     private let listener: Int
@@ -36,16 +36,14 @@ final class HTTP2Session: Session {
                 }
             case .data(let stream, let bytes, let endStream):
                 // Data of a stream already answered (413) is dropped: it is acknowledged all the same.
-                guard pending[stream] != nil else { continue }
-                if pending[stream]!.body.count + bytes.count > maxRequestBodyBytes {
-                    pending[stream] = nil
+                guard var request = pending.removeValue(forKey: stream) else { continue }
+                if request.body.count + bytes.count > maxRequestBodyBytes {
                     refuseAsTooLarge(stream)
                     continue
                 }
-                pending[stream]!.body += bytes
-                if endStream, let request = pending.removeValue(forKey: stream) {
-                    answer(stream, request.head, body: request.body, service)
-                }
+                // A body in one DATA frame (an APNs payload) is that frame's octets, not a copy.
+                if request.body.isEmpty { request.body = bytes } else { request.body += bytes }
+                if endStream { answer(stream, request.head, body: request.body, service) } else { pending[stream] = request }
             case .trailers(let stream, _):
                 if let request = pending.removeValue(forKey: stream) {
                     answer(stream, request.head, body: request.body, service)
@@ -68,28 +66,37 @@ final class HTTP2Session: Session {
         try? connection.respond(to: stream, status: 413, headers: [HeaderField("content-length", "0")])
     }
 
-    /// Fields whose value differs in every response: indexing them would only churn the
-    /// client's HPACK table (RFC 7541 §7.1.3 names this case).
-    private static let uniqueValued: Set<String> = ["apns-id", "apns-unique-id", "date"]
+    /// The fields of the answer being sent: one list refilled for every answer, so its
+    /// storage is allocated once per connection, not per response.
+    private var responseFields = HeaderList()
+
+    /// How a response field is sent: fields whose value differs in every response would only
+    /// churn the client's HPACK table if indexed (RFC 7541 §7.1.3 names this case).
+    private static func indexing(of name: String) -> HeaderField.Indexing {
+        switch name {
+        case "apns-id", "apns-unique-id", "date": .withoutIndexing
+        default: .incremental
+        }
+    }
 
     private func answer(_ stream: StreamID, _ head: RequestHead, body: [UInt8], _ service: Service) {
+        var headers: [Header] = []
+        headers.reserveCapacity(head.fields.count)
+        for position in head.fields.indices { headers.append(Header(head.fields.name(at: position), head.fields.value(at: position))) }
         let request = HTTPRequest(
             method: head.method, path: head.path ?? head.authority ?? "", authority: head.authority,
-            headers: head.fields.map { Header($0.nameString, $0.valueString) }, body: body, version: .http2,
-            listener: listener, connection: connectionNumber)
+            headers: headers, body: body, version: .http2, listener: listener, connection: connectionNumber)
         let response = service.respond(to: request)
         requestsServed += 1
-        var fields: [HeaderField] = []
-        fields.reserveCapacity(response.headers.count + 1)
+        responseFields.removeAll()
         for header in response.headers where header.name != "content-length" {
-            fields.append(HeaderField(header.name, header.value,
-                                      indexing: Self.uniqueValued.contains(header.name) ? .withoutIndexing : .incremental))
+            responseFields.append(name: header.name, value: header.value, indexing: Self.indexing(of: header.name))
         }
         // RFC 9110 §8.6: no content-length on 1xx and 204; 304 and HEAD carry no body.
         let bodiless = response.status < 200 || response.status == 204 || response.status == 304
-        if !bodiless { fields.append(HeaderField("content-length", String(response.body.count))) }
+        if !bodiless { responseFields.append(name: "content-length", decimal: response.body.count) }
         do {
-            try connection.respond(to: stream, status: response.status, headers: fields,
+            try connection.respond(to: stream, status: response.status, headers: responseFields,
                                    body: bodiless || head.method == "HEAD" ? [] : response.body)
         } catch .invalidResponse {
             // The service answered what HTTP/2 cannot carry (an uppercase or connection-specific field, a 1xx).

@@ -160,10 +160,9 @@ extension ClientConnection {
 
     mutating func receiveReset(_ code: ErrorCode, on id: StreamID) throws(ProtocolError) {
         guard !isIdle(id) else { throw .connection(.protocolError, "RST_STREAM on idle \(id)") } // §6.4
-        guard let stream = streams.removeValue(forKey: id) else {
+        guard removeStream(id) != nil else {
             return try countControlFrame() // already closed: nothing to do, but it is a frame to pay for
         }
-        queuedDataBytes -= stream.pendingCount
         closedStreams.record(id, .resetByPeer)
         // After a whole response, RST_STREAM (NO_ERROR) only stops the rest of our request (§8.1).
         guard let exchange = exchanges.removeValue(forKey: id) else { return }
@@ -182,7 +181,7 @@ extension ClientConnection {
             goAwayError = (code, "the server's GOAWAY: " + String(decoding: debug.prefix(256), as: UTF8.self))
         }
         for id in streams.keys.sorted() where id > last {
-            if let stream = streams.removeValue(forKey: id) { queuedDataBytes -= stream.pendingCount }
+            _ = removeStream(id)
             closedStreams.record(id, .ignored)
             if let exchange = exchanges.removeValue(forKey: id) {
                 streamOfRequest[exchange.request] = nil

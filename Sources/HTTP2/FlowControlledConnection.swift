@@ -8,6 +8,9 @@ protocol FlowControlledConnection {
     var outbound: OutboundBuffer { get set }
     var encoder: HPACKEncoder { get set }
     var streams: StreamMap<StreamState> { get set }
+    /// What streams have queued to send, for those that have any (`StreamState.pendingCount`
+    /// and `hasPendingTrailers` say which).
+    var pendingOutput: StreamMap<PendingOutput> { get set }
     var closedStreams: ClosedStreams { get set }
     var dataQueue: StreamQueue { get set }
     /// The peer's SETTINGS as they stand.
@@ -62,11 +65,16 @@ extension FlowControlledConnection {
     /// Queues body octets on `id` (whose state is `stream`, written back here); they go
     /// out as the peer's windows allow, END_STREAM with the last when `endStream`.
     mutating func queueData(_ bytes: [UInt8], on id: StreamID, _ stream: inout StreamState, endStream: Bool) {
-        if stream.pendingCount == 0 {
-            stream.pendingData = bytes
-            stream.pendingOffset = 0
-        } else {
-            stream.pendingData.append(contentsOf: bytes)
+        if !bytes.isEmpty {
+            var output = pendingOutput.removeValue(forKey: id) ?? PendingOutput()
+            if output.offset == output.data.count {
+                output.data = bytes
+                output.offset = 0
+            } else {
+                output.data.append(contentsOf: bytes)
+            }
+            pendingOutput[id] = output
+            stream.pendingCount += bytes.count
         }
         queuedDataBytes += bytes.count
         stream.pendingEnd = endStream
@@ -74,6 +82,31 @@ extension FlowControlledConnection {
         enqueueIfWritable(id, &stream, evenWithoutWindow: true)
         streams[id] = stream
         scheduleData()
+    }
+
+    /// Queues trailers on `id`, to go once its pending data is out.
+    mutating func queueTrailers(_ trailers: [HeaderField], on id: StreamID, _ stream: inout StreamState) {
+        var output = pendingOutput.removeValue(forKey: id) ?? PendingOutput()
+        output.trailers = trailers
+        pendingOutput[id] = output
+        stream.hasPendingTrailers = true
+    }
+
+    /// Forgets `id` and what it had queued; its state, if it had one.
+    mutating func removeStream(_ id: StreamID) -> StreamState? {
+        guard let state = streams.removeValue(forKey: id) else { return nil }
+        if state.pendingCount > 0 || state.hasPendingTrailers {
+            pendingOutput.removeValue(forKey: id)
+            queuedDataBytes -= state.pendingCount
+        }
+        return state
+    }
+
+    /// Forgets every stream and what they had queued.
+    mutating func removeAllStreams() {
+        streams.removeAll()
+        pendingOutput.removeAll()
+        queuedDataBytes = 0
     }
 
     /// Our side of `id` ended (END_STREAM written).
@@ -127,18 +160,20 @@ extension FlowControlledConnection {
                     continue
                 }
                 let size = Swift.min(remaining, sendWindow, stream.sendWindow, peerSettings.maxFrameSize)
-                let chunk = stream.pendingOffset..<(stream.pendingOffset + size)
-                let end = size == remaining && stream.pendingEnd && stream.pendingTrailers == nil
-                outbound.appendData(stream.pendingData[chunk], stream: id, endStream: end)
-                stream.pendingOffset += size
+                let end = size == remaining && stream.pendingEnd && !stream.hasPendingTrailers
+                var output = pendingOutput.removeValue(forKey: id)!
+                outbound.appendData(output.data[output.offset..<(output.offset + size)], stream: id, endStream: end)
+                output.offset += size
+                stream.pendingCount -= size
                 sendWindow -= size
                 stream.sendWindow -= size
                 queuedDataBytes -= size
                 let drained = stream.pendingCount == 0
                 if drained {
-                    stream.pendingData = []
-                    stream.pendingOffset = 0
+                    output.data = []
+                    output.offset = 0
                 }
+                if !drained || output.trailers != nil { pendingOutput[id] = output }
                 if end {
                     stream.pendingEnd = false
                     stream.queued = false
@@ -153,8 +188,8 @@ extension FlowControlledConnection {
             }
             // Nothing left but the end of the body.
             stream.queued = false
-            if let trailers = stream.pendingTrailers {
-                stream.pendingTrailers = nil
+            if stream.hasPendingTrailers, let trailers = pendingOutput.removeValue(forKey: id)?.trailers {
+                stream.hasPendingTrailers = false
                 stream.pendingEnd = false
                 writeHeaders(trailers, on: id, endStream: true)
                 endLocal(id, stream)

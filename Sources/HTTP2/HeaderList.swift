@@ -58,6 +58,17 @@ public struct HeaderList: Hashable, Sendable, RandomAccessCollection, CustomStri
         }
     }
 
+    /// Calls `body` with each field's name and value octets, in order, in place. Not
+    /// generic, so a caller in another module calls it as compiled here.
+    /// - Complexity: O(f) calls, f the fields.
+    public func forEachField(_ body: (_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) -> Void) {
+        octets.withUnsafeBufferPointer { all in
+            for entry in entries {
+                body(UnsafeBufferPointer(rebasing: all[entry.start..<entry.valueStart]), UnsafeBufferPointer(rebasing: all[entry.valueStart..<entry.end]))
+            }
+        }
+    }
+
     /// The representation the field at `position` came in, or is to be sent in.
     /// - Complexity: O(1).
     public func indexing(at position: Int) -> HeaderField.Indexing { entries[position].indexing }

@@ -163,10 +163,9 @@ extension ServerConnection {
         guard id.isClientInitiated && id <= highestStreamID else {
             throw .connection(.protocolError, "RST_STREAM on idle \(id)") // §6.4
         }
-        guard let stream = streams.removeValue(forKey: id) else {
+        guard removeStream(id) != nil else {
             return try countControlFrame() // already closed: nothing to do, but it is a frame to pay for
         }
-        queuedDataBytes -= stream.pendingCount
         closedStreams.record(id, .resetByPeer)
         events.append(.streamReset(id, code))
         // Opening streams and resetting them at once costs the client nothing and us a

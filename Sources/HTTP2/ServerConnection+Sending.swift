@@ -87,7 +87,7 @@ extension ServerConnection {
             writeHeaders(trailers, on: id, endStream: true)
             return endLocal(id, stream)
         }
-        stream.pendingTrailers = trailers
+        queueTrailers(trailers, on: id, &stream)
         streams[id] = stream
     }
 
@@ -95,8 +95,7 @@ extension ServerConnection {
     /// - Complexity: O(1).
     public mutating func resetStream(_ id: StreamID, code: ErrorCode) throws(SendError) {
         guard phase != .closed else { throw .connectionClosed }
-        guard let stream = streams.removeValue(forKey: id) else { throw .unknownStream(id) }
-        queuedDataBytes -= stream.pendingCount
+        guard removeStream(id) != nil else { throw .unknownStream(id) }
         closedStreams.record(id, .resetByUs)
         outbound.append(Frame(stream: id, payload: .rstStream(code)))
     }
@@ -121,8 +120,7 @@ extension ServerConnection {
         shutdownPing = nil
         guard code == .noError else {
             phase = .closed
-            streams.removeAll()
-            queuedDataBytes = 0
+            removeAllStreams()
             headerBlock = nil
             return
         }

@@ -5,8 +5,14 @@ import HTTP2
 /// the service whole, its answer queued on its stream.
 final class HTTP2Session: Session {
     private var connection: ServerConnection
+    /// A request whose body is on its way.
+    private struct PendingRequest {
+        var head: RequestHead
+        var body: [UInt8]
+    }
+
     /// Requests whose body is on its way.
-    private var pending = StreamMap<(head: RequestHead, body: [UInt8])>()
+    private var pending = StreamMap<PendingRequest>()
     private let maxRequestBodyBytes: Int
     private let maxQueuedWriteBytes: Int
     private let listener: Int
@@ -32,7 +38,7 @@ final class HTTP2Session: Session {
                 } else if endStream {
                     answer(stream, head, body: [], service)
                 } else {
-                    pending[stream] = (head, [])
+                    pending[stream] = PendingRequest(head: head, body: [])
                 }
             case .data(let stream, let bytes, let endStream):
                 // Data of a stream already answered (413) is dropped: it is acknowledged all the same.
@@ -80,12 +86,10 @@ final class HTTP2Session: Session {
     }
 
     private func answer(_ stream: StreamID, _ head: RequestHead, body: [UInt8], _ service: Service) {
-        var headers: [Header] = []
-        headers.reserveCapacity(head.fields.count)
-        for position in head.fields.indices { headers.append(Header(head.fields.name(at: position), head.fields.value(at: position))) }
+        // The request's fields are the decoded block itself: no text is made of them here.
         let request = HTTPRequest(
             method: head.method, path: head.path ?? head.authority ?? "", authority: head.authority,
-            headers: headers, body: body, version: .http2, listener: listener, connection: connectionNumber)
+            fields: head.fields, body: body, version: .http2, listener: listener, connection: connectionNumber)
         let response = service.respond(to: request)
         requestsServed += 1
         responseFields.removeAll()

@@ -107,7 +107,7 @@ public struct HPACKEncoder: Sendable {
 
     private mutating func encodeFields(of list: HeaderList, into bytes: inout [UInt8]) {
         list.octets.withUnsafeBufferPointer { all in
-            for entry in list.entries {
+            for entry in list.listed {
                 encode(name: UnsafeBufferPointer(rebasing: all[entry.start..<entry.valueStart]),
                        value: UnsafeBufferPointer(rebasing: all[entry.valueStart..<entry.end]), indexing: entry.indexing,
                        into: &bytes)

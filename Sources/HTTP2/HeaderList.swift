@@ -25,7 +25,13 @@ public struct HeaderList: Hashable, Sendable, RandomAccessCollection, CustomStri
     /// `Array.append` per field cost more than the copy.
     private(set) var octets: [UInt8] = []
     private(set) var used = 0
+    /// Where the fields are: `entries[first...]`, the first ones no longer listed (a
+    /// request's pseudo-header fields, once read, are dropped without moving the rest).
     var entries: [Entry] = []
+    var first = 0
+
+    /// The entries of the listed fields.
+    var listed: ArraySlice<Entry> { entries[first...] }
 
     /// An empty list.
     /// - Complexity: O(1).
@@ -38,12 +44,12 @@ public struct HeaderList: Hashable, Sendable, RandomAccessCollection, CustomStri
     }
 
     public var startIndex: Int { 0 }
-    public var endIndex: Int { entries.count }
+    public var endIndex: Int { entries.count - first }
 
     /// The field at `position`, copied out.
     /// - Complexity: O(n), n the field's octets.
     public subscript(position: Int) -> HeaderField {
-        withOctets(at: position) { name, value in HeaderField(name: name, value: value, indexing: entries[position].indexing) }
+        withOctets(at: position) { name, value in HeaderField(name: name, value: value, indexing: entries[first + position].indexing) }
     }
 
     /// Calls `body` with the name's and the value's octets of the field at `position`, in place.
@@ -51,7 +57,7 @@ public struct HeaderList: Hashable, Sendable, RandomAccessCollection, CustomStri
     public func withOctets<Result, Failure: Error>(
         at position: Int, _ body: (_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        let entry = entries[position]
+        let entry = entries[first + position]
         return try octets.withUnsafeBufferPointer { all throws(Failure) in
             try body(UnsafeBufferPointer(rebasing: all[entry.start..<entry.valueStart]),
                      UnsafeBufferPointer(rebasing: all[entry.valueStart..<entry.end]))
@@ -63,7 +69,7 @@ public struct HeaderList: Hashable, Sendable, RandomAccessCollection, CustomStri
     /// - Complexity: O(f) calls, f the fields.
     public func forEachField(_ body: (_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) -> Void) {
         octets.withUnsafeBufferPointer { all in
-            for entry in entries {
+            for entry in listed {
                 body(UnsafeBufferPointer(rebasing: all[entry.start..<entry.valueStart]), UnsafeBufferPointer(rebasing: all[entry.valueStart..<entry.end]))
             }
         }
@@ -71,7 +77,7 @@ public struct HeaderList: Hashable, Sendable, RandomAccessCollection, CustomStri
 
     /// The representation the field at `position` came in, or is to be sent in.
     /// - Complexity: O(1).
-    public func indexing(at position: Int) -> HeaderField.Indexing { entries[position].indexing }
+    public func indexing(at position: Int) -> HeaderField.Indexing { entries[first + position].indexing }
 
     /// The name of the field at `position` as text. A name of the static table (RFC 7541
     /// Appendix A) is its constant there: no string is built.
@@ -95,9 +101,9 @@ public struct HeaderList: Hashable, Sendable, RandomAccessCollection, CustomStri
         var name = name
         return name.withUTF8 { key in
             octets.withUnsafeBufferPointer { all in
-                entries.firstIndex { entry in
-                    entry.nameCount == key.count && UnsafeBufferPointer(rebasing: all[entry.start..<entry.valueStart]).elementsEqual(key)
-                }
+                listed.firstIndex { entry in
+                    entry.nameCount == key.count && Octets.equal(UnsafeBufferPointer(rebasing: all[entry.start..<entry.valueStart]), key)
+                }.map { $0 - first }
             }
         }
     }
@@ -217,26 +223,28 @@ public struct HeaderList: Hashable, Sendable, RandomAccessCollection, CustomStri
     public mutating func removeAll() {
         used = 0
         entries.removeAll(keepingCapacity: true)
+        first = 0
     }
 
-    /// Drops the first `count` fields from the list (their octets stay, unlisted).
-    /// - Complexity: O(n), n the fields.
+    /// Drops the first `count` fields from the list (their octets and entries stay, unlisted).
+    /// - Complexity: O(1).
     mutating func removeFirst(_ count: Int) {
-        entries.removeFirst(count)
+        precondition(count <= self.count, "dropping more fields than listed")
+        first += count
     }
 
     /// The size of the list as SETTINGS_MAX_HEADER_LIST_SIZE counts it (RFC 9113 §6.5.2).
     /// - Complexity: O(n), n the fields.
-    public var size: Int { entries.reduce(0) { $0 + $1.size } }
+    public var size: Int { listed.reduce(0) { $0 + $1.size } }
 
     // MARK: Equality and text
 
     /// Equal when the fields are, in order (the representation is not part of a field's equality).
     public static func == (lhs: HeaderList, rhs: HeaderList) -> Bool {
-        guard lhs.entries.count == rhs.entries.count else { return false }
+        guard lhs.count == rhs.count else { return false }
         return lhs.octets.withUnsafeBufferPointer { left in
             rhs.octets.withUnsafeBufferPointer { right in
-                zip(lhs.entries, rhs.entries).allSatisfy { a, b in
+                zip(lhs.listed, rhs.listed).allSatisfy { a, b in
                     a.nameCount == b.nameCount && a.valueCount == b.valueCount
                         && UnsafeBufferPointer(rebasing: left[a.start..<a.end]).elementsEqual(UnsafeBufferPointer(rebasing: right[b.start..<b.end]))
                 }
@@ -245,9 +253,9 @@ public struct HeaderList: Hashable, Sendable, RandomAccessCollection, CustomStri
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(entries.count)
+        hasher.combine(count)
         octets.withUnsafeBufferPointer { all in
-            for entry in entries {
+            for entry in listed {
                 hasher.combine(entry.nameCount)
                 hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: all[entry.start..<entry.end])))
             }

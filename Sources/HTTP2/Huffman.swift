@@ -9,10 +9,11 @@ public enum Huffman {
     /// The octets `bytes` take once coded.
     /// - Complexity: O(n).
     public static func encodedLength<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> Int {
-        let rows = HuffmanCode.rows
-        var bits = 0
-        for byte in bytes { bits += Int(rows[Int(byte)].length) }
-        return (bits + 7) / 8
+        HuffmanCode.rows.withUnsafeBufferPointer { rows in
+            var bits = 0
+            for byte in bytes { bits &+= Int(rows[Int(byte)].length) }
+            return (bits + 7) / 8
+        }
     }
 
     /// Appends the code of `bytes`, padded with ones to an octet boundary.
@@ -24,30 +25,39 @@ public enum Huffman {
     /// Appends the code of `bytes`, whose `encodedLength` the caller has.
     /// - Complexity: O(n).
     static func encode<Bytes: Collection<UInt8>>(_ bytes: Bytes, codedLength: Int, into output: inout [UInt8]) {
-        // Written through a pointer into scratch space, then appended at once: an append
-        // per octet costs more than the coding.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: codedLength) { out in
+        // Written through a pointer into scratch space (four octets at a time), then
+        // appended at once: an append per octet costs more than the coding.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: codedLength + 4) { out in
             HuffmanCode.rows.withUnsafeBufferPointer { rows in
                 var pending: UInt64 = 0 // the low `count` bits are waiting to be written
                 var count: UInt64 = 0
                 var at = 0
                 for byte in bytes {
                     let row = rows[Int(byte)]
-                    // At most 7 bits wait and a code has at most 30: they fit 64 bits.
+                    // Fewer than 32 bits wait and a code has at most 30: they fit 64 bits.
                     pending = pending << UInt64(row.length) | UInt64(row.code)
-                    count += UInt64(row.length)
-                    while count >= 8 {
-                        count -= 8
-                        out[at] = UInt8(truncatingIfNeeded: pending >> count)
-                        at += 1
+                    count &+= UInt64(row.length)
+                    if count >= 32 {
+                        count &-= 32
+                        let word = UInt32(truncatingIfNeeded: pending >> count)
+                        out[at] = UInt8(truncatingIfNeeded: word >> 24)
+                        out[at &+ 1] = UInt8(truncatingIfNeeded: word >> 16)
+                        out[at &+ 2] = UInt8(truncatingIfNeeded: word >> 8)
+                        out[at &+ 3] = UInt8(truncatingIfNeeded: word)
+                        at &+= 4
                     }
                 }
-                if count > 0 {
-                    let padding = 8 - count
-                    out[at] = UInt8(truncatingIfNeeded: pending << padding | ((1 << padding) - 1))
+                // The rest, padded with ones (EOS's first bits) to an octet boundary.
+                let padding = (8 - count % 8) % 8
+                pending = pending << padding | ((1 << padding) - 1)
+                count += padding
+                while count > 0 {
+                    count -= 8
+                    out[at] = UInt8(truncatingIfNeeded: pending >> count)
+                    at += 1
                 }
             }
-            output.append(contentsOf: UnsafeBufferPointer(out))
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: out[..<codedLength]))
         }
     }
 

@@ -92,7 +92,7 @@ enum FieldValidation {
     /// return (0x0d)" nor start or end with whitespace (RFC 9113 §8.2.1).
     static func valueProblem(_ value: UnsafeBufferPointer<UInt8>) -> String? {
         // NUL, LF and CR as bits 0, 10 and 13: one comparison and one shift an octet.
-        for octet in value where octet <= 0x0d && (0x2401 >> UInt16(octet)) & 1 == 1 { return "a field value with NUL, CR or LF" }
+        if Octets.containsNULCRLF(value) { return "a field value with NUL, CR or LF" }
         if let first = value.first, first == 0x20 || first == 0x09 { return "a field value starting with whitespace" }
         if let last = value.last, last == 0x20 || last == 0x09 { return "a field value ending with whitespace" }
         return nil
@@ -121,7 +121,7 @@ enum FieldValidation {
         var host: Range<Int>?, authorityOctets: Range<Int>?
         var contentLength: Int?
         try list.octets.withUnsafeBufferPointer { all throws(ProtocolError) in
-            for (position, entry) in list.entries.enumerated() {
+            for (position, entry) in list.listed.enumerated() {
                 let name = UnsafeBufferPointer(rebasing: all[entry.start..<entry.valueStart])
                 let value = UnsafeBufferPointer(rebasing: all[entry.valueStart..<entry.end])
                 let nameText = { String(decoding: name, as: UTF8.self) }
@@ -133,7 +133,7 @@ enum FieldValidation {
                         throw malformed("the pseudo-header field \(nameText()), not one of a request")
                     }
                     guard !value.isEmpty || pseudo == .authority else { throw malformed("an empty \(nameText())") }
-                    guard value.allSatisfy({ $0 &- 0x21 < 0x5e }) else { // 0x21…0x7e
+                    guard Octets.allVisibleASCII(value) else {
                         throw malformed("\(nameText()) with a character outside visible ASCII")
                     }
                     func set(_ slot: inout String?, _ text: String) throws(ProtocolError) {
@@ -229,7 +229,7 @@ enum FieldValidation {
     /// Why `fields` cannot be sent as response fields, or nil.
     static func responseProblem(_ fields: HeaderList) -> String? {
         fields.octets.withUnsafeBufferPointer { all in
-            for entry in fields.entries {
+            for entry in fields.listed {
                 if let problem = responseFieldProblem(name: UnsafeBufferPointer(rebasing: all[entry.start..<entry.valueStart]),
                                                       value: UnsafeBufferPointer(rebasing: all[entry.valueStart..<entry.end])) {
                     return problem

@@ -77,7 +77,7 @@ extension ServeService {
         }
         if equals("authorization") { return "authorization" }
         // "apns-"
-        guard name.count > 5, name[0] == 0x61, name[1] == 0x70, name[2] == 0x6e, name[3] == 0x73, name[4] == 0x2d else { return nil }
+        guard name.count >= 5, name[0] == 0x61, name[1] == 0x70, name[2] == 0x6e, name[3] == 0x73, name[4] == 0x2d else { return nil }
         switch name.count {
         case 7 where equals("apns-id"): return "apns-id"
         case 10 where equals("apns-topic"): return "apns-topic"

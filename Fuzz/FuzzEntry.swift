@@ -244,6 +244,14 @@ private func fuzzHTTP2(_ bytes: [UInt8]) {
                 }
                 switch id.rawValue % 4 {
                 case 0: try? connection.resetStream(id, code: .cancel)
+                case 1 where id.rawValue % 8 == 5:
+                    // The transport's way: fields in a HeaderList, here the request's own echoed
+                    // back (any the HPACK decoder let through, so the encoder meets them too).
+                    var fields = HeaderList()
+                    fields.append(name: "apns-id", value: "\(id.rawValue)", indexing: .withoutIndexing)
+                    for field in head.fields { fields.append(field) }
+                    fields.append(name: "content-length", decimal: body.count)
+                    try? connection.respond(to: id, status: [200, 400, 429, 410][Int(id.rawValue / 8 % 4)], headers: fields, body: body)
                 case 1: try? connection.respond(to: id, status: 400, headers: [HeaderField("apns-id", "\(id.rawValue)")], body: body)
                 case 2: try? connection.sendHeaders(status: 200, [], on: id, endStream: false)
                 default: try? connection.respond(to: id, status: 200, body: body, trailers: [HeaderField("x-n", "1")])

@@ -48,7 +48,8 @@ public struct APNsWireRequest: Sendable, Equatable {
         guard method == "POST" else { return .failure(.methodNotAllowed) }
         let prefix = "/3/device/"
         guard path.hasPrefix(prefix) else { return .failure(.badPath) }
-        let tokenText = path.dropFirst(prefix.count)
+        // By octets: dropping characters walks grapheme clusters, a cost on every request.
+        let tokenText = Substring(path.utf8.dropFirst(prefix.utf8.count))
         if tokenText.isEmpty { return .failure(.missingDeviceToken) }
         guard let token = hexBytes(tokenText) else { return .failure(.badDeviceToken) }
 
@@ -112,18 +113,35 @@ public struct APNsWireRequest: Sendable, Equatable {
     /// - Complexity: O(n).
     static func hexBytes(_ text: Substring) -> [UInt8]? {
         var text = text
-        // Over the contiguous UTF-8 bytes: stepping a Substring's indices costs more than the rest of a request.
+        // Over the contiguous UTF-8 bytes, written into the array in place: stepping a
+        // Substring's indices, or appending byte by byte, costs more than the rest of a request.
         return text.withUTF8 { digits -> [UInt8]? in
             guard digits.count % 2 == 0 else { return nil }
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(digits.count / 2)
-            var index = 0
-            while index < digits.count {
-                guard let high = ASCII.hexValue(digits[index]), let low = ASCII.hexValue(digits[index + 1]) else { return nil }
-                bytes.append(UInt8(high << 4 | low))
-                index += 2
+            var valid = true
+            let bytes = [UInt8](unsafeUninitializedCapacity: digits.count / 2) { out, count in
+                count = out.count
+                for index in 0..<out.count {
+                    let high = nibble(digits[2 * index]), low = nibble(digits[2 * index + 1])
+                    guard high | low <= 0xf else {
+                        valid = false
+                        count = index
+                        return
+                    }
+                    out[index] = high << 4 | low
+                }
             }
-            return bytes
+            return valid ? bytes : nil
+        }
+    }
+
+    /// The value of a hex digit (either case), or 0xff for any other octet.
+    @inline(__always)
+    private static func nibble(_ digit: UInt8) -> UInt8 {
+        switch digit {
+        case 0x30...0x39: digit - 0x30
+        case 0x61...0x66: digit - 0x61 + 10
+        case 0x41...0x46: digit - 0x41 + 10
+        default: 0xff
         }
     }
 

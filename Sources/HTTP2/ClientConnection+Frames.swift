@@ -15,7 +15,9 @@ extension ClientConnection {
         case .data(let bytes, let endStream, _):
             try receiveData(bytes, endStream: endStream, length: frame.flowControlledLength, on: id)
         case .headers(let fragment, let endStream, let endHeaders, let priority, _):
-            try receiveHeaders(fragment, endStream: endStream, endHeaders: endHeaders, priority: priority, on: id)
+            try fragment.withUnsafeBufferPointer { fragment throws(ProtocolError) in
+                try processHeaders(fragment, stream: id, endStream: endStream, endHeaders: endHeaders, priority: priority)
+            }
         case .continuation(let fragment, let endHeaders):
             try receiveContinuation(fragment, endHeaders: endHeaders, on: id)
         case .priority:
@@ -111,11 +113,20 @@ extension ClientConnection {
 
     // MARK: HEADERS
 
-    mutating func receiveHeaderBlock(_ block: HeaderBlock) throws(ProtocolError) {
-        let id = block.stream
+    /// What a HEADERS frame does (`process`'s checks of every frame first), its fragment
+    /// read where it lies.
+    mutating func processHeaders(_ fragment: UnsafeBufferPointer<UInt8>, stream id: StreamID, endStream: Bool, endHeaders: Bool,
+                                 priority: Priority?) throws(ProtocolError) {
+        try checkNoHeaderBlock()
+        guard phase != .awaitingSettings else { throw .connection(.protocolError, "the server's first frame is not SETTINGS") }
+        try receiveHeaders(fragment, endStream: endStream, endHeaders: endHeaders, priority: priority, on: id)
+    }
+
+    mutating func receiveHeaderBlock(stream id: StreamID, endStream: Bool, priority: Priority?,
+                                     _ bytes: UnsafeBufferPointer<UInt8>) throws(ProtocolError) {
         // Every block is decoded, even one whose stream is gone: the table must follow the
         // server's encoder (§4.3).
-        let fields = try decodeFields(of: block)
+        let fields = Array(try decodeFields(bytes))
         guard var stream = streams[id] else {
             guard !isIdle(id) else { throw .connection(.protocolError, "HEADERS on idle \(id)") }
             return try checkClosedStream(id, frame: "HEADERS")
@@ -126,7 +137,7 @@ extension ClientConnection {
             let head = try FieldValidation.response(fields, stream: id)
             if head.status < 200 {
                 // Informational (§8.1): skipped; the final response follows on the stream.
-                guard !block.endStream else { throw .stream(id, .protocolError, "malformed response: \(head.status) ending the stream") }
+                guard !endStream else { throw .stream(id, .protocolError, "malformed response: \(head.status) ending the stream") }
                 return
             }
             exchange.status = head.status
@@ -135,7 +146,7 @@ extension ClientConnection {
             if !exchange.isHead && head.status != 204 && head.status != 304 { stream.expectedLength = head.contentLength }
         } else {
             // A second block is the trailer section, which must end the stream (§8.1).
-            guard block.endStream else { throw .stream(id, .protocolError, "malformed response: trailers without END_STREAM") }
+            guard endStream else { throw .stream(id, .protocolError, "malformed response: trailers without END_STREAM") }
             for field in fields {
                 if field.isPseudo { throw .stream(id, .protocolError, "malformed response: pseudo-header field \(field.nameString) in trailers") }
                 if let problem = FieldValidation.regularFieldProblem(field) {
@@ -144,7 +155,7 @@ extension ClientConnection {
             }
             exchange.trailers = fields
         }
-        if block.endStream {
+        if endStream {
             if let expected = stream.expectedLength, stream.receivedLength != expected {
                 throw .stream(id, .protocolError, "malformed response: \(stream.receivedLength) octets of body, content-length \(expected)")
             }
@@ -160,10 +171,9 @@ extension ClientConnection {
 
     mutating func receiveReset(_ code: ErrorCode, on id: StreamID) throws(ProtocolError) {
         guard !isIdle(id) else { throw .connection(.protocolError, "RST_STREAM on idle \(id)") } // §6.4
-        guard let stream = streams.removeValue(forKey: id) else {
+        guard removeStream(id) != nil else {
             return try countControlFrame() // already closed: nothing to do, but it is a frame to pay for
         }
-        queuedDataBytes -= stream.pendingCount
         closedStreams.record(id, .resetByPeer)
         // After a whole response, RST_STREAM (NO_ERROR) only stops the rest of our request (§8.1).
         guard let exchange = exchanges.removeValue(forKey: id) else { return }
@@ -182,7 +192,7 @@ extension ClientConnection {
             goAwayError = (code, "the server's GOAWAY: " + String(decoding: debug.prefix(256), as: UTF8.self))
         }
         for id in streams.keys.sorted() where id > last {
-            if let stream = streams.removeValue(forKey: id) { queuedDataBytes -= stream.pendingCount }
+            _ = removeStream(id)
             closedStreams.record(id, .ignored)
             if let exchange = exchanges.removeValue(forKey: id) {
                 streamOfRequest[exchange.request] = nil

@@ -26,7 +26,7 @@ extension ClientConnection {
         guard phase != .closed else { return }
         if let stream = streamOfRequest.removeValue(forKey: id) {
             exchanges[stream] = nil
-            if let state = streams.removeValue(forKey: stream) { queuedDataBytes -= state.pendingCount }
+            _ = removeStream(stream)
             closedStreams.record(stream, .resetByUs)
             outbound.append(Frame(stream: stream, payload: .rstStream(.cancel)))
             openWaitingStreams()
@@ -102,7 +102,7 @@ extension ClientConnection {
             streams[id] = stream
             return
         }
-        stream.pendingTrailers = request.trailers
+        if let trailers = request.trailers { queueTrailers(trailers, on: id, &stream) }
         queueData(request.body, on: id, &stream, endStream: request.trailers == nil)
     }
 }

@@ -48,8 +48,9 @@ public struct ClientConnection: Sendable, ReceivingConnection {
     var decoder: HPACKDecoder
     var encoder = HPACKEncoder()
     var outbound = OutboundBuffer()
-    var streams: [StreamID: StreamState] = [:]
-    var exchanges: [StreamID: Exchange] = [:]
+    var streams = StreamMap<StreamState>()
+    var pendingOutput = StreamMap<PendingOutput>()
+    var exchanges = StreamMap<Exchange>()
     /// The stream each request got, while it has one.
     var streamOfRequest: [RequestID: StreamID] = [:]
     /// A request waiting for a stream.
@@ -143,7 +144,7 @@ public struct ClientConnection: Sendable, ReceivingConnection {
 
     /// Resets `id` with RST_STREAM `code`, failing its request with `failure`.
     mutating func resetStream(_ id: StreamID, code: ErrorCode, failure: RequestFailure) {
-        if let state = streams.removeValue(forKey: id) { queuedDataBytes -= state.pendingCount }
+        _ = removeStream(id)
         if let exchange = exchanges.removeValue(forKey: id) {
             streamOfRequest[exchange.request] = nil
             events.append(.failed(exchange.request, failure))
@@ -170,8 +171,7 @@ public struct ClientConnection: Sendable, ReceivingConnection {
         for entry in waiting.removeAll() { events.append(.failed(entry.id, failure)) }
         exchanges.removeAll()
         streamOfRequest.removeAll()
-        streams.removeAll()
-        queuedDataBytes = 0
+        removeAllStreams()
         headerBlock = nil
     }
 
@@ -231,6 +231,10 @@ public struct ClientConnection: Sendable, ReceivingConnection {
 
     var isClosed: Bool { phase == .closed }
 
+    mutating func withEncoderAndOutbound<Result>(_ body: (inout HPACKEncoder, inout OutboundBuffer) -> Result) -> Result {
+        body(&encoder, &outbound)
+    }
+
     var connectionWindowSize: Int { configuration.connectionWindowSize }
 
     var receiveLimits: ReceiveLimits {
@@ -253,10 +257,13 @@ public struct ClientConnection: Sendable, ReceivingConnection {
         var buffered = 0
         for (id, state) in streams {
             precondition(id.isClientInitiated && id.rawValue < nextStreamID, "\(id) has state but was never opened")
-            precondition(state.pendingOffset <= state.pendingData.count, "\(id) sent past its data")
+            let output = pendingOutput[id]
+            precondition(state.pendingCount == (output.map { $0.data.count - $0.offset } ?? 0), "\(id)'s pending octets out of step")
+            precondition(state.hasPendingTrailers == (output?.trailers != nil), "\(id)'s pending trailers out of step")
             precondition(state.sendWindow <= Settings.maxWindowSize, "\(id) send window above 2^31-1")
             buffered += state.pendingCount
         }
+        precondition(pendingOutput.allSatisfy { streams[$0.key] != nil }, "output queued for a stream without state")
         precondition(buffered == queuedDataBytes, "queued request octets \(buffered) ≠ \(queuedDataBytes)")
         for (id, exchange) in exchanges {
             precondition(streamOfRequest[exchange.request] == id, "\(exchange.request) lost its \(id)")

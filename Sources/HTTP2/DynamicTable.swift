@@ -42,7 +42,9 @@ public struct DynamicTable: Sendable {
         }
         evict(downTo: maxSize - fieldSize)
         if count == storage.count { grow() }
-        storage[(oldest + count) & (storage.count - 1)] = HeaderField(name: field.name, value: field.value)
+        var entry = field
+        entry.indexing = .incremental // what the entry is, not how it came
+        storage[(oldest + count) & (storage.count - 1)] = entry
         count += 1
         size += fieldSize
         checkInvariants()
@@ -60,12 +62,20 @@ public struct DynamicTable: Sendable {
     /// and whether the value matched too.
     /// - Complexity: O(count).
     public func firstIndex(name: [UInt8], value: [UInt8]) -> (index: Int, valueMatches: Bool)? {
+        name.withUnsafeBufferPointer { name in value.withUnsafeBufferPointer { value in firstIndex(name: name, value: value) } }
+    }
+
+    /// The newest entry with `name` and `value`, else the newest with `name`, by octets in place.
+    /// - Complexity: O(count).
+    func firstIndex(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> (index: Int, valueMatches: Bool)? {
         var nameOnly: Int?
         for index in 0..<count {
-            let entry = self[index]
-            guard entry.name == name else { continue }
-            if entry.value == value { return (index, true) }
-            if nameOnly == nil { nameOnly = index }
+            let matches = self[index].withOctets { entryName, entryValue in
+                guard Octets.equal(entryName, name) else { return 0 }
+                return Octets.equal(entryValue, value) ? 2 : 1
+            }
+            if matches == 2 { return (index, true) }
+            if matches == 1 && nameOnly == nil { nameOnly = index }
         }
         return nameOnly.map { ($0, false) }
     }

@@ -7,7 +7,10 @@
 protocol FlowControlledConnection {
     var outbound: OutboundBuffer { get set }
     var encoder: HPACKEncoder { get set }
-    var streams: [StreamID: StreamState] { get set }
+    var streams: StreamMap<StreamState> { get set }
+    /// What streams have queued to send, for those that have any (`StreamState.pendingCount`
+    /// and `hasPendingTrailers` say which).
+    var pendingOutput: StreamMap<PendingOutput> { get set }
     var closedStreams: ClosedStreams { get set }
     var dataQueue: StreamQueue { get set }
     /// The peer's SETTINGS as they stand.
@@ -28,6 +31,10 @@ protocol FlowControlledConnection {
     var isClosed: Bool { get }
     /// Whether `id` names a stream that was never opened, by either side (RFC 9113 §5.1).
     func isIdle(_ id: StreamID) -> Bool
+    /// Calls `body` with the encoder and the outbound octets at once, so a block is encoded
+    /// straight into its frame (two stored properties of the conforming struct: accessed
+    /// through the protocol's accessors they would overlap).
+    mutating func withEncoderAndOutbound<Result>(_ body: (inout HPACKEncoder, inout OutboundBuffer) -> Result) -> Result
 }
 
 extension FlowControlledConnection {
@@ -40,26 +47,34 @@ extension FlowControlledConnection {
     /// Encodes `fields` and writes HEADERS, with CONTINUATION frames when the block is
     /// larger than the peer's SETTINGS_MAX_FRAME_SIZE.
     mutating func writeHeaders(_ fields: [HeaderField], on id: StreamID, endStream: Bool) {
-        let block = encoder.encode(fields)
-        let size = peerSettings.maxFrameSize
-        var offset = Swift.min(size, block.count)
-        outbound.append(Frame(stream: id, payload: .headers(fragment: Array(block[0..<offset]), endStream: endStream,
-                                                             endHeaders: offset == block.count, priority: nil, padding: nil)))
-        while offset < block.count {
-            let end = Swift.min(offset + size, block.count)
-            outbound.append(Frame(stream: id, payload: .continuation(fragment: Array(block[offset..<end]), endHeaders: end == block.count)))
-            offset = end
+        writeHeaders(on: id, endStream: endStream) { encoder, bytes in encoder.encode(fields, into: &bytes) }
+    }
+
+    /// Writes HEADERS whose block `encode` appends, straight into the outbound octets (no
+    /// block, fragment or frame value is made), with CONTINUATION frames when the block is
+    /// larger than the peer's SETTINGS_MAX_FRAME_SIZE.
+    mutating func writeHeaders(on id: StreamID, endStream: Bool, _ encode: (inout HPACKEncoder, inout [UInt8]) -> Void) {
+        let maxFrameSize = peerSettings.maxFrameSize
+        withEncoderAndOutbound { encoder, outbound in
+            outbound.appendHeaders(stream: id, endStream: endStream, maxFrameSize: maxFrameSize) { bytes in
+                encode(&encoder, &bytes)
+            }
         }
     }
 
     /// Queues body octets on `id` (whose state is `stream`, written back here); they go
     /// out as the peer's windows allow, END_STREAM with the last when `endStream`.
     mutating func queueData(_ bytes: [UInt8], on id: StreamID, _ stream: inout StreamState, endStream: Bool) {
-        if stream.pendingCount == 0 {
-            stream.pendingData = bytes
-            stream.pendingOffset = 0
-        } else {
-            stream.pendingData.append(contentsOf: bytes)
+        if !bytes.isEmpty {
+            var output = pendingOutput.removeValue(forKey: id) ?? PendingOutput()
+            if output.offset == output.data.count {
+                output.data = bytes
+                output.offset = 0
+            } else {
+                output.data.append(contentsOf: bytes)
+            }
+            pendingOutput[id] = output
+            stream.pendingCount += bytes.count
         }
         queuedDataBytes += bytes.count
         stream.pendingEnd = endStream
@@ -67,6 +82,31 @@ extension FlowControlledConnection {
         enqueueIfWritable(id, &stream, evenWithoutWindow: true)
         streams[id] = stream
         scheduleData()
+    }
+
+    /// Queues trailers on `id`, to go once its pending data is out.
+    mutating func queueTrailers(_ trailers: [HeaderField], on id: StreamID, _ stream: inout StreamState) {
+        var output = pendingOutput.removeValue(forKey: id) ?? PendingOutput()
+        output.trailers = trailers
+        pendingOutput[id] = output
+        stream.hasPendingTrailers = true
+    }
+
+    /// Forgets `id` and what it had queued; its state, if it had one.
+    mutating func removeStream(_ id: StreamID) -> StreamState? {
+        guard let state = streams.removeValue(forKey: id) else { return nil }
+        if state.pendingCount > 0 || state.hasPendingTrailers {
+            pendingOutput.removeValue(forKey: id)
+            queuedDataBytes -= state.pendingCount
+        }
+        return state
+    }
+
+    /// Forgets every stream and what they had queued.
+    mutating func removeAllStreams() {
+        streams.removeAll()
+        pendingOutput.removeAll()
+        queuedDataBytes = 0
     }
 
     /// Our side of `id` ended (END_STREAM written).
@@ -120,18 +160,20 @@ extension FlowControlledConnection {
                     continue
                 }
                 let size = Swift.min(remaining, sendWindow, stream.sendWindow, peerSettings.maxFrameSize)
-                let chunk = Array(stream.pendingData[stream.pendingOffset..<(stream.pendingOffset + size)])
-                stream.pendingOffset += size
+                let end = size == remaining && stream.pendingEnd && !stream.hasPendingTrailers
+                var output = pendingOutput.removeValue(forKey: id)!
+                outbound.appendData(output.data[output.offset..<(output.offset + size)], stream: id, endStream: end)
+                output.offset += size
+                stream.pendingCount -= size
                 sendWindow -= size
                 stream.sendWindow -= size
                 queuedDataBytes -= size
                 let drained = stream.pendingCount == 0
                 if drained {
-                    stream.pendingData = []
-                    stream.pendingOffset = 0
+                    output.data = []
+                    output.offset = 0
                 }
-                let end = drained && stream.pendingEnd && stream.pendingTrailers == nil
-                outbound.append(Frame(stream: id, payload: .data(bytes: chunk, endStream: end, padding: nil)))
+                if !drained || output.trailers != nil { pendingOutput[id] = output }
                 if end {
                     stream.pendingEnd = false
                     stream.queued = false
@@ -146,8 +188,8 @@ extension FlowControlledConnection {
             }
             // Nothing left but the end of the body.
             stream.queued = false
-            if let trailers = stream.pendingTrailers {
-                stream.pendingTrailers = nil
+            if stream.hasPendingTrailers, let trailers = pendingOutput.removeValue(forKey: id)?.trailers {
+                stream.hasPendingTrailers = false
                 stream.pendingEnd = false
                 writeHeaders(trailers, on: id, endStream: true)
                 endLocal(id, stream)

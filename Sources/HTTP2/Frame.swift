@@ -96,4 +96,7 @@ enum FrameFlag {
 /// The frame header: 24-bit length, type, flags, reserved bit and stream (RFC 9113 §4.1).
 enum FrameHeader {
     static let size = 9
+    /// Nine zeros, appended where a header goes before its payload's length is known
+    /// (appending an array is a copy; appending `repeatElement` goes octet by octet).
+    static let placeholder = [UInt8](repeating: 0, count: size)
 }

@@ -17,7 +17,7 @@ extension Frame {
         let headerStart = bytes.count
         // The header is written with a zero length, patched once the payload is appended:
         // no temporary array per frame.
-        bytes.append(contentsOf: repeatElement(0, count: FrameHeader.size))
+        bytes.append(contentsOf: FrameHeader.placeholder)
         let type: UInt8
         var flags: UInt8 = 0
         switch payload {
@@ -78,17 +78,27 @@ extension Frame {
             bytes.append(contentsOf: data)
         }
         let length = bytes.count - headerStart - FrameHeader.size
+        Self.writeHeader(length: length, type: type, flags: flags, stream: stream, at: headerStart, in: &bytes)
+    }
+
+    /// Writes a frame header over the nine octets at `headerStart` (written as zeros
+    /// before the payload, whose length is known once it is appended).
+    /// - Precondition: the payload fits the 24-bit length field.
+    /// - Complexity: O(1).
+    static func writeHeader(length: Int, type: UInt8, flags: UInt8, stream: StreamID, at headerStart: Int, in bytes: inout [UInt8]) {
         precondition(length <= 0xff_ffff, "a frame payload of \(length) octets does not fit the length field")
-        bytes[headerStart] = UInt8(truncatingIfNeeded: length >> 16)
-        bytes[headerStart + 1] = UInt8(truncatingIfNeeded: length >> 8)
-        bytes[headerStart + 2] = UInt8(truncatingIfNeeded: length)
-        bytes[headerStart + 3] = type
-        bytes[headerStart + 4] = flags
         let stream = stream.rawValue
-        bytes[headerStart + 5] = UInt8(truncatingIfNeeded: stream >> 24)
-        bytes[headerStart + 6] = UInt8(truncatingIfNeeded: stream >> 16)
-        bytes[headerStart + 7] = UInt8(truncatingIfNeeded: stream >> 8)
-        bytes[headerStart + 8] = UInt8(truncatingIfNeeded: stream)
+        bytes.withUnsafeMutableBufferPointer { out in
+            out[headerStart] = UInt8(truncatingIfNeeded: length >> 16)
+            out[headerStart + 1] = UInt8(truncatingIfNeeded: length >> 8)
+            out[headerStart + 2] = UInt8(truncatingIfNeeded: length)
+            out[headerStart + 3] = type
+            out[headerStart + 4] = flags
+            out[headerStart + 5] = UInt8(truncatingIfNeeded: stream >> 24)
+            out[headerStart + 6] = UInt8(truncatingIfNeeded: stream >> 16)
+            out[headerStart + 7] = UInt8(truncatingIfNeeded: stream >> 8)
+            out[headerStart + 8] = UInt8(truncatingIfNeeded: stream)
+        }
     }
 
     /// Writes the pad length, the content, then that many zero octets (RFC 9113 §6.1:

@@ -56,6 +56,15 @@ public struct FrameParser: Sendable {
         }
     }
 
+    /// A complete frame whose payload is still in the parser's buffer, where `withPayload`
+    /// reads it, until the parser is next changed.
+    struct FrameInPlace {
+        let type: UInt8
+        let flags: UInt8
+        let stream: StreamID
+        let payload: Range<Int>
+    }
+
     /// The next complete frame, or nil when more octets are needed.
     ///
     /// A stream error (a PRIORITY frame of the wrong length) consumes its frame, so the
@@ -63,6 +72,14 @@ public struct FrameParser: Sendable {
     /// is over and the parser should not be used again.
     /// - Complexity: O(n), n the frame's length.
     public mutating func nextFrame() throws(ProtocolError) -> Frame? {
+        guard let next = try nextFrameInPlace() else { return nil }
+        return try frame(next)
+    }
+
+    /// The next complete frame, its payload left in place (a HEADERS frame's block is
+    /// decoded where it lies), or nil when more octets are needed.
+    /// - Complexity: O(1), once the client preface is matched.
+    mutating func nextFrameInPlace() throws(ProtocolError) -> FrameInPlace? {
         if prefaceMatched < FrameParser.clientPreface.count {
             let preface = FrameParser.clientPreface
             while prefaceMatched < preface.count && start < buffer.count {
@@ -89,9 +106,22 @@ public struct FrameParser: Sendable {
         guard buffer.count - start - FrameHeader.size >= length else { return nil }
         let payloadStart = start + FrameHeader.size
         start = payloadStart + length
-        return try buffer.withUnsafeBufferPointer { all throws(ProtocolError) in
-            let payload = UnsafeBufferPointer(rebasing: all[payloadStart..<(payloadStart + length)])
-            return try Self.parse(type: type, flags: flags, stream: stream, payload: payload)
+        return FrameInPlace(type: type, flags: flags, stream: stream, payload: payloadStart..<start)
+    }
+
+    /// Calls `body` with the payload of `frame`, the last one `nextFrameInPlace` returned.
+    /// - Complexity: O(1) besides `body`.
+    func withPayload<Result, Failure: Error>(
+        of frame: FrameInPlace, _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try buffer.withUnsafeBufferPointer { all throws(Failure) in try body(UnsafeBufferPointer(rebasing: all[frame.payload])) }
+    }
+
+    /// `frame` as a value.
+    /// - Complexity: O(n), n the payload's length.
+    func frame(_ frame: FrameInPlace) throws(ProtocolError) -> Frame {
+        try withPayload(of: frame) { payload throws(ProtocolError) in
+            try Self.parse(type: frame.type, flags: frame.flags, stream: frame.stream, payload: payload)
         }
     }
 
@@ -113,18 +143,9 @@ public struct FrameParser: Sendable {
             let (content, padding) = try unpadded(payload, flags: flags, name: "DATA")
             return frame(.data(bytes: Array(content), endStream: flags & FrameFlag.endStream != 0, padding: padding))
         case FrameType.headers:
-            try onStream("HEADERS")
-            var (content, padding) = try unpadded(payload, flags: flags, name: "HEADERS")
-            var priority: Priority?
-            if flags & FrameFlag.priority != 0 {
-                guard content.count >= 5 else {
-                    throw .connection(.frameSizeError, "HEADERS with PRIORITY too short for its priority fields")
-                }
-                priority = readPriority(content)
-                content = UnsafeBufferPointer(rebasing: content[(content.startIndex + 5)...])
-            }
-            return frame(.headers(fragment: Array(content), endStream: flags & FrameFlag.endStream != 0,
-                                  endHeaders: flags & FrameFlag.endHeaders != 0, priority: priority, padding: padding))
+            let headers = try self.headers(flags: flags, stream: stream, payload: payload)
+            return frame(.headers(fragment: Array(headers.fragment), endStream: flags & FrameFlag.endStream != 0,
+                                  endHeaders: flags & FrameFlag.endHeaders != 0, priority: headers.priority, padding: headers.padding))
         case FrameType.priority:
             try onStream("PRIORITY")
             guard length == 5 else { throw .stream(stream, .frameSizeError, "PRIORITY of \(length) octets, not 5") }
@@ -176,6 +197,23 @@ public struct FrameParser: Sendable {
         default:
             return frame(.unknown(type: type, flags: flags, payload: Array(payload)))
         }
+    }
+
+    /// A HEADERS frame's field block fragment, priority and pad length, its payload read in place (RFC 9113 §6.2).
+    /// - Complexity: O(1).
+    static func headers(flags: UInt8, stream: StreamID,
+                        payload: UnsafeBufferPointer<UInt8>) throws(ProtocolError) -> (fragment: UnsafeBufferPointer<UInt8>, priority: Priority?, padding: UInt8?) {
+        guard stream != .connection else { throw .connection(.protocolError, "HEADERS on stream 0") }
+        var (content, padding) = try unpadded(payload, flags: flags, name: "HEADERS")
+        var priority: Priority?
+        if flags & FrameFlag.priority != 0 {
+            guard content.count >= 5 else {
+                throw .connection(.frameSizeError, "HEADERS with PRIORITY too short for its priority fields")
+            }
+            priority = readPriority(content)
+            content = UnsafeBufferPointer(rebasing: content[(content.startIndex + 5)...])
+        }
+        return (content, priority, padding)
     }
 
     /// The content of a frame with an optional PADDED flag, and its pad length (RFC 9113 §6.1).

@@ -40,11 +40,22 @@ public struct HPACKDecoder: Sendable {
     /// Decodes one complete field block.
     /// - Complexity: O(n + f), n the block's octets and f the octets of the fields.
     public mutating func decode(_ bytes: UnsafeBufferPointer<UInt8>) throws(HPACKError) -> [HeaderField] {
-        var fields: [HeaderField] = []
+        var list = HeaderList()
+        try decode(bytes, into: &list)
+        return Array(list)
+    }
+
+    /// Decodes one complete field block, appending its fields to `list`: their octets are
+    /// copied into its one buffer, whether literals or references to a table. After an
+    /// error `list` holds some of the block's fields; the connection is over then.
+    /// - Complexity: O(n + f), n the block's octets and f the octets of the fields.
+    public mutating func decode(_ bytes: UnsafeBufferPointer<UInt8>, into list: inout HeaderList) throws(HPACKError) {
         var index = 0
         var listSize = 0
         var sizeUpdates = 0
         var sawField = false
+        list.entries.reserveCapacity(list.entries.count + 16)
+        list.reserveOctets(bytes.count * 2 + 128) // what such a block usually decodes to
         while index < bytes.count {
             let first = bytes[index]
             if first & 0xe0 == 0x20 {
@@ -60,32 +71,39 @@ public struct HPACKDecoder: Sendable {
             }
             guard !sizeUpdateRequired else { throw .missingTableSizeUpdate }
             sawField = true
-            let field: HeaderField
+            let start = list.used
             if first & 0x80 != 0 {
                 // Indexed field (§6.1).
-                field = try entry(at: HPACKInteger.decode(bytes, at: &index, prefix: 7))
+                let field = try self.field(at: HPACKInteger.decode(bytes, at: &index, prefix: 7))
+                // Counted before it is copied: a block of references to one large entry is
+                // only a few octets per field (the HPACK bomb).
+                listSize += field.size
+                guard listSize <= maxHeaderListSize else { throw .headerListTooLarge(limit: maxHeaderListSize) }
+                field.withAllOctets { list.appendOctets($0) }
+                list.appendEntry(start: start, nameCount: field.nameCount, indexing: .incremental)
             } else {
                 // Literal field (§6.2): with incremental indexing (01), without (0000) or never (0001).
                 let indexing: HeaderField.Indexing = first & 0x40 != 0 ? .incremental : first & 0x10 != 0 ? .never : .withoutIndexing
                 let nameIndex = try HPACKInteger.decode(bytes, at: &index, prefix: indexing == .incremental ? 6 : 4)
-                let name = nameIndex == 0 ? try string(bytes, at: &index) : try entry(at: nameIndex).name
-                let value = try string(bytes, at: &index)
-                field = HeaderField(name: name, value: value, indexing: indexing)
-                if indexing == .incremental { table.insert(field) }
+                if nameIndex == 0 {
+                    try string(bytes, at: &index, into: &list)
+                } else {
+                    try field(at: nameIndex).withOctets { name, _ in list.appendOctets(name) }
+                }
+                let nameCount = list.used - start
+                try string(bytes, at: &index, into: &list)
+                listSize += list.used - start + 32
+                guard listSize <= maxHeaderListSize else { throw .headerListTooLarge(limit: maxHeaderListSize) }
+                list.appendEntry(start: start, nameCount: nameCount, indexing: indexing)
+                if indexing == .incremental { table.insert(list[list.count - 1]) }
             }
-            listSize += field.size
-            // Stop at once: a block of references to one large entry is only a few octets
-            // per field, and would otherwise expand to megabytes (the HPACK bomb).
-            guard listSize <= maxHeaderListSize else { throw .headerListTooLarge(limit: maxHeaderListSize) }
-            fields.append(field)
         }
         if sizeUpdateRequired { throw .missingTableSizeUpdate }
         table.checkInvariants()
-        return fields
     }
 
     /// The entry at wire index `index`: static 1...61, then dynamic, newest first (§2.3.3).
-    private func entry(at index: Int) throws(HPACKError) -> HeaderField {
+    private func field(at index: Int) throws(HPACKError) -> HeaderField {
         guard index > 0 else { throw .zeroIndex }
         if index <= StaticTable.count { return StaticTable.fields[index - 1] }
         let dynamicIndex = index - StaticTable.count - 1
@@ -93,17 +111,20 @@ public struct HPACKDecoder: Sendable {
         return table[dynamicIndex]
     }
 
-    /// A string literal (§5.2): H bit, 7-bit-prefix length, octets raw or Huffman-coded.
-    private func string(_ bytes: UnsafeBufferPointer<UInt8>, at index: inout Int) throws(HPACKError) -> [UInt8] {
+    /// Appends a string literal (§5.2) to `list`'s octets: H bit, 7-bit-prefix length,
+    /// octets raw or Huffman-coded.
+    private func string(_ bytes: UnsafeBufferPointer<UInt8>, at index: inout Int,
+                        into list: inout HeaderList) throws(HPACKError) {
         guard index < bytes.count else { throw .truncated }
         let huffman = bytes[index] & 0x80 != 0
         let length = try HPACKInteger.decode(bytes, at: &index, prefix: 7)
         guard length <= bytes.count - index else { throw .truncated }
         let content = UnsafeBufferPointer(rebasing: bytes[index..<(index + length)])
         index += length
-        guard huffman else { return Array(content) }
-        var decoded: [UInt8] = []
-        try Huffman.decode(content, into: &decoded)
-        return decoded
+        guard huffman else { return list.appendOctets(content) }
+        try list.appendOctets(upTo: Huffman.maximumDecodedLength(length)) { out throws(HPACKError) in
+            guard let count = Huffman.decode(content, into: out) else { throw .invalidHuffman }
+            return count
+        }
     }
 }

@@ -9,54 +9,101 @@ public enum Huffman {
     /// The octets `bytes` take once coded.
     /// - Complexity: O(n).
     public static func encodedLength<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> Int {
-        let rows = HuffmanCode.rows
-        var bits = 0
-        for byte in bytes { bits += Int(rows[Int(byte)].length) }
-        return (bits + 7) / 8
+        HuffmanCode.rows.withUnsafeBufferPointer { rows in
+            var bits = 0
+            for byte in bytes { bits &+= Int(rows[Int(byte)].length) }
+            return (bits + 7) / 8
+        }
     }
 
     /// Appends the code of `bytes`, padded with ones to an octet boundary.
     /// - Complexity: O(n).
-    public static func encode<Bytes: Sequence<UInt8>>(_ bytes: Bytes, into output: inout [UInt8]) {
-        let rows = HuffmanCode.rows
-        var pending: UInt64 = 0 // the low `count` bits are waiting to be written
-        var count = 0
-        for byte in bytes {
-            let row = rows[Int(byte)]
-            pending = pending << UInt64(row.length) | UInt64(row.code)
-            count += Int(row.length)
-            while count >= 8 {
-                count -= 8
-                output.append(UInt8(truncatingIfNeeded: pending >> UInt64(count)))
+    public static func encode<Bytes: Collection<UInt8>>(_ bytes: Bytes, into output: inout [UInt8]) {
+        encode(bytes, codedLength: encodedLength(bytes), into: &output)
+    }
+
+    /// Appends the code of `bytes`, whose `encodedLength` the caller has.
+    /// - Complexity: O(n).
+    static func encode<Bytes: Collection<UInt8>>(_ bytes: Bytes, codedLength: Int, into output: inout [UInt8]) {
+        // Written through a pointer into scratch space (four octets at a time), then
+        // appended at once: an append per octet costs more than the coding.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: codedLength + 4) { out in
+            HuffmanCode.rows.withUnsafeBufferPointer { rows in
+                var pending: UInt64 = 0 // the low `count` bits are waiting to be written
+                var count: UInt64 = 0
+                var at = 0
+                for byte in bytes {
+                    let row = rows[Int(byte)]
+                    // Fewer than 32 bits wait and a code has at most 30: they fit 64 bits.
+                    pending = pending << UInt64(row.length) | UInt64(row.code)
+                    count &+= UInt64(row.length)
+                    if count >= 32 {
+                        count &-= 32
+                        let word = UInt32(truncatingIfNeeded: pending >> count)
+                        out[at] = UInt8(truncatingIfNeeded: word >> 24)
+                        out[at &+ 1] = UInt8(truncatingIfNeeded: word >> 16)
+                        out[at &+ 2] = UInt8(truncatingIfNeeded: word >> 8)
+                        out[at &+ 3] = UInt8(truncatingIfNeeded: word)
+                        at &+= 4
+                    }
+                }
+                // The rest, padded with ones (EOS's first bits) to an octet boundary.
+                let padding = (8 - count % 8) % 8
+                pending = pending << padding | ((1 << padding) - 1)
+                count += padding
+                while count > 0 {
+                    count -= 8
+                    out[at] = UInt8(truncatingIfNeeded: pending >> count)
+                    at += 1
+                }
             }
-            pending &= (1 << UInt64(count)) - 1
-        }
-        if count > 0 {
-            let padding = 8 - count
-            output.append(UInt8(truncatingIfNeeded: pending << UInt64(padding) | ((1 << UInt64(padding)) - 1)))
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: out[..<codedLength]))
         }
     }
 
-    /// Decodes `bytes`, appending the octets to `output`.
+    /// Decodes `bytes`, appending the octets to `output` (nothing is appended on an error).
     /// - Throws: `HPACKError.invalidHuffman` for EOS in the data or padding that is
     ///   longer than 7 bits or not all ones (RFC 7541 §5.2).
     /// - Complexity: O(n).
     public static func decode(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) throws(HPACKError) {
-        let machine = HuffmanDecoder.shared
-        output.reserveCapacity(output.count + bytes.count * 8 / 5 + 1)
-        var state = 0
-        try machine.transitions.withUnsafeBufferPointer { table throws(HPACKError) in
-            for byte in bytes {
-                for nibble in 0..<2 {
-                    let bits = nibble == 0 ? Int(byte >> 4) : Int(byte & 0x0f)
-                    let transition = table[state << 4 | bits]
-                    if transition & HuffmanDecoder.failed != 0 { throw .invalidHuffman }
-                    if transition & HuffmanDecoder.emits != 0 { output.append(UInt8(truncatingIfNeeded: transition >> 8)) }
-                    state = Int(transition & 0xff)
-                }
-            }
+        let valid = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumDecodedLength(bytes.count)) { out -> Bool in
+            guard let count = decode(bytes, into: out) else { return false }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: out[..<count]))
+            return true
         }
-        guard machine.canEnd[state] else { throw .invalidHuffman }
+        guard valid else { throw .invalidHuffman }
+    }
+
+    /// The most octets `count` octets of code decode to: no code is shorter than 5 bits.
+    /// - Complexity: O(1).
+    static func maximumDecodedLength(_ count: Int) -> Int { count * 8 / 5 + 1 }
+
+    /// Decodes `bytes` into `out`, which has room for `maximumDecodedLength(bytes.count)`
+    /// octets, written through the pointer (an append per octet cost more than the state
+    /// machine's step); how many it wrote, or nil when the code is invalid.
+    /// - Complexity: O(n).
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>) -> Int? {
+        precondition(out.count >= maximumDecodedLength(bytes.count), "no room for what the code may decode to")
+        let machine = HuffmanDecoder.shared
+        var state = 0
+        var end = 0
+        let finished = machine.transitions.withUnsafeBufferPointer { table -> Bool in
+            for byte in bytes {
+                // Every step writes its symbol's octet; only one it emits is kept (`end` moves).
+                var transition = table[state << 4 | Int(byte >> 4)]
+                out[end] = UInt8(truncatingIfNeeded: transition >> 8)
+                end &+= Int(transition >> 16 & 1) // HuffmanDecoder.emits
+                if transition & HuffmanDecoder.failed != 0 { return false }
+                transition = table[Int(transition & 0xff) << 4 | Int(byte & 0x0f)]
+                out[end] = UInt8(truncatingIfNeeded: transition >> 8)
+                end &+= Int(transition >> 16 & 1)
+                if transition & HuffmanDecoder.failed != 0 { return false }
+                state = Int(transition & 0xff)
+            }
+            return true
+        }
+        guard finished, machine.canEnd[state] else { return nil }
+        return end
     }
 
     /// Decodes `bytes` into a new array.

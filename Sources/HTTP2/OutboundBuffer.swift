@@ -23,6 +23,41 @@ struct OutboundBuffer: Sendable {
         if control { controlEnds.append(taken + count) }
     }
 
+    /// Appends a HEADERS frame whose field block `writeBlock` appends, in place; a block
+    /// larger than `maxFrameSize` is split into HEADERS and CONTINUATION frames (§4.3).
+    /// - Complexity: O(n), n the block's octets.
+    mutating func appendHeaders(stream: StreamID, endStream: Bool, maxFrameSize: Int, _ writeBlock: (inout [UInt8]) -> Void) {
+        let headerStart = bytes.count
+        bytes.append(contentsOf: FrameHeader.placeholder)
+        writeBlock(&bytes)
+        let length = bytes.count - headerStart - FrameHeader.size
+        if length <= maxFrameSize {
+            let flags = (endStream ? FrameFlag.endStream : 0) | FrameFlag.endHeaders
+            return Frame.writeHeader(length: length, type: FrameType.headers, flags: flags, stream: stream, at: headerStart, in: &bytes)
+        }
+        // Rare (a block over 16 KiB at the smallest frame size): the block is moved into frames.
+        let block = Array(bytes[(headerStart + FrameHeader.size)...])
+        bytes.removeSubrange(headerStart...)
+        var offset = maxFrameSize
+        append(Frame(stream: stream, payload: .headers(fragment: Array(block[0..<offset]), endStream: endStream, endHeaders: false,
+                                                       priority: nil, padding: nil)))
+        while offset < block.count {
+            let end = Swift.min(offset + maxFrameSize, block.count)
+            append(Frame(stream: stream, payload: .continuation(fragment: Array(block[offset..<end]), endHeaders: end == block.count)))
+            offset = end
+        }
+    }
+
+    /// Appends a DATA frame carrying `data`, without padding.
+    /// - Complexity: O(n), n the octets.
+    mutating func appendData(_ data: ArraySlice<UInt8>, stream: StreamID, endStream: Bool) {
+        let headerStart = bytes.count
+        bytes.append(contentsOf: FrameHeader.placeholder)
+        bytes.append(contentsOf: data)
+        Frame.writeHeader(length: data.count, type: FrameType.data, flags: endStream ? FrameFlag.endStream : 0, stream: stream,
+                          at: headerStart, in: &bytes)
+    }
+
     /// Appends octets that are not a frame: the client connection preface.
     /// - Complexity: O(n), n the octets.
     mutating func appendPreface(_ preface: [UInt8]) {

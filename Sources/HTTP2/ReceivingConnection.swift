@@ -38,10 +38,15 @@ protocol ReceivingConnection: FlowControlledConnection {
     var clock: Int64 { get set }
     var localSettingsAcknowledged: Bool { get set }
     var receiveLimits: ReceiveLimits { get }
-    /// A whole field block, to decode and act on.
-    mutating func receiveHeaderBlock(_ block: HeaderBlock) throws(ProtocolError)
+    /// A whole field block of `stream`, to decode and act on.
+    mutating func receiveHeaderBlock(stream: StreamID, endStream: Bool, priority: Priority?,
+                                     _ bytes: UnsafeBufferPointer<UInt8>) throws(ProtocolError)
     /// What one frame does.
     mutating func process(_ frame: Frame) throws(ProtocolError)
+    /// What a HEADERS frame does, its fragment read where it lies: `process`'s checks of
+    /// every frame, then `receiveHeaders`.
+    mutating func processHeaders(_ fragment: UnsafeBufferPointer<UInt8>, stream: StreamID, endStream: Bool, endHeaders: Bool,
+                                 priority: Priority?) throws(ProtocolError)
     /// A stream error resets its stream; a connection error ends the connection.
     mutating func handle(_ error: ProtocolError)
     /// Ends the connection for the peer's error: GOAWAY.
@@ -53,12 +58,25 @@ extension ReceivingConnection {
     /// connection ends; a peer that sends without reading our answers ends it.
     mutating func readFrames(_ bytes: UnsafeRawBufferPointer, now: Duration) {
         clock = Swift.max(clock, ServerConnection.nanoseconds(now))
-        parser.append(bytes)
+        // The parser is taken out while its frames are acted on: a HEADERS frame's block is
+        // then decoded where it lies in the parser's buffer, not copied into a frame value.
+        var input = parser
+        parser = FrameParser()
+        defer { parser = input }
+        input.append(bytes)
         let maxPending = receiveLimits.maxPendingControlFrames
         while !isClosed {
             do {
-                guard let frame = try parser.nextFrame() else { break }
-                try process(frame)
+                guard let next = try input.nextFrameInPlace() else { break }
+                if next.type == FrameType.headers {
+                    try input.withPayload(of: next) { payload throws(ProtocolError) in
+                        let headers = try FrameParser.headers(flags: next.flags, stream: next.stream, payload: payload)
+                        try processHeaders(headers.fragment, stream: next.stream, endStream: next.flags & FrameFlag.endStream != 0,
+                                           endHeaders: next.flags & FrameFlag.endHeaders != 0, priority: headers.priority)
+                    }
+                } else {
+                    try process(input.frame(next))
+                }
             } catch {
                 handle(error)
             }
@@ -80,19 +98,28 @@ extension ReceivingConnection {
     /// "A receiver MUST treat the receipt of any other type of frame or a frame on a
     /// different stream as a connection error of type PROTOCOL_ERROR" (§6.10).
     func checkHeaderBlockContinues(with frame: Frame) throws(ProtocolError) {
-        guard let block = headerBlock else { return }
-        guard case .continuation = frame.payload, frame.stream == block.stream else {
-            throw .connection(.protocolError, "a header block on \(block.stream) interrupted before END_HEADERS")
-        }
+        guard case .continuation = frame.payload else { return try checkNoHeaderBlock() }
+        guard let block = headerBlock, frame.stream != block.stream else { return }
+        throw .connection(.protocolError, "a header block on \(block.stream) interrupted before END_HEADERS")
     }
 
-    /// A HEADERS frame: its block is acted on now, or once its CONTINUATIONs end it.
-    mutating func receiveHeaders(_ fragment: [UInt8], endStream: Bool, endHeaders: Bool, priority: Priority?,
+    /// A frame other than CONTINUATION may not come while a header block is open (§6.10).
+    func checkNoHeaderBlock() throws(ProtocolError) {
+        guard let block = headerBlock else { return }
+        throw .connection(.protocolError, "a header block on \(block.stream) interrupted before END_HEADERS")
+    }
+
+    /// A HEADERS frame: its block is acted on now, where it lies, or once its
+    /// CONTINUATIONs end it.
+    mutating func receiveHeaders(_ fragment: UnsafeBufferPointer<UInt8>, endStream: Bool, endHeaders: Bool, priority: Priority?,
                                  on id: StreamID) throws(ProtocolError) {
         if fragment.isEmpty && !endHeaders { try countEmptyFrame() }
-        let block = HeaderBlock(stream: id, bytes: fragment, endStream: endStream, priority: priority)
-        try checkSize(of: block)
-        if endHeaders { try receiveHeaderBlock(block) } else { headerBlock = block }
+        try checkSize(fragment.count)
+        if endHeaders {
+            try receiveHeaderBlock(stream: id, endStream: endStream, priority: priority, fragment)
+        } else {
+            headerBlock = HeaderBlock(stream: id, bytes: Array(fragment), endStream: endStream, priority: priority)
+        }
     }
 
     /// A CONTINUATION frame, within the block's limits.
@@ -105,10 +132,12 @@ extension ReceivingConnection {
         }
         if fragment.isEmpty && !endHeaders { try countEmptyFrame() }
         block.bytes.append(contentsOf: fragment)
-        try checkSize(of: block)
+        try checkSize(block.bytes.count)
         if endHeaders {
             headerBlock = nil
-            try receiveHeaderBlock(block)
+            try block.bytes.withUnsafeBufferPointer { bytes throws(ProtocolError) in
+                try receiveHeaderBlock(stream: block.stream, endStream: block.endStream, priority: block.priority, bytes)
+            }
         } else {
             headerBlock = block
         }
@@ -116,23 +145,24 @@ extension ReceivingConnection {
 
     /// HPACK never makes a field larger than its size (name + value + 32) except for size
     /// updates, so an honest block fits the header list size plus the slack.
-    func checkSize(of block: HeaderBlock) throws(ProtocolError) {
+    func checkSize(_ blockSize: Int) throws(ProtocolError) {
         let limit = receiveLimits.maxHeaderListSize + receiveLimits.headerBlockSlack
-        guard block.bytes.count <= limit else {
+        guard blockSize <= limit else {
             throw .connection(.enhanceYourCalm, "a header block of more than \(limit) octets")
         }
     }
 
-    /// Decodes a whole block; an HPACK error is the connection's, since the table can no
-    /// longer follow the peer's encoder (§4.3).
-    mutating func decodeFields(of block: HeaderBlock) throws(ProtocolError) -> [HeaderField] {
+    /// Decodes a whole block's octets into a new list; an HPACK error is the connection's,
+    /// since the table can no longer follow the peer's encoder (§4.3).
+    mutating func decodeFields(_ bytes: UnsafeBufferPointer<UInt8>) throws(ProtocolError) -> HeaderList {
+        var list = HeaderList()
         do {
-            let fields = try decoder.decode(block.bytes)
-            emptyFrames = 0
-            return fields
+            try decoder.decode(bytes, into: &list)
         } catch {
             throw .connection(error.code, error.description)
         }
+        emptyFrames = 0
+        return list
     }
 
     /// The peer acknowledged our SETTINGS: the values we announced now hold.

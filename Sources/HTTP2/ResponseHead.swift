@@ -17,23 +17,25 @@ extension FieldValidation {
         regular.reserveCapacity(fields.count)
         var contentLength: Int?
         for field in fields {
-            if field.isPseudo {
-                guard field.name == Array(":status".utf8) else { throw malformed("the pseudo-header field \(field.nameString)") }
-                guard status == nil else { throw malformed("a duplicate :status") }
-                guard regular.isEmpty else { throw malformed(":status after a regular field") }
-                guard field.value.count == 3, let value = decimal(field.value), value >= 100 else {
-                    throw malformed("a :status that is not three digits")
+            try field.withOctets { name, value throws(ProtocolError) in
+                if name.first == UInt8(ascii: ":") {
+                    guard Octets.equal(name, ":status") else { throw malformed("the pseudo-header field \(field.nameString)") }
+                    guard status == nil else { throw malformed("a duplicate :status") }
+                    guard regular.isEmpty else { throw malformed(":status after a regular field") }
+                    guard value.count == 3, let number = decimal(value), number >= 100 else {
+                        throw malformed("a :status that is not three digits")
+                    }
+                    status = number
+                    return
                 }
-                status = value
-                continue
+                if let problem = regularFieldProblem(name: name, value: value) { throw malformed(problem) }
+                if Octets.equal(name, "content-length") {
+                    guard let length = decimal(value) else { throw malformed("content-length is not a number") }
+                    guard contentLength == nil || contentLength == length else { throw malformed("content-length values differ") }
+                    contentLength = length
+                }
+                regular.append(field)
             }
-            if let problem = regularFieldProblem(field) { throw malformed(problem) }
-            if field.name == Array("content-length".utf8) {
-                guard let length = decimal(field.value) else { throw malformed("content-length is not a number") }
-                guard contentLength == nil || contentLength == length else { throw malformed("content-length values differ") }
-                contentLength = length
-            }
-            regular.append(field)
         }
         guard let status else { throw malformed("no :status") }
         // §8.6: 101 does not exist in HTTP/2.

@@ -13,9 +13,9 @@ extension ServerConnection {
         case .data(let bytes, let endStream, _):
             try receiveData(bytes, endStream: endStream, length: frame.flowControlledLength, on: id)
         case .headers(let fragment, let endStream, let endHeaders, let priority, _):
-            // §5.1.1: "Streams initiated by a client MUST use odd-numbered stream identifiers".
-            guard id.isClientInitiated else { throw .connection(.protocolError, "HEADERS on even-numbered \(id)") }
-            try receiveHeaders(fragment, endStream: endStream, endHeaders: endHeaders, priority: priority, on: id)
+            try fragment.withUnsafeBufferPointer { fragment throws(ProtocolError) in
+                try processHeaders(fragment, stream: id, endStream: endStream, endHeaders: endHeaders, priority: priority)
+            }
         case .continuation(let fragment, let endHeaders):
             try receiveContinuation(fragment, endHeaders: endHeaders, on: id)
         case .priority(let priority):
@@ -50,6 +50,17 @@ extension ServerConnection {
             // §5.5: "Implementations MUST ignore unknown or unsupported values ... frames of unknown types".
             try countControlFrame()
         }
+    }
+
+    /// What a HEADERS frame does (`process`'s checks of every frame first), its fragment
+    /// read where it lies.
+    mutating func processHeaders(_ fragment: UnsafeBufferPointer<UInt8>, stream id: StreamID, endStream: Bool, endHeaders: Bool,
+                                 priority: Priority?) throws(ProtocolError) {
+        try checkNoHeaderBlock()
+        guard phase != .awaitingSettings else { throw .connection(.protocolError, "the client preface is not followed by SETTINGS") }
+        // §5.1.1: "Streams initiated by a client MUST use odd-numbered stream identifiers".
+        guard id.isClientInitiated else { throw .connection(.protocolError, "HEADERS on even-numbered \(id)") }
+        try receiveHeaders(fragment, endStream: endStream, endHeaders: endHeaders, priority: priority, on: id)
     }
 
     // MARK: DATA
@@ -102,12 +113,12 @@ extension ServerConnection {
 
     // MARK: HEADERS and CONTINUATION
 
-    mutating func receiveHeaderBlock(_ block: HeaderBlock) throws(ProtocolError) {
-        let id = block.stream
+    mutating func receiveHeaderBlock(stream id: StreamID, endStream: Bool, priority: Priority?,
+                                     _ bytes: UnsafeBufferPointer<UInt8>) throws(ProtocolError) {
         // Every block is decoded, even one whose stream is ignored: the table must follow
         // the client's encoder (§4.3).
-        let fields = try decodeFields(of: block)
-        if block.priority?.dependency == id && (streams[id] != nil || id > highestStreamID) {
+        let fields = try decodeFields(bytes)
+        if priority?.dependency == id && (streams[id] != nil || id > highestStreamID) {
             if id > highestStreamID { highestStreamID = id }
             throw .stream(id, .protocolError, "\(id) depends on itself") // §5.3.1
         }
@@ -117,13 +128,13 @@ extension ServerConnection {
                 throw .stream(id, .streamClosed, "HEADERS on \(id) after END_STREAM")
             case .open, .halfClosedLocal:
                 // A second HEADERS is the trailer section, which must end the stream (§8.1).
-                guard block.endStream else { throw .stream(id, .protocolError, "trailers on \(id) without END_STREAM") }
+                guard endStream else { throw .stream(id, .protocolError, "trailers on \(id) without END_STREAM") }
                 try FieldValidation.trailers(fields, stream: id)
                 if let expected = stream.expectedLength, stream.receivedLength != expected {
                     throw .stream(id, .protocolError, "malformed request: \(stream.receivedLength) octets of body, content-length \(expected)")
                 }
                 stream.receivedUnacknowledged = 0
-                events.append(.trailers(id, fields))
+                events.append(.trailers(id, Array(fields)))
                 endRemote(id, stream)
             }
             return
@@ -148,13 +159,13 @@ extension ServerConnection {
         guard bufferedResponseBytes < configuration.limits.maxBufferedResponseBytes else {
             throw .stream(id, .refusedStream, "\(bufferedResponseBytes) response octets wait for the client's windows")
         }
-        let head = try FieldValidation.request(fields, stream: id, endStream: block.endStream)
-        var stream = StreamState(phase: block.endStream ? .halfClosedRemote : .open,
+        let head = try FieldValidation.request(fields, stream: id, endStream: endStream)
+        var stream = StreamState(phase: endStream ? .halfClosedRemote : .open,
                                  sendWindow: peerSettings.initialWindowSize, receiveWindow: localInitialWindowSize)
         stream.expectedLength = head.contentLength
         streams[id] = stream
         lastAcceptedStreamID = id
-        events.append(.request(id, head, endStream: block.endStream))
+        events.append(.request(id, head, endStream: endStream))
     }
 
     // MARK: RST_STREAM
@@ -163,10 +174,9 @@ extension ServerConnection {
         guard id.isClientInitiated && id <= highestStreamID else {
             throw .connection(.protocolError, "RST_STREAM on idle \(id)") // §6.4
         }
-        guard let stream = streams.removeValue(forKey: id) else {
+        guard removeStream(id) != nil else {
             return try countControlFrame() // already closed: nothing to do, but it is a frame to pay for
         }
-        queuedDataBytes -= stream.pendingCount
         closedStreams.record(id, .resetByPeer)
         events.append(.streamReset(id, code))
         // Opening streams and resetting them at once costs the client nothing and us a

@@ -12,23 +12,59 @@ extension ServerConnection {
         if let trailers { try sendTrailers(trailers, on: stream) }
     }
 
+    /// Answers `stream` with a whole response whose fields are a `HeaderList`: what a
+    /// server that keeps one list and refills it for every answer calls, so the fields
+    /// cost no allocation. As `respond(to:status:headers:body:trailers:)` otherwise.
+    /// - Complexity: O(h · d + b), h the fields, d the HPACK table's entries and b the body's octets.
+    public mutating func respond(to stream: StreamID, status: Int, headers: HeaderList, body: [UInt8] = []) throws(SendError) {
+        try sendHeaders(status: status, headers, on: stream, endStream: body.isEmpty)
+        if !body.isEmpty { try sendData(body, on: stream, endStream: true) }
+    }
+
     /// Sends response HEADERS: `:status` then `headers`. A 1xx status is informational and
     /// may be followed by the final one (RFC 9113 §8.1); it cannot end the stream.
     /// - Complexity: O(h · d), h the fields and d the HPACK table's entries.
     public mutating func sendHeaders(status: Int, _ headers: [HeaderField], on id: StreamID,
                                      endStream: Bool) throws(SendError) {
-        var stream = try writableStream(id)
+        let stream = try checkedResponseStream(id, status: status, endStream: endStream,
+                                               problem: FieldValidation.responseProblem(headers))
+        writeHeaders(on: id, endStream: endStream) { encoder, bytes in encoder.encodeResponse(status: status, headers, into: &bytes) }
+        finishHeaders(id, stream, status: status, endStream: endStream)
+    }
+
+    /// Sends response HEADERS: `:status` then the fields of `headers`, encoded from its octets.
+    /// - Complexity: O(h · d), h the fields and d the HPACK table's entries.
+    public mutating func sendHeaders(status: Int, _ headers: HeaderList, on id: StreamID,
+                                     endStream: Bool) throws(SendError) {
+        let stream = try checkedResponseStream(id, status: status, endStream: endStream,
+                                               problem: FieldValidation.responseProblem(headers))
+        writeHeaders(on: id, endStream: endStream) { encoder, bytes in encoder.encodeResponse(status: status, headers, into: &bytes) }
+        finishHeaders(id, stream, status: status, endStream: endStream)
+    }
+
+    /// The state of `id` if response HEADERS with `status` may go on it.
+    private func checkedResponseStream(_ id: StreamID, status: Int, endStream: Bool,
+                                       problem: @autoclosure () -> String?) throws(SendError) -> StreamState {
+        let stream = try writableStream(id)
         guard !stream.responseStarted else { throw .wrongOrder(id) }
         // 101 does not exist in HTTP/2 (RFC 9113 §8.6); a 1xx cannot end the stream (§8.1).
         guard (100...999).contains(status), status != 101, !(status < 200 && endStream) else {
             throw .invalidResponse("status \(status)\(endStream ? " ending the stream" : "")")
         }
-        if let problem = FieldValidation.responseProblem(headers) { throw .invalidResponse(problem) }
-        let informational = status < 200
-        if !informational { stream.responseStarted = true }
-        if endStream { stream.localEndQueued = true }
-        writeHeaders([HeaderField(":status", String(status))] + headers, on: id, endStream: endStream)
-        if endStream { endLocal(id, stream) } else { streams[id] = stream }
+        if let problem = problem() { throw .invalidResponse(problem) }
+        return stream
+    }
+
+    /// The stream's state once its HEADERS are written.
+    private mutating func finishHeaders(_ id: StreamID, _ state: StreamState, status: Int, endStream: Bool) {
+        var stream = state
+        if status >= 200 { stream.responseStarted = true }
+        if endStream {
+            stream.localEndQueued = true
+            endLocal(id, stream)
+        } else {
+            streams[id] = stream
+        }
     }
 
     /// Queues response body octets; they go out as the client's windows allow.
@@ -51,7 +87,7 @@ extension ServerConnection {
             writeHeaders(trailers, on: id, endStream: true)
             return endLocal(id, stream)
         }
-        stream.pendingTrailers = trailers
+        queueTrailers(trailers, on: id, &stream)
         streams[id] = stream
     }
 
@@ -59,8 +95,7 @@ extension ServerConnection {
     /// - Complexity: O(1).
     public mutating func resetStream(_ id: StreamID, code: ErrorCode) throws(SendError) {
         guard phase != .closed else { throw .connectionClosed }
-        guard let stream = streams.removeValue(forKey: id) else { throw .unknownStream(id) }
-        queuedDataBytes -= stream.pendingCount
+        guard removeStream(id) != nil else { throw .unknownStream(id) }
         closedStreams.record(id, .resetByUs)
         outbound.append(Frame(stream: id, payload: .rstStream(code)))
     }
@@ -85,8 +120,7 @@ extension ServerConnection {
         shutdownPing = nil
         guard code == .noError else {
             phase = .closed
-            streams.removeAll()
-            queuedDataBytes = 0
+            removeAllStreams()
             headerBlock = nil
             return
         }

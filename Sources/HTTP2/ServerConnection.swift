@@ -31,7 +31,8 @@ public struct ServerConnection: Sendable, ReceivingConnection {
     var decoder: HPACKDecoder
     var encoder = HPACKEncoder()
     var outbound = OutboundBuffer()
-    var streams: [StreamID: StreamState] = [:]
+    var streams = StreamMap<StreamState>()
+    var pendingOutput = StreamMap<PendingOutput>()
     var closedStreams: ClosedStreams
     var dataQueue = StreamQueue()
     var headerBlock: HeaderBlock?
@@ -105,6 +106,10 @@ public struct ServerConnection: Sendable, ReceivingConnection {
 
     var isClosed: Bool { phase == .closed }
 
+    mutating func withEncoderAndOutbound<Result>(_ body: (inout HPACKEncoder, inout OutboundBuffer) -> Result) -> Result {
+        body(&encoder, &outbound)
+    }
+
     var connectionWindowSize: Int { configuration.connectionWindowSize }
 
     var receiveLimits: ReceiveLimits {
@@ -141,10 +146,7 @@ public struct ServerConnection: Sendable, ReceivingConnection {
 
     /// Resets `id` with RST_STREAM for `error`, telling the application if it knew the stream.
     mutating func resetStream(_ id: StreamID, error: ProtocolError) {
-        if let state = streams.removeValue(forKey: id) {
-            queuedDataBytes -= state.pendingCount
-            events.append(.streamError(error))
-        }
+        if removeStream(id) != nil { events.append(.streamError(error)) }
         closedStreams.record(id, .resetByUs)
         outbound.append(Frame(stream: id, payload: .rstStream(error.code)), control: true)
     }
@@ -157,8 +159,7 @@ public struct ServerConnection: Sendable, ReceivingConnection {
         let debug = Array(error.reason.utf8.prefix(256))
         outbound.append(Frame(stream: .connection, payload: .goAway(lastStream: lastAcceptedStreamID, code: error.code, debug: debug)))
         goAwayLastStream = lastAcceptedStreamID
-        streams.removeAll()
-        queuedDataBytes = 0
+        removeAllStreams()
         headerBlock = nil
         events.append(.connectionError(.connection(error.code, error.reason)))
     }
@@ -215,11 +216,14 @@ public struct ServerConnection: Sendable, ReceivingConnection {
         var queued = 0
         for (id, state) in streams {
             precondition(id.isClientInitiated && id <= highestStreamID, "\(id) has state above the highest stream")
-            precondition(state.pendingOffset <= state.pendingData.count, "\(id) sent past its data")
+            let output = pendingOutput[id]
+            precondition(state.pendingCount == (output.map { $0.data.count - $0.offset } ?? 0), "\(id)'s pending octets out of step")
+            precondition(state.hasPendingTrailers == (output?.trailers != nil), "\(id)'s pending trailers out of step")
             precondition(state.sendWindow <= Settings.maxWindowSize, "\(id) send window above 2^31-1")
             buffered += state.pendingCount
             if state.queued { queued += 1 }
         }
+        precondition(pendingOutput.allSatisfy { streams[$0.key] != nil }, "output queued for a stream without state")
         precondition(buffered == queuedDataBytes, "queued response octets \(buffered) ≠ \(queuedDataBytes)")
         precondition(queued <= dataQueue.count, "\(queued) streams marked queued, \(dataQueue.count) in the queue")
         precondition(streams.count <= configuration.maxConcurrentStreams, "more streams than SETTINGS_MAX_CONCURRENT_STREAMS")

@@ -68,18 +68,71 @@ enum StaticTable {
     /// Entries as octets, index 1 at position 0.
     static let fields: [HeaderField] = entries.map { HeaderField($0.name, $0.value) }
 
-    /// The lowest index of each name, and of each name and value: the encoder's lookups.
-    static let indexOfName: [[UInt8]: Int] = {
-        var index: [[UInt8]: Int] = [:]
-        for (position, field) in fields.enumerated() where index[field.name] == nil { index[field.name] = position + 1 }
-        return index
-    }()
+    /// The names and values of the entries, one after another: what lookups compare.
+    static let octets: [UInt8] = entries.flatMap { Array($0.name.utf8) + Array($0.value.utf8) }
 
-    static let indexOfField: [HeaderField: Int] = {
-        var index: [HeaderField: Int] = [:]
-        for (position, field) in fields.enumerated() where index[field] == nil { index[field] = position + 1 }
-        return index
+    /// Entries of one name: where the name is in `octets`, its lowest index, and where its
+    /// entries are in `valuesOfNames`.
+    struct NameGroup {
+        var nameStart: Int
+        var firstIndex: Int
+        var values: Range<Int>
+    }
+
+    /// An entry's value in `octets`, and its index.
+    struct ValueEntry {
+        var start: Int
+        var count: Int
+        var index: Int
+    }
+
+    /// The names by their length (a name is only compared with names as long as it), and
+    /// each name's values: all of trivial types, read without reference counting.
+    static let (groupsByNameLength, valuesOfNames): ([[NameGroup]], [ValueEntry]) = {
+        var groups = [[NameGroup]](repeating: [], count: 28)
+        var values: [ValueEntry] = []
+        var start = 0
+        var previousName = ""
+        for (position, entry) in entries.enumerated() {
+            let nameCount = entry.name.utf8.count
+            if entry.name != previousName {
+                groups[nameCount].append(NameGroup(nameStart: start, firstIndex: position + 1, values: values.count..<values.count))
+                previousName = entry.name
+            }
+            values.append(ValueEntry(start: start + nameCount, count: entry.value.utf8.count, index: position + 1))
+            groups[nameCount][groups[nameCount].count - 1].values = groups[nameCount][groups[nameCount].count - 1].values.lowerBound..<values.count
+            start += nameCount + entry.value.utf8.count
+        }
+        return (groups, values)
     }()
 
     static var count: Int { entries.count }
+
+    /// The lowest index of an entry named `name`, and of the entry with `name` and `value`
+    /// if there is one: the encoder's lookup, by octets (hashing a field cost more than
+    /// comparing it with the few names of its length).
+    /// - Complexity: O(1): at most 6 names of one length, and 7 values of one name, are compared.
+    static func match(name: UnsafeBufferPointer<UInt8>,
+                      value: UnsafeBufferPointer<UInt8>) -> (nameIndex: Int, fieldIndex: Int?)? {
+        guard let first = name.first, name.count < groupsByNameLength.count else { return nil }
+        return octets.withUnsafeBufferPointer { all -> (nameIndex: Int, fieldIndex: Int?)? in
+            for group in groupsByNameLength[name.count]
+            where all[group.nameStart] == first && Octets.equal(UnsafeBufferPointer(rebasing: all[group.nameStart..<(group.nameStart + name.count)]), name) {
+                for position in group.values {
+                    let candidate = valuesOfNames[position]
+                    if Octets.equal(UnsafeBufferPointer(rebasing: all[candidate.start..<(candidate.start + candidate.count)]), value) {
+                        return (group.firstIndex, candidate.index)
+                    }
+                }
+                return (group.firstIndex, nil)
+            }
+            return nil
+        }
+    }
+
+    /// The lowest index of an entry named `name`.
+    /// - Complexity: O(1).
+    static func indexOfName(_ name: UnsafeBufferPointer<UInt8>) -> Int? {
+        match(name: name, value: UnsafeBufferPointer(start: nil, count: 0))?.nameIndex
+    }
 }

@@ -1,6 +1,9 @@
 /// One stream the client opened, while it is open or half-closed (RFC 9113 §5.1). Idle
 /// and closed streams have no state: an identifier above the highest seen is idle, one
 /// at or below it without state is closed (`ClosedStreams` remembers how, for a while).
+///
+/// Plain values only: a stream's state is copied out and back several times a request,
+/// so what it has queued to send (`PendingOutput`) is kept apart, for the streams that have any.
 struct StreamState: Sendable {
     /// The states of RFC 9113 §5.1 a stream has state in (a server never reserves).
     enum Phase: Hashable, Sendable {
@@ -27,13 +30,12 @@ struct StreamState: Sendable {
     var responseStarted = false
     /// The application ended its side: END_STREAM is queued, or already sent.
     var localEndQueued = false
-    /// Response octets waiting for flow control: `pendingData[pendingOffset...]`.
-    var pendingData: [UInt8] = []
-    var pendingOffset = 0
+    /// Body octets waiting for flow control (in the connection's `pendingOutput`).
+    var pendingCount = 0
     /// END_STREAM goes with the last pending octet (or with the trailers).
     var pendingEnd = false
-    /// Trailers to send once the pending data is out.
-    var pendingTrailers: [HeaderField]?
+    /// Trailers wait in the connection's `pendingOutput` until the pending data is out.
+    var hasPendingTrailers = false
     /// Whether the stream is in the connection's data queue.
     var queued = false
 
@@ -43,10 +45,16 @@ struct StreamState: Sendable {
         self.receiveWindow = receiveWindow
     }
 
-    /// Response octets still queued.
-    var pendingCount: Int { pendingData.count - pendingOffset }
     /// Whether the scheduler has something to write: data, or an END_STREAM or trailers.
-    var hasPendingWork: Bool { pendingCount > 0 || pendingEnd || pendingTrailers != nil }
+    var hasPendingWork: Bool { pendingCount > 0 || pendingEnd || hasPendingTrailers }
+}
+
+/// What a stream has queued to send: body octets `data[offset...]` waiting for flow
+/// control, then trailers.
+struct PendingOutput: Sendable {
+    var data: [UInt8] = []
+    var offset = 0
+    var trailers: [HeaderField]?
 }
 
 /// How a closed stream closed, remembered for the streams closed most recently.
@@ -62,10 +70,10 @@ enum ClosedReason: Hashable, Sendable {
     case ignored
 }
 
-/// The last `capacity` closed streams and how each closed: a dictionary for lookups, a
-/// ring of identifiers for evicting the oldest. Bounded whatever the peer does.
+/// The last `capacity` closed streams and how each closed: a map for lookups, a ring of
+/// identifiers for evicting the oldest. Bounded whatever the peer does.
 struct ClosedStreams: Sendable {
-    private var reasons: [StreamID: ClosedReason] = [:]
+    private var reasons = StreamMap<ClosedReason>()
     private var order: [StreamID] = []
     private var next = 0
     let capacity: Int

@@ -175,17 +175,24 @@ public final class ServeService: Service {
     /// - Complexity: O(1).
     static func uuidText(_ high: UInt64, _ low: UInt64) -> String {
         String(unsafeUninitializedCapacity: 36) { out in
+            let hex: StaticString = "0123456789abcdef"
             var at = 0
-            for nibble in 0..<32 {
-                if nibble == 8 || nibble == 12 || nibble == 16 || nibble == 20 {
+            // `count` hex digits of `word`, the first from the nibble at bit `shift`.
+            func group(_ word: UInt64, from shift: Int, count: Int, dash: Bool) {
+                for index in 0..<count {
+                    out[at] = hex.utf8Start[Int(truncatingIfNeeded: word >> UInt64(shift - 4 * index)) & 0xf]
+                    at += 1
+                }
+                if dash {
                     out[at] = UInt8(ascii: "-")
                     at += 1
                 }
-                let word = nibble < 16 ? high : low
-                let digit = UInt8(truncatingIfNeeded: word >> UInt64(60 - 4 * (nibble % 16))) & 0xf
-                out[at] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
-                at += 1
             }
+            group(high, from: 60, count: 8, dash: true)
+            group(high, from: 28, count: 4, dash: true)
+            group(high, from: 12, count: 4, dash: true)
+            group(low, from: 60, count: 4, dash: true)
+            group(low, from: 44, count: 12, dash: false)
             return at
         }
     }

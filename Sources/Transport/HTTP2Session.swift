@@ -5,8 +5,14 @@ import HTTP2
 /// the service whole, its answer queued on its stream.
 final class HTTP2Session: Session {
     private var connection: ServerConnection
+    /// A request whose body is on its way.
+    private struct PendingRequest {
+        var head: RequestHead
+        var body: [UInt8]
+    }
+
     /// Requests whose body is on its way.
-    private var pending: [StreamID: (head: RequestHead, body: [UInt8])] = [:]
+    private var pending = StreamMap<PendingRequest>()
     private let maxRequestBodyBytes: Int
     private let maxQueuedWriteBytes: Int
     private let listener: Int
@@ -34,20 +40,18 @@ final class HTTP2Session: Session {
                 } else if endStream {
                     answer(stream, head, body: [], service)
                 } else {
-                    pending[stream] = (head, [])
+                    pending[stream] = PendingRequest(head: head, body: [])
                 }
             case .data(let stream, let bytes, let endStream):
                 // Data of a stream already answered (413) is dropped: it is acknowledged all the same.
-                guard pending[stream] != nil else { continue }
-                if pending[stream]!.body.count + bytes.count > maxRequestBodyBytes {
-                    pending[stream] = nil
+                guard var request = pending.removeValue(forKey: stream) else { continue }
+                if request.body.count + bytes.count > maxRequestBodyBytes {
                     refuseAsTooLarge(stream)
                     continue
                 }
-                pending[stream]!.body += bytes
-                if endStream, let request = pending.removeValue(forKey: stream) {
-                    answer(stream, request.head, body: request.body, service)
-                }
+                // A body in one DATA frame (an APNs payload) is that frame's octets, not a copy.
+                if request.body.isEmpty { request.body = bytes } else { request.body += bytes }
+                if endStream { answer(stream, request.head, body: request.body, service) } else { pending[stream] = request }
             case .trailers(let stream, _):
                 if let request = pending.removeValue(forKey: stream) {
                     answer(stream, request.head, body: request.body, service)
@@ -75,15 +79,25 @@ final class HTTP2Session: Session {
         try? connection.respond(to: stream, status: 413, headers: [HeaderField("content-length", "0")])
     }
 
-    /// Fields whose value differs in every response: indexing them would only churn the
-    /// client's HPACK table (RFC 7541 §7.1.3 names this case).
-    private static let uniqueValued: Set<String> = ["apns-id", "apns-unique-id", "date"]
+    /// The fields of the answer being sent: one list refilled for every answer, so its
+    /// storage is allocated once per connection, not per response.
+    private var responseFields = HeaderList()
+
+    /// How a response field is sent: fields whose value differs in every response would only
+    /// churn the client's HPACK table if indexed (RFC 7541 §7.1.3 names this case).
+    private static func indexing(of name: String) -> HeaderField.Indexing {
+        switch name {
+        case "apns-id", "apns-unique-id", "date": .withoutIndexing
+        default: .incremental
+        }
+    }
 
     private func answer(_ stream: StreamID, _ head: RequestHead, body: [UInt8], _ service: Service) {
+        // The request's fields are the decoded block itself: no text is made of them here.
         let request = HTTPRequest(
             method: head.method, path: head.path ?? head.authority ?? "", authority: head.authority,
-            headers: head.fields.map { Header($0.nameString, $0.valueString) }, body: body, version: .http2,
-            listener: listener, connection: connectionNumber, stream: Int(stream.rawValue))
+            fields: head.fields, body: body, version: .http2, listener: listener, connection: connectionNumber,
+            stream: Int(stream.rawValue))
         let response = service.respond(to: request)
         requestsServed += 1
         if response.isLater {
@@ -101,17 +115,15 @@ final class HTTP2Session: Session {
     var awaitsLaterAnswer: Bool { !awaitingLater.isEmpty }
 
     private func send(_ response: HTTPResponse, on stream: StreamID, method: String) {
-        var fields: [HeaderField] = []
-        fields.reserveCapacity(response.headers.count + 1)
+        responseFields.removeAll()
         for header in response.headers where header.name != "content-length" {
-            fields.append(HeaderField(header.name, header.value,
-                                      indexing: Self.uniqueValued.contains(header.name) ? .withoutIndexing : .incremental))
+            responseFields.append(name: header.name, value: header.value, indexing: Self.indexing(of: header.name))
         }
         // RFC 9110 §8.6: no content-length on 1xx and 204; 304 and HEAD carry no body.
         let bodiless = response.status < 200 || response.status == 204 || response.status == 304
-        if !bodiless { fields.append(HeaderField("content-length", String(response.body.count))) }
+        if !bodiless { responseFields.append(name: "content-length", decimal: response.body.count) }
         do {
-            try connection.respond(to: stream, status: response.status, headers: fields,
+            try connection.respond(to: stream, status: response.status, headers: responseFields,
                                    body: bodiless || method == "HEAD" ? [] : response.body)
         } catch .invalidResponse {
             // The service answered what HTTP/2 cannot carry (an uppercase or connection-specific field, a 1xx).

@@ -1,3 +1,5 @@
+import HTTP2
+
 /// One whole request, as either protocol delivers it: the head and the complete body.
 public struct HTTPRequest: Sendable, Equatable {
     /// The protocol a request came over.
@@ -11,8 +13,15 @@ public struct HTTPRequest: Sendable, Equatable {
     public var path: String
     /// `:authority` (HTTP/2) or `Host` (HTTP/1.1).
     public var authority: String?
-    /// The fields other than pseudo-header fields, names lowercase, in the order received.
-    public var headers: [Header]
+    /// The fields other than pseudo-header fields, names lowercase, in the order received,
+    /// as text: made from `fields` each time it is read. `value(_:)` and `forEachField`
+    /// read the octets and make no text they are not asked for.
+    public var headers: [Header] {
+        get { fields.indices.map { Header(fields.name(at: $0), fields.value(at: $0)) } }
+        set { fields = Self.fields(newValue) }
+    }
+    /// The same fields as octets: over HTTP/2, the decoded header block itself.
+    var fields: HeaderList
     public var body: [UInt8]
     public var version: Version
     /// The listener it came in on: the index `Server.bind` returned it for (0, 1, …).
@@ -23,13 +32,21 @@ public struct HTTPRequest: Sendable, Equatable {
     /// The HTTP/2 stream it came on (HTTP/1.1: 0, as one request at a time is answered).
     public var stream: Int
 
-    /// - Complexity: O(1).
+    /// - Complexity: O(n), n the octets of the fields.
     public init(method: String, path: String, authority: String? = nil, headers: [Header] = [], body: [UInt8] = [],
                 version: Version = .http2, listener: Int = 0, connection: Int = 0, stream: Int = 0) {
+        self.init(method: method, path: path, authority: authority, fields: Self.fields(headers), body: body, version: version,
+                  listener: listener, connection: connection, stream: stream)
+    }
+
+    /// A request whose fields are octets already (an HTTP/2 request head's).
+    /// - Complexity: O(1).
+    init(method: String, path: String, authority: String?, fields: HeaderList, body: [UInt8], version: Version,
+         listener: Int, connection: Int, stream: Int) {
         self.method = method
         self.path = path
         self.authority = authority
-        self.headers = headers
+        self.fields = fields
         self.body = body
         self.version = version
         self.listener = listener
@@ -41,9 +58,23 @@ public struct HTTPRequest: Sendable, Equatable {
     /// - Complexity: O(1).
     public var laterAnswer: LaterAnswer { LaterAnswer(connection: connection, stream: stream) }
 
-    /// The first field named `name` (lowercase).
-    /// - Complexity: O(h), h the fields.
-    public func value(_ name: String) -> String? { headers.first { $0.name == name }?.value }
+    private static func fields(_ headers: [Header]) -> HeaderList {
+        var fields = HeaderList()
+        for header in headers { fields.append(name: header.name, value: header.value) }
+        return fields
+    }
+
+    /// The first field named `name` (lowercase), as text.
+    /// - Complexity: O(n), n the octets of the names.
+    public func value(_ name: String) -> String? { fields.value(name) }
+
+    /// Calls `body` with each field's name (lowercase) and value as octets, in the order
+    /// received, without making text of them: a service reads the fields it knows by
+    /// their octets and makes strings only of the values it keeps.
+    /// - Complexity: O(f) calls, f the fields.
+    public func forEachField(_ body: (_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) -> Void) {
+        fields.forEachField(body)
+    }
 }
 
 /// A header field as text: a lowercase name and its value.

@@ -35,6 +35,15 @@ struct APNsWireRequestTests {
         #expect(Self.reason(Self.parse(path: "/3/device/abc")) == .badDeviceToken)
         #expect(Self.reason(Self.parse(path: "/3/device/zz")) == .badDeviceToken)
         #expect(Self.reason(Self.parse(path: "/3/device/")) == .missingDeviceToken)
+        #expect(try Self.parse(path: "/3/device/09afAF").get().token == [0x09, 0xaf, 0xaf])
+        // A character next to the digits' ranges, at each position, is refused.
+        for position in 0..<8 {
+            for wrong in ["/", ":", "@", "G", "`", "g", "é", " "] {
+                var digits = Array("0123abcd")
+                digits[position] = Character(wrong)
+                #expect(Self.reason(Self.parse(path: "/3/device/" + String(digits))) == .badDeviceToken, "\(String(digits))")
+            }
+        }
     }
 
     @Test("method and path: 405 MethodNotAllowed for anything but POST, 404 BadPath off /3/device/")

@@ -122,8 +122,23 @@ struct HPACKTests {
         #expect(StaticTable.fields[0] == HeaderField(":authority", ""))
         #expect(StaticTable.fields[7] == HeaderField(":status", "200"))
         #expect(StaticTable.fields[60] == HeaderField("www-authenticate", ""))
-        #expect(StaticTable.indexOfName[Array(":status".utf8)] == 8)
-        #expect(StaticTable.indexOfField[HeaderField(":path", "/index.html")] == 5)
+        func match(_ name: String, _ value: String) -> (nameIndex: Int, fieldIndex: Int?)? {
+            Array(name.utf8).withUnsafeBufferPointer { name in
+                Array(value.utf8).withUnsafeBufferPointer { value in StaticTable.match(name: name, value: value) }
+            }
+        }
+        #expect(match(":status", "429")! == (8, nil))
+        #expect(match(":path", "/index.html")! == (4, 5))
+        #expect(match(":status", "500")! == (8, 14))
+        #expect(match("www-authenticate", "")! == (61, 61))
+        #expect(match("accept-encoding", "gzip, deflate")! == (16, 16))
+        #expect(match("apns-id", "") == nil && match("", "") == nil && match(String(repeating: "x", count: 40), "") == nil)
+        // Every entry is found by its name and its value, at its own index or an earlier one of the same name.
+        for (position, entry) in StaticTable.entries.enumerated() {
+            let found = match(entry.name, entry.value)
+            #expect(found?.fieldIndex == position + 1)
+            #expect(found.map { StaticTable.entries[$0.nameIndex - 1].name == entry.name && $0.nameIndex <= position + 1 } == true)
+        }
     }
 
     @Test("the dynamic table adds at the front, evicts the oldest to fit, and empties for a field larger than itself (RFC 7541 §4.1–§4.4)")

@@ -10,6 +10,8 @@ package struct ProviderFields: Sendable, Equatable {
     package var deviceIDHash: [String]
     /// The mail's id (an integer 0 … 2³¹−1): serve counts distinct mails shown.
     package var message: [String]
+    /// The paths' first keys as they appear in JSON (`"xiva"`), searched for before parsing.
+    private var needles: [[UInt8]] = []
 
     package static let xiva = ProviderFields(position: "xiva.pos", deviceIDHash: "xiva.device_id_hash", message: "mid")!
 
@@ -24,6 +26,7 @@ package struct ProviderFields: Sendable, Equatable {
         self.position = position
         self.deviceIDHash = hash
         self.message = message
+        needles = Array(Set([position[0], hash[0], message[0]])).sorted().map { Array(("\"" + $0 + "\"").utf8) }
     }
 
     /// What the extension reads of a payload.
@@ -41,7 +44,7 @@ package struct ProviderFields: Sendable, Equatable {
     /// - Complexity: O(n) in the payload.
     package func read(_ payload: [UInt8]) -> Reading {
         var reading = Reading()
-        guard [position[0], deviceIDHash[0], message[0]].contains(where: { Self.mentions(payload, key: $0) }),
+        guard needles.contains(where: { Self.mentions(payload, needle: $0) }),
               let root = try? JSONParser.parse(payload) else { return reading }
         let position = Self.integer(Self.find(self.position, in: root)).flatMap { $0 >= 1 && $0 <= Int64(Int32.max) ? Int32($0) : nil }
         let hash = Self.hash(Self.find(deviceIDHash, in: root))
@@ -51,8 +54,7 @@ package struct ProviderFields: Sendable, Equatable {
         return reading
     }
 
-    static func mentions(_ payload: [UInt8], key: String) -> Bool {
-        let needle = Array(("\"" + key + "\"").utf8)
+    static func mentions(_ payload: [UInt8], needle: [UInt8]) -> Bool {
         guard payload.count >= needle.count else { return false }
         return payload.withUnsafeBufferPointer { bytes in
             var start = 0

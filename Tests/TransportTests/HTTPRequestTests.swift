@@ -14,7 +14,7 @@ struct HTTPRequestTests {
         let fromText = HTTPRequest(method: "POST", path: "/3/device/ab", headers: Self.headers)
         let fromOctets = HTTPRequest(method: "POST", path: "/3/device/ab", authority: nil,
                                      fields: HeaderList(Self.headers.map { HeaderField($0.name, $0.value) }), body: [],
-                                     version: .http2, listener: 0, connection: 0)
+                                     version: .http2, listener: 0, connection: 0, stream: 0)
         for request in [fromText, fromOctets] {
             #expect(request.headers == Self.headers)
             #expect(request.value("apns-topic") == "com.example.app" && request.value("x-empty") == "")

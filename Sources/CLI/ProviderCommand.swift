@@ -121,23 +121,10 @@ package enum ProviderCommand {
         } catch {
             return usage(error)
         }
-        var scenario: Scenario
-        do {
-            let overrides = try sets.map { (text) throws(ScenarioError) in try ScenarioOverride(text) }
-            scenario = try ScenarioDecoder.loadKeepingBytes(path: path, standardInput: console.input, overrides: overrides).0
-        } catch {
-            console.err("error: \(error)\n")
-            return .dataError
-        }
-        if let seed { scenario.seed = seed }
-        let strategy: Strategy
-        if let label {
-            guard let found = scenario.strategies.first(where: { $0.label == label }) else {
-                return usage(.unknownStrategy(label, known: scenario.strategies.map(\.label)))
-            }
-            strategy = found
-        } else {
-            strategy = scenario.strategies[0]
+        let scenario: Scenario, strategy: Strategy
+        switch ServeCommand.load(path, sets: sets, seed: seed, strategy: label, command: "provider", console: console) {
+        case .success(let loaded): (scenario, strategy) = loaded
+        case .failure(let exit): return exit.code
         }
         let directory = out ?? "reports/\(scenario.name)-provider"
         do {

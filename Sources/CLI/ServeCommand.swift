@@ -157,6 +157,32 @@ package enum ServeCommand {
             .showHelp,
         ])
 
+    /// An exit code as an error, for `load`'s result.
+    package struct Exit: Error { let code: ExitCode }
+
+    /// The scenario with `--set`s and `--seed` applied, and the strategy `--strategy` names
+    /// (default: the first): what serve and provider both run. A file that cannot be read is
+    /// one line on stderr and 65; an unknown strategy is a usage error (64).
+    /// - Complexity: that of reading the scenario.
+    static func load(_ path: String, sets: [String], seed: UInt64?, strategy label: String?, command: String,
+                     console: Console) -> Result<(Scenario, Strategy), Exit> {
+        var scenario: Scenario
+        do {
+            let overrides = try sets.map { (text) throws(ScenarioError) in try ScenarioOverride(text) }
+            scenario = try ScenarioDecoder.loadKeepingBytes(path: path, standardInput: console.input, overrides: overrides).0
+        } catch {
+            console.err("error: \(error)\n")
+            return .failure(Exit(code: .dataError))
+        }
+        if let seed { scenario.seed = seed }
+        guard let label else { return .success((scenario, scenario.strategies[0])) }
+        guard let found = scenario.strategies.first(where: { $0.label == label }) else {
+            return .failure(Exit(code: PushSimCommand.usage(.unknownStrategy(label, known: scenario.strategies.map(\.label)),
+                                                            command: command, console: console)))
+        }
+        return .success((scenario, found))
+    }
+
     /// The most device apps a population may have without --allow-large: each costs about
     /// 2 KB (its phone, its timeline's draw, its token, what the API keeps of it).
     package static let largestPopulation = 500_000
@@ -224,23 +250,10 @@ package enum ServeCommand {
             return usage(.mismatch("--provider-key and --trust-certificate-subject are the two ways to authenticate; give one"))
         }
 
-        var scenario: Scenario
-        do {
-            let overrides = try sets.map { (text) throws(ScenarioError) in try ScenarioOverride(text) }
-            scenario = try ScenarioDecoder.loadKeepingBytes(path: path, standardInput: console.input, overrides: overrides).0
-        } catch {
-            console.err("error: \(error)\n")
-            return .dataError
-        }
-        if let seed { scenario.seed = seed }
-        let strategy: Strategy
-        if let label {
-            guard let found = scenario.strategies.first(where: { $0.label == label }) else {
-                return usage(.unknownStrategy(label, known: scenario.strategies.map(\.label)))
-            }
-            strategy = found
-        } else {
-            strategy = scenario.strategies[0]
+        let scenario: Scenario, strategy: Strategy
+        switch ServeCommand.load(path, sets: sets, seed: seed, strategy: label, command: "serve", console: console) {
+        case .success(let loaded): (scenario, strategy) = loaded
+        case .failure(let exit): return exit.code
         }
         let apps = scenario.devices * scenario.chain.device.apps.shares.count
         if !scanner.flag(RunCommand.Options.allowLarge), apps > largestPopulation {

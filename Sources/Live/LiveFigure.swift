@@ -49,11 +49,12 @@ public enum LiveFigure: CaseIterable, Sendable {
         }
     }
 
-    /// The ratio over devices and its standard error: devices are the units (a device's
-    /// apps share its connectivity), the ratio estimator's linearized variance
-    /// `n/(n−1) · Σ (y_d − r·x_d)² / (Σ x)²`. It covers what varies between devices; one
-    /// live run is one draw of the scenario's shared randomness (outages), as one `run` is.
-    /// - Complexity: O(d).
+    /// The ratio over blocks of devices and its standard error, as `pushsim run` computes
+    /// its own: devices fall in `UserBlocks` (device mod 64), each block with its own draw of
+    /// the provider's random outages, and the ratio estimator's linearized variance over
+    /// blocks, `n/(n−1) · Σ (y_b − r·x_b)² / (Σ x)²`, covers what varies between runs, the
+    /// shared outages too, not only between devices.
+    /// - Complexity: O(b).
     static func ratio(_ pairs: [(y: Int64, x: Int64)]) -> (value: Double, se: Double) {
         let y = pairs.reduce(0) { $0 + Double($1.y) }, x = pairs.reduce(0) { $0 + Double($1.x) }
         guard x > 0 else { return (.nan, .nan) }

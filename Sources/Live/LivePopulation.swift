@@ -145,7 +145,11 @@ package struct LivePopulation {
 
     /// The topic of app `app` on a device.
     /// - Complexity: O(1).
-    package func topic(ofApp app: Int32) -> String {
+    package func topic(ofApp app: Int32) -> String { Self.topic(ofApp: app, among: topics) }
+
+    /// The topic of app `app` given `--topic`'s list: serve and the provider name apps alike.
+    /// - Complexity: O(1).
+    package static func topic(ofApp app: Int32, among topics: [String]) -> String {
         let index = Int(app)
         if index < topics.count { return topics[index] }
         return "\(topics.last ?? "com.example.app").app\(index + 1)"

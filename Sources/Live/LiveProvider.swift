@@ -84,11 +84,7 @@ package struct LiveProvider {
 
     /// The topic of app `app` on a device (as serve names it).
     /// - Complexity: O(1).
-    package func topic(ofApp app: Int32) -> String {
-        let index = Int(app)
-        if index < topics.count { return topics[index] }
-        return "\(topics.last ?? "com.example.app").app\(index + 1)"
-    }
+    package func topic(ofApp app: Int32) -> String { LivePopulation.topic(ofApp: app, among: topics) }
 
     /// When the provider's next own event is due (a mail, an outage's start or end, a
     /// retry); nil when none is left before the end.

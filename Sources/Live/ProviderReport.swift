@@ -28,7 +28,7 @@ public enum ProviderReport {
         var rows = CSV.row(columns)
         var totals = ProviderLaneCounts()
         var serveTotals: [String: Int64] = [:]
-        var byDevice: [Int32: [(LiveFigure, Int64, Int64)]] = [:]
+        var byBlock: [Int: [(LiveFigure, Int64, Int64)]] = [:]
         for lane in provider.lanes {
             let serve = service.serveCounts[ProviderService.Lane(device: lane.device, app: lane.app)] ?? [:]
             totals += lane.counts
@@ -38,13 +38,13 @@ public enum ProviderReport {
             fields += serveColumns.map { String(serve[$0.columnName] ?? 0) }
             rows += CSV.row(fields)
             for figure in LiveFigure.allCases {
-                byDevice[lane.device, default: []].append((figure, figure.numerator(provider: lane.counts, serve: serve),
+                byBlock[UserBlocks.block(of: Int(lane.device)), default: []].append((figure, figure.numerator(provider: lane.counts, serve: serve),
                                                            lane.counts[.messages]))
             }
         }
         let figures = LiveFigure.allCases.map { figure in
-            let pairs = byDevice.keys.sorted().map { device in
-                byDevice[device]!.filter { $0.0 == figure }.reduce((y: Int64(0), x: Int64(0))) { ($0.y + $1.1, $0.x + $1.2) }
+            let pairs = byBlock.keys.sorted().map { block in
+                byBlock[block]!.filter { $0.0 == figure }.reduce((y: Int64(0), x: Int64(0))) { ($0.y + $1.1, $0.x + $1.2) }
             }
             let (value, se) = LiveFigure.ratio(pairs)
             return (figure.name, JSONText.object([("value", JSONText.number(value)), ("se", JSONText.number(se)),
@@ -56,7 +56,8 @@ public enum ProviderReport {
             [("scenario", JSONText.string(scenario.name)), ("seed", String(scenario.seed)),
              ("strategy", JSONText.string(provider.strategy.label))],
             [("clock", JSONText.string(service.clockMode)), ("simulatedSeconds", JSONText.number(Double(provider.now) / 1e6))],
-            [("deviceApps", String(provider.lanes.count)), ("devices", String(byDevice.count))],
+            [("deviceApps", String(provider.lanes.count)), ("devices", String(provider.scenario.devices)),
+             ("blocks", String(byBlock.count))],
             [("figures", JSONText.object(figures))],
             [("provider", JSONText.object(ProviderLaneCount.allCases.map { ($0.columnName, String(totals[$0])) }))],
             [("serve", JSONText.object(serveColumns.map { ($0.columnName, String(serveTotals[$0.columnName] ?? 0)) }))],

@@ -64,14 +64,21 @@ package struct AlertText: Equatable {
 /// The fast reading of a payload: one pass over its bytes that checks the JSON grammar as
 /// it skips what iOS does not read. It answers only when it is sure to read what the
 /// parser would: it gives up (nil) on any byte outside ASCII, any escape in a key or in
-/// the alert's words, a `mutable-content` that is not plain digits, or deep nesting; a
-/// duplicate key, like any syntax error, makes the payload draw nothing, as the parser's
-/// refusal does.
+/// the alert's words, a `mutable-content` that is not plain digits, deep nesting, or more
+/// than `keysKept` keys in an object and those around it; a duplicate key, like any syntax
+/// error, makes the payload draw nothing, as the parser's refusal does.
 enum PayloadScan {
+    /// Keys the scan remembers at once (of an object and those around it); past them it
+    /// gives up, and the parser reads the payload.
+    static let keysKept = 64
+
     static func read(_ payload: [UInt8]) -> AlertText? {
         payload.withUnsafeBufferPointer { bytes in
-            var scan = Scanner(bytes: bytes)
-            return scan.document()
+            // The keys seen, for the duplicate check, on the stack: no allocation a payload.
+            withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: keysKept) { keys in
+                var scan = Scanner(bytes: bytes, keys: keys)
+                return scan.document()
+            }
         }
     }
 
@@ -79,12 +86,18 @@ enum PayloadScan {
 
     private struct Scanner {
         let bytes: UnsafeBufferPointer<UInt8>
+        /// The keys of the objects being read, innermost last (`keyCount` of them), where they are in `bytes`.
+        let keys: UnsafeMutableBufferPointer<Range<Int>>
+        var keyCount = 0
         var at = 0
         var result = AlertText()
         /// A syntax error: the payload draws nothing (what the parser's refusal means).
         var broken = false
 
-        init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+        init(bytes: UnsafeBufferPointer<UInt8>, keys: UnsafeMutableBufferPointer<Range<Int>>) {
+            self.bytes = bytes
+            self.keys = keys
+        }
 
         mutating func document() -> AlertText? {
             do {
@@ -154,14 +167,21 @@ enum PayloadScan {
             guard depth < 64 else { throw GiveUp() }
             at += 1  // {
             skipSpace()
-            var keys: [UnsafeBufferPointer<UInt8>.SubSequence] = []
+            // This object's keys are `keys[first..<keyCount]`; the scan forgets them when it leaves it.
+            let first = keyCount
+            defer { keyCount = first }
             if peek() == UInt8(ascii: "}") { at += 1; return }
             while !broken {
                 skipSpace()
                 guard peek() == UInt8(ascii: "\"") else { broken = true; return }
                 let key = try plainString()
-                if keys.contains(where: { $0.elementsEqual(key) }) { broken = true; return }
-                keys.append(key)
+                for seen in first..<keyCount where bytes[keys[seen]].elementsEqual(key) {
+                    broken = true
+                    return
+                }
+                guard keyCount < keys.count else { throw GiveUp() }
+                keys[keyCount] = key.startIndex..<key.endIndex
+                keyCount += 1
                 skipSpace()
                 guard peek() == UInt8(ascii: ":") else { broken = true; return }
                 at += 1

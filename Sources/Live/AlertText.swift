@@ -108,7 +108,7 @@ enum PayloadScan {
                     return AlertText()
                 }
                 try object(depth: 0) { scanner, key in
-                    if key.elementsEqual("aps".utf8), scanner.peek() == UInt8(ascii: "{") {
+                    if Self.equal(key, "aps"), scanner.peek() == UInt8(ascii: "{") {
                         try scanner.object(depth: 1) { scanner, key in try scanner.apsMember(key) }
                     } else {
                         try scanner.skipValue(depth: 1)
@@ -123,7 +123,7 @@ enum PayloadScan {
         }
 
         mutating func apsMember(_ key: UnsafeBufferPointer<UInt8>.SubSequence) throws {
-            if key.elementsEqual("alert".utf8) {
+            if Self.equal(key, "alert") {
                 switch peek() {
                 case UInt8(ascii: "\""):
                     result.hasAlert = true
@@ -131,9 +131,9 @@ enum PayloadScan {
                 case UInt8(ascii: "{"):
                     result.hasAlert = true
                     try object(depth: 2) { scanner, key in
-                        if key.elementsEqual("title".utf8), scanner.peek() == UInt8(ascii: "\"") {
+                        if Self.equal(key, "title"), scanner.peek() == UInt8(ascii: "\"") {
                             scanner.result.title = try scanner.words()
-                        } else if key.elementsEqual("body".utf8), scanner.peek() == UInt8(ascii: "\"") {
+                        } else if Self.equal(key, "body"), scanner.peek() == UInt8(ascii: "\"") {
                             scanner.result.body = try scanner.words()
                         } else {
                             try scanner.skipValue(depth: 3)
@@ -142,16 +142,34 @@ enum PayloadScan {
                 default:
                     try skipValue(depth: 2)
                 }
-            } else if key.elementsEqual("mutable-content".utf8), let first = peek(), first == UInt8(ascii: "-") || isDigit(first) {
+            } else if Self.equal(key, "mutable-content"), let first = peek(), first == UInt8(ascii: "-") || isDigit(first) {
                 let start = at
                 try skipNumber()
                 let text = bytes[start..<at]
                 // Only plain digits are read here; "1.0" or "1e0" go to the parser.
                 guard text.allSatisfy(isDigit) else { throw GiveUp() }
-                result.mutableContent = text.elementsEqual("1".utf8)
+                result.mutableContent = Self.equal(text, "1")
             } else {
                 try skipValue(depth: 2)
             }
+        }
+
+        /// Whether `a` and `b` hold the same octets (`elementsEqual` over a `String.UTF8View`
+        /// walks it generically, a cost on every key).
+        static func equal(_ a: UnsafeBufferPointer<UInt8>.SubSequence, _ b: UnsafeBufferPointer<UInt8>.SubSequence) -> Bool {
+            guard a.count == b.count else { return false }
+            var i = a.startIndex, j = b.startIndex
+            while i < a.endIndex {
+                guard a.base[i] == b.base[j] else { return false }
+                i += 1
+                j += 1
+            }
+            return true
+        }
+
+        /// Whether `a` holds the octets of `text` (an ASCII constant).
+        static func equal(_ a: UnsafeBufferPointer<UInt8>.SubSequence, _ text: StaticString) -> Bool {
+            equal(a, UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)[...])
         }
 
         func peek() -> UInt8? { at < bytes.count ? bytes[at] : nil }
@@ -175,7 +193,7 @@ enum PayloadScan {
                 skipSpace()
                 guard peek() == UInt8(ascii: "\"") else { broken = true; return }
                 let key = try plainString()
-                for seen in first..<keyCount where bytes[keys[seen]].elementsEqual(key) {
+                for seen in first..<keyCount where Self.equal(bytes[keys[seen]], key) {
                     broken = true
                     return
                 }

@@ -62,10 +62,12 @@ package struct DeviceApp {
     }
 
     /// Puts `entry` in Notification Center, over the oldest when full; one that replaced an
-    /// existing entry takes the place of the newest with its collapse id.
+    /// existing entry takes the place of the newest with its record's collapse id. The
+    /// record is taken from the entry, not passed beside it: each copy of a record retains
+    /// its four strings.
     /// - Complexity: O(1), O(`entriesKept`) when it replaced one.
-    package mutating func show(_ entry: ShownEntry, collapseID: String?) {
-        if entry.replacedExisting, let collapseID,
+    package mutating func show(_ entry: ShownEntry) {
+        if entry.replacedExisting, let collapseID = entry.record?.collapseID,
            let index = notificationCenter.lastIndex(where: { $0.record?.collapseID == collapseID }) {
             notificationCenter.remove(at: index)
         }

@@ -169,9 +169,8 @@ extension LivePopulation {
                     lanes[index].counts[.mailsShown] += 1
                 }
                 if replacedExisting { lanes[index].counts[.replacedOnDevice] += 1 }
-                let record = records.record(messageIndex: message)
-                lanes[index].show(ShownEntry(shownAt: now, record: record, messageIndex: message, summary: nil,
-                                             replacedExisting: replacedExisting), collapseID: record?.collapseID)
+                lanes[index].show(ShownEntry(shownAt: now, record: records.record(messageIndex: message), messageIndex: message,
+                                             summary: nil, replacedExisting: replacedExisting))
                 lanes[index].note(.shown(run), message: message, at: now)
                 maybeTap(lane: lane, at: now)
             case .rerequestAnswerMissed:
@@ -180,9 +179,8 @@ extension LivePopulation {
                 lanes[index].counts[.shown] += 1
                 lanes[index].counts[.summariesShown] += 1
                 if replacedExisting { lanes[index].counts[.replacedOnDevice] += 1 }
-                let record = records.record(messageIndex: message)
-                lanes[index].show(ShownEntry(shownAt: now, record: record, messageIndex: message, summary: from...to,
-                                             replacedExisting: replacedExisting), collapseID: record?.collapseID)
+                lanes[index].show(ShownEntry(shownAt: now, record: records.record(messageIndex: message), messageIndex: message,
+                                             summary: from...to, replacedExisting: replacedExisting))
                 lanes[index].note(.summaryShown, message: message, at: now)
                 maybeTap(lane: lane, at: now)
             case .notShown(let message, let reason):

@@ -60,7 +60,8 @@ package struct ProviderFields: Sendable, Equatable {
     static func mentions(_ payload: [UInt8], anyOf needles: [[UInt8]]) -> Bool {
         payload.withUnsafeBufferPointer { bytes in
             for start in bytes.indices where bytes[start] == UInt8(ascii: "\"") {
-                for needle in needles where start + needle.count <= bytes.count {
+                // The octet after the quote first: most keys differ there.
+                for needle in needles where start + needle.count <= bytes.count && bytes[start + 1] == needle[1] {
                     let found = needle.withUnsafeBufferPointer { needle in
                         var index = 1
                         while index < needle.count, bytes[start + index] == needle[index] { index += 1 }

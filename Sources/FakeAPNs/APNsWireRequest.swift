@@ -45,6 +45,23 @@ public struct APNsWireRequest: Sendable, Equatable {
     /// - Complexity: O(h + n) for h headers and n bytes.
     public static func parse(method: String, path: String, headers: [(name: String, value: String)],
                              body: [UInt8]) -> Result<APNsWireRequest, APNsReason> {
+        parse(method: method, path: path, forEachField: { visit in
+            for header in headers {
+                var name = header.name, value = header.value
+                name.withUTF8 { name in value.withUTF8 { value in visit(name, value) } }
+            }
+        }, body: body)
+    }
+
+    /// Checks a request whose regular fields are read in place: `forEachField` calls its
+    /// argument with each field's name and value octets, in order (names lowercase). Text
+    /// is made only of the fields the request keeps (`apns-id`, `apns-topic`,
+    /// `apns-collapse-id`, `authorization`) and of unusual values; the others are judged
+    /// on their octets. The same checks, in the same order, as `parse(method:path:headers:body:)`.
+    /// - Complexity: O(h + n) for h octets of fields and n bytes.
+    public static func parse(method: String, path: String,
+                             forEachField: ((_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) -> Void) -> Void,
+                             body: [UInt8]) -> Result<APNsWireRequest, APNsReason> {
         guard method == "POST" else { return .failure(.methodNotAllowed) }
         let prefix = "/3/device/"
         guard path.hasPrefix(prefix) else { return .failure(.badPath) }
@@ -54,59 +71,85 @@ public struct APNsWireRequest: Sendable, Equatable {
         guard let token = hexBytes(tokenText) else { return .failure(.badDeviceToken) }
 
         // One pass over the fields: each `apns-*` field (and `authorization`) at most once.
-        var apnsID: String?, topic: String?, pushTypeText: String?, priorityText: String?, expirationText: String?
-        var collapseID: String?, authorization: String?
-        var unknownSeen: [String] = []
-        for header in headers {
-            func once(_ slot: inout String?) -> Bool {
-                guard slot == nil else { return false }
-                slot = header.value
-                return true
-            }
-            let first: Bool
-            switch header.name {
-            case "apns-id": first = once(&apnsID)
-            case "apns-topic": first = once(&topic)
-            case "apns-push-type": first = once(&pushTypeText)
-            case "apns-priority": first = once(&priorityText)
-            case "apns-expiration": first = once(&expirationText)
-            case "apns-collapse-id": first = once(&collapseID)
-            case "authorization": first = once(&authorization)
-            default:
-                guard header.name.hasPrefix("apns-") else { continue }
-                first = !unknownSeen.contains(header.name)
-                unknownSeen.append(header.name)
-            }
-            guard first else { return .failure(.duplicateHeaders) }
-        }
+        // Values are read as they come; the checks below judge them in their order.
+        var fields = ReadFields()
+        forEachField { name, value in fields.read(name: name, value: value) }
+        if fields.duplicate { return .failure(.duplicateHeaders) }
 
-        if let id = apnsID {
+        var apnsID: String?
+        if let id = fields.apnsID {
             guard isCanonicalUUID(id) else { return .failure(.badMessageId) }
             apnsID = id.lowercased()
         }
         var pushType = PushType.missing
-        if let text = pushTypeText {
-            guard let known = PushType.byHeaderValue[text] else { return .failure(.invalidPushType) }
+        if let reading = fields.pushType {
+            guard let known = reading else { return .failure(.invalidPushType) }
             pushType = known
         }
         var priority: UInt8 = 10
-        if let text = priorityText {
-            guard let number = UInt8(text), number == 10 || number == 5 || number == 1 else { return .failure(.badPriority) }
+        if let reading = fields.priority {
+            guard let number = reading, number == 10 || number == 5 || number == 1 else { return .failure(.badPriority) }
             priority = number
         }
         var expiration = WireExpiration.absent
-        if let text = expirationText {
+        if let text = fields.expiration {
             guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let seconds = Int64(text) else {
                 return .failure(.badExpirationDate)
             }
             expiration = seconds == 0 ? .immediately : .epochSeconds(seconds)
         }
-        if let collapseID, collapseID.utf8.count > maximumCollapseIDBytes { return .failure(.badCollapseId) }
+        if let collapseID = fields.collapseID, collapseID.utf8.count > maximumCollapseIDBytes { return .failure(.badCollapseId) }
         if body.isEmpty { return .failure(.payloadEmpty) }
         if body.count > Int(pushType.maximumPayloadBytes) { return .failure(.payloadTooLarge) }
-        return .success(APNsWireRequest(token: token, topic: topic, pushType: pushType, priority: priority,
-                                        expiration: expiration, collapseID: collapseID, apnsID: apnsID,
-                                        authorization: authorization, payload: body))
+        return .success(APNsWireRequest(token: token, topic: fields.topic, pushType: pushType, priority: priority,
+                                        expiration: expiration, collapseID: fields.collapseID, apnsID: apnsID,
+                                        authorization: fields.authorization, payload: body))
+    }
+
+    /// What `parse` gathers of the fields in its one pass.
+    private struct ReadFields {
+        var apnsID: String?, topic: String?, expiration: String?, collapseID: String?, authorization: String?
+        /// The push type: nil absent, `.some(nil)` a value APNs does not know.
+        var pushType: PushType??
+        /// The priority as a number: nil absent, `.some(nil)` not one.
+        var priority: UInt8??
+        /// Unknown `apns-*` names seen (a duplicate of one is refused too).
+        var unknownSeen: [String] = []
+        /// A field came twice.
+        var duplicate = false
+
+        mutating func read(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
+            func text() -> String { String(decoding: value, as: UTF8.self) }
+            func once(_ slot: inout String?) {
+                if slot == nil { slot = text() } else { duplicate = true }
+            }
+            if equal(name, "authorization") { return once(&authorization) }
+            // "apns-"
+            guard name.count >= 5, name[0] == 0x61, name[1] == 0x70, name[2] == 0x6e, name[3] == 0x73, name[4] == 0x2d else { return }
+            switch name.count {
+            case 7 where equal(name, "apns-id"): once(&apnsID)
+            case 10 where equal(name, "apns-topic"): once(&topic)
+            case 14 where equal(name, "apns-push-type"):
+                guard pushType == nil else { duplicate = true; return }
+                // Nearly every push is an alert: it is compared before the table is hashed.
+                pushType = .some(equal(value, "alert") ? .alert : PushType.byHeaderValue[text()])
+            case 13 where equal(name, "apns-priority"):
+                guard priority == nil else { duplicate = true; return }
+                priority = .some(equal(value, "10") ? 10 : equal(value, "5") ? 5 : UInt8(text()))
+            case 15 where equal(name, "apns-expiration"): once(&expiration)
+            case 16 where equal(name, "apns-collapse-id"): once(&collapseID)
+            default:
+                let unknown = String(decoding: name, as: UTF8.self)
+                if unknownSeen.contains(unknown) { duplicate = true }
+                unknownSeen.append(unknown)
+            }
+        }
+
+        private func equal(_ octets: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
+            guard octets.count == text.utf8CodeUnitCount else { return false }
+            for index in 0..<octets.count where octets[index] != text.utf8Start[index] { return false }
+            return true
+        }
     }
 
     /// The bytes of an even-length hex string (either case), or nil.
@@ -117,30 +160,28 @@ public struct APNsWireRequest: Sendable, Equatable {
         // Substring's indices, or appending byte by byte, costs more than the rest of a request.
         return text.withUTF8 { digits -> [UInt8]? in
             guard digits.count % 2 == 0 else { return nil }
-            var valid = true
-            let bytes = [UInt8](unsafeUninitializedCapacity: digits.count / 2) { out, count in
-                count = out.count
-                for index in 0..<out.count {
-                    let high = nibble(digits[2 * index]), low = nibble(digits[2 * index + 1])
-                    guard high | low <= 0xf else {
-                        valid = false
-                        count = index
-                        return
+            // Digits through a table, their validity judged once at the end: no branch a digit.
+            var invalid: UInt8 = 0
+            let bytes = nibbleValues.withUnsafeBufferPointer { values in
+                [UInt8](unsafeUninitializedCapacity: digits.count / 2) { out, count in
+                    for index in 0..<out.count {
+                        let high = values[Int(digits[2 &* index])], low = values[Int(digits[2 &* index &+ 1])]
+                        invalid |= high | low
+                        out[index] = high << 4 | low
                     }
-                    out[index] = high << 4 | low
+                    count = out.count
                 }
             }
-            return valid ? bytes : nil
+            return invalid & 0xf0 == 0 ? bytes : nil
         }
     }
 
-    /// The value of a hex digit (either case), or 0xff for any other octet.
-    @inline(__always)
-    private static func nibble(_ digit: UInt8) -> UInt8 {
-        switch digit {
-        case 0x30...0x39: digit - 0x30
-        case 0x61...0x66: digit - 0x61 + 10
-        case 0x41...0x46: digit - 0x41 + 10
+    /// The value of each octet as a hex digit (either case), 0xff for any other octet.
+    private static let nibbleValues: [UInt8] = (0...255).map { octet in
+        switch UInt8(octet) {
+        case 0x30...0x39: UInt8(octet) - 0x30
+        case 0x61...0x66: UInt8(octet) - 0x61 + 10
+        case 0x41...0x46: UInt8(octet) - 0x41 + 10
         default: 0xff
         }
     }

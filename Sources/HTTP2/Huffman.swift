@@ -1,10 +1,11 @@
 /// The Huffman coding of HPACK string literals (RFC 7541 §5.2, Appendix B).
 ///
-/// Decoding reads four bits at a time through a state machine built once from
+/// Decoding reads a whole octet at a time through a state machine built once from
 /// `HuffmanCode.rows`: the states are the 256 internal nodes of the code's tree, and each
-/// (state, nibble) leads to a state, at most one symbol (no code is shorter than 5 bits)
-/// and whether EOS was met. A state is a valid place to stop when the bits since the last
-/// symbol are all ones and fewer than eight: padding made of EOS's high bits.
+/// (state, octet) leads to a state, at most two symbols (no code is shorter than 5 bits)
+/// and whether EOS was met. It is made from a machine that reads four bits at a time
+/// (nghttp2's), kept as the reference. A state is a valid place to stop when the bits
+/// since the last symbol are all ones and fewer than eight: padding made of EOS's high bits.
 public enum Huffman {
     /// The octets `bytes` take once coded.
     /// - Complexity: O(n).
@@ -74,15 +75,44 @@ public enum Huffman {
         guard valid else { throw .invalidHuffman }
     }
 
-    /// The most octets `count` octets of code decode to: no code is shorter than 5 bits.
+    /// The room `decode(_:into:)` needs for `count` octets of code: at most `count * 8 / 5`
+    /// octets (no code is shorter than 5 bits), and each step writes one octet past what it keeps.
     /// - Complexity: O(1).
-    static func maximumDecodedLength(_ count: Int) -> Int { count * 8 / 5 + 1 }
+    static func maximumDecodedLength(_ count: Int) -> Int { count * 8 / 5 + 2 }
 
     /// Decodes `bytes` into `out`, which has room for `maximumDecodedLength(bytes.count)`
     /// octets, written through the pointer (an append per octet cost more than the state
     /// machine's step); how many it wrote, or nil when the code is invalid.
     /// - Complexity: O(n).
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>) -> Int? {
+        precondition(out.count >= maximumDecodedLength(bytes.count), "no room for what the code may decode to")
+        let machine = HuffmanDecoder.shared
+        var state = 0
+        var end = 0
+        var flags: UInt32 = 0
+        machine.octetTransitions.withUnsafeBufferPointer { table in
+            guard let input = bytes.baseAddress, let output = out.baseAddress, let table = table.baseAddress else { return }
+            for index in 0..<bytes.count {
+                // Both symbol octets are written; `end` keeps those emitted. A failed step
+                // emits nothing and goes back to the root, so the writes stay in the room;
+                // its flag is kept and judged at the end (no branch a step).
+                let transition = table[state << 8 | Int(input[index])]
+                // The two symbol octets in one store, the first at `end`.
+                UnsafeMutableRawPointer(output + end).storeBytes(of: UInt16(truncatingIfNeeded: transition >> 8).littleEndian,
+                                                                 as: UInt16.self)
+                end &+= Int(transition >> 24 & 3)
+                flags |= transition
+                state = Int(transition & 0xff)
+            }
+        }
+        guard flags & HuffmanDecoder.octetFailed == 0, machine.canEnd[state] else { return nil }
+        return end
+    }
+
+    /// Decodes `bytes` into `out` four bits at a time (the machine the octet one is made
+    /// from): the reference the tests hold the octet decoder to.
+    /// - Complexity: O(n).
+    static func decodeByNibbles(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>) -> Int? {
         precondition(out.count >= maximumDecodedLength(bytes.count), "no room for what the code may decode to")
         let machine = HuffmanDecoder.shared
         var state = 0
@@ -123,8 +153,15 @@ struct HuffmanDecoder: Sendable {
     static let emits: UInt32 = 1 << 16
     static let failed: UInt32 = 1 << 17
 
+    /// Bits of an octet transition: 0–7 the next state, 8–15 the first symbol emitted,
+    /// 16–23 the second, 24–25 how many were emitted, and this flag.
+    static let octetFailed: UInt32 = 1 << 26
+
     /// 256 states × 16 nibbles.
     let transitions: [UInt32]
+    /// 256 states × 256 octets: two nibble steps each (256 KB, of which a request's
+    /// strings touch a few lines).
+    let octetTransitions: [UInt32]
     /// Whether input may end in each state (RFC 7541 §5.2's padding rule).
     let canEnd: [Bool]
 
@@ -176,6 +213,28 @@ struct HuffmanDecoder: Sendable {
             }
         }
         self.transitions = transitions
+        var octetTransitions = [UInt32](repeating: 0, count: 256 * 256)
+        for state in 0..<256 {
+            for octet in 0..<256 {
+                let high = transitions[state << 4 | octet >> 4]
+                let low = transitions[Int(high & 0xff) << 4 | octet & 0x0f]
+                guard (high | low) & HuffmanDecoder.failed == 0 else {
+                    octetTransitions[state << 8 | octet] = HuffmanDecoder.octetFailed // to the root, nothing emitted
+                    continue
+                }
+                var transition = low & 0xff
+                var emitted: UInt32 = 0
+                func emit(_ step: UInt32) {
+                    guard step & HuffmanDecoder.emits != 0 else { return }
+                    transition |= (step >> 8 & 0xff) << (8 + 8 * emitted)
+                    emitted += 1
+                }
+                emit(high)
+                emit(low)
+                octetTransitions[state << 8 | octet] = transition | emitted << 24
+            }
+        }
+        self.octetTransitions = octetTransitions
         canEnd = (0..<256).map { allOnes[$0] && depth[$0] <= 7 }
     }
 }

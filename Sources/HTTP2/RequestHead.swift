@@ -55,8 +55,11 @@ enum FieldValidation {
     /// - Complexity: O(n), n the octets of the field.
     static func regularFieldProblem(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> String? {
         if name.isEmpty { return "an empty field name" }
-        for octet in name where !isNameOctet(octet) {
-            return octet >= 0x41 && octet <= 0x5a ? "an uppercase field name" : "a field name with an invalid character"
+        // Eight octets at a time; the first octet at fault is looked for only to say why.
+        if !Octets.allNameOctets(name) {
+            for octet in name where !isNameOctet(octet) {
+                return octet >= 0x41 && octet <= 0x5a ? "an uppercase field name" : "a field name with an invalid character"
+            }
         }
         if let problem = valueProblem(value) { return problem }
         switch name.count {

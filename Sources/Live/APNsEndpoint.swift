@@ -10,16 +10,10 @@ extension ServeService {
     /// or one made for it; an error's body is `{"reason": …}` (with `timestamp` for 410).
     /// - Complexity: O(n) in the request, plus the events it causes.
     func answerAPNs(_ request: HTTPRequest) -> HTTPResponse {
-        // Only the fields `APNsWireRequest.parse` reads (`apns-*` and `authorization`) become
-        // text, their known names as constants: not `user-agent`, `content-length`, ….
-        var headers: [(name: String, value: String)] = []
-        headers.reserveCapacity(8)
-        request.forEachField { name, value in
-            guard let text = Self.apnsFieldName(name) else { return }
-            headers.append((text, String(decoding: value, as: UTF8.self)))
-        }
+        // The fields are read in place: text is made only of the values the request keeps.
         let wire: APNsWireRequest
-        switch APNsWireRequest.parse(method: request.method, path: request.path, headers: headers, body: request.body) {
+        switch APNsWireRequest.parse(method: request.method, path: request.path, forEachField: { request.forEachField($0) },
+                                     body: request.body) {
         case .failure(let reason):
             return answer(.failure(reason), apnsID: makeAPNsID())
         case .success(let parsed):
@@ -57,41 +51,21 @@ extension ServeService {
             }
         }
         guard let token else { return refuse(.badDeviceToken) }
+        return answer(Self.deliver(wire, token: token, topic: topic, apnsID: apnsID, in: &population), apnsID: apnsID)
+    }
+
+    /// The token's topic check, then APNs's answer, in one access to the population: every
+    /// access to this class's property is checked for exclusivity at run time, and calling
+    /// `population.topic(ofApp:)` on the property copied the whole population for the call
+    /// (about 2,000 instructions a request).
+    private static func deliver(_ wire: APNsWireRequest, token: DeviceToken, topic: String?, apnsID: String,
+                                in population: inout LivePopulation) -> APNsResponse {
         let app = population.lanes[Int(population.tokens.lane(of: token))].app
-        // Through an inout access: `population.topic(ofApp:)` called on this class's property
-        // copied the whole population for the call (about 2,000 instructions a request).
-        if let topic, !Self.topic(topic, belongsTo: Self.topic(ofApp: app, in: &population)) {
-            return refuse(.deviceTokenNotForTopic)
+        if let topic, !Self.topic(topic, belongsTo: population.topic(ofApp: app)) {
+            population.refused(token, .deviceTokenNotForTopic)
+            return .failure(.deviceTokenNotForTopic)
         }
-        return answer(population.receive(wire, token: token, apnsID: apnsID), apnsID: apnsID)
-    }
-
-    /// The name of a field APNs reads, as text (the known ones are constants), or nil for
-    /// another field.
-    /// - Complexity: O(n), n the name's octets.
-    static func apnsFieldName(_ name: UnsafeBufferPointer<UInt8>) -> String? {
-        func equals(_ text: StaticString) -> Bool {
-            guard name.count == text.utf8CodeUnitCount else { return false }
-            for index in 0..<name.count where name[index] != text.utf8Start[index] { return false }
-            return true
-        }
-        if equals("authorization") { return "authorization" }
-        // "apns-"
-        guard name.count >= 5, name[0] == 0x61, name[1] == 0x70, name[2] == 0x6e, name[3] == 0x73, name[4] == 0x2d else { return nil }
-        switch name.count {
-        case 7 where equals("apns-id"): return "apns-id"
-        case 10 where equals("apns-topic"): return "apns-topic"
-        case 13 where equals("apns-priority"): return "apns-priority"
-        case 14 where equals("apns-push-type"): return "apns-push-type"
-        case 15 where equals("apns-expiration"): return "apns-expiration"
-        case 16 where equals("apns-collapse-id"): return "apns-collapse-id"
-        default: return String(decoding: name, as: UTF8.self)
-        }
-    }
-
-    /// The topic of app `app`, read from `population` in place.
-    private static func topic(ofApp app: Int32, in population: inout LivePopulation) -> String {
-        population.topic(ofApp: app)
+        return population.receive(wire, token: token, apnsID: apnsID)
     }
 
     /// Whether `topic` is the app's bundle id, or the bundle id with a push type's suffix

@@ -64,14 +64,21 @@ package struct AlertText: Equatable {
 /// The fast reading of a payload: one pass over its bytes that checks the JSON grammar as
 /// it skips what iOS does not read. It answers only when it is sure to read what the
 /// parser would: it gives up (nil) on any byte outside ASCII, any escape in a key or in
-/// the alert's words, a `mutable-content` that is not plain digits, or deep nesting; a
-/// duplicate key, like any syntax error, makes the payload draw nothing, as the parser's
-/// refusal does.
+/// the alert's words, a `mutable-content` that is not plain digits, deep nesting, or more
+/// than `keysKept` keys in an object and those around it; a duplicate key, like any syntax
+/// error, makes the payload draw nothing, as the parser's refusal does.
 enum PayloadScan {
+    /// Keys the scan remembers at once (of an object and those around it); past them it
+    /// gives up, and the parser reads the payload.
+    static let keysKept = 64
+
     static func read(_ payload: [UInt8]) -> AlertText? {
         payload.withUnsafeBufferPointer { bytes in
-            var scan = Scanner(bytes: bytes)
-            return scan.document()
+            // The keys seen, for the duplicate check, on the stack: no allocation a payload.
+            withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: keysKept) { keys in
+                var scan = Scanner(bytes: bytes, keys: keys)
+                return scan.document()
+            }
         }
     }
 
@@ -79,12 +86,18 @@ enum PayloadScan {
 
     private struct Scanner {
         let bytes: UnsafeBufferPointer<UInt8>
+        /// The keys of the objects being read, innermost last (`keyCount` of them), where they are in `bytes`.
+        let keys: UnsafeMutableBufferPointer<Range<Int>>
+        var keyCount = 0
         var at = 0
         var result = AlertText()
         /// A syntax error: the payload draws nothing (what the parser's refusal means).
         var broken = false
 
-        init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+        init(bytes: UnsafeBufferPointer<UInt8>, keys: UnsafeMutableBufferPointer<Range<Int>>) {
+            self.bytes = bytes
+            self.keys = keys
+        }
 
         mutating func document() -> AlertText? {
             do {
@@ -95,7 +108,7 @@ enum PayloadScan {
                     return AlertText()
                 }
                 try object(depth: 0) { scanner, key in
-                    if key.elementsEqual("aps".utf8), scanner.peek() == UInt8(ascii: "{") {
+                    if Self.equal(key, "aps"), scanner.peek() == UInt8(ascii: "{") {
                         try scanner.object(depth: 1) { scanner, key in try scanner.apsMember(key) }
                     } else {
                         try scanner.skipValue(depth: 1)
@@ -110,7 +123,7 @@ enum PayloadScan {
         }
 
         mutating func apsMember(_ key: UnsafeBufferPointer<UInt8>.SubSequence) throws {
-            if key.elementsEqual("alert".utf8) {
+            if Self.equal(key, "alert") {
                 switch peek() {
                 case UInt8(ascii: "\""):
                     result.hasAlert = true
@@ -118,9 +131,9 @@ enum PayloadScan {
                 case UInt8(ascii: "{"):
                     result.hasAlert = true
                     try object(depth: 2) { scanner, key in
-                        if key.elementsEqual("title".utf8), scanner.peek() == UInt8(ascii: "\"") {
+                        if Self.equal(key, "title"), scanner.peek() == UInt8(ascii: "\"") {
                             scanner.result.title = try scanner.words()
-                        } else if key.elementsEqual("body".utf8), scanner.peek() == UInt8(ascii: "\"") {
+                        } else if Self.equal(key, "body"), scanner.peek() == UInt8(ascii: "\"") {
                             scanner.result.body = try scanner.words()
                         } else {
                             try scanner.skipValue(depth: 3)
@@ -129,16 +142,34 @@ enum PayloadScan {
                 default:
                     try skipValue(depth: 2)
                 }
-            } else if key.elementsEqual("mutable-content".utf8), let first = peek(), first == UInt8(ascii: "-") || isDigit(first) {
+            } else if Self.equal(key, "mutable-content"), let first = peek(), first == UInt8(ascii: "-") || isDigit(first) {
                 let start = at
                 try skipNumber()
                 let text = bytes[start..<at]
                 // Only plain digits are read here; "1.0" or "1e0" go to the parser.
                 guard text.allSatisfy(isDigit) else { throw GiveUp() }
-                result.mutableContent = text.elementsEqual("1".utf8)
+                result.mutableContent = Self.equal(text, "1")
             } else {
                 try skipValue(depth: 2)
             }
+        }
+
+        /// Whether `a` and `b` hold the same octets (`elementsEqual` over a `String.UTF8View`
+        /// walks it generically, a cost on every key).
+        static func equal(_ a: UnsafeBufferPointer<UInt8>.SubSequence, _ b: UnsafeBufferPointer<UInt8>.SubSequence) -> Bool {
+            guard a.count == b.count else { return false }
+            var i = a.startIndex, j = b.startIndex
+            while i < a.endIndex {
+                guard a.base[i] == b.base[j] else { return false }
+                i += 1
+                j += 1
+            }
+            return true
+        }
+
+        /// Whether `a` holds the octets of `text` (an ASCII constant).
+        static func equal(_ a: UnsafeBufferPointer<UInt8>.SubSequence, _ text: StaticString) -> Bool {
+            equal(a, UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)[...])
         }
 
         func peek() -> UInt8? { at < bytes.count ? bytes[at] : nil }
@@ -154,14 +185,21 @@ enum PayloadScan {
             guard depth < 64 else { throw GiveUp() }
             at += 1  // {
             skipSpace()
-            var keys: [UnsafeBufferPointer<UInt8>.SubSequence] = []
+            // This object's keys are `keys[first..<keyCount]`; the scan forgets them when it leaves it.
+            let first = keyCount
+            defer { keyCount = first }
             if peek() == UInt8(ascii: "}") { at += 1; return }
             while !broken {
                 skipSpace()
                 guard peek() == UInt8(ascii: "\"") else { broken = true; return }
                 let key = try plainString()
-                if keys.contains(where: { $0.elementsEqual(key) }) { broken = true; return }
-                keys.append(key)
+                for seen in first..<keyCount where Self.equal(bytes[keys[seen]], key) {
+                    broken = true
+                    return
+                }
+                guard keyCount < keys.count else { throw GiveUp() }
+                keys[keyCount] = key.startIndex..<key.endIndex
+                keyCount += 1
                 skipSpace()
                 guard peek() == UInt8(ascii: ":") else { broken = true; return }
                 at += 1

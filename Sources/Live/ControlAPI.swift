@@ -155,7 +155,7 @@ extension ServeService {
             return JSONText.object(members)
         }
         let log = deviceApp.log.reversed().map { entry in
-            var members: [(String, String)] = [("time", time(entry.time)), ("step", JSONText.string(entry.step))]
+            var members: [(String, String)] = [("time", time(entry.time)), ("step", JSONText.string(entry.step.text))]
             if let message = entry.messageIndex {
                 members.append(("apnsId", JSONText.optional(population.records.record(messageIndex: message)?.apnsID, JSONText.string)))
             }

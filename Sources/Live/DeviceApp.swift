@@ -19,7 +19,8 @@ package struct ShownEntry: Sendable {
 package struct LogEntry: Sendable {
     package var time: SimTime
     package var messageIndex: Int32?
-    package var step: String
+    /// What happened, as values (`LogStep.text` when the API reads it).
+    package var step: LogStep
 }
 
 /// One app on one phone in the live population, and what the population remembers of
@@ -42,9 +43,9 @@ package struct DeviceApp {
     /// Requests APNs refused, by reason (`APNsReason.allCases` order).
     package var rejections = [Int64](repeating: 0, count: APNsReason.allCases.count)
     /// What Notification Center shows, newest last, at most `entriesKept`.
-    package var notificationCenter: [ShownEntry] = []
+    package var notificationCenter = RecentEntries<ShownEntry>(capacity: entriesKept)
     /// iOS's and the extension's steps, newest last, at most `entriesKept`.
-    package var log: [LogEntry] = []
+    package var log = RecentEntries<LogEntry>(capacity: entriesKept)
     /// The mail ids whose own push was drawn (with a provider link: `DeviceAppCount.mailsShown`).
     package var mailsShown = Set<Int32>()
 
@@ -54,17 +55,22 @@ package struct DeviceApp {
     package var memoryRandom: SplitMix64
     package var tapRandom: SplitMix64
 
-    package mutating func note(_ step: String, message: Int32?, at now: SimTime) {
-        if log.count == Self.entriesKept { log.removeFirst() }
+    /// Logs `step` (of push `message`, if any) at `now`, over the oldest when full.
+    /// - Complexity: O(1).
+    package mutating func note(_ step: LogStep, message: Int32?, at now: SimTime) {
         log.append(LogEntry(time: now, messageIndex: message, step: step))
     }
 
-    package mutating func show(_ entry: ShownEntry, collapseID: String?) {
-        if entry.replacedExisting, let collapseID,
+    /// Puts `entry` in Notification Center, over the oldest when full; one that replaced an
+    /// existing entry takes the place of the newest with its record's collapse id. The
+    /// record is taken from the entry, not passed beside it: each copy of a record retains
+    /// its four strings.
+    /// - Complexity: O(1), O(`entriesKept`) when it replaced one.
+    package mutating func show(_ entry: ShownEntry) {
+        if entry.replacedExisting, let collapseID = entry.record?.collapseID,
            let index = notificationCenter.lastIndex(where: { $0.record?.collapseID == collapseID }) {
             notificationCenter.remove(at: index)
         }
-        if notificationCenter.count == Self.entriesKept { notificationCenter.removeFirst() }
         notificationCenter.append(entry)
     }
 }

@@ -57,7 +57,7 @@ extension LivePopulation {
                                      rotation: Int(lanes[index].rotations), lane: lane)
             lanes[index].tokens.append(token)
             lanes[index].phone.rotateToken(to: token, promptShown: promptShown, into: &deviceEffects)
-            lanes[index].note(promptShown ? "token changed (reinstall)" : "token changed", message: nil, at: now)
+            lanes[index].note(.tokenChanged(reinstall: promptShown), message: nil, at: now)
             routeDeviceEffects(lane: lane, at: now)
         case .subscriptionChange:
             lanes[index].folderGeneration += 1
@@ -98,14 +98,14 @@ extension LivePopulation {
                 agenda.send(.powerWindowOpens(token), arrivingAt: now + delay)
             case .discard(let push, let reason):
                 let lane = Int(tokens.lane(of: push.token))
-                let (count, why): (DeviceAppCount, String) = switch reason {
-                case .replaced: (.coalesced, "APNs dropped it for a newer push (one kept per app while offline)")
-                case .expired: (.expired, "APNs dropped it: its apns-expiration passed")
-                case .unregistered: (.discardedUnregistered, "APNs dropped it: the token is no longer valid")
-                case .disabled: (.discardedDisabled, "APNs dropped it: notifications are off for the app")
+                let count: DeviceAppCount = switch reason {
+                case .replaced: .coalesced
+                case .expired: .expired
+                case .unregistered: .discardedUnregistered
+                case .disabled: .discardedDisabled
                 }
                 lanes[lane].counts[count] += 1
-                lanes[lane].note(why, message: push.payload.messageIndex, at: now)
+                lanes[lane].note(.dropped(reason), message: push.payload.messageIndex, at: now)
             case .held:
                 // Told only under `APNsConfiguration.reportsHolding`, which the population does not ask for.
                 break
@@ -126,10 +126,10 @@ extension LivePopulation {
             routed += 1
             switch effect {
             case .connected(let token):
-                lanes[index].note("online", message: nil, at: now)
+                lanes[index].note(.online, message: nil, at: now)
                 agenda.sendNow(.connectionReachesAPNs(token))
             case .disconnected(let token):
-                lanes[index].note("offline", message: nil, at: now)
+                lanes[index].note(.offline, message: nil, at: now)
                 agenda.sendNow(.disconnectionReachesAPNs(token))
             case .deliveryFailed:
                 precondition(handedOver >= 0, "a delivery failed with no push handed over")
@@ -138,11 +138,11 @@ extension LivePopulation {
                 agenda.sendNow(.bounceReachesAPNs(handedOver))
             case .received(let message, _, let logged):
                 lanes[index].counts[.delivered] += 1
-                lanes[index].note(logged ? "received (the extension logged it)" : "received", message: message, at: now)
+                lanes[index].note(.received(logged: logged), message: message, at: now)
             case .logUploaded:
-                lanes[index].note("the app uploaded its log", message: nil, at: now)
+                lanes[index].note(.logUploaded, message: nil, at: now)
             case .appUpdated:
-                lanes[index].note("the app was updated", message: nil, at: now)
+                lanes[index].note(.appUpdated, message: nil, at: now)
             case .rerequest(let position, let gap, let invocation):
                 if link != nil {
                     lanes[index].counts[.rerequests] += 1
@@ -151,11 +151,11 @@ extension LivePopulation {
                         invocation: invocation, position: position, gap: gap, token: phone.token, deviceID: phone.deviceID,
                         deviceIDHash: phone.deviceIDHash)))
                     unanswered += 1
-                    lanes[index].note("the extension re-requested positions \(position - gap)…\(position - 1)", message: nil, at: now)
+                    lanes[index].note(.rerequested(from: position - gap, to: position - 1), message: nil, at: now)
                 } else {
                     // No provider to ask: the extension's request fails at once.
                     lanes[index].counts[.rerequestErrors] += 1
-                    lanes[index].note("the extension re-requested missed pushes (no provider to ask)", message: nil, at: now)
+                    lanes[index].note(.rerequestedWithoutProvider, message: nil, at: now)
                     agenda.send(.answerReachesDevice(lane: lane, invocation: invocation, ok: false), arrivingAt: now)
                 }
             case .startDeadline(let invocation, let after):
@@ -169,34 +169,28 @@ extension LivePopulation {
                     lanes[index].counts[.mailsShown] += 1
                 }
                 if replacedExisting { lanes[index].counts[.replacedOnDevice] += 1 }
-                let record = records.record(messageIndex: message)
-                lanes[index].show(ShownEntry(shownAt: now, record: record, messageIndex: message, summary: nil,
-                                             replacedExisting: replacedExisting), collapseID: record?.collapseID)
-                lanes[index].note("shown (" + Self.describe(run) + ")", message: message, at: now)
+                lanes[index].show(ShownEntry(shownAt: now, record: records.record(messageIndex: message), messageIndex: message,
+                                             summary: nil, replacedExisting: replacedExisting))
+                lanes[index].note(.shown(run), message: message, at: now)
                 maybeTap(lane: lane, at: now)
             case .rerequestAnswerMissed:
-                lanes[index].note("the provider's answer came after the network went away", message: nil, at: now)
+                lanes[index].note(.answerMissed, message: nil, at: now)
             case .summaryShown(let message, let from, let to, let replacedExisting):
                 lanes[index].counts[.shown] += 1
                 lanes[index].counts[.summariesShown] += 1
                 if replacedExisting { lanes[index].counts[.replacedOnDevice] += 1 }
-                let record = records.record(messageIndex: message)
-                lanes[index].show(ShownEntry(shownAt: now, record: record, messageIndex: message, summary: from...to,
-                                             replacedExisting: replacedExisting), collapseID: record?.collapseID)
-                lanes[index].note("\"you have missed messages\" shown", message: message, at: now)
+                lanes[index].show(ShownEntry(shownAt: now, record: records.record(messageIndex: message), messageIndex: message,
+                                             summary: from...to, replacedExisting: replacedExisting))
+                lanes[index].note(.summaryShown, message: message, at: now)
                 maybeTap(lane: lane, at: now)
             case .notShown(let message, let reason):
                 lanes[index].counts[.notShown] += 1
-                let why = switch reason {
-                case .alertsNotAllowed: "not shown: alerts not allowed"
-                case .displayOff: "not shown: display off"
-                }
-                lanes[index].note(why, message: message, at: now)
+                lanes[index].note(.notShown(reason), message: message, at: now)
             case .tokenChanged(let old, let new):
                 agenda.sendNow(.tokenChangeReachesAPNs(old: old, new: new))
             case .registered(let token, let hash):
                 lanes[index].counts[.registrations] += 1
-                lanes[index].note("the app registered its token", message: nil, at: now)
+                lanes[index].note(.registered, message: nil, at: now)
                 if link != nil {
                     calls.append(ProviderCall(lane: lane, kind: .register(token: token, deviceID: lanes[index].phone.deviceID,
                                                                           deviceIDHash: hash, atInstall: false)))
@@ -222,15 +216,5 @@ extension LivePopulation {
               lanes[Int(lane)].tapRandom.nextUnitInterval() <= taps.probability else { return }
         let delay = tapDelay?.sample(&lanes[Int(lane)].tapRandom) ?? 0
         if now + delay < end { agenda.send(.tapped(lane: lane), arrivingAt: now + delay) }
-    }
-
-    static func describe(_ run: ExtensionRun) -> String {
-        switch run {
-        case .ran: "the extension ran"
-        case .notRun: "the extension did not run"
-        case .killed: "the extension was killed over its memory limit"
-        case .timedOut: "the extension ran out of time"
-        case .hashMismatch: "the extension found another device's numbering"
-        }
     }
 }

@@ -198,14 +198,14 @@ package struct LivePopulation {
         case .register:
             if !ok {
                 lanes[lane].counts[.registrationFailures] += 1
-                lanes[lane].note("the provider did not take the registration", message: nil, at: now)
+                lanes[lane].note(.registrationNotTaken, message: nil, at: now)
             }
         case .subscriptions:
             break
         case .rerequest(let invocation, _, _, _, _, _):
             if !ok {
                 lanes[lane].counts[.rerequestErrors] += 1
-                lanes[lane].note("the re-request failed", message: nil, at: now)
+                lanes[lane].note(.rerequestFailed, message: nil, at: now)
             }
             agenda.send(.answerReachesDevice(lane: call.lane, invocation: invocation, ok: ok), arrivingAt: now)
         }

@@ -44,7 +44,7 @@ package struct ProviderFields: Sendable, Equatable {
     /// - Complexity: O(n) in the payload.
     package func read(_ payload: [UInt8]) -> Reading {
         var reading = Reading()
-        guard needles.contains(where: { Self.mentions(payload, needle: $0) }),
+        guard Self.mentions(payload, anyOf: needles),
               let root = try? JSONParser.parse(payload) else { return reading }
         let position = Self.integer(Self.find(self.position, in: root)).flatMap { $0 >= 1 && $0 <= Int64(Int32.max) ? Int32($0) : nil }
         let hash = Self.hash(Self.find(deviceIDHash, in: root))
@@ -54,13 +54,21 @@ package struct ProviderFields: Sendable, Equatable {
         return reading
     }
 
-    static func mentions(_ payload: [UInt8], needle: [UInt8]) -> Bool {
-        guard payload.count >= needle.count else { return false }
-        return payload.withUnsafeBufferPointer { bytes in
-            var start = 0
-            while start + needle.count <= bytes.count {
-                if bytes[start] == needle[0] && needle.indices.allSatisfy({ bytes[start + $0] == needle[$0] }) { return true }
-                start += 1
+    /// Whether `payload` holds any of `needles` (each a key in quotes): one pass, the needles
+    /// compared only where a quote is.
+    /// - Complexity: O(n × k) in the payload and the needles' octets, O(n) for most payloads.
+    static func mentions(_ payload: [UInt8], anyOf needles: [[UInt8]]) -> Bool {
+        payload.withUnsafeBufferPointer { bytes in
+            for start in bytes.indices where bytes[start] == UInt8(ascii: "\"") {
+                // The octet after the quote first: most keys differ there.
+                for needle in needles where start + needle.count <= bytes.count && bytes[start + 1] == needle[1] {
+                    let found = needle.withUnsafeBufferPointer { needle in
+                        var index = 1
+                        while index < needle.count, bytes[start + index] == needle[index] { index += 1 }
+                        return index == needle.count
+                    }
+                    if found { return true }
+                }
             }
             return false
         }

@@ -154,8 +154,14 @@ public final class ServeService: Service {
     /// Under a scaled clock, brings the population to the time the wall clock says.
     func followWallClock() {
         guard ending == nil, let time = clock.reading(elapsed: ContinuousClock.now - started) else { return }
+        if Self.advance(&population, to: time) { stop(.endReached) }
+    }
+
+    /// Moves `population`'s clock to `time`, in one access to the property (each is checked
+    /// at run time, on every request); whether the run's end is reached.
+    private static func advance(_ population: inout LivePopulation, to time: SimTime) -> Bool {
         population.advance(to: time)
-        if population.now >= population.end, population.pendingTarget == nil { stop(.endReached) }
+        return population.now >= population.end && population.pendingTarget == nil
     }
 
     /// The simulated instant now, as `apns-id`'s are made and answers stamped.

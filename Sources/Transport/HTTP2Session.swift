@@ -115,6 +115,14 @@ final class HTTP2Session: Session {
     var awaitsLaterAnswer: Bool { !awaitingLater.isEmpty }
 
     private func send(_ response: HTTPResponse, on stream: StreamID, method: String) {
+        Self.send(response, on: stream, method: method, fields: &responseFields, over: &connection)
+    }
+
+    /// Sends `response` with `fields` refilled for it: a static function, so the two
+    /// properties are each accessed once, not at every use (each access to a class's
+    /// property is checked for exclusivity at run time).
+    private static func send(_ response: HTTPResponse, on stream: StreamID, method: String, fields responseFields: inout HeaderList,
+                             over connection: inout ServerConnection) {
         responseFields.removeAll()
         for header in response.headers where header.name != "content-length" {
             responseFields.append(name: header.name, value: header.value, indexing: Self.indexing(of: header.name))

@@ -83,6 +83,22 @@ struct APNsWireRequestTests {
         }
     }
 
+    @Test("fields read in place: the priority's other spellings read as their text does; other fields are not looked at")
+    func fieldsInPlace() throws {
+        for text in ["+5", "010", "05", "+10", "1", "01", "256", " 5", "5 ", "0x5", "١٠"] {
+            let number = UInt8(text).flatMap { [10, 5, 1].contains($0) ? $0 : nil }
+            let result = Self.parse([("apns-priority", text)])
+            if let number { #expect(try result.get().priority == number, "\(text)") } else { #expect(Self.reason(result) == .badPriority, "\(text)") }
+        }
+        let mixed = Self.parse([("user-agent", "h2load"), ("apns-topic", "ru.yandex.mail"), ("content-length", "22"),
+                                ("apns-push-type", "alert"), ("apnsx", "1"), ("authorization", "bearer x"), ("user-agent", "again")])
+        let request = try mixed.get()
+        #expect(request.topic == "ru.yandex.mail" && request.pushType == .alert && request.authorization == "bearer x")
+        #expect(Self.reason(Self.parse([("apns-topic", "a"), ("authorization", "x"), ("authorization", "y")])) == .duplicateHeaders)
+        #expect(Self.reason(Self.parse([("apns-push-type", "alert"), ("apns-push-type", "alert")])) == .duplicateHeaders)
+        #expect(Self.reason(Self.parse([("apns-priority", "bad"), ("apns-priority", "10")])) == .duplicateHeaders)
+    }
+
     @Test("a collapse id over 64 bytes is 400 BadCollapseId; an empty payload 400 PayloadEmpty; over 4096 bytes (5120 for VoIP) 413")
     func sizes() throws {
         #expect(try Self.parse([("apns-collapse-id", String(repeating: "x", count: 64))]).get().collapseID?.utf8.count == 64)

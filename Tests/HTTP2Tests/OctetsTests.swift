@@ -8,8 +8,11 @@ import Testing
 struct OctetsTests {
     static func naiveVisible(_ octets: [UInt8]) -> Bool { octets.allSatisfy { $0 > 0x20 && $0 < 0x7f } }
     static func naiveNULCRLF(_ octets: [UInt8]) -> Bool { octets.contains { $0 == 0 || $0 == 0x0a || $0 == 0x0d } }
+    static func naiveName(_ octets: [UInt8]) -> Bool {
+        octets.allSatisfy { !($0 <= 0x20 || (0x41...0x5a).contains($0) || $0 >= 0x7f || $0 == UInt8(ascii: ":")) }
+    }
 
-    @Test("visible ASCII and NUL/CR/LF: every octet value at every position of strings of 0–19 octets")
+    @Test("visible ASCII, NUL/CR/LF and name octets: every octet value at every position of strings of 0–19 octets")
     func everyOctetEverywhere() {
         var mismatches: [[UInt8]] = []
         for length in 0..<20 {
@@ -19,7 +22,8 @@ struct OctetsTests {
                     if length > 0 { octets[position] = UInt8(value) }
                     octets.withUnsafeBufferPointer { buffer in
                         if Octets.allVisibleASCII(buffer) != Self.naiveVisible(octets)
-                            || Octets.containsNULCRLF(buffer) != Self.naiveNULCRLF(octets) {
+                            || Octets.containsNULCRLF(buffer) != Self.naiveNULCRLF(octets)
+                            || Octets.allNameOctets(buffer) != Self.naiveName(octets) {
                             mismatches.append(octets)
                         }
                     }
@@ -27,6 +31,26 @@ struct OctetsTests {
             }
         }
         #expect(mismatches.isEmpty, "\(mismatches.prefix(3))")
+    }
+
+    @Test("octet strings compared by words: equal, or differing in one octet at every position, of 0–24 octets")
+    func equalByWords() {
+        var mismatches: [(Int, Int)] = []
+        for length in 0...24 {
+            let a = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 29 &+ 7) }
+            for position in -1..<length {
+                var b = a
+                if position >= 0 { b[position] ^= 0x20 }
+                let equal = a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in Octets.equal(x, y) } }
+                if equal != (position < 0) { mismatches.append((length, position)) }
+            }
+            // Counts differ: never equal.
+            let shorter = Array(a.dropLast())
+            if length > 0, a.withUnsafeBufferPointer({ x in shorter.withUnsafeBufferPointer { y in Octets.equal(x, y) } }) {
+                mismatches.append((length, -2))
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
     }
 
     @Test("the field name check accepts exactly the octets RFC 9113 §8.2.1 allows")
@@ -61,6 +85,47 @@ struct OctetsTests {
             Huffman.encode(bytes, into: &coded)
             #expect(Array(coded.dropFirst()) == Self.bitByBit(bytes) && coded.count - 1 == Huffman.encodedLength(bytes))
             #expect(try Huffman.decode(Array(coded.dropFirst())) == bytes)
+        }
+    }
+
+    @Test("the octet-at-a-time Huffman decoder answers as the nibble one does: 20,000 strings, coded and changed at random")
+    func huffmanOctetsAgainstNibbles() {
+        var generator = SplitMix(seed: 11)
+        for round in 0..<20_000 {
+            let length = Int(generator.next() % 48)
+            var code: [UInt8]
+            if round % 4 == 0 {
+                // Any octets: mostly invalid code (EOS, long or zero padding).
+                code = (0..<length).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+            } else {
+                let text = (0..<length).map { _ in
+                    generator.next() % 6 == 0 ? UInt8(truncatingIfNeeded: generator.next()) : UInt8(ascii: "0") + UInt8(generator.next() % 75)
+                }
+                code = []
+                Huffman.encode(text, into: &code)
+                // Now and then an octet changed, dropped or added.
+                if !code.isEmpty && round % 3 == 0 {
+                    let at = Int(generator.next() % UInt64(code.count))
+                    switch generator.next() % 3 {
+                    case 0: code[at] = UInt8(truncatingIfNeeded: generator.next())
+                    case 1: code.remove(at: at)
+                    default: code.append(UInt8(truncatingIfNeeded: generator.next()))
+                    }
+                }
+            }
+            let room = Huffman.maximumDecodedLength(code.count)
+            var byOctets = [UInt8](repeating: 0, count: room), byNibbles = [UInt8](repeating: 0, count: room)
+            let octetCount = code.withUnsafeBufferPointer { bytes in
+                byOctets.withUnsafeMutableBufferPointer { Huffman.decode(bytes, into: $0) }
+            }
+            let nibbleCount = code.withUnsafeBufferPointer { bytes in
+                byNibbles.withUnsafeMutableBufferPointer { Huffman.decodeByNibbles(bytes, into: $0) }
+            }
+            #expect(octetCount == nibbleCount, "\(code)")
+            if let octetCount, octetCount == nibbleCount {
+                #expect(byOctets[..<octetCount] == byNibbles[..<octetCount], "\(code)")
+            }
+            if octetCount != nibbleCount { return }
         }
     }
 }

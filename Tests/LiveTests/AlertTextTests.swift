@@ -19,6 +19,26 @@ struct AlertTextTests {
         #expect(read(#"{"aps":{"alert":""# + String(repeating: "x", count: 300) + #""}}"#).body?.utf8.count ?? 0 <= 200)
     }
 
+    @Test("keys are checked for duplicates per object; past the keys the scan keeps, the parser reads the payload")
+    func keysPerObject() {
+        func read(_ text: String) -> AlertText { AlertText(payload: Array(text.utf8)) }
+        let alert = AlertText(hasAlert: true, body: "x")
+        // The same key in different objects is no duplicate.
+        #expect(read(#"{"a":{"a":1,"b":{"a":2}},"aps":{"a":3,"alert":"x"},"b":0}"#) == alert)
+        #expect(PayloadScan.read(Array(#"{"a":{"a":1},"aps":{"alert":"x","a":2}}"#.utf8)) == alert)
+        // A duplicate in an inner object, after it was closed and reopened.
+        #expect(read(#"{"aps":{"alert":"x"},"o":{"k":1},"p":{"k":1,"k":2}}"#) == AlertText())
+        // More keys than the scan keeps: read by the parser, the same reading.
+        let many = (0..<(PayloadScan.keysKept + 6)).map { #""k\#($0)":\#($0)"# }.joined(separator: ",")
+        let payload = Array((#"{"aps":{"alert":"x"},"# + many + "}").utf8)
+        #expect(PayloadScan.read(payload) == nil)
+        #expect(AlertText(payload: payload) == alert)
+        let duplicated = Array((#"{"aps":{"alert":"x"},"# + many + #","k3":0}"#).utf8)
+        #expect(AlertText(payload: duplicated) == AlertText())
+        let fewer = (0..<(PayloadScan.keysKept - 2)).map { #""k\#($0)":\#($0)"# }.joined(separator: ",")
+        #expect(PayloadScan.read(Array((#"{"aps":{"alert":"x"},"# + fewer + "}").utf8)) == alert)
+    }
+
     /// A few payloads, then every one of them changed at random: a byte replaced, removed or repeated.
     static func payloads() -> [[UInt8]] {
         let seeds = [#"{"aps":{"alert":{"title":"Hello","body":"A new mail","loc-args":[1,2.5e3,-0.1]},"mutable-content":1,"sound":"default"},"xiva":{"pos":12,"hash":"ab"}}"#,

@@ -1,5 +1,6 @@
 import ScenarioFormat
 import Simulator
+import Studies
 
 /// `pushsim schema`: prints the JSON Schema of scenario files, the same bytes as the
 /// shipped `schema/pushsim-scenario.schema.json`.
@@ -7,7 +8,7 @@ package enum SchemaCommand {
     package static let help = """
     OVERVIEW: Print the JSON Schema (draft 2020-12) of scenario files, for editors.
 
-    USAGE: pushsim schema
+    USAGE: pushsim schema [measured]
 
     Prints the schema shipped as schema/pushsim-scenario.schema.json: every field the
     scenario decoder reads, with its type, bounds, default and meaning, and unknown
@@ -16,13 +17,22 @@ package enum SchemaCommand {
     does not need it: 'pushsim validate' is the judge (it also checks what a schema
     cannot, such as labels named by 'expect').
 
+    'pushsim schema measured' prints instead the Table Schema (Frictionless Data) of
+    'pushsim fit's measured file (docs/fit.md, "The measured file"), shipped as
+    schema/pushsim-measured.tableschema.json.
+
     EXAMPLES:
       pushsim schema > pushsim-scenario.schema.json
+      pushsim schema measured > pushsim-measured.tableschema.json
 
     """
 
     package static func main(_ arguments: ArraySlice<String>, console: Console) -> ExitCode {
         if arguments.contains("--help") || arguments.contains("-h") { console.out(help); return .success }
+        if arguments.first == "measured" && arguments.count == 1 {
+            console.out(MeasuredSchema.text)
+            return .success
+        }
         if let extra = arguments.first {
             return PushSimCommand.usage(.unexpectedArgument(extra), command: "schema", console: console)
         }

@@ -125,7 +125,7 @@ package enum ReportPage {
     }
 
     /// An HTML table: a header row, then rows whose first cell is a row header.
-    private static func table(_ header: [String], _ rows: [[String]], caption: String? = nil) -> String {
+    package static func table(_ header: [String], _ rows: [[String]], caption: String? = nil) -> String {
         var text = "<table>\n"
         if let caption { text += "<caption>\(SVG.escape(caption))</caption>\n" }
         text += "<thead><tr>" + header.map { "<th>\(SVG.escape($0))</th>" }.joined() + "</tr></thead>\n<tbody>\n"

@@ -1,0 +1,156 @@
+import Base
+import Reports
+import ScenarioFormat
+import Simulator
+
+/// What `pushsim fit` writes (docs/fit.md, "Output"): `fit-parameters.csv`, `fit-days.csv`,
+/// `fit-prediction.csv`, `fitted.json` (the scenario with the fitted values) and `fit.html`.
+/// Rendered whole in memory; the same inputs always give the same bytes.
+package struct FitReport {
+    package var study: FitStudy
+    package var design: FitStudy.Design
+    package var posterior: FitPosterior
+    package var goodness: FitStudy.Goodness
+    /// The strategies' labels, in the scenario's order.
+    package var labels: [String]
+    /// The scenario as the fit ran it (first point), for names and dates.
+    package var scenario: Scenario
+    package var commandLine: String
+
+    /// The files' names, in the order `files` lists them.
+    package static let fileNames = ["fit-parameters.csv", "fit-days.csv", "fit-prediction.csv", "fitted.json", "fit.html"]
+
+    package init(study: FitStudy, design: FitStudy.Design, posterior: FitPosterior, labels: [String], commandLine: String) {
+        self.study = study
+        self.design = design
+        self.posterior = posterior
+        self.goodness = FitStudy.goodness(posterior, entries: design.entries)
+        self.labels = labels
+        self.scenario = design.scenarios[0]
+        self.commandLine = commandLine
+    }
+
+    /// The files to write, by name.
+    /// - Complexity: O(entries + strategies + fine points per axis).
+    package var files: [(name: String, contents: String)] {
+        Array(zip(Self.fileNames, [parametersCSV(), daysCSV(), predictionCSV(), fittedScenario(), html()]))
+    }
+
+    private func number(_ value: Double, places: Int = 6) -> String { value.isFinite ? FixedPoint.decimal(value, places: places) : "" }
+
+    /// `fit-parameters.csv`: one row per varied field, values in the field's unit
+    /// (durations in seconds).
+    package static let parameterColumns = ["path", "unit", "range_low", "range_high", "estimate", "low", "high", "best"]
+
+    package func parametersCSV() -> String {
+        var text = CSV.row(Self.parameterColumns)
+        for (range, marginal) in zip(study.ranges, posterior.marginals) {
+            let value = { (fraction: Double) in FitRange.significant(range.value(at: fraction), digits: 6) }
+            text += CSV.row([range.path, range.isDuration ? "s" : "", FitRange.significant(range.low, digits: 6),
+                             FitRange.significant(range.high, digits: 6), value(marginal.median), value(marginal.low),
+                             value(marginal.high), value(marginal.mode)])
+        }
+        return text
+    }
+
+    /// `fit-days.csv`: one row per measured day and statistic.
+    package static let dayColumns = ["date", "weekday", "statistic", "measured", "measured_se", "fitted", "fitted_se", "z"]
+    static let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+
+    package func daysCSV() -> String {
+        var text = CSV.row(Self.dayColumns)
+        for (entry, residual) in zip(design.entries, posterior.residuals) {
+            text += CSV.row([study.series.days[entry.row].date.description, Self.weekdays[entry.weekday], entry.statistic.name,
+                             number(entry.value), number(residual.measuredError), number(residual.fitted),
+                             number(residual.fittedError), number(residual.z, places: 3)])
+        }
+        return text
+    }
+
+    /// `fit-prediction.csv`: one row per strategy.
+    package static let predictionColumns = ["strategy", "measured", "deliverability", "deliverability_se", "deliverability_low",
+                                            "deliverability_high", "parameter_se", "simulation_se", "gain", "gain_se",
+                                            "gain_low", "gain_high"]
+
+    package func predictionCSV() -> String {
+        var text = CSV.row(Self.predictionColumns)
+        for (index, label) in labels.enumerated() {
+            let d = posterior.deliverability[index], g = posterior.gain[index]
+            let own = index == design.measured
+            text += CSV.row([label, own ? "true" : "false", number(d.value), number(d.standardError), number(max(0, d.low)),
+                             number(min(1, d.high)), number(d.parameterError), number(d.simulationError),
+                             own ? "" : number(g.value), own ? "" : number(g.standardError),
+                             own ? "" : number(g.low), own ? "" : number(g.high)])
+        }
+        return text
+    }
+
+    /// `fitted.json`: the scenario file with the measured period, the `--set` overrides
+    /// and each varied field at its estimate, its description saying so.
+    package func fittedScenario() -> String {
+        let estimates = study.estimates(posterior)
+        let note = " Fitted by pushsim fit to " + study.series.file + " (" + "\(study.series.days.count) days from \(study.series.days[0].date), "
+            + study.series.timeZone + "): " + zip(study.ranges, posterior.marginals).map { range, marginal in
+                range.path + " = " + range.display(range.value(at: marginal.median)) + " [" + range.display(range.value(at: marginal.low))
+                    + ", " + range.display(range.value(at: marginal.high)) + "]"
+            }.joined(separator: ", ") + "."
+        var overrides = design.period + study.sets + estimates
+        if let description = try? ScenarioOverride(path: "description", value: JSONText.string(scenario.description + note), argument: "description") {
+            overrides.append(description)
+        }
+        return JSONText.pretty(ScenarioOverride.text(study.scenarioBytes, overrides: overrides) ?? "{}\n")
+    }
+
+    /// A varied field's answer for people: `38.2m [31.0m, 46.5m]`.
+    package func answer(_ axis: Int) -> (estimate: String, interval: String) {
+        let range = study.ranges[axis], marginal = posterior.marginals[axis]
+        return (range.display(range.value(at: marginal.median)),
+                "[" + range.display(range.value(at: marginal.low)) + ", " + range.display(range.value(at: marginal.high)) + "]")
+    }
+
+    /// The goodness of fit in one sentence.
+    package var goodnessLine: String {
+        let g = goodness
+        var line = "chi-square \(FixedPoint.decimal(g.chiSquare, places: 1)) on \(g.degreesOfFreedom) degrees of freedom "
+            + "(p = \(FixedPoint.decimal(g.pValue, places: 3)))"
+        if g.weekendZ.isFinite {
+            line += "; weekends' residuals against weekdays' \(g.weekendShift >= 0 ? "+" : "")\(FixedPoint.decimal(g.weekendShift, places: 2)) SD "
+                + "(z \(FixedPoint.decimal(g.weekendZ, places: 1)))"
+        }
+        return line + (g.isGood ? ": a good fit" : ": a poor fit" + (g.pValue < 0.01 ? " (p < 0.01)" : "")
+                       + (abs(g.weekendZ) >= 3 ? " (weekends differ)" : "") + ", so read the prediction with care")
+    }
+
+    /// The stdout table.
+    package func table() -> String {
+        var text = "fit: \(UserText.path(study.file)) to \(UserText.path(study.series.file)) (\(study.series.days.count) days from "
+            + "\(study.series.days[0].date), \(study.series.timeZone); "
+            + study.series.statistics.map(\.name).joined(separator: ", ") + "), measured strategy \(labels[design.measured])\n\n"
+        var rows = [["field", "range", "estimate", "95% interval"]]
+        for (axis, range) in study.ranges.enumerated() {
+            let answer = answer(axis)
+            rows.append([range.path, range.display(range.low) + ".." + range.display(range.high), answer.estimate, answer.interval])
+        }
+        text += Self.columns(rows) + "\ngoodness of fit: " + goodnessLine + "\n\n"
+        rows = [["strategy", "true deliverability", "95% interval", "gain over " + labels[design.measured], "95% interval"]]
+        for (index, label) in labels.enumerated() {
+            let d = posterior.deliverability[index], g = posterior.gain[index]
+            let own = index == design.measured
+            rows.append([label + (own ? " (measured)" : ""), number(d.value, places: 4),
+                         "[" + number(max(0, d.low), places: 4) + ", " + number(min(1, d.high), places: 4) + "]",
+                         own ? "–" : (g.value >= 0 ? "+" : "") + number(g.value, places: 4),
+                         own ? "" : "[" + number(g.low, places: 4) + ", " + number(g.high, places: 4) + "]"])
+        }
+        return text + Self.columns(rows) + "(intervals carry the fields' uncertainty and the simulation's)\n"
+    }
+
+    /// Rows as columns padded to their widths, two spaces apart.
+    static func columns(_ rows: [[String]]) -> String {
+        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { cells in
+            var line = zip(cells, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }.joined(separator: "  ")
+            while line.hasSuffix(" ") { line.removeLast() }
+            return line + "\n"
+        }.joined()
+    }
+}

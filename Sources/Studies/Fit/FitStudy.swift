@@ -1,0 +1,226 @@
+import Base
+import Foundation
+import ScenarioFormat
+import Simulator
+
+/// `pushsim fit` without the command line: the design of simulated points for a
+/// scenario, a team's measured figures and the varied fields; then, from the points'
+/// results, the posterior, the prediction and the checks (docs/fit.md).
+package struct FitStudy: Sendable {
+    package var scenarioBytes: [UInt8]
+    package var file: String
+    package var series: MeasuredSeries
+    package var ranges: [FitRange]
+    /// `--set` overrides, applied before the varied fields.
+    package var sets: [ScenarioOverride]
+    package var seed: UInt64?
+    /// The label of the strategy the measured figures come from; nil: the first.
+    package var measuredLabel: String?
+    package var nodesPerAxis: Int
+
+    /// Fewest measured days a fit reads: a week, so every weekday is seen.
+    package static let minimumDays = 7
+    /// Most varied fields.
+    package static let maximumAxes = 3
+    /// Nodes per axis by default, for 1, 2 and 3 varied fields.
+    package static func defaultNodes(axes: Int) -> Int { [7, 7, 5, 4][min(axes, 3)] }
+
+    package init(scenarioBytes: [UInt8], file: String, series: MeasuredSeries, ranges: [FitRange], sets: [ScenarioOverride],
+                 seed: UInt64?, measuredLabel: String?, nodesPerAxis: Int?) {
+        self.scenarioBytes = scenarioBytes
+        self.file = file
+        self.series = series
+        self.ranges = ranges
+        self.sets = sets
+        self.seed = seed
+        self.measuredLabel = measuredLabel
+        self.nodesPerAxis = nodesPerAxis ?? Self.defaultNodes(axes: ranges.count)
+    }
+
+    /// The design: one scenario per grid point (the last field varying fastest), each the
+    /// file with the measured days as its period, the `--set` overrides and the point's
+    /// values; and the measured strategy's index in them.
+    package struct Design: Sendable {
+        package var scenarios: [Scenario]
+        package var overrides: [[ScenarioOverride]]
+        package var measured: Int
+        package var entries: [FitEntry]
+        /// The period overrides: `start` at the first measured day, `duration` to a day past the last.
+        package var period: [ScenarioOverride]
+    }
+
+    /// Decodes every point (each checked as a scenario is); a refusal before anything runs
+    /// (too few days, too many fields, an unknown strategy) is a scenario error.
+    /// - Complexity: O(points × scenario size).
+    package func design() throws(ScenarioError) -> Design {
+        func refuse(_ message: String) -> ScenarioError { ScenarioError(.invalidValue(message), file: series.file, path: "", location: nil) }
+        guard !ranges.isEmpty, ranges.count <= Self.maximumAxes else {
+            throw ScenarioError(.invalidValue("vary 1 to \(Self.maximumAxes) fields (--vary PATH=LOW..HIGH), not \(ranges.count)"),
+                                file: "--vary", path: "", location: nil)
+        }
+        for (index, range) in ranges.enumerated() where ranges[..<index].contains(where: { $0.path == range.path }) {
+            throw ScenarioError(.invalidValue("\(range.path) is varied twice"), file: "--vary " + range.argument, path: "", location: nil)
+        }
+        let entries = FitEntry.entries(series)
+        let days = Set(entries.map(\.day)).count
+        guard days >= Self.minimumDays else {
+            throw refuse("\(days) measured day\(days == 1 ? "" : "s") with figures; a fit needs at least \(Self.minimumDays) (a week, so every weekday is seen)")
+        }
+        guard let first = series.days.first?.date else { throw refuse("no rows") }
+        let period = [try ScenarioOverride(path: "start", value: "\"\(first)\"", argument: "start=\(first)"),
+                      try ScenarioOverride(path: "duration", value: "\(series.span + 1)d", argument: "duration=\(series.span + 1)d")]
+        var scenarios: [Scenario] = []
+        var overrides: [[ScenarioOverride]] = []
+        var total = 1
+        for _ in ranges { total *= nodesPerAxis }
+        for point in 0..<total {
+            var rest = point
+            var values = [ScenarioOverride](repeating: period[0], count: ranges.count)
+            for axis in ranges.indices.reversed() {
+                let node = rest % nodesPerAxis
+                rest /= nodesPerAxis
+                let range = ranges[axis]
+                let text = range.text(range.value(at: Double(node) / Double(nodesPerAxis - 1)))
+                values[axis] = try ScenarioOverride(path: range.path, value: text, argument: range.path + "=" + text)
+            }
+            var scenario: Scenario
+            do {
+                scenario = try ScenarioDecoder.decode(scenarioBytes, file: file, overrides: period + sets + values)
+            } catch {
+                // The grid's own values name the --vary argument they came from.
+                var error = error
+                if let range = ranges.first(where: { error.file.hasPrefix("--set " + $0.path + "=") }) { error.file = "--vary " + range.argument }
+                throw error
+            }
+            if let seed { scenario.seed = seed }
+            scenarios.append(scenario)
+            overrides.append(values)
+        }
+        let labels = scenarios[0].strategies.map(\.label)
+        let measured: Int
+        if let measuredLabel {
+            guard let index = labels.firstIndex(of: measuredLabel) else {
+                throw ScenarioError(.invalidValue("no strategy is labelled \(UserText.quote(measuredLabel)); the scenario has "
+                                                  + labels.joined(separator: ", ")), file: "--measured-strategy", path: "", location: nil)
+            }
+            measured = index
+        } else {
+            measured = 0
+        }
+        return Design(scenarios: scenarios, overrides: overrides, measured: measured, entries: entries, period: period)
+    }
+
+    /// Simulates the design's points (a strategy a point leaves as an earlier point had it is
+    /// taken from there, as in a sweep: `SweepPlan`) and reads each point's node;
+    /// `pointDone(index, seconds)` after each.
+    /// - Complexity: the simulations', plus O(points × entries × blocks).
+    package static func nodes(_ design: Design, simulate: (Scenario) throws -> SimulationResult,
+                              pointDone: (Int, Double) -> Void = { _, _ in }) throws -> [FitNode] {
+        let plan = SweepPlan(design.scenarios)
+        var simulated: [SimulationResult?] = []
+        var nodes: [FitNode] = []
+        for (number, scenario) in design.scenarios.enumerated() {
+            let started = ContinuousClock.now
+            simulated.append(try plan.scenarioToSimulate(scenario, point: number).map(simulate))
+            let result = plan.result(number, strategies: scenario.strategies, results: simulated)
+            nodes.append(FitNode(result, measured: design.measured, entries: design.entries))
+            let elapsed = ContinuousClock.now - started
+            pointDone(number, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+        }
+        return nodes
+    }
+
+    /// Why the figures cannot fix the fields, for a refusal; nil when they can.
+    package enum Refusal: Equatable, Sendable {
+        /// Two fields move the figures the same way (posterior correlation).
+        case tradeOff(Int, Int, correlation: Double)
+        /// The figures fit as well across the whole range.
+        case notIdentified(Int)
+        /// The best values lie at an end of the range, and the interval runs into it.
+        case pastRange(Int, high: Bool)
+    }
+
+    /// The first reason the posterior cannot be read as an answer.
+    /// - Complexity: O(axes² + fine points).
+    package static func refusal(_ posterior: FitPosterior) -> Refusal? {
+        let axes = posterior.axes
+        for a in 0..<axes {
+            for b in (a + 1)..<max(axes, a + 1) {
+                let rho = posterior.correlation[a * axes + b]
+                let wide = { (m: FitPosterior.Marginal) in m.high - m.low >= 0.3 }
+                if abs(rho) >= 0.9 && wide(posterior.marginals[a]) && wide(posterior.marginals[b]) {
+                    return .tradeOff(a, b, correlation: rho)
+                }
+            }
+        }
+        for (axis, marginal) in posterior.marginals.enumerated() where marginal.high - marginal.low >= 0.8 {
+            return .notIdentified(axis)
+        }
+        for (axis, marginal) in posterior.marginals.enumerated() {
+            guard let peak = marginal.density.indices.max(by: { marginal.density[$0] < marginal.density[$1] }) else { continue }
+            // The peak at the window's end where that end is the range's.
+            if peak == 0 && marginal.window.lowerBound == 0 && marginal.low < 0.02 { return .pastRange(axis, high: false) }
+            if peak == marginal.density.count - 1 && marginal.window.upperBound == 1 && marginal.high > 0.98 { return .pastRange(axis, high: true) }
+        }
+        return nil
+    }
+
+    /// The refusal as one line, naming the fields and their ranges.
+    /// - Complexity: O(1).
+    package func message(_ refusal: Refusal, _ posterior: FitPosterior) -> String {
+        func named(_ axis: Int) -> String { ranges[axis].path + " (" + ranges[axis].display(ranges[axis].low) + ".."
+            + ranges[axis].display(ranges[axis].high) + ")" }
+        switch refusal {
+        case .tradeOff(let a, let b, let rho):
+            return "\(named(a)) and \(named(b)) trade off: the figures fix a combination of them, not each "
+                + "(posterior correlation \(FitRange.significant(rho, digits: 2))); vary one and fix the other with --set"
+        case .notIdentified(let axis):
+            return "\(named(axis)) is not identified by these figures: they fit about as well across its range "
+                + "(the 95% interval covers \(Int((100 * (posterior.marginals[axis].high - posterior.marginals[axis].low)).rounded()))% of it); "
+                + "fix it with --set, or measure what it moves"
+        case .pastRange(let axis, let high):
+            let range = ranges[axis]
+            let ends = range.display(range.low) + ".." + range.display(range.high)
+            return "the figures favour \(range.path) at or past \(high ? "HIGH" : "LOW") of its range \(ends): "
+                + "the range cannot reach them; widen it" + (high ? " upwards" : " downwards") + " if the field allows, or check the scenario's other fields"
+        }
+    }
+
+    /// The goodness of fit at the mode: the chi-square of the residuals (tempered by the
+    /// days' correlation) and its upper tail, and weekends' mean residual against
+    /// weekdays' (a pattern the scenario's weekly rhythm misses).
+    package struct Goodness: Sendable, Equatable {
+        package var chiSquare: Double
+        package var degreesOfFreedom: Int
+        package var pValue: Double
+        /// Mean z on weekends minus on weekdays, and that shift over its standard error.
+        package var weekendShift: Double
+        package var weekendZ: Double
+        /// p ≥ 0.01 and |weekendZ| < 3.
+        package var isGood: Bool { pValue >= 0.01 && !(abs(weekendZ) >= 3) }
+    }
+
+    /// - Complexity: O(entries).
+    package static func goodness(_ posterior: FitPosterior, entries: [FitEntry]) -> Goodness {
+        var weekend: [Double] = [], weekday: [Double] = []
+        for (entry, residual) in zip(entries, posterior.residuals) where residual.z.isFinite {
+            if entry.isWeekend { weekend.append(residual.z) } else { weekday.append(residual.z) }
+        }
+        let mean = { (values: [Double]) in values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count) }
+        let shift = mean(weekend) - mean(weekday)
+        let error = weekend.isEmpty || weekday.isEmpty ? Double.nan
+            : (posterior.dayCorrelation * (1 / Double(weekend.count) + 1 / Double(weekday.count))).squareRoot()
+        return Goodness(chiSquare: posterior.chiSquare, degreesOfFreedom: posterior.degreesOfFreedom,
+                        pValue: ChiSquare.upperTail(posterior.chiSquare, degreesOfFreedom: posterior.degreesOfFreedom),
+                        weekendShift: shift, weekendZ: error.isFinite && error > 0 ? shift / error : .nan)
+    }
+
+    /// Each varied field's estimate (the posterior median) as an override.
+    /// - Complexity: O(axes).
+    package func estimates(_ posterior: FitPosterior) -> [ScenarioOverride] {
+        zip(ranges, posterior.marginals).map { range, marginal in
+            let text = range.text(range.value(at: marginal.median))
+            return try! ScenarioOverride(path: range.path, value: text, argument: range.path + "=" + text)
+        }
+    }
+}

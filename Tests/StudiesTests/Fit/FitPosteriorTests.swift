@@ -1,0 +1,179 @@
+import Foundation
+@testable import Simulator
+@testable import Studies
+import Testing
+
+/// The fit's inference against models whose answer is known in closed form: figures made
+/// from a known curve with known noise, the simulation's own error shared by every node
+/// (common random numbers), as `pushsim fit` sees them.
+@Suite("Fit posterior")
+struct FitPosteriorTests {
+    /// A seeded normal generator (Box–Muller over SplitMix64), so the tests repeat.
+    struct Normal {
+        var state: UInt64
+        mutating func uniform() -> Double {
+            state &+= 0x9E3779B97F4A7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
+            z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
+            return (Double((z ^ (z >> 31)) >> 11) + 0.5) / 9007199254740992
+        }
+        mutating func next() -> Double {
+            (-2 * log(uniform())).squareRoot() * cos(2 * Double.pi * uniform())
+        }
+    }
+
+    /// Days of a month: Monday first.
+    static func entries(days: Int, values: [Double], count: Double) -> [FitEntry] {
+        (0..<days).map { FitEntry(statistic: .measuredDeliverability, row: $0, day: $0, value: values[$0], count: count, weekday: $0 % 7) }
+    }
+
+    /// One node per grid point of `axes` axes: the curve at the node's fractions plus the
+    /// shared simulation error; one strategy whose deliverability is `truth(θ)`.
+    static func nodes(axes: Int, nodesPerAxis: Int, days: Int, curve: ([Double], Int) -> Double, simulationError: [Double],
+                      variance: Double, count: Double, truth: ([Double]) -> Double) -> [FitNode] {
+        var total = 1
+        for _ in 0..<axes { total *= nodesPerAxis }
+        return (0..<total).map { point in
+            var rest = point
+            var fractions = [Double](repeating: 0, count: axes)
+            for axis in (0..<axes).reversed() { fractions[axis] = Double(rest % nodesPerAxis) / Double(nodesPerAxis - 1); rest /= nodesPerAxis }
+            return FitNode(mean: (0..<days).map { curve(fractions, $0) + simulationError[$0] },
+                           variance: Array(repeating: variance, count: days), count: Array(repeating: count, count: days),
+                           deliverability: [truth(fractions)], deliverabilityVariance: [0.0001 * 0.0001],
+                           gain: [0], gainVariance: [0], dayCorrelation: 1)
+        }
+    }
+
+    @Test("the surface reproduces a polynomial of degree 3 exactly, and its scatter estimates added noise")
+    func surrogate() {
+        let surface = FitSurrogate(axes: 2, nodesPerAxis: 5)
+        #expect(surface.exponents.count == 10)
+        func cubic(_ f: [Double]) -> Double {
+            let x: Double = f[0], y: Double = f[1]
+            let quadratic: Double = 0.3 + 0.2 * x - 0.7 * y * y
+            return quadratic + 0.4 * x * x * y + 0.1 * y * y * y
+        }
+        let nodes: [[Double]] = (0..<25).map { (node: Int) -> [Double] in [Double(node / 5) / 4, Double(node % 5) / 4] }
+        let exact = surface.fit(nodes.map(cubic))
+        #expect(exact.residualVariance < 1e-20)
+        for f in [[0.13, 0.77], [0.5, 0.5], [0.91, 0.02]] {
+            #expect(abs(FitSurrogate.value(exact.coefficients, surface.basis(f)) - cubic(f)) < 1e-12)
+        }
+        // Noise of SD 0.01 about a smooth surface: the scatter's mean square over many draws is its variance.
+        var random = Normal(state: 3)
+        var total = 0.0
+        for _ in 0..<200 { total += surface.fit(nodes.map { cubic($0) + 0.01 * random.next() }).residualVariance }
+        #expect(abs(total / 200 / 0.0001 - 1) < 0.1)
+        // Two nodes an axis: a plane.
+        #expect(FitSurrogate(axes: 3, nodesPerAxis: 2).exponents.count == 4)
+    }
+
+    @Test("quantiles of a flat density are the fractions; of a point mass, its place")
+    func quantiles() {
+        let flat = [Double](repeating: 1, count: 101)
+        #expect(abs(FitPosterior.quantile(flat, 0.5) - 0.5) < 1e-12)
+        #expect(abs(FitPosterior.quantile(flat, 0.025) - 0.025) < 1e-12)
+        var spike = [Double](repeating: 0, count: 11)
+        spike[3] = 1
+        #expect(abs(FitPosterior.quantile(spike, 0.5) - 0.3) < 1e-12)
+    }
+
+    @Test("the chi-square tail matches its closed forms and tables")
+    func chiSquare() {
+        for x in [0.5, 2.0, 7.3] { #expect(abs(ChiSquare.upperTail(x, degreesOfFreedom: 2) - exp(-x / 2)) < 1e-12) }
+        #expect(abs(ChiSquare.upperTail(3.841459, degreesOfFreedom: 1) - 0.05) < 1e-6)
+        #expect(abs(ChiSquare.upperTail(18.307038, degreesOfFreedom: 10) - 0.05) < 1e-6)
+        #expect(abs(ChiSquare.upperTail(124.342113, degreesOfFreedom: 100) - 0.05) < 1e-6)
+        #expect(ChiSquare.upperTail(0, degreesOfFreedom: 5) == 1)
+    }
+
+    /// 400 fits of a curved one-parameter model, 30 days, the truth drawn inside the range:
+    /// the 95% interval holds the true parameter and the true deliverability in 91–99% of
+    /// them (binomial SD at 95% and n = 400 is 1.1 points: the band is ±3.6 SD).
+    @Test("95% intervals hold the true parameter and deliverability about 95% of the time")
+    func coverage() {
+        var random = Normal(state: 2026)
+        let days = 30, simulatedCount = 300.0, measuredCount = 3000.0
+        func curve(_ theta: [Double], _ day: Int) -> Double { 0.62 + 0.25 * theta[0] - 0.08 * theta[0] * theta[0] - (day % 7 >= 5 ? 0.03 : 0) }
+        func truth(_ theta: [Double]) -> Double { 0.7 + 0.2 * theta[0] * theta[0] }
+        var parameterCovered = 0, deliverabilityCovered = 0
+        let runs = 400
+        for _ in 0..<runs {
+            let theta = 0.15 + 0.7 * random.uniform()
+            let p = curve([theta], 0)
+            let variance = p * (1 - p) / simulatedCount
+            let simulationError = (0..<days).map { _ in variance.squareRoot() * random.next() }
+            let measured = (0..<days).map { curve([theta], $0) + (p * (1 - p) / measuredCount).squareRoot() * random.next() }
+            let posterior = FitPosterior(entries: Self.entries(days: days, values: measured, count: measuredCount),
+                                         nodes: Self.nodes(axes: 1, nodesPerAxis: 7, days: days, curve: curve, simulationError: simulationError,
+                                                           variance: variance, count: simulatedCount, truth: truth),
+                                         axes: 1, nodesPerAxis: 7)
+            let marginal = posterior.marginals[0]
+            if marginal.low <= theta && theta <= marginal.high { parameterCovered += 1 }
+            let predicted = posterior.deliverability[0]
+            if predicted.low <= truth([theta]) && truth([theta]) <= predicted.high { deliverabilityCovered += 1 }
+        }
+        #expect((364...396).contains(parameterCovered), "the parameter was covered \(parameterCovered) times of \(runs)")
+        #expect((364...396).contains(deliverabilityCovered), "the deliverability was covered \(deliverabilityCovered) times of \(runs)")
+    }
+
+    @Test("two parameters that move the figures only through their sum are refused as a trade-off")
+    func tradeOff() {
+        var random = Normal(state: 7)
+        let days = 28
+        func curve(_ theta: [Double], _ day: Int) -> Double { 0.5 + 0.2 * (theta[0] + theta[1]) }
+        let measured = (0..<days).map { curve([0.5, 0.5], $0) + 0.004 * random.next() }
+        let posterior = FitPosterior(entries: Self.entries(days: days, values: measured, count: 5000),
+                                     nodes: Self.nodes(axes: 2, nodesPerAxis: 5, days: days, curve: curve,
+                                                       simulationError: Array(repeating: 0, count: days), variance: 0.00001, count: 5000,
+                                                       truth: { _ in 0.8 }),
+                                     axes: 2, nodesPerAxis: 5)
+        guard case .tradeOff(0, 1, let rho)? = FitStudy.refusal(posterior) else {
+            Issue.record("expected a trade-off, found \(String(describing: FitStudy.refusal(posterior)))")
+            return
+        }
+        #expect(rho < -0.9)
+    }
+
+    @Test("a parameter the figures do not depend on is refused as not identified")
+    func notIdentified() {
+        let days = 14
+        let posterior = FitPosterior(entries: Self.entries(days: days, values: Array(repeating: 0.8, count: days), count: 5000),
+                                     nodes: Self.nodes(axes: 1, nodesPerAxis: 5, days: days, curve: { _, _ in 0.8 },
+                                                       simulationError: Array(repeating: 0, count: days), variance: 0.0001, count: 5000,
+                                                       truth: { _ in 0.8 }),
+                                     axes: 1, nodesPerAxis: 5)
+        #expect(FitStudy.refusal(posterior) == .notIdentified(0))
+    }
+
+    @Test("figures beyond what the range gives are refused as past the range, at the end they lie past")
+    func pastRange() {
+        let days = 14
+        func curve(_ theta: [Double], _ day: Int) -> Double { 0.6 + 0.2 * theta[0] }
+        for (target, high) in [(1.4, true), (-0.5, false)] {
+            let posterior = FitPosterior(entries: Self.entries(days: days, values: Array(repeating: curve([target], 0), count: days), count: 5000),
+                                         nodes: Self.nodes(axes: 1, nodesPerAxis: 5, days: days, curve: curve,
+                                                           simulationError: Array(repeating: 0, count: days), variance: 0.00002,
+                                                           count: 5000, truth: { _ in 0.8 }),
+                                         axes: 1, nodesPerAxis: 5)
+            #expect(FitStudy.refusal(posterior) == .pastRange(0, high: high))
+        }
+    }
+
+    @Test("the days' correlation widens the interval by its square root")
+    func tempering() {
+        let days = 30
+        func curve(_ theta: [Double], _ day: Int) -> Double { 0.6 + 0.2 * theta[0] }
+        func fit(_ correlation: Double) -> Double {
+            var nodes = Self.nodes(axes: 1, nodesPerAxis: 5, days: days, curve: curve, simulationError: Array(repeating: 0, count: days),
+                                   variance: 0.0004, count: 500, truth: { _ in 0.8 })
+            for index in nodes.indices { nodes[index].dayCorrelation = correlation }
+            let posterior = FitPosterior(entries: Self.entries(days: days, values: Array(repeating: curve([0.5], 0), count: days), count: 5000),
+                                         nodes: nodes, axes: 1, nodesPerAxis: 5, finePerAxis: 2001)
+            return posterior.marginals[0].high - posterior.marginals[0].low
+        }
+        // A Gaussian posterior's width scales with √(correlation): 2 for 4.
+        #expect(abs(fit(4) / fit(1) - 2) < 0.02)
+    }
+}

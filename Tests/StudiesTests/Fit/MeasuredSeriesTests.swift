@@ -1,0 +1,93 @@
+import Foundation
+@testable import ScenarioFormat
+@testable import Studies
+import Testing
+
+/// The measured file: what it accepts, and one line naming the file, line, column and
+/// column name for what it does not (as a scenario's errors).
+@Suite("Measured file")
+struct MeasuredSeriesTests {
+    static func parse(_ text: String) throws(ScenarioError) -> MeasuredSeries {
+        try MeasuredSeries.parse(Array(text.utf8), file: "m.csv")
+    }
+
+    static func error(_ text: String) -> String {
+        do {
+            _ = try parse(text)
+            return "accepted"
+        } catch {
+            return error.description
+        }
+    }
+
+    @Test("a file with a byte order mark, CRLF, quoted cells, columns in any order, empty cells and a gap reads as written")
+    func reads() throws {
+        let text = "\u{FEFF}logged,\"date\",sent,time_zone,mail\r\n10,2026-03-02,12,UTC+03:00,20\r\n,2026-03-03,13,UTC+03:00,21\r\n"
+            + "11,2026-03-05,\"14\",UTC+03:00,22\r\n\r\n"
+        let series = try Self.parse(text)
+        #expect(series.timeZone == "UTC+03:00")
+        #expect(series.columns == [.mail, .sent, .logged])
+        #expect(series.days.map(\.date.description) == ["2026-03-02", "2026-03-03", "2026-03-05"])
+        #expect(series.days[0][.logged] == 10 && series.days[1][.logged] == nil && series.days[2][.sent] == 14)
+        #expect(series.span == 4)
+        #expect(series.statistics == [.measuredDeliverability, .activeShare])
+        // Entries: a statistic and day where both counts are there and the denominator positive.
+        let entries = FitEntry.entries(series)
+        #expect(entries.map(\.day) == [0, 3, 0, 1, 3])
+        #expect(entries[0].value == 10.0 / 12 && entries[0].weekday == 0)
+    }
+
+    @Test("what measure writes reads back the same")
+    func roundTrip() throws {
+        let written = try Self.parse("date,time_zone,mail,sent,logged\n2026-01-01,Europe/Berlin,5,4,3\n2026-01-02,Europe/Berlin,6,,\n")
+        #expect(try MeasuredSeries.parse(Array(written.csv().utf8), file: "m.csv") == written)
+    }
+
+    @Test("each mistake gets one line with the file, line, column and the column's name")
+    func errors() {
+        let header = "date,time_zone,mail,sent,logged\n"
+        #expect(Self.error("date,time_zone,sentt,logged\n") == "m.csv:1:16: sentt: unknown field; did you mean sent?")
+        #expect(Self.error("date,sent,logged\n2026-01-01,1,1\n").hasPrefix("m.csv:1:1: the header has no time_zone column"))
+        #expect(Self.error("date,time_zone,mail\n").hasPrefix("m.csv:1:1: the header needs sent and logged"))
+        #expect(Self.error("date,time_zone,sent,sent\n") == "m.csv:1:21: sent: the column appears twice in the header")
+        #expect(Self.error(header + "2026-01-01,UTC,10,8,9\n")
+                == "m.csv:2:21: logged: 9 is more than sent (8) on the same day: logged counts a part of sent")
+        #expect(Self.error(header + "2026-01-01,UTC,10,11,9\n").hasPrefix("m.csv:2:19: sent: 11 is more than mail (10)"))
+        #expect(Self.error(header + "2026-02-30,UTC,10,8,7\n").hasPrefix("m.csv:2:1: date: \"2026-02-30\""))
+        #expect(Self.error(header + "2026-01-02,UTC,1,1,1\n2026-01-01,UTC,1,1,1\n")
+                == "m.csv:3:1: date: 2026-01-01 is not after the row before (2026-01-02): one row a day, dates increasing")
+        #expect(Self.error(header + "2026-01-01,UTC,1,1,1\n2026-01-02,UTC+01:00,1,1,1\n")
+                .hasPrefix("m.csv:3:12: time_zone: \"UTC+01:00\" differs from \"UTC\" on line 2"))
+        #expect(Self.error(header + "2026-01-01,Mars,1,1,1\n").hasPrefix("m.csv:2:12: time_zone: \"Mars\" is not a time zone"))
+        #expect(Self.error(header + "2026-01-01,UTC,-1,1,1\n").hasPrefix("m.csv:2:16: mail: \"-1\" is not a count"))
+        #expect(Self.error(header + "2026-01-01,UTC,1e3,1,1\n").hasPrefix("m.csv:2:16: mail: \"1e3\" is not a count"))
+        #expect(Self.error(header + "2026-01-01,UTC,1,1\n") == "m.csv:2:1: expected 5 cells as in the header, found 4")
+        #expect(Self.error(header + "2026-01-01,\"UTC,1,1,1\n") == "m.csv:2:12: a quoted cell is not closed")
+        #expect(Self.error(header + "2026-01-01,U\"TC,1,1,1\n").hasPrefix("m.csv:2:13: a quote inside an unquoted cell"))
+        #expect(Self.error(header) == "m.csv:2:1: no rows after the header")
+        #expect(Self.error("") == "m.csv:1:1: empty file: expected a header (date,time_zone,mail,sent,logged)")
+        #expect(Self.error(header + "2026-01-01,UTC,1,1,1\r2026") == "m.csv:2:21: a carriage return not followed by a line feed")
+        #expect(MeasuredSeriesTests.error(header + "2026-01-01,UTC,\u{7},1,1\n").hasPrefix("m.csv:2:16: a control character (U+7)"))
+    }
+
+    @Test("bytes that are not UTF-8, and a file past the size limit, are refused as unreadable")
+    func unreadable() {
+        #expect(throws: ScenarioError.self) { try MeasuredSeries.parse([0x64, 0xFF, 0x0A], file: "m.csv") }
+        let big = [UInt8](repeating: 0x20, count: MeasuredSeries.maxBytes + 1)
+        #expect(throws: ScenarioError.self) { try MeasuredSeries.parse(big, file: "m.csv") }
+    }
+
+    @Test("the table schema lists every column, with the required ones marked")
+    func schema() throws {
+        let root = try JSONSerialization.jsonObject(with: Data(MeasuredSchema.text.utf8)) as? [String: Any]
+        let fields = try #require(root?["fields"] as? [[String: Any]])
+        #expect(fields.compactMap { $0["name"] as? String } == MeasuredColumn.allCases.map(\.name))
+        for (field, column) in zip(fields, MeasuredColumn.allCases) {
+            let required = (field["constraints"] as? [String: Any])?["required"] as? Bool ?? false
+            #expect(required == column.isRequired)
+        }
+        let shipped = try String(contentsOfFile: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().path + "/schema/pushsim-measured.tableschema.json", encoding: .utf8)
+        #expect(shipped == MeasuredSchema.text, "schema/pushsim-measured.tableschema.json differs: swift run pushsim schema measured > schema/pushsim-measured.tableschema.json")
+    }
+}

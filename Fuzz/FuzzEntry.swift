@@ -14,7 +14,8 @@
 // fuzzHTTP2 and fuzzHTTP2Client) and `http1` (the input as a client's octets
 // to HTTP1's `RequestParser`, whole and in pieces, each request written back and read again
 // — see fuzzHTTP1), then the same octets as a server's answers to HTTP1's `ResponseParser`,
-// whole and in pieces, each response written back and read again — see fuzzHTTP1Responses).
+// whole and in pieces, each response written back and read again — see fuzzHTTP1Responses)
+// and `measured` (pushsim fit's measured CSV, read, written back and read again).
 // Beyond "no crash", every error message must be lines without control characters,
 // each of bounded length: user text is escaped and cut (`UserText`).
 import Base
@@ -88,6 +89,18 @@ public func pushsimFuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> I
                     checkMessage(DiffCommand.table(comparison))
                     _ = MachineOutput.diff(comparison)
                 }
+            }
+        } catch {
+            checkMessage("\(error)")
+        }
+    case "measured":
+        // pushsim fit's measured file: read, written back and read again to the same value.
+        do {
+            let series = try MeasuredSeries.parse(bytes, file: "fuzz/measured.csv")
+            precondition(try MeasuredSeries.parse(Array(series.csv().utf8), file: "fuzz/measured.csv") == series,
+                         "a measured file does not read back as written")
+            for entry in FitEntry.entries(series) {
+                precondition(entry.value >= 0 && entry.value <= 1 && entry.count > 0 && entry.day >= 0, "a bad entry \(entry)")
             }
         } catch {
             checkMessage("\(error)")

@@ -34,6 +34,8 @@ work, teams = sys.argv[1], int(sys.argv[2])
 truth = {r['strategy']: float(r['deliverability']) for r in csv.DictReader(open(f'{work}/truth/summary.csv'))}
 fields = {'connectivity.offline.mean': 3600.0, 'device.launches.perDay': 0.5}
 held = {name: 0 for name in list(fields) + [f'deliverability {s}' for s in truth]}
+estimates = {name: [] for name in held}
+errors = {name: [] for name in held}
 fitted = 0; refused = []
 for team in range(teams):
     folder = f'{work}/fit-{team}'
@@ -42,10 +44,17 @@ for team in range(teams):
     fitted += 1
     for row in csv.DictReader(open(f'{folder}/fit-parameters.csv')):
         held[row['path']] += float(row['low']) <= fields[row['path']] <= float(row['high'])
+        estimates[row['path']].append(float(row['estimate'])); errors[row['path']].append((float(row['high']) - float(row['low'])) / 3.92)
     for row in csv.DictReader(open(f'{folder}/fit-prediction.csv')):
-        held['deliverability ' + row['strategy']] += float(row['deliverability_low']) <= truth[row['strategy']] <= float(row['deliverability_high'])
+        name = 'deliverability ' + row['strategy']
+        held[name] += float(row['deliverability_low']) <= truth[row['strategy']] <= float(row['deliverability_high'])
+        estimates[name].append(float(row['deliverability'])); errors[name].append(float(row['deliverability_se']))
 print(f'{fitted} of {teams} teams fitted' + (f'; refused: {refused}' if refused else ''))
+import statistics
+values = dict(fields, **{f'deliverability {s}': v for s, v in truth.items()})
 for name, count in held.items():
-    print(f'{name}: the 95% interval held the truth for {count} of {fitted} ({100 * count / max(fitted, 1):.0f}%)')
+    e = estimates[name]
+    spread = f'; estimates {statistics.mean(e):.6g} on average (truth {values[name]:.6g}), SD {statistics.stdev(e):.3g} over teams, mean SE {statistics.mean(errors[name]):.3g}' if len(e) > 1 else ''
+    print(f'{name}: the 95% interval held the truth for {count} of {fitted} ({100 * count / max(fitted, 1):.0f}%){spread}')
 print('true deliverability: ' + ', '.join(f'{s} {v:.6f}' for s, v in truth.items()))
 PY

@@ -1,6 +1,7 @@
 @testable import CLI
 import Foundation
 import Live
+import Studies
 @testable import Reports
 @testable import ScenarioFormat
 @testable import Simulator
@@ -99,6 +100,17 @@ struct DocumentationTests {
         }
         for file in ProviderReport.fileNames {
             #expect(provider.contains("**`" + file + "`**"), "docs/provider.md has no paragraph on \(file)")
+        }
+    }
+
+    @Test("docs/fit.md names every measured column, fitted figure, output file and column of fit's CSVs")
+    func fitIsDocumented() throws {
+        let fit = try Self.page("docs/fit.md")
+        for column in MeasuredColumn.allCases { #expect(fit.contains("| `" + column.name + "` |"), "docs/fit.md has no row for \(column.name)") }
+        for statistic in FitStatistic.allCases { #expect(fit.contains("`" + statistic.name + "`"), "docs/fit.md does not name \(statistic.name)") }
+        for file in FitReport.fileNames { #expect(fit.contains("**`" + file + "`**"), "docs/fit.md has no paragraph on \(file)") }
+        for column in FitReport.parameterColumns + FitReport.dayColumns + FitReport.predictionColumns {
+            #expect(fit.contains("`" + column + "`"), "docs/fit.md does not name the column \(column)")
         }
     }
 }

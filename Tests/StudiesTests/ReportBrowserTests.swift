@@ -307,6 +307,44 @@ struct ReportBrowserTests {
         try keepScreenshot(chromium, of: "sweep", height: 4000, root: root)
     }
 
+    @Test("Chromium renders fit.html: a chart per fitted figure with every measured day, a posterior per field with its interval, the prediction table, no console message; screenshot kept",
+          .enabled(if: HeadlessChromium.executable != nil || HeadlessChromium.required,
+                   "chromium is not installed: apt-get install chromium (with CI=true its absence fails the test)"))
+    func rendersFitInChromium() throws {
+        let chromium = try #require(HeadlessChromium.executable, "CI=true, but no chromium or chromium-browser on PATH")
+        let scratch = try CommandFixtures.ScratchDirectory()
+        defer { scratch.remove() }
+        let root = scratch.path
+        // Users who launch about once a day: both figures vary from day to day.
+        let text = Self.scenarioText.replacingOccurrences(of: "\"perDay\": 6", with: "\"perDay\": 1")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: root + "/browser.json"))
+        let captured = CapturedConsole()
+        try #require(PushSimCommand.main(["measure", root + "/browser.json", "--set", "devices=150", "--seed", "4", "--out", root + "/m.csv"],
+                                         console: captured.console) == .success, "\(captured.err)")
+        try #require(PushSimCommand.main(["fit", root + "/browser.json", root + "/m.csv", "--vary", "connectivity.offline.mean=10m..3h",
+                                          "--grid", "4", "--set", "devices=40", "--out", root + "/out", "--quiet"],
+                                         console: captured.console) == .success, "\(captured.err)")
+        let rendered = try HeadlessChromium.run(chromium, ["--dump-dom"], url: "file://" + root + "/out/fit.html", scratch: root)
+        let dom = rendered.out
+        #expect(HeadlessChromium.consoleMessages(rendered.err) == [])
+        #expect(dom.contains("<h1>PushSim fit: browser</h1>"))
+        #expect(!dom.contains("<script"))
+        let days = try String(contentsOfFile: root + "/m.csv", encoding: .utf8).split(separator: "\n").count - 1
+        for statistic in FitStatistic.allCases {
+            let drawn = try #require(chart("fit-\(statistic.name)", in: dom), "\(statistic.name)")
+            let lines = series(in: drawn)
+            #expect(lines.map(\.label) == ["fitted", "measured"], "\(statistic.name)")
+            #expect(lines.allSatisfy { $0.points == days }, "\(statistic.name): \(lines)")
+            #expect(count("class=\"error-bar\"", in: drawn) == days)
+        }
+        let posterior = try #require(chart("fit-field-0", in: dom))
+        #expect(series(in: posterior).map(\.label) == ["posterior"])
+        #expect(posterior.contains("95% interval") && posterior.contains("estimate "))
+        #expect(dom.contains("<th>no-queue (measured)</th>") && dom.contains("<th>queue</th>"))
+        #expect(dom.contains("Goodness of fit"))
+        try keepScreenshot(chromium, of: "fit", height: 2600, root: root)
+    }
+
     @Test("the console check sees a broken page: Chromium logs an SVG path it cannot parse",
           .enabled(if: HeadlessChromium.executable != nil || HeadlessChromium.required,
                    "chromium is not installed: apt-get install chromium (with CI=true its absence fails the test)"))

@@ -43,6 +43,10 @@ package struct FitNode: Sendable, Equatable {
     package var mean: [Double]
     package var variance: [Double]
     package var count: [Double]
+    /// Per statistic (`FitStatistic.allCases` order): the variance of its figure pooled over
+    /// the measured days (all their mail together), over the run's blocks; 0 when unmeasured.
+    /// An error of the simulated level that every day of the statistic shares.
+    package var pooledVariance: [Double] = Array(repeating: 0, count: FitStatistic.allCases.count)
     /// Per strategy, in the scenario's order.
     package var deliverability: [Double]
     package var deliverabilityVariance: [Double]
@@ -72,9 +76,7 @@ package struct FitNode: Sendable, Equatable {
         let aggregate = result.aggregates[measured]
         let blocks = max(result.usedBlocks, 1)
         let correction = blocks >= 2 ? Double(blocks) / Double(blocks - 1) : 1
-        mean = []
-        variance = []
-        count = []
+        var mean: [Double] = [], variance: [Double] = [], count: [Double] = []
         var standardised: [FitStatistic: [Double]] = [:]
         var days: [FitStatistic: Int] = [:]
         for entry in entries {
@@ -116,6 +118,40 @@ package struct FitNode: Sendable, Equatable {
         }
         // Per statistic, and over all of them: two statistics of the same users' days move
         // together too (more launches raise both the share counted and the logs uploaded).
+        // A day's own spread over blocks says nothing when its ratio is 1 (or 0) in this run, and
+        // little when it is near: the variance a statistic's days share, a pooled multiple φ of
+        // the binomial p̄(1 − p̄)/X at the statistic's mean p̄, is the least a day's can be.
+        for statistic in FitStatistic.allCases {
+            let slots = entries.indices.filter { entries[$0].statistic == statistic && count[$0] > 0 }
+            guard !slots.isEmpty else { continue }
+            let totalX = slots.reduce(0.0) { $0 + count[$1] }
+            let p = slots.reduce(0.0) { $0 + mean[$1] * count[$1] } / totalX
+            // At least half a mail's worth either side, so p̄ = 1 still leaves a spread.
+            let smoothed = min(max(p, 0.5 / totalX), 1 - 0.5 / totalX)
+            let binomial = slots.map { smoothed * (1 - smoothed) / count[$0] }
+            let dispersion = max(slots.indices.reduce(0.0) { $0 + variance[slots[$1]] } / binomial.reduce(0, +), 1)
+            for (slot, base) in zip(slots, binomial) { variance[slot] = max(variance[slot], dispersion * base) }
+        }
+        // Each statistic's figure over all its days at once, and its variance over blocks.
+        for (index, statistic) in FitStatistic.allCases.enumerated() {
+            let days = entries.filter { $0.statistic == statistic && $0.day < aggregate.daily.count }.map(\.day)
+            guard !days.isEmpty else { continue }
+            let numerator = RateCount.outcome(statistic.numerator.simulatedCount!)
+            let denominator = RateCount.outcome(statistic.denominator.simulatedCount!)
+            var ys = [Double](repeating: 0, count: UserBlocks.count), xs = ys
+            for day in days {
+                for block in 0..<UserBlocks.count {
+                    ys[block] += Double(aggregate.count(numerator, day: day, block: block))
+                    xs[block] += Double(aggregate.count(denominator, day: day, block: block))
+                }
+            }
+            let totalX = xs.reduce(0, +)
+            guard totalX > 0 else { continue }
+            let ratio = ys.reduce(0, +) / totalX
+            let squares = zip(ys, xs).reduce(0.0) { $0 + (($1.0 - ratio * $1.1) / totalX) * (($1.0 - ratio * $1.1) / totalX) }
+            let smoothed = min(max(ratio, 0.5 / totalX), 1 - 0.5 / totalX)
+            pooledVariance[index] = max(correction * squares, smoothed * (1 - smoothed) / totalX)
+        }
         var correlation = 1.0
         var all = [Double](repeating: 0, count: UserBlocks.count)
         for (statistic, sums) in standardised {
@@ -126,6 +162,9 @@ package struct FitNode: Sendable, Equatable {
         let entriesCounted = Double(days.values.reduce(0, +))
         if entriesCounted > 0 { correlation = max(correlation, correction * all.reduce(0) { $0 + $1 * $1 } / entriesCounted) }
         dayCorrelation = correlation
+        self.mean = mean
+        self.variance = variance
+        self.count = count
         deliverability = []
         deliverabilityVariance = []
         gain = []

@@ -1,12 +1,14 @@
 import Foundation
 
 /// The fit's inference over a design of simulated points (docs/fit.md, "Method"): each
-/// measured figure's simulated value, variance and count are smoothed over the design's
-/// nodes by a low-degree polynomial surface (`FitSurrogate`), and a Gaussian
+/// statistic's pooled simulated figure is smoothed over the design's nodes by a low-degree
+/// polynomial surface (`FitSurrogate`), each day its offset from it, and a Gaussian
 /// likelihood of the measured figures, tempered by the days' correlation, is evaluated
 /// on a fine grid over the ranges. The posterior under a flat prior gives each
 /// parameter's median and 95% interval, and carries the parameters' uncertainty into the
-/// predicted deliverability, to which the simulation's own variance is added.
+/// predicted deliverability, to which the simulation's own variance is added. A
+/// statistic's days share an error of its level (the same users, simulated and measured),
+/// integrated out in closed form.
 package struct FitPosterior: Sendable {
     /// One parameter's answer, in fractions of its range (0 at LOW, 1 at HIGH).
     package struct Marginal: Sendable, Equatable {
@@ -51,7 +53,9 @@ package struct FitPosterior: Sendable {
     package let marginals: [Marginal]
     /// Correlation of each pair of parameters' posteriors, row-major axes × axes.
     package let correlation: [Double]
-    /// The tempering: the design effect of the days' correlation at the node nearest the mode.
+    /// How much the days' errors add up beyond independent days (the variance of their sum
+    /// over the sum of their variances, over blocks at the node nearest the mode): reported;
+    /// the likelihood counts it through each statistic's shared error.
     package let dayCorrelation: Double
     /// Per entry, at the mode (NaN for an entry that says nothing: see `informative`).
     package let residuals: [Residual]
@@ -92,6 +96,25 @@ package struct FitPosterior: Sendable {
         }
     }
 
+    /// A statistic's days, summed for its likelihood.
+    private struct Sums {
+        var weightedResidual = 0.0, weightedSquare = 0.0, weight = 0.0, logs = 0.0
+        var simulated = 0.0, simulatedCount = 0.0, measuredCount = 0.0
+        var days = 0
+
+        mutating func add(difference: Double, variance: Double, simulated nodeVariance: Double, simulatedCount: Double,
+                          measuredCount: Double) {
+            weightedResidual += difference / variance
+            weightedSquare += difference * difference / variance
+            weight += 1 / variance
+            logs += log(variance)
+            simulated += nodeVariance
+            self.simulatedCount += simulatedCount
+            self.measuredCount += measuredCount
+            days += 1
+        }
+    }
+
     /// Whether entry `entry` can tell points apart: not when the measured figure and every
     /// node's are all exactly 0 or all exactly 1 (e.g. every user launched, so sent = mail),
     /// nor when a node has no value for it.
@@ -117,30 +140,76 @@ package struct FitPosterior: Sendable {
 
         let surrogate = FitSurrogate(axes: axes, nodesPerAxis: nodesPerAxis)
         let usable = entries.indices.filter { Self.informative($0, entries: entries, nodes: nodes) }
-        // Per usable entry: the surfaces of the simulated mean, variance and count, and the
-        // mean's scatter about its surface.
-        let means = usable.map { entry in surrogate.fit(nodes.map { $0.mean[entry] }) }
+        // The fields move a statistic on every day alike, while each day's simulated figure
+        // carries its own noise: so a statistic's value is a surface of its pooled figure (all
+        // its days' mail together, far less noisy than one day's) plus each day's offset from
+        // it, the offset averaged over the nodes (`Pooled`). One surface a day would wiggle
+        // with each day's noise, and those wiggles would add up to a posterior peak where
+        // there is none.
+        let nodeCount = Double(nodes.count)
+        var pooledSurfaces: [FitStatistic: (coefficients: [Double], residualVariance: Double)] = [:]
+        var offsets = [Double](repeating: 0, count: usable.count), scatter = [Double](repeating: 0, count: usable.count)
+        for statistic in FitStatistic.allCases {
+            let slots = usable.indices.filter { entries[usable[$0]].statistic == statistic }
+            guard !slots.isEmpty else { continue }
+            let pooled = nodes.map { node in
+                let total = slots.reduce(0.0) { $0 + node.count[usable[$1]] }
+                return slots.reduce(0.0) { $0 + node.mean[usable[$1]] * node.count[usable[$1]] } / max(total, 1)
+            }
+            let surface = surrogate.fit(pooled)
+            pooledSurfaces[statistic] = surface
+            let fitted = surrogate.fitted(surface.coefficients)
+            for slot in slots {
+                let deviations = nodes.indices.map { nodes[$0].mean[usable[slot]] - fitted[$0] }
+                let offset = deviations.reduce(0, +) / nodeCount
+                offsets[slot] = offset
+                scatter[slot] = nodes.count > 1 ? deviations.reduce(0.0) { $0 + ($1 - offset) * ($1 - offset) } / (nodeCount - 1) : 0
+            }
+        }
         let variances = usable.map { entry in surrogate.fit(nodes.map { $0.variance[entry] }).coefficients }
+        let sharedVariances = FitStatistic.allCases.indices.map { index in surrogate.fit(nodes.map { $0.pooledVariance[index] }).coefficients }
         let counts = usable.map { entry in surrogate.fit(nodes.map { $0.count[entry] }).coefficients }
-        func terms(_ basis: [Double]) -> (logLikelihood: Double, residuals: [Residual]) {
-            var sum = 0.0
+        func terms(_ basis: [Double]) -> (logLikelihood: Double, residuals: [Residual], chiSquare: Double) {
             var residuals: [Residual] = []
+            var pooledValues: [FitStatistic: Double] = [:]
+            for (statistic, surface) in pooledSurfaces { pooledValues[statistic] = FitSurrogate.value(surface.coefficients, basis) }
+            // Per statistic, over its days: Σ w r, Σ w r², Σ w, Σ log v, and for its shared error
+            // the days' summed simulated variance, their count and the simulated and measured mail.
+            var sums = [Sums](repeating: Sums(), count: FitStatistic.allCases.count)
             for (slot, entry) in usable.enumerated() {
-                let m = FitSurrogate.value(means[slot].coefficients, basis)
-                // The surface's own error there: the nodes' variance, shared or averaged (`FitSurrogate.variance`).
+                let statistic = entries[entry].statistic
+                let m = min(max(pooledValues[statistic]! + offsets[slot], 0), 1)
+                // The day's own error: a node's whole variance (how much of it the nodes share
+                // cannot be told apart from a surface that bends: counted whole, which errs wide),
+                // plus the day's scatter about the pooled surface beyond it (misfit).
                 let nodeVariance = max(FitSurrogate.value(variances[slot], basis), 1e-12)
-                let simulated = max(surrogate.variance(nodeVariance: nodeVariance, residualVariance: means[slot].residualVariance,
-                                                       basis: basis), 1e-12)
+                let simulated = nodeVariance + max(scatter[slot] - nodeVariance, 0)
                 let count = max(FitSurrogate.value(counts[slot], basis), 1)
                 // The measured ratio's own sampling variance: the simulation's, scaled by the counts.
                 let measured = nodeVariance * count / entries[entry].count
                 let v = simulated + measured
                 let difference = entries[entry].value - m
-                sum -= 0.5 * (difference * difference / v + log(v))
+                sums[statistic.index].add(difference: difference, variance: v, simulated: nodeVariance, simulatedCount: count,
+                                          measuredCount: entries[entry].count)
                 residuals.append(Residual(fitted: m, fittedError: simulated.squareRoot(), measuredError: measured.squareRoot(),
                                           z: difference / v.squareRoot()))
             }
-            return (sum, residuals)
+            // A statistic's days move together (the same users, in the simulation and in the
+            // team): beyond what independent days would give, the variance of its pooled figure
+            // is an error of its level that every day shares, τ² (the simulation's, plus the
+            // team's scaled by the mail counted). Integrated out, a normal shared error leaves
+            // −½ [Σ w r² − (Σ w r)² / (1/τ² + Σ w) + Σ log v + log(1 + τ² Σ w)].
+            var sum = 0.0, chiSquare = 0.0
+            for (index, total) in sums.enumerated() where total.weight > 0 {
+                let days = Double(total.days)
+                let pooled = max(FitSurrogate.value(sharedVariances[index], basis), 0)
+                let correlated = max(pooled - total.simulated / (days * days), 0)
+                let shared = max(correlated * (1 + total.simulatedCount / total.measuredCount), 1e-15)
+                let form = total.weightedSquare - total.weightedResidual * total.weightedResidual / (1 / shared + total.weight)
+                sum -= 0.5 * (form + total.logs + log(1 + shared * total.weight))
+                chiSquare += form
+            }
+            return (sum, residuals, chiSquare)
         }
         func logLikelihoods(_ grid: Grid) -> (values: [Double], best: Int) {
             var values = [Double](repeating: 0, count: grid.count)
@@ -151,18 +220,17 @@ package struct FitPosterior: Sendable {
             }
             return (values, best)
         }
-        // The node nearest a point of the grid, for the tempering there.
+        // The node nearest a point of the grid.
         func nearestNode(_ fractions: [Double]) -> Int {
             fractions.reduce(0) { $0 * nodesPerAxis + Int(($1 * Double(nodesPerAxis - 1)).rounded()) }
         }
 
-        // First pass over the whole ranges; then the box where the tempered posterior is
+        // First pass over the whole ranges; then the box where the posterior is
         // above 1e-9 of its peak, one step wider each way.
         let whole = Grid(windows: Array(repeating: 0...1, count: axes), fine: fine)
         let first = logLikelihoods(whole)
-        let firstTempering = max(1, nodes[nearestNode(whole.fractions(first.best))].dayCorrelation)
         var lows = [Int](repeating: fine - 1, count: axes), highs = [Int](repeating: 0, count: axes)
-        for point in 0..<whole.count where (first.values[point] - first.values[first.best]) / firstTempering > log(1e-9) {
+        for point in 0..<whole.count where first.values[point] - first.values[first.best] > log(1e-9) {
             for (axis, coordinate) in whole.coordinates(point).enumerated() {
                 lows[axis] = min(lows[axis], coordinate)
                 highs[axis] = max(highs[axis], coordinate)
@@ -174,10 +242,10 @@ package struct FitPosterior: Sendable {
         let grid = Grid(windows: windows, fine: fine)
         let (logLikelihood, best) = logLikelihoods(grid)
         let modeFractions = grid.fractions(best)
-        let tempering = max(1, nodes[nearestNode(modeFractions)].dayCorrelation)
-        dayCorrelation = tempering
+        // The days' correlation is in the likelihood (the shared error); reported, not used.
+        dayCorrelation = max(1, nodes[nearestNode(modeFractions)].dayCorrelation)
         let top = logLikelihood[best]
-        var posterior = logLikelihood.map { exp(($0 - top) / tempering) }
+        var posterior = logLikelihood.map { exp($0 - top) }
         let mass = posterior.reduce(0, +)
         for index in posterior.indices { posterior[index] /= mass }
 
@@ -250,11 +318,12 @@ package struct FitPosterior: Sendable {
         gain = (0..<strategies).map { prediction($0 * 6 + 3) }
 
         // Residuals at the mode, aligned with `entries` (NaN where not informative).
-        let atMode = terms(surrogate.basis(grid.fractions(best))).residuals
+        let mode = terms(surrogate.basis(grid.fractions(best)))
+        let atMode = mode.residuals
         var residuals = [Residual](repeating: Residual(fitted: .nan, fittedError: .nan, measuredError: .nan, z: .nan), count: entries.count)
         for (slot, entry) in usable.enumerated() { residuals[entry] = atMode[slot] }
         self.residuals = residuals
-        chiSquare = atMode.reduce(0) { $0 + $1.z * $1.z } / tempering
+        chiSquare = mode.chiSquare
         degreesOfFreedom = max(usable.count - axes, 1)
     }
 

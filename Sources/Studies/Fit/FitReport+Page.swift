@@ -29,8 +29,10 @@ extension FitReport {
         let sentence = goodnessLine.prefix(1).uppercased() + goodnessLine.dropFirst()
         html += "<section id=\"goodness\">\n<h2>Goodness of fit</h2>\n<p>" + e(sentence) + ".</p>\n"
         html += "<p class=\"note\">Each day's residual is (measured − fitted) over the square root of both variances: the simulation's "
-            + "and the measured figure's own. The chi-square is tempered by the days' correlation (\(FixedPoint.decimal(posterior.dayCorrelation, places: 2))); "
-            + "a p-value under 0.01, or weekends off by 3 standard errors, says the scenario misses something the figures show.</p>\n</section>\n"
+            + "and the measured figure's own. A figure's days move together (the same users; the days' errors add up to "
+            + "\(FixedPoint.decimal(posterior.dayCorrelation, places: 2)) times what independent days would give): what they share is "
+            + "counted once, as an error of the figure's level, in the chi-square as in the fit. "
+            + "A p-value under 0.01, or weekends off by 3 standard errors, says the scenario misses something the figures show.</p>\n</section>\n"
 
         html += "<section id=\"days\">\n<h2>Measured against fitted, day by day</h2>\n"
         for statistic in series.statistics {
@@ -55,7 +57,7 @@ extension FitReport {
         html += ReportPage.table(["field", "range", "estimate (median)", "95% interval"], rows)
         for axis in study.ranges.indices { html += "<figure>\n" + densityChart(axis).svg() + "</figure>\n" }
         html += "<p class=\"note\">The posterior of each field under a flat prior over its range, from a Gaussian likelihood of "
-            + "the measured figures interpolated between the design's points (docs/fit.md, \"Method\"); shaded: its 95% interval.</p>\n"
+            + "the measured figures against the simulated ones, smoothed over the design's points (docs/fit.md, \"Method\"); shaded: its 95% interval.</p>\n"
         html += "</section>\n"
 
         html += "<section id=\"prediction\">\n<h2>Prediction</h2>\n"

@@ -23,7 +23,7 @@ package struct FitStudy: Sendable {
     /// Most varied fields.
     package static let maximumAxes = 3
     /// Nodes per axis by default, for 1, 2 and 3 varied fields.
-    package static func defaultNodes(axes: Int) -> Int { [7, 7, 5, 4][min(axes, 3)] }
+    package static func defaultNodes(axes: Int) -> Int { [7, 7, 7, 5][min(axes, 3)] }
 
     package init(scenarioBytes: [UInt8], file: String, series: MeasuredSeries, ranges: [FitRange], sets: [ScenarioOverride],
                  seed: UInt64?, measuredLabel: String?, nodesPerAxis: Int?) {
@@ -156,11 +156,10 @@ package struct FitStudy: Sendable {
         for (axis, marginal) in posterior.marginals.enumerated() where marginal.high - marginal.low >= 0.8 {
             return .notIdentified(axis)
         }
+        // The best value and the interval pressed against an end of the range.
         for (axis, marginal) in posterior.marginals.enumerated() {
-            guard let peak = marginal.density.indices.max(by: { marginal.density[$0] < marginal.density[$1] }) else { continue }
-            // The peak at the window's end where that end is the range's.
-            if peak == 0 && marginal.window.lowerBound == 0 && marginal.low < 0.02 { return .pastRange(axis, high: false) }
-            if peak == marginal.density.count - 1 && marginal.window.upperBound == 1 && marginal.high > 0.98 { return .pastRange(axis, high: true) }
+            if marginal.mode < 0.05 && marginal.low < 0.02 { return .pastRange(axis, high: false) }
+            if marginal.mode > 0.95 && marginal.high > 0.98 { return .pastRange(axis, high: true) }
         }
         return nil
     }

@@ -84,6 +84,12 @@ package struct FitSurrogate: Sendable {
         return (coefficients, squares / Double(freedom))
     }
 
+    /// The surface with `coefficients` at every node, in grid order.
+    /// - Complexity: O(nodes × terms).
+    package func fitted(_ coefficients: [Double]) -> [Double] {
+        design.map { row in zip(row, coefficients).reduce(0) { $0 + $1.0 * $1.1 } }
+    }
+
     /// The leverage at basis terms `basis`: the share of independent node noise the
     /// surface keeps there, bᵀ(XᵀX)⁻¹b (the terms over the nodes on average).
     /// - Complexity: O(terms × nodes).

@@ -79,6 +79,14 @@ package enum FitStatistic: String, CaseIterable, Sendable {
     /// Its name in files and on the page.
     package var name: String { rawValue }
 
+    /// Its place in `allCases`.
+    package var index: Int {
+        switch self {
+        case .measuredDeliverability: 0
+        case .activeShare: 1
+        }
+    }
+
     package var numerator: MeasuredColumn {
         switch self {
         case .measuredDeliverability: .logged

@@ -161,19 +161,23 @@ struct FitPosteriorTests {
         }
     }
 
-    @Test("the days' correlation widens the interval by its square root")
-    func tempering() {
+    @Test("an error every day shares widens the interval as the closed form says: SD = √(v/D + τ²) / slope")
+    func sharedError() {
         let days = 30
         func curve(_ theta: [Double], _ day: Int) -> Double { 0.6 + 0.2 * theta[0] }
-        func fit(_ correlation: Double) -> Double {
+        // The measured figure's variance equals the simulated one (equal counts): v = 2 × 0.0004 a day.
+        func width(correlated: Double) -> Double {
             var nodes = Self.nodes(axes: 1, nodesPerAxis: 5, days: days, curve: curve, simulationError: Array(repeating: 0, count: days),
                                    variance: 0.0004, count: 500, truth: { _ in 0.8 })
-            for index in nodes.indices { nodes[index].dayCorrelation = correlation }
-            let posterior = FitPosterior(entries: Self.entries(days: days, values: Array(repeating: curve([0.5], 0), count: days), count: 5000),
+            for index in nodes.indices { nodes[index].pooledVariance[FitStatistic.measuredDeliverability.index] = 0.0004 / Double(days) + correlated }
+            let posterior = FitPosterior(entries: Self.entries(days: days, values: Array(repeating: curve([0.5], 0), count: days), count: 500),
                                          nodes: nodes, axes: 1, nodesPerAxis: 5, finePerAxis: 2001)
             return posterior.marginals[0].high - posterior.marginals[0].low
         }
-        // A Gaussian posterior's width scales with √(correlation): 2 for 4.
-        #expect(abs(fit(4) / fit(1) - 2) < 0.02)
+        for correlated in [0.0, 0.00005, 0.0002] {
+            // τ²: the simulation's correlated part and the team's, scaled by the counts (equal here).
+            let expected = 2 * 1.959964 * (2 * 0.0004 / Double(days) + 2 * correlated).squareRoot() / 0.2
+            #expect(abs(width(correlated: correlated) / expected - 1) < 0.01, "τ² part \(correlated)")
+        }
     }
 }

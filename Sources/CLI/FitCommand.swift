@@ -89,12 +89,9 @@ package enum FitCommand {
         let measuredLabel: String?, nodes: Int?
         do {
             scanner = try ArgumentScanner(arguments, command: "fit", options: Self.options)
-            paths = scanner.positional
-            guard paths.count >= 1 else { throw UsageError.missingArgument("the scenario file") }
-            guard paths.count >= 2 else { throw UsageError.missingArgument("the measured figures (a CSV file; docs/fit.md)") }
-            if paths.count > 2 { throw UsageError.unexpectedArgument(paths[2]) }
+            // The options' values first, as every command reads them (a bad value is the error
+            // whatever else is missing), then the arguments.
             varies = try scanner.values(Self.vary)
-            if varies.isEmpty { throw UsageError.missingArgument("--vary <path>=<low>..<high>: a field to fit") }
             measuredLabel = try scanner.value(Self.measuredStrategy)
             nodes = try scanner.value(Self.grid)
             sets = try scanner.values(Run.set)
@@ -103,6 +100,11 @@ package enum FitCommand {
             threads = try scanner.value(Run.threads) ?? CPUAllowance.available()
             allowLarge = scanner.flag(Run.allowLarge)
             quiet = scanner.flag(OutputOptions.quiet)
+            paths = scanner.positional
+            guard paths.count >= 1 else { throw UsageError.missingArgument("the scenario file") }
+            guard paths.count >= 2 else { throw UsageError.missingArgument("the measured figures (a CSV file; docs/fit.md)") }
+            if paths.count > 2 { throw UsageError.unexpectedArgument(paths[2]) }
+            if varies.isEmpty { throw UsageError.missingArgument("--vary <path>=<low>..<high>: a field to fit") }
         } catch let error as UsageError {
             return PushSimCommand.usage(error, command: "fit", console: console)
         } catch {

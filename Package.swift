@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "ScenarioFormat", dependencies: ["Base", "FakeAPNs", "Provider", "Device", "Simulator"]),
         // What a run writes: CSVs, charts and report.html, result.json, run.json, partial results.
         .target(name: "Reports", dependencies: ["Base", "FakeAPNs", "Provider", "Device", "Simulator", "ScenarioFormat"]),
-        // Studies over runs: expectations and check, diff of two folders, sweeps.
+        // Studies over runs: expectations and check, diff of two folders, sweeps, fits to measured figures.
         .target(name: "Studies", dependencies: ["Base", "FakeAPNs", "Simulator", "ScenarioFormat", "Reports"]),
         // APNs' check of provider authentication tokens (ES256 JWTs): P-256 ECDSA, the
         // .p8 and public key files, the reasons APNs answers. For `pushsim serve`.

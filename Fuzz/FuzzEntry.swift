@@ -97,8 +97,8 @@ public func pushsimFuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> I
         // pushsim fit's measured file: read, written back and read again to the same value.
         do {
             let series = try MeasuredSeries.parse(bytes, file: "fuzz/measured.csv")
-            precondition(try MeasuredSeries.parse(Array(series.csv().utf8), file: "fuzz/measured.csv") == series,
-                         "a measured file does not read back as written")
+            let again = try MeasuredSeries.parse(Array(series.csv().utf8), file: "fuzz/measured.csv")
+            precondition(again == series, "a measured file does not read back as written")
             for entry in FitEntry.entries(series) {
                 precondition(entry.value >= 0 && entry.value <= 1 && entry.count > 0 && entry.day >= 0, "a bad entry \(entry)")
             }

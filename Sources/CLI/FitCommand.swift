@@ -54,7 +54,7 @@ package enum FitCommand {
         "the others are predicted")
     /// `--grid`: points per varied field.
     package static let grid = Option<Int>(
-        "--grid", "<n>", .integer(in: 2...21),
+        "--grid", "<n>", .integer(in: 5...21),
         help: "Points per varied field (default 7 for one or two fields, 5 for", "three); more is slower and closer")
 
     private typealias Run = RunCommand.Options
@@ -131,6 +131,10 @@ package enum FitCommand {
         } catch {
             console.err("error: \(error)\n")
             return .dataError
+        }
+        let labels = design.scenarios[0].strategies.map(\.label)
+        if let measuredLabel, !labels.contains(measuredLabel) {
+            return PushSimCommand.usage(.unknownStrategy(measuredLabel, known: labels), command: "fit", console: console)
         }
         if !allowLarge {
             for (number, scenario) in design.scenarios.enumerated() {

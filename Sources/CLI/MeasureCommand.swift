@@ -106,6 +106,11 @@ package enum MeasureCommand {
             return .failure
         }
         let series = Self.series(scenario, result)
+        guard !series.days.isEmpty else {
+            console.err("error: \(UserText.path(FileBytes.displayName(path))): no day's measurement ends within the run "
+                        + "(a day's uploads count until the end of the next): simulate at least 2 days\n")
+            return .dataError
+        }
         if let outPath {
             guard let file = CheckCommand.split(outPath) else {
                 return PushSimCommand.usage(.invalidValue(option: "--out", value: outPath, expected: "a file"), command: "measure", console: console)

@@ -322,7 +322,7 @@ struct ReportBrowserTests {
         try #require(PushSimCommand.main(["measure", root + "/browser.json", "--set", "devices=150", "--seed", "4", "--out", root + "/m.csv"],
                                          console: captured.console) == .success, "\(captured.err)")
         try #require(PushSimCommand.main(["fit", root + "/browser.json", root + "/m.csv", "--vary", "connectivity.offline.mean=10m..3h",
-                                          "--grid", "4", "--set", "devices=40", "--out", root + "/out", "--quiet"],
+                                          "--grid", "5", "--set", "devices=40", "--out", root + "/out", "--quiet"],
                                          console: captured.console) == .success, "\(captured.err)")
         let rendered = try HeadlessChromium.run(chromium, ["--dump-dom"], url: "file://" + root + "/out/fit.html", scratch: root)
         let dom = rendered.out

@@ -34,6 +34,10 @@ package struct FitPosterior: Sendable {
         /// value ± 1.96 SE.
         package var low: Double { value - 1.959964 * standardError }
         package var high: Double { value + 1.959964 * standardError }
+        /// The interval within `bounds` (a share's 0…1).
+        package func interval(within bounds: ClosedRange<Double>) -> ClosedRange<Double> {
+            min(max(low, bounds.lowerBound), bounds.upperBound)...max(min(high, bounds.upperBound), bounds.lowerBound)
+        }
     }
 
     /// How well the mode fits, day by day.
@@ -297,8 +301,9 @@ package struct FitPosterior: Sendable {
             let basis = surrogate.basis(grid.fractions(point))
             let p = posterior[point]
             for (s, figure) in figures.enumerated() {
-                let d = FitSurrogate.value(figure.deliverability.coefficients, basis)
-                let g = FitSurrogate.value(figure.gain.coefficients, basis)
+                // A surface near 1 may overshoot it: a share stays within 0…1, a gain within −1…1.
+                let d = min(max(FitSurrogate.value(figure.deliverability.coefficients, basis), 0), 1)
+                let g = min(max(FitSurrogate.value(figure.gain.coefficients, basis), -1), 1)
                 sums[s * 6] += p * d
                 sums[s * 6 + 1] += p * d * d
                 sums[s * 6 + 2] += p * surrogate.variance(nodeVariance: max(FitSurrogate.value(figure.deliverabilityVariance, basis), 0),

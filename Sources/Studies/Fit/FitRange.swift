@@ -33,6 +33,10 @@ package struct FitRange: Sendable, Equatable {
         }
         let lowText = String(argument[argument.index(after: equals)..<dots.lowerBound])
         let highText = String(argument[dots.upperBound...])
+        // `10m...2h` is a slip, not 10m to 0.2h.
+        guard !lowText.hasSuffix("."), !highText.hasPrefix("."), !lowText.isEmpty, !highText.isEmpty else {
+            throw fail("expected PATH=LOW..HIGH with two dots between the ends, e.g. connectivity.offline.mean=10m..2h")
+        }
         if let low = Self.number(lowText), let high = Self.number(highText) {
             (self.low, self.high, isDuration) = (low, high, false)
         } else if let low = FieldReader.parseDuration(lowText), let high = FieldReader.parseDuration(highText) {
@@ -41,6 +45,7 @@ package struct FitRange: Sendable, Equatable {
             throw fail("the ends must be two numbers (1..8, 0.05..0.3) or two durations (10m..2h); found "
                        + UserText.quote(lowText) + " and " + UserText.quote(highText))
         }
+        guard low != high else { throw fail("the range has no width: LOW must be below HIGH (fix a field with --set)") }
         guard low < high else { throw fail("the range is empty: write the smaller end first") }
     }
 

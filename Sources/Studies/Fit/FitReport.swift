@@ -121,11 +121,18 @@ package struct FitReport {
                        + (abs(g.weekendZ) >= 3 ? " (weekends differ)" : "") + ", so read the prediction with care")
     }
 
+    /// The statistics the fit read: the file's, but those no day of which told the points apart.
+    package var fittedStatistics: [FitStatistic] {
+        study.series.statistics.filter { statistic in
+            zip(design.entries, posterior.residuals).contains { $0.0.statistic == statistic && $0.1.z.isFinite }
+        }
+    }
+
     /// The stdout table.
     package func table() -> String {
         var text = "fit: \(UserText.path(study.file)) to \(UserText.path(study.series.file)) (\(study.series.days.count) days from "
             + "\(study.series.days[0].date), \(study.series.timeZone); "
-            + study.series.statistics.map(\.name).joined(separator: ", ") + "), measured strategy \(labels[design.measured])\n\n"
+            + fittedStatistics.map(\.name).joined(separator: ", ") + "), measured strategy \(labels[design.measured])\n\n"
         var rows = [["field", "range", "estimate", "95% interval"]]
         for (axis, range) in study.ranges.enumerated() {
             let answer = answer(axis)

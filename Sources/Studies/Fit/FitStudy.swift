@@ -61,6 +61,12 @@ package struct FitStudy: Sendable {
         for (index, range) in ranges.enumerated() where ranges[..<index].contains(where: { $0.path == range.path }) {
             throw ScenarioError(.invalidValue("\(range.path) is varied twice"), file: "--vary " + range.argument, path: "", location: nil)
         }
+        for range in ranges {
+            if let set = sets.first(where: { $0.path == range.path }) {
+                throw ScenarioError(.invalidValue("\(range.path) is varied and also set (--set \(set.path)=\(set.valueText)): drop one"),
+                                    file: "--vary " + range.argument, path: "", location: nil)
+            }
+        }
         let entries = FitEntry.entries(series)
         let days = Set(entries.map(\.day)).count
         guard days >= Self.minimumDays else {
@@ -87,26 +93,26 @@ package struct FitStudy: Sendable {
             do {
                 scenario = try ScenarioDecoder.decode(scenarioBytes, file: file, overrides: period + sets + values)
             } catch {
-                // The grid's own values name the --vary argument they came from.
+                // The grid's own values name the --vary argument they came from (a path the
+                // scenario has no field for, too); the period, the measured file's dates.
                 var error = error
-                if let range = ranges.first(where: { error.file.hasPrefix("--set " + $0.path + "=") }) { error.file = "--vary " + range.argument }
+                if let range = ranges.first(where: { error.file.hasPrefix("--set " + $0.path + "=") || Self.names(error.path, in: $0.path) }) {
+                    error.file = "--vary " + range.argument
+                    error.location = nil
+                } else if error.file.hasPrefix("--set start=") || error.file.hasPrefix("--set duration=") {
+                    var why = error.description
+                    if case .invalidValue(let message) = error.kind { why = message }
+                    error = ScenarioError(.invalidValue("its days (\(first) to \(series.days[series.days.count - 1].date)) do not make a "
+                                                        + "scenario's period: " + why), file: series.file, path: "date", location: nil)
+                }
                 throw error
             }
             if let seed { scenario.seed = seed }
             scenarios.append(scenario)
             overrides.append(values)
         }
-        let labels = scenarios[0].strategies.map(\.label)
-        let measured: Int
-        if let measuredLabel {
-            guard let index = labels.firstIndex(of: measuredLabel) else {
-                throw ScenarioError(.invalidValue("no strategy is labelled \(UserText.quote(measuredLabel)); the scenario has "
-                                                  + labels.joined(separator: ", ")), file: "--measured-strategy", path: "", location: nil)
-            }
-            measured = index
-        } else {
-            measured = 0
-        }
+        // An unknown label is the command line's mistake: `measuredIndex` says so first.
+        let measured = measuredLabel.flatMap { label in scenarios[0].strategies.firstIndex { $0.label == label } } ?? 0
         return Design(scenarios: scenarios, overrides: overrides, measured: measured, entries: entries, period: period)
     }
 
@@ -130,8 +136,16 @@ package struct FitStudy: Sendable {
         return nodes
     }
 
+    /// Whether an error at scenario path `errorPath` is about the field at `path` or an
+    /// object on the way to it (`nosuch` of `nosuch.field`).
+    static func names(_ errorPath: String, in path: String) -> Bool {
+        !errorPath.isEmpty && (path == errorPath || path.hasPrefix(errorPath + ".") || path.hasPrefix(errorPath + "["))
+    }
+
     /// Why the figures cannot fix the fields, for a refusal; nil when they can.
     package enum Refusal: Equatable, Sendable {
+        /// No measured figure tells the points apart (each is 0 or 1 on every day, as the simulation's).
+        case noInformation
         /// Two fields move the figures the same way (posterior correlation).
         case tradeOff(Int, Int, correlation: Double)
         /// The figures fit as well across the whole range.
@@ -143,6 +157,7 @@ package struct FitStudy: Sendable {
     /// The first reason the posterior cannot be read as an answer.
     /// - Complexity: O(axes² + fine points).
     package static func refusal(_ posterior: FitPosterior) -> Refusal? {
+        guard posterior.residuals.contains(where: { $0.z.isFinite }) else { return .noInformation }
         let axes = posterior.axes
         for a in 0..<axes {
             for b in (a + 1)..<max(axes, a + 1) {
@@ -170,6 +185,9 @@ package struct FitStudy: Sendable {
         func named(_ axis: Int) -> String { ranges[axis].path + " (" + ranges[axis].display(ranges[axis].low) + ".."
             + ranges[axis].display(ranges[axis].high) + ")" }
         switch refusal {
+        case .noInformation:
+            return "no figure tells the points apart: on every day each is 0 or 1, measured and simulated at every point "
+                + "(no user counted, or every mail logged); a fit needs figures in between (docs/fit.md, \"The measured file\")"
         case .tradeOff(let a, let b, let rho):
             return "\(named(a)) and \(named(b)) trade off: the figures fix a combination of them, not each "
                 + "(posterior correlation \(FitRange.significant(rho, digits: 2))); vary one and fix the other with --set"

@@ -56,7 +56,7 @@ package struct MeasuredSeries: Sendable, Equatable {
         do {
             bytes = try FileBytes.read(path: path, standardInput: standardInput, limit: maxBytes)
         } catch {
-            throw ScenarioError(.unreadable(error.reason), file: file, path: "", location: nil)
+            throw ScenarioError(.invalidValue("cannot read the measured figures: " + error.reason), file: file, path: "", location: nil)
         }
         return try parse(bytes, file: file)
     }
@@ -69,17 +69,25 @@ package struct MeasuredSeries: Sendable, Equatable {
             ScenarioError(.invalidValue(message), file: file, path: path, location: SourceLocation(line: line, column: column))
         }
         guard bytes.count <= maxBytes else {
-            throw ScenarioError(.unreadable("larger than \(maxBytes >> 20) MiB"), file: file, path: "", location: nil)
+            throw ScenarioError(.invalidValue("cannot read the measured figures: larger than \(maxBytes >> 20) MiB"), file: file, path: "", location: nil)
         }
-        guard let text = String(validating: bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes,
-                                as: UTF8.self) else {
-            throw ScenarioError(.unreadable("not UTF-8 text"), file: file, path: "", location: nil)
+        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+        guard let text = String(validating: body, as: UTF8.self) else {
+            // Where: the first line that is not UTF-8 (a line feed is never inside a sequence).
+            let lines = body.split(separator: 0x0A, omittingEmptySubsequences: false)
+            let line = (lines.firstIndex { String(validating: $0, as: UTF8.self) == nil } ?? 0) + 1
+            throw ScenarioError(.invalidValue("not UTF-8 text (a CSV of daily counts: docs/fit.md)"), file: file, path: "",
+                                location: SourceLocation(line: line, column: 1))
         }
         let records = try CSVRecords.split(text, file: file)
         guard let header = records.first else { throw fail("empty file: expected a header (date,time_zone,mail,sent,logged)", 1, 1) }
         var columns: [MeasuredColumn?] = []
         for (index, cell) in header.cells.enumerated() {
             let name = cell.text.trimmingSpaces
+            guard !name.isEmpty else {
+                throw fail("an empty column name (a comma too many in the header?); the columns are "
+                           + MeasuredColumn.allCases.map(\.name).joined(separator: ", "), header.line, cell.column)
+            }
             guard let column = MeasuredColumn(rawValue: name) else {
                 throw ScenarioError(.unknownField(known: MeasuredColumn.allCases.map(\.name)), file: file,
                                     path: UserText.escape(String(name.prefix(UserText.pathLimit))),
@@ -118,7 +126,16 @@ package struct MeasuredSeries: Sendable, Equatable {
                 switch column {
                 case .date:
                     switch CivilDate.parse(iso: value) {
-                    case .success(let parsed): date = parsed
+                    case .success(let parsed):
+                        // A scenario's dates: the years it can start and end in.
+                        guard parsed.year >= 1970 && parsed.year <= 9990 else {
+                            throw fail("\(parsed) is outside the years 1970 to 9990", record.line, cell.column, path: column.name)
+                        }
+                        if let first = days.first?.date, parsed.daysSinceEpoch - first.daysSinceEpoch >= maxDays {
+                            throw fail("\(parsed) is \(parsed.daysSinceEpoch - first.daysSinceEpoch) days after the first row (\(first)): "
+                                       + "a file spans at most \(maxDays) days", record.line, cell.column, path: column.name)
+                        }
+                        date = parsed
                     case .failure(let error):
                         throw fail("\(UserText.quote(value)): \(error.explanation)", record.line, cell.column, path: column.name)
                     }
@@ -266,7 +283,8 @@ enum CSVRecords {
                 wasQuoted = false
             default:
                 if scalar.value < 0x20 && scalar != "\t" {
-                    throw ScenarioError(.invalidValue("a control character (U+\(String(scalar.value, radix: 16, uppercase: true))) in a cell"),
+                    let hex = String(scalar.value, radix: 16, uppercase: true)
+                    throw ScenarioError(.invalidValue("a control character (U+\(String(repeating: "0", count: 4 - hex.count) + hex)) in a cell"),
                                         file: file, path: "", location: SourceLocation(line: line, column: column))
                 }
                 if wasQuoted {

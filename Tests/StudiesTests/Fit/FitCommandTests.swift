@@ -46,14 +46,14 @@ struct FitCommandTests {
                                      "--set", "devices=200", "--out", folder + "/m.csv"]).code == .success)
         #expect(Self.read(folder + "/m.csv") == measured.out)
 
-        let arguments = ["fit", folder + "/s.json", folder + "/m.csv", "--vary", "connectivity.offline.mean=10m..2h", "--grid", "4"]
+        let arguments = ["fit", folder + "/s.json", folder + "/m.csv", "--vary", "connectivity.offline.mean=10m..2h", "--grid", "5"]
         let fit = CapturedConsole.run(arguments + ["--out", folder + "/a"])
         #expect(fit.code == .success, "\(fit.err)")
         #expect(fit.out.contains("connectivity.offline.mean  10m..2h"))
         #expect(fit.out.contains("goodness of fit: chi-square"))
         #expect(fit.out.contains("queue  ") && fit.out.contains("no-queue (measured)"))
-        #expect(fit.err.hasPrefix("fit: 4 points, 8 strategy runs, about "))
-        #expect(fit.err.contains("point 4/4: connectivity.offline.mean=7200s"))
+        #expect(fit.err.hasPrefix("fit: 5 points, 10 strategy runs, about "))
+        #expect(fit.err.contains("point 5/5: connectivity.offline.mean=7200s"))
         for name in FitReport.fileNames { #expect(FileManager.default.fileExists(atPath: folder + "/a/" + name), "\(name)") }
 
         let parameters = Self.read(folder + "/a/fit-parameters.csv").split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
@@ -115,10 +115,18 @@ struct FitCommandTests {
              "error: --vary mail.perDay=2..3: mail.perDay is varied twice"),
             (["fit", folder + "/s.json", folder + "/m.csv", "--vary", "seed=1..2", "--vary", "devices=1..2", "--vary", "mail.perDay=1..2",
               "--vary", "device.launches.perDay=1..2"], .dataError, "error: --vary: vary 1 to 3 fields"),
-            (["fit", folder + "/s.json", folder + "/m.csv", "--vary", "mail.perDay=1..2", "--measured-strategy", "nope"], .dataError,
-             "error: --measured-strategy: no strategy is labelled \"nope\"; the scenario has no-queue, queue"),
-            (["fit", folder + "/s.json", folder + "/m.csv", "--vary", "mail.perDay=1..2", "--grid", "1"], .usage,
-             "error: invalid value '1' for '--grid'"),
+            (["fit", folder + "/s.json", folder + "/m.csv", "--vary", "mail.perDay=1..2", "--measured-strategy", "nope"], .usage,
+             "error: no strategy 'nope' in the scenario"),
+            (["fit", folder + "/s.json", folder + "/m.csv", "--vary", "mail.perDay=1..2", "--grid", "4"], .usage,
+             "error: invalid value '4' for '--grid': expected an integer from 5 to 21"),
+            (["fit", folder + "/s.json", folder + "/m.csv", "--vary", "connectivity.offline.mean=10m...2h"], .dataError,
+             "error: --vary connectivity.offline.mean=10m...2h: expected PATH=LOW..HIGH with two dots"),
+            (["fit", folder + "/s.json", folder + "/m.csv", "--vary", "connectivity.offline.mean=1h..1h"], .dataError,
+             "error: --vary connectivity.offline.mean=1h..1h: the range has no width"),
+            (["fit", folder + "/s.json", folder + "/m.csv", "--vary", "nosuch.field=1..2"], .dataError,
+             "error: --vary nosuch.field=1..2: nosuch: unknown field"),
+            (["fit", folder + "/s.json", folder + "/m.csv", "--vary", "mail.perDay=1..2", "--set", "mail.perDay=3"], .dataError,
+             "error: --vary mail.perDay=1..2: mail.perDay is varied and also set (--set mail.perDay=3): drop one"),
             (["measure", folder + "/s.json", "--measured-strategy", "nope"], .usage, "error: no strategy 'nope' in the scenario"),
         ]
         for (arguments, code, message) in cases {
@@ -139,7 +147,7 @@ struct FitCommandTests {
         // How long the provider keeps payloads matters to the queue's re-requests only: the
         // measured strategy, no-queue, sends and logs the same whatever it is.
         let fit = CapturedConsole.run(["fit", folder + "/s.json", folder + "/m.csv", "--vary", "provider.payloadTTL=6h..48h",
-                                       "--grid", "3", "--quiet", "--out", folder + "/out"])
+                                       "--grid", "5", "--quiet", "--out", folder + "/out"])
         #expect(fit.code == .dataError)
         #expect(fit.err.hasPrefix("error: \(folder)/m.csv: provider.payloadTTL (6h..2d) is not identified by these figures"), "\(fit.err)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/out"))

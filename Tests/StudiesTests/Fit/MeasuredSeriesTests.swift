@@ -20,6 +20,15 @@ struct MeasuredSeriesTests {
         }
     }
 
+    static func describe(_ bytes: [UInt8]) -> String {
+        do {
+            _ = try MeasuredSeries.parse(bytes, file: "m.csv")
+            return "accepted"
+        } catch {
+            return error.description
+        }
+    }
+
     @Test("a file with a byte order mark, CRLF, quoted cells, columns in any order, empty cells and a gap reads as written")
     func reads() throws {
         let text = "\u{FEFF}logged,\"date\",sent,time_zone,mail\r\n10,2026-03-02,12,UTC+03:00,20\r\n,2026-03-03,13,UTC+03:00,21\r\n"
@@ -67,12 +76,19 @@ struct MeasuredSeriesTests {
         #expect(Self.error(header) == "m.csv:2:1: no rows after the header")
         #expect(Self.error("") == "m.csv:1:1: empty file: expected a header (date,time_zone,mail,sent,logged)")
         #expect(Self.error(header + "2026-01-01,UTC,1,1,1\r2026") == "m.csv:2:21: a carriage return not followed by a line feed")
-        #expect(MeasuredSeriesTests.error(header + "2026-01-01,UTC,\u{7},1,1\n").hasPrefix("m.csv:2:16: a control character (U+7)"))
+        #expect(MeasuredSeriesTests.error(header + "2026-01-01,UTC,\u{7},1,1\n").hasPrefix("m.csv:2:16: a control character (U+0007)"))
+        #expect(Self.error("date,time_zone,sent,logged,\n").hasPrefix("m.csv:1:28: an empty column name (a comma too many in the header?)"))
+        #expect(Self.error(header + "0000-01-01,UTC,1,1,1\n") == "m.csv:2:1: date: 0000-01-01 is outside the years 1970 to 9990")
+        #expect(Self.error(header + "2026-01-01,UTC,1,1,1\n2125-01-01,UTC,1,1,1\n")
+                .hasPrefix("m.csv:3:1: date: 2125-01-01 is 36159 days after the first row (2026-01-01): a file spans at most 3660 days"))
+        #expect(Self.error(header + "2026-01-01,UTC,1,1,1\n2026-01-02,UTC,\u{FF}\n".replacingOccurrences(of: "\u{FF}", with: "1,1,1")) == "accepted")
     }
 
     @Test("bytes that are not UTF-8, and a file past the size limit, are refused as unreadable")
     func unreadable() {
         #expect(throws: ScenarioError.self) { try MeasuredSeries.parse([0x64, 0xFF, 0x0A], file: "m.csv") }
+        let broken = Array("date,time_zone,sent,logged\n2026-01-01,UTC,1,1\n".utf8) + [0x32, 0xC3, 0x28, 0x0A]
+        #expect(Self.describe(broken) == "m.csv:3:1: not UTF-8 text (a CSV of daily counts: docs/fit.md)")
         let big = [UInt8](repeating: 0x20, count: MeasuredSeries.maxBytes + 1)
         #expect(throws: ScenarioError.self) { try MeasuredSeries.parse(big, file: "m.csv") }
     }

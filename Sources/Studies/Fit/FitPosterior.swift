@@ -133,7 +133,7 @@ package struct FitPosterior: Sendable {
     /// `axes` axes, the last axis varying fastest). The posterior is read twice: over the
     /// whole ranges, then over the box where it is not negligible (so a narrow posterior
     /// is read as finely as a wide one).
-    /// - Complexity: O(fine points × 4^axes × (entries + strategies)).
+    /// - Complexity: O(fine points × terms × (entries + nodes + strategies)).
     package init(entries: [FitEntry], nodes: [FitNode], axes: Int, nodesPerAxis: Int, finePerAxis: Int? = nil) {
         precondition(axes >= 1 && nodesPerAxis >= 2)
         precondition(nodes.count == (0..<axes).reduce(1) { count, _ in count * nodesPerAxis }, "a node per grid point")
@@ -147,7 +147,7 @@ package struct FitPosterior: Sendable {
         // The fields move a statistic on every day alike, while each day's simulated figure
         // carries its own noise: so a statistic's value is a surface of its pooled figure (all
         // its days' mail together, far less noisy than one day's) plus each day's offset from
-        // it, the offset averaged over the nodes (`Pooled`). One surface a day would wiggle
+        // it, the offset averaged over the nodes. One surface a day would wiggle
         // with each day's noise, and those wiggles would add up to a posterior peak where
         // there is none.
         let nodeCount = Double(nodes.count)

@@ -203,9 +203,10 @@ package struct FitStudy: Sendable {
         }
     }
 
-    /// The goodness of fit at the mode: the chi-square of the residuals (tempered by the
-    /// days' correlation) and its upper tail, and weekends' mean residual against
-    /// weekdays' (a pattern the scenario's weekly rhythm misses).
+    /// The goodness of fit at the mode: the chi-square of the residuals (each figure's
+    /// shared error counted once, as in the likelihood) and its upper tail, and weekends'
+    /// mean residual against weekdays' (a pattern the scenario's weekly rhythm misses), its
+    /// standard error widened by the days' correlation.
     package struct Goodness: Sendable, Equatable {
         package var chiSquare: Double
         package var degreesOfFreedom: Int

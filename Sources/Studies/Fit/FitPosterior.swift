@@ -3,7 +3,7 @@ import Foundation
 /// The fit's inference over a design of simulated points (docs/fit.md, "Method"): each
 /// statistic's pooled simulated figure is smoothed over the design's nodes by a low-degree
 /// polynomial surface (`FitSurrogate`), each day its offset from it, and a Gaussian
-/// likelihood of the measured figures, tempered by the days' correlation, is evaluated
+/// likelihood of the measured figures is evaluated
 /// on a fine grid over the ranges. The posterior under a flat prior gives each
 /// parameter's median and 95% interval, and carries the parameters' uncertainty into the
 /// predicted deliverability, to which the simulation's own variance is added. A
@@ -66,7 +66,8 @@ package struct FitPosterior: Sendable {
     /// Per strategy.
     package let deliverability: [Prediction]
     package let gain: [Prediction]
-    /// The residuals' chi-square at the mode (tempered) and its degrees of freedom.
+    /// The residuals' chi-square at the mode (each figure's shared error counted once) and its
+    /// degrees of freedom.
     package let chiSquare: Double
     package let degreesOfFreedom: Int
 

@@ -154,7 +154,7 @@ package enum FitCommand {
         }
         let plan = SweepPlan(design.scenarios)
         let runs = design.scenarios.indices.map { plan.scenarioToSimulate(design.scenarios[$0], point: $0) }
-        if !quiet { console.err(SweepCommand.planLine(plan, runs: runs, scenarios: design.scenarios).replacingOccurrences(of: "sweep:", with: "fit:")) }
+        if !quiet { console.err(SweepCommand.planLine(plan, runs: runs, scenarios: design.scenarios, command: "fit")) }
         let nodesOut: [FitNode]
         do {
             nodesOut = try FitStudy.nodes(design, simulate: { try simulate($0, 0..<$0.devices, threads, [], nil).result }) { number, seconds in

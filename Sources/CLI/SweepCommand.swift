@@ -233,11 +233,12 @@ package enum SweepCommand {
     }
 
     /// The stderr line before the first point: the points, the strategy runs they take (the
-    /// strategies every point leaves unchanged run once) and the messages they simulate.
+    /// strategies every point leaves unchanged run once) and the messages they simulate;
+    /// `command` starts it (`sweep`, `fit`).
     /// - Complexity: O(points × strategies).
-    package static func planLine(_ plan: SweepPlan, runs: [Scenario?], scenarios: [Scenario]) -> String {
+    package static func planLine(_ plan: SweepPlan, runs: [Scenario?], scenarios: [Scenario], command: String = "sweep") -> String {
         let messages = runs.compactMap { $0 }.reduce(0.0) { $0 + $1.expectedMessages }
-        var line = "sweep: \(scenarios.count) point\(scenarios.count == 1 ? "" : "s"), \(plan.runs) strategy run"
+        var line = "\(command): \(scenarios.count) point\(scenarios.count == 1 ? "" : "s"), \(plan.runs) strategy run"
             + (plan.runs == 1 ? "" : "s")
         if plan.runs < plan.runsWithoutReuse {
             // The strategies no point after the first simulates: unchanged by every swept value.

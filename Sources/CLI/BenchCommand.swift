@@ -47,9 +47,11 @@ package enum BenchCommand {
         } catch {
             return PushSimCommand.usage(error, command: "bench", console: console)
         }
-        guard let path = scanner.positional.first, scanner.positional.count == 1 else {
-            return PushSimCommand.usage(scanner.positional.isEmpty ? .missingArgument("the scenario file")
-                                        : .unexpectedArgument(scanner.positional[1]), command: "bench", console: console)
+        let path: String
+        do {
+            path = try scanner.positionals("the scenario file")[0]
+        } catch {
+            return PushSimCommand.usage(error, command: "bench", console: console)
         }
         let threads: Int, devices: Int?, days: Int?
         do {

@@ -144,13 +144,7 @@ package enum CheckCommand {
                 : verdict.estimate.value.isFinite ? "FAILS" : "FAILS (no value)"]
         }
         let header = ["expectation", "value", "interval", "verdict"]
-        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
-        func line(_ cells: [String]) -> String {
-            var text = zip(cells, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }.joined(separator: "  ")
-            while text.hasSuffix(" ") { text.removeLast() }
-            return text + "\n"
-        }
-        var text = line(header) + rows.map(line).joined()
+        var text = TextColumns.lines([header] + rows)
         let failed = verdicts.filter { !$0.holds }
         text += failed.isEmpty ? (verdicts.count == 1 ? "the expectation holds\n" : "all \(verdicts.count) expectations hold\n")
             : "\(failed.count) of \(verdicts.count) expectation\(verdicts.count == 1 ? "" : "s") FAILED\n"

@@ -148,14 +148,8 @@ package enum DiffCommand {
                              change.adjustedPValue.map(Self.probability) ?? "–", verdict])
             }
         }
-        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
-        func line(_ cells: [String]) -> String {
-            var text = zip(cells, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }.joined(separator: "  ")
-            while text.hasSuffix(" ") { text.removeLast() }
-            return text + "\n"
-        }
         let changed = comparison.rows.reduce(0) { $0 + $1.changes.filter { $0.change.beyondNoise == true }.count }
-        return line(header) + rows.map(line).joined()
+        return TextColumns.lines([header] + rows)
             + (unmoved == 0 ? "" : "(\(unmoved) loss share\(unmoved == 1 ? "" : "s") 0 in both runs not shown)\n")
             + (changed == 0 ? "no rate moved beyond noise" : "\(changed) rate\(changed == 1 ? "" : "s") moved beyond noise")
             + " (Holm, \(comparison.testedCount) rate\(comparison.testedCount == 1 ? "" : "s") tested at "

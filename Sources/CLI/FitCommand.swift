@@ -84,7 +84,7 @@ package enum FitCommand {
                              simulate: RunCommand.Simulate = RunCommand.simulation) -> ExitCode {
         if arguments.contains("--help") || arguments.contains("-h") { console.out(help); return .success }
         let scanner: ArgumentScanner
-        var paths: [String]
+        let paths: [String]
         let varies: [String], sets: [String], out: String?, seed: UInt64?, threads: Int, allowLarge: Bool, quiet: Bool
         let measuredLabel: String?, nodes: Int?
         do {
@@ -100,10 +100,7 @@ package enum FitCommand {
             threads = try scanner.value(Run.threads) ?? CPUAllowance.available()
             allowLarge = scanner.flag(Run.allowLarge)
             quiet = scanner.flag(OutputOptions.quiet)
-            paths = scanner.positional
-            guard paths.count >= 1 else { throw UsageError.missingArgument("the scenario file") }
-            guard paths.count >= 2 else { throw UsageError.missingArgument("the measured figures (a CSV file; docs/fit.md)") }
-            if paths.count > 2 { throw UsageError.unexpectedArgument(paths[2]) }
+            paths = try scanner.positionals("the scenario file", "the measured figures (a CSV file; docs/fit.md)")
             if varies.isEmpty { throw UsageError.missingArgument("--vary <path>=<low>..<high>: a field to fit") }
         } catch let error as UsageError {
             return PushSimCommand.usage(error, command: "fit", console: console)

@@ -58,9 +58,7 @@ package enum MeasureCommand {
         let path: String, label: String?, sets: [String], outPath: String?, seed: UInt64?, threads: Int, allowLarge: Bool
         do {
             scanner = try ArgumentScanner(arguments, command: "measure", options: Self.options)
-            guard let first = scanner.positional.first else { throw UsageError.missingArgument("the scenario file") }
-            if scanner.positional.count > 1 { throw UsageError.unexpectedArgument(scanner.positional[1]) }
-            path = first
+            path = try scanner.positionals("the scenario file")[0]
             label = try scanner.value(FitCommand.measuredStrategy)
             sets = try scanner.values(Run.set)
             outPath = try scanner.value(Self.out)

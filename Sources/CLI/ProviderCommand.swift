@@ -102,8 +102,11 @@ package enum ProviderCommand {
         } catch {
             return usage(error)
         }
-        guard let path = scanner.positional.first, scanner.positional.count == 1 else {
-            return usage(scanner.positional.isEmpty ? .missingArgument("the scenario file") : .unexpectedArgument(scanner.positional[1]))
+        let path: String
+        do {
+            path = try scanner.positionals("the scenario file")[0]
+        } catch {
+            return usage(error)
         }
         let serve: EndpointURL, listen: ServeCommand.Endpoint, label: String?, topics: [String], length: SimDuration?
         let out: String?, wait: Duration, sets: [String], seed: UInt64?, apns: EndpointURL?

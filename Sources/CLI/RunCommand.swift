@@ -318,9 +318,7 @@ package enum RunCommand {
 
         /// The options in `scanner` (which may also hold another command's own).
         package init(_ scanner: ArgumentScanner) throws(UsageError) {
-            guard let path = scanner.positional.first else { throw .missingArgument("the scenario file") }
-            if scanner.positional.count > 1 { throw .unexpectedArgument(scanner.positional[1]) }
-            scenarioPath = path
+            scenarioPath = try scanner.positionals("the scenario file")[0]
             out = try scanner.value(Self.out)
             seed = try scanner.value(Self.seed)
             strategies = try scanner.values(Self.strategy)

@@ -208,8 +208,11 @@ package enum ServeCommand {
         } catch {
             return usage(error)
         }
-        guard let path = scanner.positional.first, scanner.positional.count == 1 else {
-            return usage(scanner.positional.isEmpty ? .missingArgument("the scenario file") : .unexpectedArgument(scanner.positional[1]))
+        let path: String
+        do {
+            path = try scanner.positionals("the scenario file")[0]
+        } catch {
+            return usage(error)
         }
         let listen: Endpoint, control: Endpoint, clockKind: String, speed: Double?, length: SimDuration?, label: String?
         let topics: [String], keys: [(team: String, keyID: String, path: String)], subjectHeader: String?, out: String?

@@ -223,13 +223,7 @@ package enum SweepCommand {
                 })
             }
         }
-        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
-        func line(_ cells: [String]) -> String {
-            var text = zip(cells, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }.joined(separator: "  ")
-            while text.hasSuffix(" ") { text.removeLast() }
-            return text + "\n"
-        }
-        return line(header) + rows.map(line).joined() + "(± standard error)\n"
+        return TextColumns.lines([header] + rows) + "(± standard error)\n"
     }
 
     /// The stderr line before the first point: the points, the strategy runs they take (the

@@ -41,6 +41,16 @@ public enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
 /// read (and a bad one refused) when the command asks for them, in its own order.
 package struct ArgumentScanner {
     package private(set) var positional: [String] = []
+
+    /// The positional arguments, exactly one per name in `names` (what each is, for the
+    /// message): a missing one or one too many is a usage error.
+    /// - Complexity: O(names).
+    package func positionals(_ names: String...) throws(UsageError) -> [String] {
+        if positional.count < names.count { throw .missingArgument(names[positional.count]) }
+        if positional.count > names.count { throw .unexpectedArgument(positional[names.count]) }
+        return positional
+    }
+
     private var values: [(name: String, value: String)] = []
     private var flags: Set<String> = []
 

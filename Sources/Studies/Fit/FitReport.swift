@@ -138,7 +138,7 @@ package struct FitReport {
             let answer = answer(axis)
             rows.append([range.path, range.display(range.low) + ".." + range.display(range.high), answer.estimate, answer.interval])
         }
-        text += Self.columns(rows) + "\ngoodness of fit: " + goodnessLine + "\n\n"
+        text += TextColumns.lines(rows) + "\ngoodness of fit: " + goodnessLine + "\n\n"
         rows = [["strategy", "true deliverability", "95% interval", "gain over " + labels[design.measured], "95% interval"]]
         for (index, label) in labels.enumerated() {
             let d = posterior.deliverability[index], g = posterior.gain[index]
@@ -148,16 +148,6 @@ package struct FitReport {
                          own ? "–" : (g.value >= 0 ? "+" : "") + number(g.value, places: 4),
                          own ? "" : "[" + number(g.low, places: 4) + ", " + number(g.high, places: 4) + "]"])
         }
-        return text + Self.columns(rows) + "(intervals carry the fields' uncertainty and the simulation's)\n"
-    }
-
-    /// Rows as columns padded to their widths, two spaces apart.
-    static func columns(_ rows: [[String]]) -> String {
-        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
-        return rows.map { cells in
-            var line = zip(cells, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }.joined(separator: "  ")
-            while line.hasSuffix(" ") { line.removeLast() }
-            return line + "\n"
-        }.joined()
+        return text + TextColumns.lines(rows) + "(intervals carry the fields' uncertainty and the simulation's)\n"
     }
 }

@@ -1,3 +1,4 @@
+import Base
 import Foundation
 @testable import Simulator
 @testable import Studies
@@ -8,19 +9,12 @@ import Testing
 /// (common random numbers), as `pushsim fit` sees them.
 @Suite("Fit posterior")
 struct FitPosteriorTests {
-    /// A seeded normal generator (Box–Muller over SplitMix64), so the tests repeat.
+    /// Seeded standard normal draws: PushSim's own generator and normal quantile.
     struct Normal {
-        var state: UInt64
-        mutating func uniform() -> Double {
-            state &+= 0x9E3779B97F4A7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-            z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
-            return (Double((z ^ (z >> 31)) >> 11) + 0.5) / 9007199254740992
-        }
-        mutating func next() -> Double {
-            (-2 * log(uniform())).squareRoot() * cos(2 * Double.pi * uniform())
-        }
+        var random: SplitMix64
+        init(state: UInt64) { random = SplitMix64(seed: state) }
+        mutating func uniform() -> Double { random.nextUnitInterval() }
+        mutating func next() -> Double { standardNormalQuantile(random.nextUnitInterval()) }
     }
 
     /// Days of a month: Monday first.

@@ -1,3 +1,4 @@
+import Base
 import Foundation
 @testable import ScenarioFormat
 @testable import Studies
@@ -81,7 +82,9 @@ struct MeasuredSeriesTests {
         #expect(Self.error(header + "0000-01-01,UTC,1,1,1\n") == "m.csv:2:1: date: 0000-01-01 is outside the years 1970 to 9990")
         #expect(Self.error(header + "2026-01-01,UTC,1,1,1\n2125-01-01,UTC,1,1,1\n")
                 .hasPrefix("m.csv:3:1: date: 2125-01-01 is 36159 days after the first row (2026-01-01): a file spans at most 3660 days"))
-        #expect(Self.error(header + "2026-01-01,UTC,1,1,1\n2026-01-02,UTC,\u{FF}\n".replacingOccurrences(of: "\u{FF}", with: "1,1,1")) == "accepted")
+        // The span's edge: the last day of 3,660 from the first is accepted.
+        let lastDay = CivilDate(iso: "2026-01-01")!.adding(days: MeasuredSeries.maxDays - 1)
+        #expect(Self.error(header + "2026-01-01,UTC,1,1,1\n\(lastDay),UTC,1,1,1\n") == "accepted")
     }
 
     @Test("bytes that are not UTF-8, and a file past the size limit, are refused as unreadable")

@@ -15,12 +15,13 @@ package enum FitCommand {
     """ + "\n" + usageHelp.text + """
 
     MEASURED.csv holds daily counts of one app (docs/fit.md, "The measured file";
-    'pushsim schema measured' prints its table schema): date, time_zone, and sent and
-    logged (the talk's measured deliverability) and/or mail and sent. Each --vary
-    names a field and the range its value lies in (numbers, or durations such as
-    10m..2h); 1 to 3 fields. The fit simulates a grid of points over the ranges (the
-    measured days as the period, each point with the same seed: common random
-    numbers), matches the measured strategy's simulated measurement (the talk's
+    'pushsim schema measured' prints its table schema): date, time_zone, and the two
+    columns of at least one figure the fit matches (numerator/denominator):
+    """ + "\n  " + FitStatistic.columnPairs + ".\n" + """
+    Each --vary names a field and the range its value lies in (numbers, or durations
+    such as 10m..2h); 1 to 3 fields. The fit simulates a grid of points over the
+    ranges (the measured days as the period, each point with the same seed: common
+    random numbers), matches the measured strategy's simulated measurement (the talk's
     method, with its biases) to the figures day by day, and reads each field's value
     and 95% interval from the posterior. It predicts every strategy's true
     deliverability and its gain over the measured one, with intervals carrying the

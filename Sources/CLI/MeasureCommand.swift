@@ -15,9 +15,12 @@ package enum MeasureCommand {
 
     Runs the scenario and writes, for one strategy, the measured file of 'pushsim fit'
     (docs/fit.md, "The measured file"): per day, date, time_zone (UTC: the scenario's
-    days), mail, sent and logged. Days whose measurement the run's end cuts short (the
-    last: its next day is not simulated) are left out. Writes to standard output, or
-    to --out (whole or not at all).
+    days) and every count column:
+    """ + "\n  " + MeasuredColumn.allCases.filter(\.isCount).map(\.name).joined(separator: ", ") + ".\n" + """
+    Days whose measurement the run's end cuts short (the last: its next day is not
+    simulated) are left out. Writes to standard output, or to --out (whole or not at
+    all). To try fit on figures whose truth you know, measure with another --seed than
+    the fit's: with the same seed the two share their random numbers.
 
     """ + "\n" + optionsHelp.text + """
 
@@ -65,10 +68,8 @@ package enum MeasureCommand {
             seed = try scanner.value(Run.seed)
             threads = try scanner.value(Run.threads) ?? CPUAllowance.available()
             allowLarge = scanner.flag(Run.allowLarge)
-        } catch let error as UsageError {
-            return PushSimCommand.usage(error, command: "measure", console: console)
         } catch {
-            return .failure
+            return PushSimCommand.usage(error, command: "measure", console: console)
         }
         var scenario: Scenario
         do {
@@ -130,11 +131,12 @@ package enum MeasureCommand {
     /// - Complexity: O(days).
     package static func series(_ scenario: Scenario, _ result: SimulationResult) -> MeasuredSeries {
         let aggregate = result.aggregates[0]
+        let columns = MeasuredColumn.allCases.filter { $0.simulatedCount != nil }
         let days = aggregate.daily.indices.filter { !scenario.measurementTruncated(day: $0) }.map { day in
-            MeasuredSeries.Day(date: scenario.start.adding(days: day), counts: Dictionary(uniqueKeysWithValues: [
-                MeasuredColumn.mail, .sent, .logged,
-            ].map { column in (column, aggregate.daily[day][DayCounter(column.simulatedCount!)!]) }))
+            MeasuredSeries.Day(date: scenario.start.adding(days: day), counts: Dictionary(uniqueKeysWithValues: columns.map { column in
+                (column, aggregate.daily[day][DayCounter(column.simulatedCount!)!])
+            }))
         }
-        return MeasuredSeries(file: "", timeZone: "UTC", columns: [.mail, .sent, .logged], days: days)
+        return MeasuredSeries(file: "", timeZone: "UTC", columns: columns, days: days)
     }
 }

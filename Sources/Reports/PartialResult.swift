@@ -15,8 +15,10 @@ package struct PartialResult {
     /// `apnsCounters`) and the chain counters in their own `chain` array, so a counter
     /// added later is told apart by name and needs no new version; 5: `dailyLost`, the
     /// lost per day and reason (daily.csv's `lost_*` columns); 6: `blocks` and
-    /// `dailyBlocks`, the rates' counts per block of users (standard errors).
-    package static let version: Int64 = 6
+    /// `dailyBlocks`, the rates' counts per block of users (standard errors); 7: the
+    /// launches and the Console's received and delivered per day and block (daily.csv's
+    /// `launches`, `console_received`, `console_delivered`; the fit's figures).
+    package static let version: Int64 = 7
 
     /// The most shards `run --shard` accepts; a part claiming more is damaged.
     package static let maximumShardCount = 100_000

@@ -71,6 +71,7 @@ public struct Reports: Sendable {
     public static let dailyColumns = ["strategy", "date"]
         + ([.messages, .delivered, .summarized, .lost, .pending] as [DayCounter]).map(\.columnName) + ["deliverability"]
         + ([.measuredSent, .measuredReceived] as [DayCounter]).map(\.columnName) + ["measured_deliverability"]
+        + ([.launches, .consoleReceived, .consoleDelivered] as [DayCounter]).map(\.columnName)
                                       + LossReason.allCases.map { "lost_" + $0.columnName }
                                       + Metric.daily.map { $0.name + "_se" }
 
@@ -114,7 +115,8 @@ public struct Reports: Sendable {
                                   String(counts[.delivered]), String(counts[.summarized]), String(counts[.lost]),
                                   String(counts[.pending]), FixedPoint.ratio(counts[.delivered], counts[.messages]),
                                   String(counts[.measuredSent]), String(counts[.measuredReceived]),
-                                  FixedPoint.ratio(counts[.measuredReceived], counts[.measuredSent])]
+                                  FixedPoint.ratio(counts[.measuredReceived], counts[.measuredSent]),
+                                  String(counts[.launches]), String(counts[.consoleReceived]), String(counts[.consoleDelivered])]
                                  + LossReason.allCases.map { String(aggregate.lost($0, day: day)) }
                                  + Metric.daily.map { metric in
                                      FixedPoint.decimal(result.dailyEstimate(metric, strategy: index, day: day).standardError,

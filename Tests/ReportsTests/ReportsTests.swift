@@ -95,15 +95,16 @@ struct ReportsTests {
     func dailyText() {
         #expect(Reports(scenario: HandBuilt.scenario, result: Self.result).daily == """
         strategy,date,messages,delivered,summarized,lost,pending,deliverability,measured_sent,measured_received,\
-        measured_deliverability,lost_apns_coalesced,lost_apns_expired,lost_apns_rejected,lost_unregistered,\
+        measured_deliverability,launches,console_received,console_delivered,lost_apns_coalesced,lost_apns_expired,\
+        lost_apns_rejected,lost_unregistered,\
         lost_stale_subscription,lost_provider_network,lost_provider_outage,lost_rate_limited,lost_disabled,\
         lost_alerts_not_allowed,lost_display_off,deliverability_se,measured_deliverability_se
-        no-queue,2026-03-02,60,42,6,9,3,0.700000,50,38,0.760000,5,1,1,1,1,0,0,0,0,0,0,0.000000,0.000000
-        no-queue,2026-03-03,40,28,4,6,2,0.700000,30,22,0.733333,0,0,0,0,0,1,1,1,1,1,1,0.000000,0.000000
-        queue,2026-03-02,120,84,12,18,6,0.700000,100,76,0.760000,10,2,2,2,2,0,0,0,0,0,0,0.000000,0.000000
-        queue,2026-03-03,80,56,8,12,4,0.700000,60,44,0.733333,0,0,0,0,0,2,2,2,2,2,2,0.000000,0.000000
-        queue-as-published,2026-03-02,0,0,0,0,0,,0,0,,0,0,0,0,0,0,0,0,0,0,0,,
-        queue-as-published,2026-03-03,0,0,0,0,0,,0,0,,0,0,0,0,0,0,0,0,0,0,0,,
+        no-queue,2026-03-02,60,42,6,9,3,0.700000,50,38,0.760000,7,70,60,5,1,1,1,1,0,0,0,0,0,0,0.000000,0.000000
+        no-queue,2026-03-03,40,28,4,6,2,0.700000,30,22,0.733333,5,50,50,0,0,0,0,0,1,1,1,1,1,1,0.000000,0.000000
+        queue,2026-03-02,120,84,12,18,6,0.700000,100,76,0.760000,14,140,120,10,2,2,2,2,0,0,0,0,0,0,0.000000,0.000000
+        queue,2026-03-03,80,56,8,12,4,0.700000,60,44,0.733333,10,100,100,0,0,0,0,0,2,2,2,2,2,2,0.000000,0.000000
+        queue-as-published,2026-03-02,0,0,0,0,0,,0,0,,0,0,0,0,0,0,0,0,0,0,0,0,0,0,,
+        queue-as-published,2026-03-03,0,0,0,0,0,,0,0,,0,0,0,0,0,0,0,0,0,0,0,0,0,0,,
 
         """)
     }
@@ -170,8 +171,16 @@ struct ReportsTests {
         var aggregate = StrategyAggregate(days: 2)
         aggregate[.pushesSent] = 1_000_000
         for counter in ChainCounter.allCases { aggregate.chain[counter] = 1_000 + 7 * Int64(counter.rawValue) }
+        // The chain's launches are the days' (a balance rule).
+        aggregate.daily[1][.launches] = aggregate.chain[.launches]
+        aggregate[.launches] = aggregate.chain[.launches]
         for counter in APNsCounter.allCases { aggregate.apns[counter] = 100 + Int64(counter.rawValue) }
         aggregate.apns[.accepted] = 50_000
+        // The Console's days are APNs's counters (balance rules).
+        aggregate.daily[0][.consoleReceived] = aggregate.apns[.accepted]
+        aggregate[.consoleReceived] = aggregate.apns[.accepted]
+        aggregate.daily[0][.consoleDelivered] = aggregate.apns[.delivered] + aggregate.apns[.deliveredFromStorage]
+        aggregate[.consoleDelivered] = aggregate.daily[0][.consoleDelivered]
         aggregate.countAllInBlock()
         let scenario = HandBuilt.scenario
         let single = SimulationResult(strategies: [scenario.strategies[0]], aggregates: [aggregate], users: 10, events: 1)
@@ -321,10 +330,10 @@ struct ReportsTests {
         #expect(names.count == Set(names).count)
         #expect(Set(names) == Set(OutcomeCounter.allCases.map(\.columnName) + fields))
         #expect(names.count == OutcomeCounter.allCases.count + fields.count)
-        // Format 6's order, the one the shipped partials were written in.
+        // Format 6's order, then the outcomes added since (format 7: `launches`, the Console's).
         #expect(names == ["messages", "delivered", "summarized", "pending", "pushes_sent", "rerequests", "duplicates_shown",
                           "collapsed", "provider_sent", "apns_accepted", "reached_device", "logged", "uploaded", "opened",
-                          "measured_sent", "measured_received"])
+                          "measured_sent", "measured_received", "launches", "console_received", "console_delivered"])
         // Each name reads and writes its own count.
         for (index, (_, field)) in StrategyAggregate.counts.enumerated() {
             var aggregate = StrategyAggregate(days: 1)
@@ -333,9 +342,10 @@ struct ReportsTests {
                     == StrategyAggregate.counts.indices.map { $0 == index ? Int64(index + 1) : 0 })
         }
         // A day's array is its counters in declaration order, as daily.csv names them.
-        #expect(DayCounts.columnNames == ["messages", "delivered", "summarized", "lost", "pending", "measured_sent", "measured_received"])
+        #expect(DayCounts.columnNames == ["messages", "delivered", "summarized", "lost", "pending", "measured_sent", "measured_received",
+                                          "launches", "console_received", "console_delivered"])
         #expect(DayCounts.columnNames.allSatisfy(Reports.dailyColumns.contains))
-        #expect(PartialResult.version == 6)
+        #expect(PartialResult.version == 7)
     }
 
     @Test("every outcome counter appears under its declared name: a column of summary.csv or daily.csv, or a funnel.csv stage")
@@ -370,7 +380,7 @@ struct ReportsTests {
     func partialRoundTrip() throws {
         let original = partial([HandBuilt.aggregate(1), HandBuilt.aggregate(2), StrategyAggregate(days: 2)], shard: (2, 3))
         let text = original.encoded()
-        #expect(text.hasPrefix("{\"format\":\"pushsim-partial\",\"version\":6,\"shard\":[2,3],\"seed\":5,"))
+        #expect(text.hasPrefix("{\"format\":\"pushsim-partial\",\"version\":7,\"shard\":[2,3],\"seed\":5,"))
         let decoded = try PartialResult.decode(Array(text.utf8), file: "part.json")
         #expect(decoded.partial.result == original.result)
         #expect(decoded.partial.shard == (2, 3))
@@ -427,7 +437,7 @@ struct ReportsTests {
         ("\"apns\":[120,", "\"apns\":[", "part.json: damaged partial result (apns)"),
         ("\"counts\":[100,", "\"counts\":[", "part.json: damaged partial result (counts)"),
         ("\"chain\":[1,", "\"chain\":[", "part.json: damaged partial result (chain)"),
-        ("[60,42,6,9,3,50,38]", "[60,42,6,9,3]", "part.json: damaged partial result (day)"),
+        ("[60,42,6,9,3,50,38,7,70,60]", "[60,42,6,9,3,50,38,7]", "part.json: damaged partial result (day)"),
     ])
     func damagedArraysRefused(find: String, replace: String, message: String) {
         let text = partial([HandBuilt.aggregate(1), HandBuilt.aggregate(1), HandBuilt.aggregate(1)]).encoded()

@@ -52,6 +52,11 @@ struct LedgerTests {
         complete.apns[.delivered] = aggregate[.reachedDevice]
         // A hand-fed copy may reach the device without an acceptance noted: count it as bounced back in.
         complete.apns[.bounced] = max(0, aggregate[.reachedDevice] - aggregate[.apnsAccepted])
+        // … on the first day, as the Console would show them.
+        var console = DayCounts()
+        console[.consoleReceived] = complete.apns[.accepted]
+        console[.consoleDelivered] = complete.apns[.delivered]
+        complete.add(console, day: 0, block: 0)
         return complete
     }
 

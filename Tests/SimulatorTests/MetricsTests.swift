@@ -453,11 +453,11 @@ struct CivilDateTests {
 struct CounterDeclarationTests {
     @Test("each outcome's name is its case in snake_case, the names reports and partials always used")
     func outcomeNames() {
-        #expect(OutcomeCounts.columnNames == ["messages", "delivered", "measured_sent", "measured_received", "summarized",
-                                              "pushes_sent", "provider_sent", "apns_accepted", "reached_device", "logged",
-                                              "uploaded", "opened"])
+        #expect(OutcomeCounts.columnNames == ["messages", "delivered", "measured_sent", "measured_received", "launches",
+                                              "console_received", "console_delivered", "summarized", "pushes_sent",
+                                              "provider_sent", "apns_accepted", "reached_device", "logged", "uploaded", "opened"])
         #expect(DayCounts.columnNames == ["messages", "delivered", "summarized", "lost", "pending", "measured_sent",
-                                          "measured_received"])
+                                          "measured_received", "launches", "console_received", "console_delivered"])
         #expect(RateCount.allCases.map(\.name) == OutcomeCounts.columnNames + LossReason.allCases.map { "lost_" + $0.columnName })
         #expect(Set(RateCount.allCases.map(\.name)).count == RateCount.allCases.count)
     }

@@ -112,7 +112,7 @@ struct ScenarioCostMemoryTests {
     @Test("strategies × days: each thread's counts and their sum while simulating, the sum and the reports while rendering",
           arguments: [
             // (duration, devices, threads, measured peak in MiB: `run` on one device, `bench` on 128 for two threads)
-            ("1000d", 1, 1, 473.9), ("2000d", 1, 1, 903.2), ("4000d", 1, 1, 1752.9), ("1000d", 128, 2, 652.5),
+            ("1000d", 1, 1, 786.9), ("2000d", 1, 1, 1533.8), ("4000d", 1, 1, 3038.3), ("1000d", 128, 2, 1099.9),
           ])
     func strategyDays(duration: String, devices: Int, threads: Int, measuredMiB: Double) throws {
         let scenario = try Self.fixture("strategy-days.json", sets: ["duration=" + duration, "devices=\(devices)"])

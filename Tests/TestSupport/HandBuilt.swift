@@ -32,9 +32,11 @@ package enum HandBuilt {
             for _ in 0..<10 { aggregate.latency.record(30_000_000) }    // bucket from 29,884,416 µs
         }
         aggregate.daily[0] = DayCounts([.messages: 60 * scale, .delivered: 42 * scale, .summarized: 6 * scale, .lost: 9 * scale,
-                                       .pending: 3 * scale, .measuredSent: 50 * scale, .measuredReceived: 38 * scale])
+                                       .pending: 3 * scale, .measuredSent: 50 * scale, .measuredReceived: 38 * scale,
+                                       .launches: 7 * scale, .consoleReceived: 70 * scale, .consoleDelivered: 60 * scale])
         aggregate.daily[1] = DayCounts([.messages: 40 * scale, .delivered: 28 * scale, .summarized: 4 * scale, .lost: 6 * scale,
-                                       .pending: 2 * scale, .measuredSent: 30 * scale, .measuredReceived: 22 * scale])
+                                       .pending: 2 * scale, .measuredSent: 30 * scale, .measuredReceived: 22 * scale,
+                                       .launches: 5 * scale, .consoleReceived: 50 * scale, .consoleDelivered: 50 * scale])
         // Day 1 lost apns_coalesced (5×) and the next four reasons (9 in all), day 2 the other six.
         for reason in LossReason.allCases {
             aggregate.dailyLostByReason[StrategyAggregate.dailyLostIndex(day: reason.rawValue <= 5 ? 0 : 1,
@@ -50,7 +52,12 @@ package enum HandBuilt {
         aggregate[.measuredSent] = 80 * scale
         aggregate[.measuredReceived] = 60 * scale
         for counter in ChainCounter.allCases { aggregate.chain[counter] = Int64(counter.rawValue + 1) * scale }
+        // The chain's launches (12×), by day.
+        aggregate[.launches] = 12 * scale
         aggregate.apns = APNsCounters(values: [120, 7, 3, 90, 20, 6, 25, 2, 4, 1, 1, 5].map { $0 * scale })!
+        // The Console's days: APNs's accepted (120×) and handed out (90× + 20×), by day.
+        aggregate[.consoleReceived] = 120 * scale
+        aggregate[.consoleDelivered] = 110 * scale
         aggregate.countAllInBlock()
         return aggregate
     }

@@ -115,6 +115,17 @@ package enum BalanceRules {
             return "\(OutcomeCounter.reachedDevice.columnName) \(aggregate[.reachedDevice]) > apns \(APNsCounter.delivered.columnName) "
                 + "+ \(APNsCounter.deliveredFromStorage.columnName) \(handedOut)"
         }
+        // The launches by day are the chain's launches, day by day.
+        if aggregate[.launches] != aggregate.chain[.launches] {
+            return "the daily launches add up to \(aggregate[.launches]), the chain's launches are \(aggregate.chain[.launches])"
+        }
+        // The Console's days are APNs's counters, cut by day.
+        if aggregate[.consoleReceived] != aggregate.apns[.accepted] {
+            return "the daily console_received add up to \(aggregate[.consoleReceived]), apns accepted is \(aggregate.apns[.accepted])"
+        }
+        if aggregate[.consoleDelivered] != handedOut {
+            return "the daily console_delivered add up to \(aggregate[.consoleDelivered]), apns delivered + delivered_from_storage is \(handedOut)"
+        }
         // The fold adds a user's counts to its block as well as to the totals.
         if let broken = aggregate.checkBlocks() { return broken }
         return violation(in: aggregate.apns, pushesSent: aggregate[.pushesSent])

@@ -1,7 +1,8 @@
 import Base
 
-/// The per-message counts of a strategy that the reported rates and the funnel are
-/// ratios of, besides the losses by reason. One case per count, in block-array order
+/// The counts of a strategy that the reported rates, the funnel and the fit's figures
+/// are ratios of, besides the losses by reason: per message, but for `launches` and the
+/// Console's (per notification). One case per count, in block-array order
 /// (its raw value is its `RateCount.index`); its name in reports, messages and
 /// partial results is the case's name in snake_case (`apnsAccepted` →
 /// `apns_accepted`). Adding one is adding its case here (at the end: the daily ones
@@ -19,6 +20,15 @@ public enum OutcomeCounter: Int, Counter {
     case measuredSent
     /// Of those, logged and uploaded by the end of the next day.
     case measuredReceived
+    /// App launches, by the launch's day: what a team's analytics counts (`pushsim fit`'s
+    /// `launches`). The same as the chain's `launches` (`ChainCounter`), kept per day and block.
+    case launches
+    /// Notifications APNs accepted (answered 200), by the day it did: the Console's "received".
+    /// Per notification, re-sends included. Equal to APNs's `accepted` over the run.
+    case consoleReceived
+    /// Notifications APNs handed to the device, straight away or from storage, by the day it
+    /// did: the Console's "delivered". Equal to APNs's `delivered` + `delivered_from_storage`.
+    case consoleDelivered
     /// Covered by a summary / error notification only.
     case summarized
     /// Requests sent to APNs, originals and re-sends.
@@ -50,7 +60,7 @@ public enum OutcomeCounter: Int, Counter {
         case .logged: 5
         case .uploaded: 6
         case .opened: 7
-        case .measuredSent, .measuredReceived, .summarized, .pushesSent: nil
+        case .measuredSent, .measuredReceived, .launches, .consoleReceived, .consoleDelivered, .summarized, .pushesSent: nil
         }
     }
 
@@ -62,8 +72,10 @@ public enum OutcomeCounter: Int, Counter {
             .map { ($0.1 == .delivered ? "shown" : $0.1.columnName, $0.1) }
 
     /// The counts kept per day and block too: those of the daily rates
-    /// (`Metric.daily`), first in `allCases` so their index is the same in both arrays.
-    public static let daily: [OutcomeCounter] = [.messages, .delivered, .measuredSent, .measuredReceived]
+    /// (`Metric.daily`) and the fit's (`launches`, the Console's), first in `allCases` so their
+    /// index is the same in both arrays.
+    public static let daily: [OutcomeCounter] = [.messages, .delivered, .measuredSent, .measuredReceived, .launches,
+                                                 .consoleReceived, .consoleDelivered]
 }
 
 /// A strategy's outcome counts (or summed over many).

@@ -1,7 +1,7 @@
 import Base
 import FakeAPNs
 
-/// The counts kept per arrival day of one strategy, in the order of `daily.csv`'s
+/// The counts kept per arrival day of one strategy (launches and the Console's: per their own day), in the order of `daily.csv`'s
 /// columns and of a partial result's `daily` arrays, named as there (snake_case of
 /// the case). Adding one is its case here, its total (`total(in:)`) and counting
 /// it in the fold (`Ledger.FoldPass`); storage, sums, sign checks, the daily totals'
@@ -23,6 +23,12 @@ public enum DayCounter: Int, Counter {
     /// … of those, logged "received" by the extension and uploaded by a launch by
     /// the end of the next day.
     case measuredReceived
+    /// App launches that day (by the launch's day, not a mail's).
+    case launches
+    /// Notifications APNs accepted that day (the Console's "received"; by that day, not a mail's).
+    case consoleReceived
+    /// Notifications APNs handed to the device that day (the Console's "delivered").
+    case consoleDelivered
 
     /// The day count of `outcome`; nil for an outcome not kept per day.
     /// - Complexity: O(1).
@@ -33,6 +39,9 @@ public enum DayCounter: Int, Counter {
         case .summarized: self = .summarized
         case .measuredSent: self = .measuredSent
         case .measuredReceived: self = .measuredReceived
+        case .launches: self = .launches
+        case .consoleReceived: self = .consoleReceived
+        case .consoleDelivered: self = .consoleDelivered
         case .pushesSent, .providerSent, .apnsAccepted, .reachedDevice, .logged, .uploaded, .opened: return nil
         }
     }
@@ -48,12 +57,15 @@ public enum DayCounter: Int, Counter {
         case .pending: aggregate.pending
         case .measuredSent: aggregate[.measuredSent]
         case .measuredReceived: aggregate[.measuredReceived]
+        case .launches: aggregate[.launches]
+        case .consoleReceived: aggregate[.consoleReceived]
+        case .consoleDelivered: aggregate[.consoleDelivered]
         }
     }
 }
 
 /// Counts for one day of one strategy, by the mail's arrival day.
-public typealias DayCounts = CounterSet<DayCounter, 8>
+public typealias DayCounts = CounterSet<DayCounter, 10>
 
 /// Everything reported for one strategy, summed over users. Mergeable by
 /// addition in any order (integers only), so threads and shards give the same bytes.
@@ -241,6 +253,19 @@ public struct StrategyAggregate: Sendable, Equatable {
         return nil
     }
 
+    /// Adds `value` to daily count `counter` (one of `OutcomeCounter.daily`) of `day`, to its
+    /// total and to block `block`'s counts: for the counts kept by their own day (launches,
+    /// the Console's), which come one or two at a time, not a day's `DayCounts` at once.
+    /// - Complexity: O(1).
+    @inline(__always)
+    package mutating func add(_ value: Int64, to counter: OutcomeCounter, day: Int, block: Int) {
+        guard let dayCounter = DayCounter(counter) else { preconditionFailure("\(counter.columnName) is not kept per day") }
+        daily[day][dayCounter] += value
+        outcomes[counter] += value
+        dailyBlocks[(day * UserBlocks.count + block) * OutcomeCounter.daily.count + counter.rawValue] += value
+        blocks[block * RateCount.allCases.count + counter.rawValue] += value
+    }
+
     /// Adds one day's counts of the users of block `block` to `day`, to the totals
     /// they sum to and to the block's counts.
     /// - Complexity: O(1).
@@ -253,6 +278,9 @@ public struct StrategyAggregate: Sendable, Equatable {
             blockCounts[dayBlock + OutcomeCounter.delivered.rawValue] += counts[.delivered]
             blockCounts[dayBlock + OutcomeCounter.measuredSent.rawValue] += counts[.measuredSent]
             blockCounts[dayBlock + OutcomeCounter.measuredReceived.rawValue] += counts[.measuredReceived]
+            blockCounts[dayBlock + OutcomeCounter.launches.rawValue] += counts[.launches]
+            blockCounts[dayBlock + OutcomeCounter.consoleReceived.rawValue] += counts[.consoleReceived]
+            blockCounts[dayBlock + OutcomeCounter.consoleDelivered.rawValue] += counts[.consoleDelivered]
         }
         let base = block * RateCount.allCases.count
         blocks.withUnsafeMutableBufferPointer { blockCounts in
@@ -261,6 +289,9 @@ public struct StrategyAggregate: Sendable, Equatable {
             blockCounts[base + OutcomeCounter.measuredSent.rawValue] += counts[.measuredSent]
             blockCounts[base + OutcomeCounter.measuredReceived.rawValue] += counts[.measuredReceived]
             blockCounts[base + OutcomeCounter.summarized.rawValue] += counts[.summarized]
+            blockCounts[base + OutcomeCounter.launches.rawValue] += counts[.launches]
+            blockCounts[base + OutcomeCounter.consoleReceived.rawValue] += counts[.consoleReceived]
+            blockCounts[base + OutcomeCounter.consoleDelivered.rawValue] += counts[.consoleDelivered]
         }
         daily[day] += counts
         outcomes[.messages] += counts[.messages]
@@ -269,6 +300,9 @@ public struct StrategyAggregate: Sendable, Equatable {
         pending += counts[.pending]
         outcomes[.measuredSent] += counts[.measuredSent]
         outcomes[.measuredReceived] += counts[.measuredReceived]
+        outcomes[.launches] += counts[.launches]
+        outcomes[.consoleReceived] += counts[.consoleReceived]
+        outcomes[.consoleDelivered] += counts[.consoleDelivered]
     }
 
     /// measuredReceived / measuredSent: deliverability as the talk's logging reports it.

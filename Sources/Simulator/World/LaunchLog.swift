@@ -13,13 +13,29 @@ extension Ledger {
         /// after the app's upload went out.
         package var uploadAtReconnect: ContiguousArray<Bool> = []
 
+        /// Launches per day (the launch's), in day order, days without one left out: the fold
+        /// adds them as the day's `launches`. The last day's count is `lastDayLaunches` (a launch
+        /// then touches no array). Kept whatever `forget` drops.
+        package var launchesByDay: ContiguousArray<(day: Int, count: Int64)> = []
+        package var lastLaunchDay = -1
+        package var lastDayLaunches: Int64 = 0
+
         /// Days with a launch whose instant was forgotten (`forget(launchesBefore:uploadsBefore:)`),
         /// one bit each.
         package var forgottenLaunchDays: ContiguousArray<UInt64> = []
 
         /// Records a launch (in time order).
         /// - Complexity: amortized O(1).
-        package mutating func launch(at time: SimTime) { times.append(time) }
+        package mutating func launch(at time: SimTime) {
+            times.append(time)
+            let day = Int(time / TimeUnit.day)
+            if day != lastLaunchDay {
+                if lastDayLaunches > 0 { launchesByDay.append((lastLaunchDay, lastDayLaunches)) }
+                lastLaunchDay = day
+                lastDayLaunches = 0
+            }
+            lastDayLaunches += 1
+        }
 
         /// Records an upload (in time order).
         /// - Complexity: amortized O(1).
@@ -35,6 +51,9 @@ extension Ledger {
             uploads.removeAll(keepingCapacity: true)
             uploadAtReconnect.removeAll(keepingCapacity: true)
             forgottenLaunchDays.removeAll(keepingCapacity: true)
+            launchesByDay.removeAll(keepingCapacity: true)
+            lastLaunchDay = -1
+            lastDayLaunches = 0
         }
 
         /// Whether the app was launched on `day` or the next: the talk's method counts

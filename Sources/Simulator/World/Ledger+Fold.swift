@@ -332,6 +332,10 @@ extension Ledger {
         }
         pass.finish(into: &aggregate, block: block)
         if folding != nil { streaming.finish(into: &aggregate, launches: launches) }
+        for (day, count) in launches.launchesByDay { aggregate.add(count, to: .launches, day: day, block: block) }
+        if launches.lastDayLaunches > 0 {
+            aggregate.add(launches.lastDayLaunches, to: .launches, day: launches.lastLaunchDay, block: block)
+        }
         return nil
     }
 }

@@ -280,7 +280,11 @@ package struct Ledger {
     // MARK: Launches and uploads
 
     /// The user opened the app at `time`.
-    package mutating func launched(at time: SimTime) { launches.launch(at: time) }
+    package mutating func launched(at time: SimTime) {
+        // The chain's count and the day's, in one place: a balance rule holds them equal.
+        counts[.launches] += 1
+        launches.launch(at: time)
+    }
 
     /// The extension's log went up to analytics at `time`; `atReconnect`: the
     /// first reconnect after a launch offline.

@@ -139,7 +139,6 @@ extension World {
     /// The user opens the app: it uploads its log, registers (per policy) and
     /// syncs what changed offline.
     package mutating func launch<Observer: WorldObserver>(at now: SimTime, observer: Observer.Type) {
-        ledger.counts[.launches] += 1
         ledger.launched(at: now)
         phone.launch(into: &deviceEffects)
         routeDeviceEffects(at: now, observer: Observer.self)

@@ -206,8 +206,12 @@ package struct World {
             if update < end { agenda.send(.appUpdateReachesDevice, arrivingAt: update) }
         }
         var events: Int64 = 0
+        var console = ConsoleDays()
+        let block = UserBlocks.block(of: user)
         while let item = agenda.next(before: end) {
             events += 1
+            // The Console's days: cut before the first event past a midnight.
+            if agenda.now >= console.dayEnd { console.cut(at: agenda.now, counters: apns.counters, into: &aggregate, block: block) }
             switch item {
             case .message(let message): handle(message, at: agenda.now, observer: Observer.self)
             case .occurrence(let occurrence): handle(occurrence, at: agenda.now, folding: &aggregate, observer: Observer.self)
@@ -215,11 +219,14 @@ package struct World {
         }
         eventsProcessed += events
 
+        // The last day's events, then what the run's end does (on its last day).
+        console.cut(at: end - 1, counters: apns.counters, into: &aggregate, block: block)
         apns.expireAll(at: end, into: &apnsEffects)
         routeAPNsEffects(at: end, observer: Observer.self)
+        console.cut(at: end - 1, counters: apns.counters, into: &aggregate, block: block)
         Observer.laneEnds(at: end, in: &self)
         try checkInFlight(user: user)
-        if let broken = ledger.fold(into: &aggregate, block: UserBlocks.block(of: user)) {
+        if let broken = ledger.fold(into: &aggregate, block: block) {
             throw AccountingError(description: "user \(user), strategy \(plan.strategy.label): \(broken)")
         }
         aggregate.apns += apns.counters

@@ -47,6 +47,16 @@ package struct FitNode: Sendable, Equatable {
     /// the measured days (all their mail together), over the run's blocks; 0 when unmeasured.
     /// An error of the simulated level that every day of the statistic shares.
     package var pooledVariance: [Double] = Array(repeating: 0, count: FitStatistic.allCases.count)
+    /// Per pair of statistics (row-major, `FitStatistic.index`): the covariance of their pooled
+    /// figures over blocks beyond what their same days give (one day's launches and the next
+    /// day's counted mail, a user's habits over weeks), over √(pooled variance × pooled
+    /// variance): the level errors' correlation, scaled to the pooled variances. 1 on the
+    /// diagonal, 0 where either is unmeasured.
+    package var pooledCorrelation: [Double] = FitNode.identity
+    /// Per pair of statistics (row-major): the correlation over blocks of their figures on the
+    /// same day, averaged over the days both measure (a day's users launch, receive and log
+    /// together); 1 on the diagonal, 0 where they share no day.
+    package var sameDayCorrelation: [Double] = FitNode.identity
     /// Per strategy, in the scenario's order.
     package var deliverability: [Double]
     package var deliverabilityVariance: [Double]
@@ -72,12 +82,19 @@ package struct FitNode: Sendable, Equatable {
 
     /// The node of `result`, where strategy `measured` is the one the team ran.
     /// - Complexity: O(entries × blocks + strategies × blocks).
+    /// The identity correlation: statistics whose levels move independently.
+    package static let identity: [Double] = {
+        let count = FitStatistic.allCases.count
+        return (0..<(count * count)).map { $0 / count == $0 % count ? 1 : 0 }
+    }()
+
     package init(_ result: SimulationResult, measured: Int, entries: [FitEntry]) {
         let aggregate = result.aggregates[measured]
         let blocks = max(result.usedBlocks, 1)
         let correction = blocks >= 2 ? Double(blocks) / Double(blocks - 1) : 1
         var mean: [Double] = [], variance: [Double] = [], count: [Double] = []
         var standardised: [FitStatistic: [Double]] = [:]
+        var linearisedByDay: [Int: [FitStatistic: [Double]]] = [:]
         var days: [FitStatistic: Int] = [:]
         for entry in entries {
             let numerator = RateCount.outcome(entry.statistic.numerator.simulatedCount!)
@@ -110,6 +127,7 @@ package struct FitNode: Sendable, Equatable {
             mean.append(ratio)
             variance.append(v)
             count.append(sumX)
+            if squares > 0 { linearisedByDay[entry.day, default: [:]][entry.statistic] = linearised }
             let scale = 1 / v.squareRoot()
             var sums = standardised[entry.statistic] ?? Array(repeating: 0, count: UserBlocks.count)
             for block in 0..<UserBlocks.count { sums[block] += linearised[block] * scale }
@@ -120,19 +138,23 @@ package struct FitNode: Sendable, Equatable {
         // together too (more launches raise both the share counted and the logs uploaded).
         // A day's own spread over blocks says nothing when its ratio is 1 (or 0) in this run, and
         // little when it is near: the variance a statistic's days share, a pooled multiple φ of
-        // the binomial p̄(1 − p̄)/X at the statistic's mean p̄, is the least a day's can be.
+        // its sampling variance at the statistic's mean p̄ (binomial p̄(1 − p̄)/X for a share,
+        // Poisson p̄/X for a rate), is the least a day's can be.
         for statistic in FitStatistic.allCases {
             let slots = entries.indices.filter { entries[$0].statistic == statistic && count[$0] > 0 }
             guard !slots.isEmpty else { continue }
             let totalX = slots.reduce(0.0) { $0 + count[$1] }
             let p = slots.reduce(0.0) { $0 + mean[$1] * count[$1] } / totalX
             // At least half a mail's worth either side, so p̄ = 1 still leaves a spread.
-            let smoothed = min(max(p, 0.5 / totalX), 1 - 0.5 / totalX)
-            let binomial = slots.map { smoothed * (1 - smoothed) / count[$0] }
+            let perMail = statistic.samplingVariance(p, count: totalX) * totalX
+            let binomial = slots.map { perMail / count[$0] }
             let dispersion = max(slots.indices.reduce(0.0) { $0 + variance[slots[$1]] } / binomial.reduce(0, +), 1)
             for (slot, base) in zip(slots, binomial) { variance[slot] = max(variance[slot], dispersion * base) }
         }
         // Each statistic's figure over all its days at once, and its variance over blocks.
+        var pooledErrors: [[Double]?] = Array(repeating: nil, count: FitStatistic.allCases.count)
+        // Per statistic and day, its part of the pooled error per block (they sum to it).
+        var pooledDayErrors: [[Int: [Double]]] = Array(repeating: [:], count: FitStatistic.allCases.count)
         for (index, statistic) in FitStatistic.allCases.enumerated() {
             let days = entries.filter { $0.statistic == statistic && $0.day < aggregate.daily.count }.map(\.day)
             guard !days.isEmpty else { continue }
@@ -148,9 +170,42 @@ package struct FitNode: Sendable, Equatable {
             let totalX = xs.reduce(0, +)
             guard totalX > 0 else { continue }
             let ratio = ys.reduce(0, +) / totalX
-            let squares = zip(ys, xs).reduce(0.0) { $0 + (($1.0 - ratio * $1.1) / totalX) * (($1.0 - ratio * $1.1) / totalX) }
-            let smoothed = min(max(ratio, 0.5 / totalX), 1 - 0.5 / totalX)
-            pooledVariance[index] = max(correction * squares, smoothed * (1 - smoothed) / totalX)
+            let errors = zip(ys, xs).map { ($0.0 - ratio * $0.1) / totalX }
+            let squares = errors.reduce(0.0) { $0 + $1 * $1 }
+            pooledVariance[index] = max(correction * squares, statistic.samplingVariance(ratio, count: totalX))
+            if squares > 0 { pooledErrors[index] = errors }
+            for day in days {
+                pooledDayErrors[index][day] = (0..<UserBlocks.count).map { block in
+                    (Double(aggregate.count(numerator, day: day, block: block))
+                     - ratio * Double(aggregate.count(denominator, day: day, block: block))) / totalX
+                }
+            }
+        }
+        // Over blocks, as the variances are: Σ e_s e_t / √(Σ e_s² Σ e_t²).
+        func blockCorrelation(_ a: [Double], _ b: [Double]) -> Double {
+            let product = zip(a, b).reduce(0.0) { $0 + $1.0 * $1.1 }
+            let norms = (a.reduce(0.0) { $0 + $1 * $1 } * b.reduce(0.0) { $0 + $1 * $1 }).squareRoot()
+            return min(max(product / norms, -1), 1)
+        }
+        let statistics = FitStatistic.allCases.count
+        for first in 0..<statistics {
+            for second in 0..<statistics where first != second {
+                guard let a = pooledErrors[first], let b = pooledErrors[second] else { continue }
+                let total = zip(a, b).reduce(0.0) { $0 + $1.0 * $1.1 }
+                let sameDays = pooledDayErrors[first].reduce(0.0) { sum, day in
+                    guard let other = pooledDayErrors[second][day.key] else { return sum }
+                    return sum + zip(day.value, other).reduce(0.0) { $0 + $1.0 * $1.1 }
+                }
+                let norms = (a.reduce(0.0) { $0 + $1 * $1 } * b.reduce(0.0) { $0 + $1 * $1 }).squareRoot()
+                pooledCorrelation[first * statistics + second] = min(max((total - sameDays) / norms, -1), 1)
+            }
+        }
+        for first in FitStatistic.allCases {
+            for second in FitStatistic.allCases where first != second {
+                let pairs = linearisedByDay.values.compactMap { day in day[first].flatMap { a in day[second].map { (a, $0) } } }
+                guard !pairs.isEmpty else { continue }
+                sameDayCorrelation[first.index * statistics + second.index] = pairs.reduce(0.0) { $0 + blockCorrelation($1.0, $1.1) } / Double(pairs.count)
+            }
         }
         var correlation = 1.0
         var all = [Double](repeating: 0, count: UserBlocks.count)

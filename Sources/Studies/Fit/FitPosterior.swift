@@ -101,18 +101,13 @@ package struct FitPosterior: Sendable {
         }
     }
 
-    /// A statistic's days, summed for its likelihood.
+    /// A statistic's days, summed for its shared error: the days' simulated variance, their
+    /// count, and the simulated and measured mail.
     private struct Sums {
-        var weightedResidual = 0.0, weightedSquare = 0.0, weight = 0.0, logs = 0.0
         var simulated = 0.0, simulatedCount = 0.0, measuredCount = 0.0
         var days = 0
 
-        mutating func add(difference: Double, variance: Double, simulated nodeVariance: Double, simulatedCount: Double,
-                          measuredCount: Double) {
-            weightedResidual += difference / variance
-            weightedSquare += difference * difference / variance
-            weight += 1 / variance
-            logs += log(variance)
+        mutating func add(simulated nodeVariance: Double, simulatedCount: Double, measuredCount: Double) {
             simulated += nodeVariance
             self.simulatedCount += simulatedCount
             self.measuredCount += measuredCount
@@ -121,13 +116,13 @@ package struct FitPosterior: Sendable {
     }
 
     /// Whether entry `entry` can tell points apart: not when the measured figure and every
-    /// node's are all exactly 0 or all exactly 1 (e.g. every user launched, so sent = mail),
+    /// node's are all exactly 0 or all exactly 1 (a share's ends: e.g. every user launched, so sent = mail),
     /// nor when a node has no value for it.
     /// - Complexity: O(nodes).
     package static func informative(_ entry: Int, entries: [FitEntry], nodes: [FitNode]) -> Bool {
         guard nodes.allSatisfy({ $0.mean[entry].isFinite }) else { return false }
         let value = entries[entry].value
-        return !((value == 0 || value == 1) && nodes.allSatisfy { $0.mean[entry] == value })
+        return !(entries[entry].statistic.isAtEnd(value) && nodes.allSatisfy { $0.mean[entry] == value })
     }
 
     /// Fits `entries` with the design `nodes` (a grid of `nodesPerAxis` values on each of
@@ -151,9 +146,14 @@ package struct FitPosterior: Sendable {
         // it, the offset averaged over the nodes. One surface a day would wiggle
         // with each day's noise, and those wiggles would add up to a posterior peak where
         // there is none.
+        //
+        // A share's day moves with its pooled figure one for one (an offset). A rate's does not:
+        // launches per mail on a day of little mail rise with the launch rate faster than on a
+        // busy day, so its day is a line in the pooled figure, a_d + b_d · P(θ), fitted over the nodes.
         let nodeCount = Double(nodes.count)
         var pooledSurfaces: [FitStatistic: (coefficients: [Double], residualVariance: Double)] = [:]
         var offsets = [Double](repeating: 0, count: usable.count), scatter = [Double](repeating: 0, count: usable.count)
+        var slopes = [Double](repeating: 1, count: usable.count)
         for statistic in FitStatistic.allCases {
             let slots = usable.indices.filter { entries[usable[$0]].statistic == statistic }
             guard !slots.isEmpty else { continue }
@@ -164,56 +164,152 @@ package struct FitPosterior: Sendable {
             let surface = surrogate.fit(pooled)
             pooledSurfaces[statistic] = surface
             let fitted = surrogate.fitted(surface.coefficients)
+            let fittedMean = fitted.reduce(0, +) / nodeCount
+            let fittedSpread = fitted.reduce(0.0) { $0 + ($1 - fittedMean) * ($1 - fittedMean) }
+            // A slope needs the pooled figure to move over the nodes, and a third node to leave scatter.
+            let sloped = !statistic.isShare && nodes.count > 2 && fittedSpread > 1e-12 * max(fittedMean * fittedMean, 1e-12)
             for slot in slots {
-                let deviations = nodes.indices.map { nodes[$0].mean[usable[slot]] - fitted[$0] }
+                let values = nodes.indices.map { nodes[$0].mean[usable[slot]] }
+                if sloped {
+                    let valueMean = values.reduce(0, +) / nodeCount
+                    slopes[slot] = zip(values, fitted).reduce(0.0) { $0 + ($1.0 - valueMean) * ($1.1 - fittedMean) } / fittedSpread
+                }
+                let deviations = nodes.indices.map { values[$0] - slopes[slot] * fitted[$0] }
                 let offset = deviations.reduce(0, +) / nodeCount
                 offsets[slot] = offset
-                scatter[slot] = nodes.count > 1 ? deviations.reduce(0.0) { $0 + ($1 - offset) * ($1 - offset) } / (nodeCount - 1) : 0
+                let freedom = nodeCount - (sloped ? 2 : 1)
+                scatter[slot] = freedom > 0 ? deviations.reduce(0.0) { $0 + ($1 - offset) * ($1 - offset) } / freedom : 0
             }
         }
         let variances = usable.map { entry in surrogate.fit(nodes.map { $0.variance[entry] }).coefficients }
         let sharedVariances = FitStatistic.allCases.indices.map { index in surrogate.fit(nodes.map { $0.pooledVariance[index] }).coefficients }
+        // How the statistics' levels move together beyond their same days, relative to their pooled
+        // variances: a property of the population more than of the point, so averaged over the nodes.
+        let statisticCount = FitStatistic.allCases.count
+        let levelCorrelation = (0..<(statisticCount * statisticCount)).map { slot in
+            nodes.reduce(0.0) { $0 + $1.pooledCorrelation[slot] } / nodeCount
+        }
         let counts = usable.map { entry in surrogate.fit(nodes.map { $0.count[entry] }).coefficients }
+        // The same day's figures move together too (its users launch, receive and log that day):
+        // each day's errors are one vector, correlated as the nodes' blocks say.
+        let sameDay = (0..<(statisticCount * statisticCount)).map { slot in
+            // Held inside ±0.99 so a day's covariance stays invertible.
+            min(max(nodes.reduce(0.0) { $0 + $1.sameDayCorrelation[slot] } / nodeCount, -0.99), 0.99)
+        }
+        let slotsByDay = Dictionary(grouping: usable.indices, by: { entries[usable[$0]].day }).sorted { $0.key < $1.key }.map(\.value)
         func terms(_ basis: [Double]) -> (logLikelihood: Double, residuals: [Residual], chiSquare: Double) {
             var residuals: [Residual] = []
             var pooledValues: [FitStatistic: Double] = [:]
             for (statistic, surface) in pooledSurfaces { pooledValues[statistic] = FitSurrogate.value(surface.coefficients, basis) }
-            // Per statistic, over its days: Σ w r, Σ w r², Σ w, Σ log v, and for its shared error
-            // the days' summed simulated variance, their count and the simulated and measured mail.
             var sums = [Sums](repeating: Sums(), count: FitStatistic.allCases.count)
+            var differences = [Double](repeating: 0, count: usable.count), dayVariances = differences
             for (slot, entry) in usable.enumerated() {
                 let statistic = entries[entry].statistic
-                let m = min(max(pooledValues[statistic]! + offsets[slot], 0), 1)
+                let m = min(max(slopes[slot] * pooledValues[statistic]! + offsets[slot], statistic.range.lowerBound),
+                            statistic.range.upperBound)
                 // The day's own error: a node's whole variance (how much of it the nodes share
                 // cannot be told apart from a surface that bends: counted whole, which errs wide),
                 // plus the day's scatter about the pooled surface beyond it (misfit).
                 let nodeVariance = max(FitSurrogate.value(variances[slot], basis), 1e-12)
                 let simulated = nodeVariance + max(scatter[slot] - nodeVariance, 0)
                 let count = max(FitSurrogate.value(counts[slot], basis), 1)
-                // The measured ratio's own sampling variance: the simulation's, scaled by the counts.
-                let measured = nodeVariance * count / entries[entry].count
+                // The measured ratio's own sampling variance: the simulation's, scaled by the counts,
+                // and at least its binomial (or Poisson) variance at its own value (a figure the
+                // simulation has at 0 still varies in the team).
+                let measured = max(nodeVariance * count / entries[entry].count,
+                                   statistic.samplingVariance(entries[entry].value, count: entries[entry].count))
                 let v = simulated + measured
                 let difference = entries[entry].value - m
-                sums[statistic.index].add(difference: difference, variance: v, simulated: nodeVariance, simulatedCount: count,
-                                          measuredCount: entries[entry].count)
+                differences[slot] = difference
+                dayVariances[slot] = v
+                sums[statistic.index].add(simulated: nodeVariance, simulatedCount: count, measuredCount: entries[entry].count)
                 residuals.append(Residual(fitted: m, fittedError: simulated.squareRoot(), measuredError: measured.squareRoot(),
                                           z: difference / v.squareRoot()))
+            }
+            // Each day: its figures' errors r_d ~ N(0, V_d), V_d = R ∘ √v √vᵀ (R: `sameDay`).
+            // Over days: Q = Σ r_dᵀ V_d⁻¹ r_d, b = Σ V_d⁻¹ r_d and W = Σ V_d⁻¹ (per statistic).
+            var quadratic = 0.0, logDeterminants = 0.0
+            var b = [Double](repeating: 0, count: statisticCount), w = [Double](repeating: 0, count: statisticCount * statisticCount)
+            for slots in slotsByDay {
+                let size = slots.count
+                let statisticsOfDay = slots.map { entries[usable[$0]].statistic.index }
+                if size == 1 {
+                    let (slot, s) = (slots[0], statisticsOfDay[0])
+                    quadratic += differences[slot] * differences[slot] / dayVariances[slot]
+                    logDeterminants += log(dayVariances[slot])
+                    b[s] += differences[slot] / dayVariances[slot]
+                    w[s * statisticCount + s] += 1 / dayVariances[slot]
+                    continue
+                }
+                var covariance = [Double](repeating: 0, count: size * size)
+                for row in 0..<size {
+                    for column in 0..<size {
+                        let rho = row == column ? 1 : sameDay[statisticsOfDay[row] * statisticCount + statisticsOfDay[column]]
+                        covariance[row * size + column] = rho * (dayVariances[slots[row]] * dayVariances[slots[column]]).squareRoot()
+                    }
+                }
+                let (inverse, logDeterminant) = SmallMatrix.inverse(covariance, size: size)
+                logDeterminants += logDeterminant
+                for row in 0..<size {
+                    for column in 0..<size {
+                        let element = inverse[row * size + column]
+                        quadratic += differences[slots[row]] * element * differences[slots[column]]
+                        b[statisticsOfDay[row]] += element * differences[slots[column]]
+                        w[statisticsOfDay[row] * statisticCount + statisticsOfDay[column]] += element
+                    }
+                }
             }
             // A statistic's days move together (the same users, in the simulation and in the
             // team): beyond what independent days would give, the variance of its pooled figure
             // is an error of its level that every day shares, τ² (the simulation's, plus the
-            // team's scaled by the mail counted). Integrated out, a normal shared error leaves
-            // −½ [Σ w r² − (Σ w r)² / (1/τ² + Σ w) + Σ log v + log(1 + τ² Σ w)].
-            var sum = 0.0, chiSquare = 0.0
-            for (index, total) in sums.enumerated() where total.weight > 0 {
-                let days = Double(total.days)
-                let pooled = max(FitSurrogate.value(sharedVariances[index], basis), 0)
-                let correlated = max(pooled - total.simulated / (days * days), 0)
-                let shared = max(correlated * (1 + total.simulatedCount / total.measuredCount), 1e-15)
-                let form = total.weightedSquare - total.weightedResidual * total.weightedResidual / (1 / shared + total.weight)
-                sum -= 0.5 * (form + total.logs + log(1 + shared * total.weight))
-                chiSquare += form
+            // team's scaled by the mail counted). The statistics' levels move together too (a
+            // team that launches more has both more launches and more of its mail counted), so
+            // the shared errors are one normal vector u ~ N(0, T), T_st = ρ_st τ_s τ_t. Integrated
+            // out: −½ [Q − bᵀ T (I + W T)⁻¹ b + Σ log det V_d + log det(I + W T)]; for one
+            // statistic and independent days, −½ [Σ w r² − (Σ w r)² / (1/τ² + Σ w) + Σ log v + log(1 + τ² Σ w)].
+            let active = sums.indices.filter { sums[$0].days > 0 }
+            let pooled = active.map { max(FitSurrogate.value(sharedVariances[$0], basis), 0) }
+            // The team's share of each, scaled by the mail counted: × (1 + n_sim / n_measured).
+            let scale = active.map { 1 + sums[$0].simulatedCount / sums[$0].measuredCount }
+            let shared = active.indices.map { slot in
+                let total = sums[active[slot]], days = Double(total.days)
+                return max(max(pooled[slot] - total.simulated / (days * days), 0) * scale[slot], 1e-15)
             }
+            let size = active.count
+            var covariance = [Double](repeating: 0, count: size * size), matrix = covariance
+            // The pairs' covariance beyond their same days (a user's habits move every day of
+            // every figure). A figure's own level error can be small where its days' variances
+            // already count its pooled variance whole; the pair's must still be carried, so a
+            // level's variance is raised until it holds each pair at a correlation of 0.99 at
+            // most, each figure in proportion to its pooled variance (which errs wide).
+            var variances = shared
+            for row in 0..<size {
+                for column in 0..<size where row != column {
+                    let beyond = levelCorrelation[active[row] * statisticCount + active[column]]
+                        * (pooled[row] * pooled[column] * scale[row] * scale[column]).squareRoot()
+                    covariance[row * size + column] = beyond
+                    let proportion = (pooled[row] * scale[row] / max(pooled[column] * scale[column], 1e-300)).squareRoot()
+                    variances[row] = max(variances[row], abs(beyond) * proportion / 0.99)
+                }
+            }
+            for row in 0..<size { covariance[row * size + row] = variances[row] }
+            // Pairwise bounds leave three or more figures possibly indefinite: not a covariance.
+            if size > 2 { covariance = SmallMatrix.shrunkToSemidefinite(covariance, size: size) }
+            for row in 0..<size {
+                for column in 0..<size {
+                    var product = 0.0
+                    for k in 0..<size { product += w[active[row] * statisticCount + active[k]] * covariance[k * size + column] }
+                    matrix[row * size + column] = (row == column ? 1 : 0) + product
+                }
+            }
+            let bActive = active.map { b[$0] }
+            let (solution, logDeterminant) = SmallMatrix.solve(matrix, bActive)
+            var sharedForm = 0.0
+            for row in 0..<size {
+                for column in 0..<size { sharedForm += bActive[row] * covariance[row * size + column] * solution[column] }
+            }
+            let chiSquare = quadratic - sharedForm
+            let sum = -0.5 * (chiSquare + logDeterminants + logDeterminant)
             return (sum, residuals, chiSquare)
         }
         func logLikelihoods(_ grid: Grid) -> (values: [Double], best: Int) {

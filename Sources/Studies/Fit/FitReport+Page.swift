@@ -43,7 +43,7 @@ extension FitReport {
                     + "simulation at the fitted values, shaded where 95% of measured figures would fall.</p>\n</figure>\n"
             } else {
                 html += "<p class=\"empty\">" + e(statistic.name.replacingOccurrences(of: "_", with: " ")) + ": the same on every day, "
-                    + "measured and simulated at every point (every mail counted or none), so it tells the points nothing and is not fitted.</p>\n"
+                    + "measured and simulated at every point (0, or a share's 1), so it tells the points nothing and is not fitted.</p>\n"
             }
         }
         html += "</section>\n"
@@ -88,18 +88,21 @@ extension FitReport {
         let days = study.series.span
         var measured = LineChart.Series(label: "measured", colour: Palette.series(0), points: [], markers: true, marker: Marker.series(0))
         var fitted = LineChart.Series(label: "fitted", colour: Palette.series(1), points: [], band: [])
+        // A share in percent; a rate (launches per mail) as it is.
+        let scale = statistic.isShare ? 100.0 : 1.0
+        func shown(_ value: Double) -> Double { scale * min(max(value, statistic.range.lowerBound), statistic.range.upperBound) }
         for (entry, residual) in entries {
             let x = Double(entry.day)
-            measured.points.append((x, 100 * entry.value))
-            measured.errorBars.append((x, 100 * max(0, entry.value - 1.96 * residual.measuredError),
-                                       100 * min(1, entry.value + 1.96 * residual.measuredError)))
-            fitted.points.append((x, 100 * residual.fitted))
+            measured.points.append((x, scale * entry.value))
+            measured.errorBars.append((x, shown(entry.value - 1.96 * residual.measuredError), shown(entry.value + 1.96 * residual.measuredError)))
+            fitted.points.append((x, scale * residual.fitted))
             let spread = 1.96 * (residual.fittedError * residual.fittedError + residual.measuredError * residual.measuredError).squareRoot()
-            fitted.band?.append((x, 100 * max(0, residual.fitted - spread), 100 * min(1, residual.fitted + spread)))
+            fitted.band?.append((x, shown(residual.fitted - spread), shown(residual.fitted + spread)))
         }
         let ys = measured.errorBars.flatMap { [$0.lower, $0.upper] } + (fitted.band ?? []).flatMap { [$0.lower, $0.upper] }
-        var yAxis = Axis.linear(statistic.name.replacingOccurrences(of: "_", with: " ") + " (%)", covering: (ys.min() ?? 0)...(ys.max() ?? 100))
-        yAxis.domain = max(0, yAxis.domain.lowerBound)...min(100, yAxis.domain.upperBound)
+        var yAxis = Axis.linear(statistic.name.replacingOccurrences(of: "_", with: " ") + (statistic.isShare ? " (%)" : ""),
+                                covering: (ys.min() ?? 0)...(ys.max() ?? scale))
+        yAxis.domain = max(0, yAxis.domain.lowerBound)...min(scale * statistic.range.upperBound, yAxis.domain.upperBound)
         yAxis.ticks.removeAll { !yAxis.domain.contains($0.value) }
         var weekends: [ClosedRange<Double>] = []
         let first = study.series.days[0].date

@@ -104,6 +104,15 @@ package struct FitStudy: Sendable {
                     if case .invalidValue(let message) = error.kind { why = message }
                     error = ScenarioError(.invalidValue("its days (\(first) to \(series.days[series.days.count - 1].date)) do not make a "
                                                         + "scenario's period: " + why), file: series.file, path: "date", location: nil)
+                } else if (try? ScenarioDecoder.decode(scenarioBytes, file: file, overrides: sets + values)) != nil {
+                    // Fine in the scenario's own period, not in the measured one (a dated outage
+                    // or rollout outside it): say, once, that the fit replaced the period.
+                    var last = error.more.last ?? error
+                    if case .invalidValue(let message) = last.kind {
+                        last.kind = .invalidValue(message + " (the fit runs the measured days, \(first) for \(series.span + 1) days, "
+                                                  + "in place of the scenario's start and duration: --set such fields to fit in them)")
+                        if error.more.isEmpty { error = last } else { error.more[error.more.count - 1] = last }
+                    }
                 }
                 throw error
             }

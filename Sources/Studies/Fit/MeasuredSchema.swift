@@ -21,7 +21,7 @@ package enum MeasuredSchema {
                 members.append(("type", JSONText.string("string")))
                 constraints = [("required", "true"),
                                ("pattern", JSONText.string(#"UTC|UTC[+-](0\d|1[0-4]):[0-5]\d|[A-Za-z][A-Za-z0-9_+\-]*(/[A-Za-z0-9_+\-]+)+"#))]
-            case .mail, .sent, .logged:
+            case .mail, .sent, .logged, .launches, .consoleReceived, .consoleDelivered:
                 members.append(("type", JSONText.string("integer")))
                 constraints = [("minimum", "0"), ("maximum", String(MeasuredSeries.maxCount))]
             }
@@ -30,7 +30,8 @@ package enum MeasuredSchema {
             return JSONText.object(members)
         }
         return JSONText.pretty(JSONText.object([
-            ("description", JSONText.string("pushsim fit's measured figures (docs/fit.md): a Frictionless Table Schema; the header names a subset of these columns with date and time_zone, and sent and logged, or mail and sent")),
+            ("description", JSONText.string("pushsim fit's measured figures (docs/fit.md): a Frictionless Table Schema; the header names a subset of these columns: date, time_zone and the two columns of at least one figure, "
+                                              + FitStatistic.columnPairs)),
             ("fields", JSONText.array(fields)),
             ("primaryKey", JSONText.string("date")),
             ("missingValues", JSONText.array([JSONText.string("")])),

@@ -105,9 +105,9 @@ package struct MeasuredSeries: Sendable, Equatable {
         let countColumns = MeasuredColumn.allCases.filter { $0.isCount && columns.contains($0) }
         let series = MeasuredSeries(file: file, timeZone: "", columns: countColumns, days: [])
         guard !series.statistics.isEmpty else {
-            throw fail("the header needs sent and logged (the talk's measured deliverability), or mail and sent "
-                       + "(the share of mail to users who launch); it has " + columns.compactMap { $0?.name }.joined(separator: ", "),
-                       header.line, 1)
+            let pairs = FitStatistic.allCases.map { "\($0.numerator.name) and \($0.denominator.name) (\($0.name))" }
+            throw fail("the header needs the two columns of a figure the fit matches: " + pairs.joined(separator: ", or ")
+                       + "; it has " + columns.compactMap { $0?.name }.joined(separator: ", "), header.line, 1)
         }
         var days: [Day] = []
         var zone: (text: String, line: Int)?
@@ -149,7 +149,7 @@ package struct MeasuredSeries: Sendable, Equatable {
                                    record.line, cell.column, path: column.name)
                     }
                     if zone == nil { zone = (value, record.line) }
-                case .mail, .sent, .logged:
+                case .mail, .sent, .logged, .launches, .consoleReceived, .consoleDelivered:
                     if value.isEmpty { continue }
                     guard value.utf8.allSatisfy({ (0x30...0x39).contains($0) }), value.utf8.count <= 16,
                           let count = Int64(value), count <= maxCount else {
@@ -201,7 +201,7 @@ package struct MeasuredSeries: Sendable, Equatable {
                 switch column {
                 case .date: day.date.description
                 case .timeZone: timeZone
-                case .mail, .sent, .logged: day[column].map(String.init) ?? ""
+                case .mail, .sent, .logged, .launches, .consoleReceived, .consoleDelivered: day[column].map(String.init) ?? ""
                 }
             }
             text += cells.joined(separator: ",") + "\n"

@@ -38,7 +38,7 @@ struct FitCommandTests {
                                             "--set", "devices=200"])
         #expect(measured.code == .success, "\(measured.err)")
         let lines = measured.out.split(separator: "\n")
-        #expect(lines.first == "date,time_zone,mail,sent,logged")
+        #expect(lines.first == "date,time_zone,mail,sent,logged,launches,console_received,console_delivered")
         // 14 simulated days, the last cut short: 13 rows.
         #expect(lines.count == 14 && lines[1].hasPrefix("2026-03-02,UTC,") && lines[13].hasPrefix("2026-03-14,UTC,"))
         // --out writes the same bytes, whole.
@@ -66,7 +66,7 @@ struct FitCommandTests {
         #expect(low < 2400 * 1.5 && high > 2400 / 1.5, "\(row)")
         let days = Self.read(folder + "/a/fit-days.csv").split(separator: "\n")
         #expect(days.first == Substring(FitReport.dayColumns.joined(separator: ",")))
-        #expect(days.count == 1 + 13 * 2)
+        #expect(days.count == 1 + 13 * FitStatistic.allCases.count)
         let prediction = Self.read(folder + "/a/fit-prediction.csv").split(separator: "\n")
         #expect(prediction.first == Substring(FitReport.predictionColumns.joined(separator: ",")))
         #expect(prediction[1].hasPrefix("no-queue,true,") && prediction[2].hasPrefix("queue,false,"))
@@ -96,6 +96,10 @@ struct FitCommandTests {
         try Data((header + week).utf8).write(to: URL(fileURLWithPath: folder + "/m.csv"))
         try Data((header + "2026-03-02,UTC,100,90,80\n2026-03-03,UTC,100,90,95\n").utf8).write(to: URL(fileURLWithPath: folder + "/bad.csv"))
         try Data((header + "2026-03-02,UTC,100,90,80\n2026-03-03,UTC,100,90,85\n").utf8).write(to: URL(fileURLWithPath: folder + "/short.csv"))
+        // An outage dated in the scenario's own period, after the measured week's.
+        let dated = Self.scenarioText.replacingOccurrences(
+            of: #""devices": 60,"#, with: #""devices": 60, "provider": { "outages": { "scheduled": [{ "start": "2026-03-14T10:00", "duration": "1h" }] } },"#)
+        try Data(dated.utf8).write(to: URL(fileURLWithPath: folder + "/dated.json"))
         let cases: [([String], ExitCode, String)] = [
             (["fit", folder + "/s.json"], .usage, "error: missing the measured figures"),
             (["fit", folder + "/s.json", folder + "/m.csv"], .usage, "error: missing --vary"),
@@ -128,6 +132,8 @@ struct FitCommandTests {
             (["fit", folder + "/s.json", folder + "/m.csv", "--vary", "mail.perDay=1..2", "--set", "mail.perDay=3"], .dataError,
              "error: --vary mail.perDay=1..2: mail.perDay is varied and also set (--set mail.perDay=3): drop one"),
             (["measure", folder + "/s.json", "--measured-strategy", "nope"], .usage, "error: no strategy 'nope' in the scenario"),
+            (["fit", folder + "/dated.json", folder + "/m.csv", "--vary", "connectivity.offline.mean=10m..1h"], .dataError,
+             "error: \(folder)/dated.json:1:"),
         ]
         for (arguments, code, message) in cases {
             let captured = CapturedConsole()
@@ -137,6 +143,12 @@ struct FitCommandTests {
             #expect(captured.err.split(separator: "\n").count <= 2, "\(captured.err)")
             #expect(!FileManager.default.fileExists(atPath: folder + "/out"))
         }
+        // A field dated outside the measured days says the fit replaced the scenario's period.
+        let captured = CapturedConsole()
+        _ = PushSimCommand.main(["fit", folder + "/dated.json", folder + "/m.csv", "--vary", "connectivity.offline.mean=10m..1h"],
+                                console: captured.console)
+        #expect(captured.err.contains("provider.outages.scheduled[0].start: starts at or after the end of the run (the fit runs the "
+                                      + "measured days, 2026-03-02 for 9 days, in place of the scenario's start and duration"), "\(captured.err)")
     }
 
     @Test("a field the measured strategy does not read is refused as not identified: exit 65, one line, nothing written")

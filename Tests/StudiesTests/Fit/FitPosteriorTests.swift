@@ -18,8 +18,8 @@ struct FitPosteriorTests {
     }
 
     /// Days of a month: Monday first.
-    static func entries(days: Int, values: [Double], count: Double) -> [FitEntry] {
-        (0..<days).map { FitEntry(statistic: .measuredDeliverability, row: $0, day: $0, value: values[$0], count: count, weekday: $0 % 7) }
+    static func entries(days: Int, values: [Double], count: Double, statistic: FitStatistic = .measuredDeliverability) -> [FitEntry] {
+        (0..<days).map { FitEntry(statistic: statistic, row: $0, day: $0, value: values[$0], count: count, weekday: $0 % 7) }
     }
 
     /// One node per grid point of `axes` axes: the curve at the node's fractions plus the
@@ -159,19 +159,128 @@ struct FitPosteriorTests {
     func sharedError() {
         let days = 30
         func curve(_ theta: [Double], _ day: Int) -> Double { 0.6 + 0.2 * theta[0] }
-        // The measured figure's variance equals the simulated one (equal counts): v = 2 × 0.0004 a day.
+        // The measured figure's variance equals the simulated one (equal counts, above the binomial 0.7 · 0.3 / 500): v = 2 × 0.0005 a day.
         func width(correlated: Double) -> Double {
             var nodes = Self.nodes(axes: 1, nodesPerAxis: 5, days: days, curve: curve, simulationError: Array(repeating: 0, count: days),
-                                   variance: 0.0004, count: 500, truth: { _ in 0.8 })
-            for index in nodes.indices { nodes[index].pooledVariance[FitStatistic.measuredDeliverability.index] = 0.0004 / Double(days) + correlated }
+                                   variance: 0.0005, count: 500, truth: { _ in 0.8 })
+            for index in nodes.indices { nodes[index].pooledVariance[FitStatistic.measuredDeliverability.index] = 0.0005 / Double(days) + correlated }
             let posterior = FitPosterior(entries: Self.entries(days: days, values: Array(repeating: curve([0.5], 0), count: days), count: 500),
                                          nodes: nodes, axes: 1, nodesPerAxis: 5, finePerAxis: 2001)
             return posterior.marginals[0].high - posterior.marginals[0].low
         }
         for correlated in [0.0, 0.00005, 0.0002] {
             // τ²: the simulation's correlated part and the team's, scaled by the counts (equal here).
-            let expected = 2 * 1.959964 * (2 * 0.0004 / Double(days) + 2 * correlated).squareRoot() / 0.2
+            let expected = 2 * 1.959964 * (2 * 0.0005 / Double(days) + 2 * correlated).squareRoot() / 0.2
             #expect(abs(width(correlated: correlated) / expected - 1) < 0.01, "τ² part \(correlated)")
         }
+    }
+
+    @Test("a rate's day that moves with the field faster than the pooled figure (little mail) is fitted as a line in it, not an offset")
+    func rateDaysScaleWithTheField() {
+        let days = 28
+        // Launches per mail: weekends carry 60% of a weekday's mail, so their ratio moves 1/0.6 times as fast.
+        func curve(_ theta: [Double], _ day: Int) -> Double { (0.05 + 0.3 * theta[0]) / (day % 7 >= 5 ? 0.6 : 1) }
+        let theta = 0.1
+        let nodes = Self.nodes(axes: 1, nodesPerAxis: 7, days: days, curve: curve, simulationError: Array(repeating: 0, count: days),
+                               variance: 1e-6, count: 5_000, truth: { $0[0] })
+        let measured = (0..<days).map { curve([theta], $0) }
+        let posterior = FitPosterior(entries: Self.entries(days: days, values: measured, count: 50_000, statistic: .launchesPerMail),
+                                     nodes: nodes, axes: 1, nodesPerAxis: 7, finePerAxis: 2001)
+        // An offset averaged over the nodes would leave weekends 0.04 above their figure at θ = 0.1.
+        for (day, residual) in posterior.residuals.enumerated() {
+            #expect(abs(residual.fitted - measured[day]) < 1e-9, "day \(day): fitted \(residual.fitted), measured \(measured[day])")
+        }
+        #expect(abs(posterior.marginals[0].median - theta) < 0.002)
+        #expect(posterior.marginals[0].low <= theta && theta <= posterior.marginals[0].high)
+    }
+
+    @Test("a rate's sampling variance is Poisson, a share's binomial, each held half a count inside its range")
+    func samplingVariances() {
+        #expect(FitStatistic.launchesPerMail.samplingVariance(2.5, count: 100) == 0.025)
+        #expect(FitStatistic.launchesPerMail.samplingVariance(0, count: 100) == 0.005 / 100)
+        #expect(abs(FitStatistic.activeShare.samplingVariance(0.8, count: 100) - 0.0016) < 1e-15)
+        #expect(abs(FitStatistic.activeShare.samplingVariance(1, count: 100) - 0.995 * 0.005 / 100) < 1e-15)
+        #expect(FitStatistic.launchesPerMail.isAtEnd(0) && !FitStatistic.launchesPerMail.isAtEnd(1))
+        #expect(FitStatistic.activeShare.isAtEnd(1))
+    }
+
+    /// The 95% interval's width for a field on a straight line (0.6 + 0.2 θ, measured at θ = 0.5)
+    /// read from two figures of `days` days each: node variance 0.0005 a day, 500 mails measured
+    /// and simulated, each node's pooled variances and correlations as `configure` sets them
+    /// (given the two figures' indices in a row-major statistics × statistics matrix).
+    static func twoFigureWidth(days: Int, configure: (inout FitNode, _ pair: [Int]) -> Void) -> Double {
+        func curve(_ theta: [Double], _ day: Int) -> Double { 0.6 + 0.2 * theta[0] }
+        let statistics: [FitStatistic] = [.measuredDeliverability, .activeShare]
+        let count = FitStatistic.allCases.count
+        let pair = [statistics[0].index * count + statistics[1].index, statistics[1].index * count + statistics[0].index]
+        var nodes = Self.nodes(axes: 1, nodesPerAxis: 5, days: 2 * days, curve: { curve($0, $1 % days) },
+                               simulationError: Array(repeating: 0, count: 2 * days), variance: 0.0005, count: 500, truth: { _ in 0.8 })
+        for index in nodes.indices { configure(&nodes[index], pair) }
+        let entries = statistics.flatMap { statistic in
+            Self.entries(days: days, values: Array(repeating: curve([0.5], 0), count: days), count: 500, statistic: statistic)
+        }
+        let posterior = FitPosterior(entries: entries, nodes: nodes, axes: 1, nodesPerAxis: 5, finePerAxis: 2001)
+        return posterior.marginals[0].high - posterior.marginals[0].low
+    }
+
+    @Test("two figures whose levels share one error count it once: SD = √(τ² + v/2D) / slope when they move together, √((τ² + v/D)/2) when not")
+    func correlatedLevels() {
+        let days = 30, correlated = 0.0001
+        func width(rho: Double) -> Double {
+            Self.twoFigureWidth(days: days) { node, pair in
+                for statistic in [FitStatistic.measuredDeliverability, .activeShare] {
+                    node.pooledVariance[statistic.index] = 0.0005 / Double(days) + correlated
+                }
+                // The level errors' correlation ρ, relative to the pooled variances.
+                for slot in pair { node.pooledCorrelation[slot] = rho * correlated / (0.0005 / Double(days) + correlated) }
+            }
+        }
+        // v = 2 × 0.0005 a day (simulated and measured); τ² = 2 × the correlated part (both shares).
+        let v = 2 * 0.0005, tau = 2 * correlated
+        let together = 2 * 1.959964 * (tau + v / Double(2 * days)).squareRoot() / 0.2
+        let apart = 2 * 1.959964 * ((tau + v / Double(days)) / 2).squareRoot() / 0.2
+        #expect(abs(width(rho: 1) / together - 1) < 0.01, "\(width(rho: 1)) against \(together)")
+        #expect(abs(width(rho: 0) / apart - 1) < 0.01, "\(width(rho: 0)) against \(apart)")
+    }
+
+    @Test("two figures whose same-day errors correlate ρ tell a day's story once: SD = √(v(1 + ρ)/2D) / slope")
+    func correlatedDays() {
+        let days = 30, v = 2 * 0.0005
+        for rho in [0.0, 0.5, 0.9] {
+            let width = Self.twoFigureWidth(days: days) { node, pair in
+                // No level error beyond independent days.
+                for statistic in [FitStatistic.measuredDeliverability, .activeShare] { node.pooledVariance[statistic.index] = 0.0005 / Double(days) }
+                for slot in pair { node.sameDayCorrelation[slot] = rho }
+            }
+            let expected = 2 * 1.959964 * (v * (1 + rho) / Double(2 * days)).squareRoot() / 0.2
+            #expect(abs(width / expected - 1) < 0.01, "ρ \(rho): \(width) against \(expected)")
+        }
+    }
+
+    @Test("small systems solve exactly, with their determinant; the inverse times the matrix is the identity")
+    func smallMatrices() {
+        let matrix = [4.0, 2, 0.6, 2, 5, 1, 0.6, 1, 3]
+        let (solution, logDeterminant) = SmallMatrix.solve(matrix, [1, 2, 3])
+        for row in 0..<3 {
+            #expect(abs((0..<3).reduce(0.0) { $0 + matrix[row * 3 + $1] * solution[$1] } - Double(row + 1)) < 1e-12)
+        }
+        // det = 4(15 − 1) − 2(6 − 0.6) + 0.6(2 − 3) = 44.6
+        #expect(abs(logDeterminant - log(44.6)) < 1e-12)
+        let (inverse, _) = SmallMatrix.inverse(matrix, size: 3)
+        for row in 0..<3 {
+            for column in 0..<3 {
+                let product = (0..<3).reduce(0.0) { $0 + matrix[row * 3 + $1] * inverse[$1 * 3 + column] }
+                #expect(abs(product - (row == column ? 1 : 0)) < 1e-12)
+            }
+        }
+        // A pivot is needed: the first diagonal element is 0.
+        let (swapped, _) = SmallMatrix.solve([0, 1, 1, 0], [3, 5])
+        #expect(swapped == [5, 3])
+        // Pairwise correlations of 0.9, 0.9 and −0.9 have no covariance matrix: shrunk until they do.
+        let indefinite = [1.0, 0.9, 0.9, 0.9, 1, -0.9, 0.9, -0.9, 1]
+        #expect(!SmallMatrix.isPositiveSemidefinite(indefinite, size: 3))
+        let shrunk = SmallMatrix.shrunkToSemidefinite(indefinite, size: 3)
+        #expect(SmallMatrix.isPositiveSemidefinite(shrunk, size: 3) && shrunk[0] == 1 && shrunk[1] < 0.9 && shrunk[1] > 0.3)
+        #expect(SmallMatrix.isPositiveSemidefinite([1, 1, 1, 1], size: 2) && SmallMatrix.shrunkToSemidefinite([1, 1, 1, 1], size: 2) == [1, 1, 1, 1])
     }
 }

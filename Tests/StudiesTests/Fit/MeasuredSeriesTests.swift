@@ -47,6 +47,19 @@ struct MeasuredSeriesTests {
         #expect(entries[0].value == 10.0 / 12 && entries[0].weekday == 0)
     }
 
+    @Test("launches may pass mail and the Console's delivered its received (a day hands out the day before's storage); each alone has no figure")
+    func launchesAndConsole() throws {
+        let series = try Self.parse("date,time_zone,mail,launches,console_received,console_delivered\n2026-03-02,UTC,20,45,18,19\n")
+        #expect(series.columns == [.mail, .launches, .consoleReceived, .consoleDelivered])
+        #expect(series.statistics == [.launchesPerMail, .consoleDeliveredShare])
+        #expect(series.days[0][.launches] == 45 && series.days[0][.consoleDelivered] == 19)
+        let entries = FitEntry.entries(series)
+        #expect(entries.map(\.statistic) == [.launchesPerMail, .consoleDeliveredShare])
+        #expect(entries.map(\.value) == [45.0 / 20, 19.0 / 18] && entries.map(\.count) == [20, 18])
+        // launches without mail, or the Console's delivered without its received, is no figure.
+        #expect(Self.error("date,time_zone,launches,console_delivered\n").hasPrefix("m.csv:1:1: the header needs the two columns"))
+    }
+
     @Test("what measure writes reads back the same")
     func roundTrip() throws {
         let written = try Self.parse("date,time_zone,mail,sent,logged\n2026-01-01,Europe/Berlin,5,4,3\n2026-01-02,Europe/Berlin,6,,\n")
@@ -58,7 +71,7 @@ struct MeasuredSeriesTests {
         let header = "date,time_zone,mail,sent,logged\n"
         #expect(Self.error("date,time_zone,sentt,logged\n") == "m.csv:1:16: sentt: unknown field; did you mean sent?")
         #expect(Self.error("date,sent,logged\n2026-01-01,1,1\n").hasPrefix("m.csv:1:1: the header has no time_zone column"))
-        #expect(Self.error("date,time_zone,mail\n").hasPrefix("m.csv:1:1: the header needs sent and logged"))
+        #expect(Self.error("date,time_zone,mail\n").hasPrefix("m.csv:1:1: the header needs the two columns of a figure the fit matches: logged and sent (measured_deliverability), or sent and mail (active_share), or launches and mail (launches_per_mail), or console_delivered and console_received (console_delivered_share); it has date, time_zone, mail"))
         #expect(Self.error("date,time_zone,sent,sent\n") == "m.csv:1:21: sent: the column appears twice in the header")
         #expect(Self.error(header + "2026-01-01,UTC,10,8,9\n")
                 == "m.csv:2:21: logged: 9 is more than sent (8) on the same day: logged counts a part of sent")

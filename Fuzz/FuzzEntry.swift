@@ -100,7 +100,10 @@ public func pushsimFuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> I
             let again = try MeasuredSeries.parse(Array(series.csv().utf8), file: "fuzz/measured.csv")
             precondition(again == series, "a measured file does not read back as written")
             for entry in FitEntry.entries(series) {
-                precondition(entry.value >= 0 && entry.value <= 1 && entry.count > 0 && entry.day >= 0, "a bad entry \(entry)")
+                // Within its figure's range: a share of columns the file bounds (logged ≤ sent ≤ mail)
+                // at most 1; a rate (launches per mail) or the Console's share, any finite value.
+                precondition(entry.statistic.range.contains(entry.value) && entry.value.isFinite && entry.count > 0 && entry.day >= 0,
+                             "a bad entry \(entry)")
             }
         } catch {
             checkMessage("\(error)")

@@ -2,13 +2,13 @@ import Foundation
 
 /// The fit's inference over a design of simulated points (docs/fit.md, "Method"): each
 /// statistic's pooled simulated figure is smoothed over the design's nodes by a low-degree
-/// polynomial surface (`FitSurrogate`), each day its offset from it, and a Gaussian
-/// likelihood of the measured figures is evaluated
-/// on a fine grid over the ranges. The posterior under a flat prior gives each
-/// parameter's median and 95% interval, and carries the parameters' uncertainty into the
-/// predicted deliverability, to which the simulation's own variance is added. A
-/// statistic's days share an error of its level (the same users, simulated and measured),
-/// integrated out in closed form.
+/// polynomial surface (`FitSurrogate`), each day its offset from it (a share) or a line in
+/// it (a rate), and a Gaussian likelihood of the measured figures is evaluated on a fine
+/// grid over the ranges. The posterior under a flat prior gives each parameter's median and
+/// 95% interval, and carries the parameters' uncertainty into the predicted deliverability,
+/// to which the simulation's own variance is added. A day's figures are one correlated
+/// vector, and the statistics' levels share correlated errors (the same users, simulated and
+/// measured), integrated out in closed form.
 package struct FitPosterior: Sendable {
     /// One parameter's answer, in fractions of its range (0 at LOW, 1 at HIGH).
     package struct Marginal: Sendable, Equatable {

@@ -43,7 +43,9 @@ public enum UserText {
             default:
                 if let byte = SystemText.escapedByte(scalar) {
                     result += "\\x" + String(byte, radix: 16)   // 0x80…0xFF: two digits
-                } else if isInvisible(scalar) {
+                } else if isInvisible(scalar) || (scalar.properties.generalCategory == .spaceSeparator && scalar != " ") {
+                    // A space that is not U+0020 (a no-break space pasted from a spreadsheet) looks
+                    // like one in a message: named, so "not a count" says why.
                     result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
                 } else {
                     result.unicodeScalars.append(scalar)

@@ -275,7 +275,7 @@ struct JSONParserTests {
         JSONRejection("{\"a\":1,,}", "expected a string key after ',', found ','", 1, 8),
         JSONRejection("{\"a\":1, 2}", "expected a string key after ',', found '2'", 1, 9),
         // Characters that are not JSON at all.
-        JSONRejection("[1,\u{A0}2]", "expected a value, found '\u{A0}' (U+00A0)", 1, 4),
+        JSONRejection("[1,\u{A0}2]", "expected a value, found '\\u{A0}' (U+00A0)", 1, 4),
         JSONRejection("[\u{1}]", "expected a value, found control character U+0001", 1, 2),
     ]
 

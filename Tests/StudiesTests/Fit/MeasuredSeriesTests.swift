@@ -60,6 +60,12 @@ struct MeasuredSeriesTests {
         #expect(Self.error("date,time_zone,launches,console_delivered\n").hasPrefix("m.csv:1:1: the header needs the two columns"))
     }
 
+    @Test("a no-break space in a count is named, not shown as a space the reader would have trimmed")
+    func noBreakSpace() {
+        #expect(Self.error("date,time_zone,mail,launches\n2026-03-02,UTC,20,\u{A0}45\n")
+                == #"m.csv:2:19: launches: "\u{A0}45" is not a count (a whole number from 0 to 1000000000000000)"#)
+    }
+
     @Test("what measure writes reads back the same")
     func roundTrip() throws {
         let written = try Self.parse("date,time_zone,mail,sent,logged\n2026-01-01,Europe/Berlin,5,4,3\n2026-01-02,Europe/Berlin,6,,\n")

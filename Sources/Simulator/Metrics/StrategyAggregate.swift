@@ -1,9 +1,9 @@
 import Base
 import FakeAPNs
 
-/// The counts kept per arrival day of one strategy (launches and the Console's: per their own day), in the order of `daily.csv`'s
-/// columns and of a partial result's `daily` arrays, named as there (snake_case of
-/// the case). Adding one is its case here, its total (`total(in:)`) and counting
+/// The counts kept per arrival day of one strategy (launches and the Console's: per their
+/// own day), in the order of `daily.csv`'s columns and of a partial result's `daily` arrays,
+/// named as there (snake_case of the case). Adding one is its case here, its total (`total(in:)`) and counting
 /// it in the fold (`Ledger.FoldPass`); storage, sums, sign checks, the daily totals'
 /// balance and partial results follow.
 public enum DayCounter: Int, Counter {
@@ -64,7 +64,8 @@ public enum DayCounter: Int, Counter {
     }
 }
 
-/// Counts for one day of one strategy, by the mail's arrival day.
+/// Counts for one day of one strategy: by the mail's arrival day, but launches and the
+/// Console's by their own.
 public typealias DayCounts = CounterSet<DayCounter, 10>
 
 /// Everything reported for one strategy, summed over users. Mergeable by

@@ -52,7 +52,7 @@ package struct FitNode: Sendable, Equatable {
     /// day's counted mail, a user's habits over weeks), over √(pooled variance × pooled
     /// variance): the level errors' correlation, scaled to the pooled variances. 1 on the
     /// diagonal, 0 where either is unmeasured.
-    package var pooledCorrelation: [Double] = FitNode.identity
+    package var levelCorrelation: [Double] = FitNode.identity
     /// Per pair of statistics (row-major): the correlation over blocks of their figures on the
     /// same day, averaged over the days both measure (a day's users launch, receive and log
     /// together); 1 on the diagonal, 0 where they share no day.
@@ -181,23 +181,19 @@ package struct FitNode: Sendable, Equatable {
                 }
             }
         }
-        // Over blocks, as the variances are: Σ e_s e_t / √(Σ e_s² Σ e_t²).
-        func blockCorrelation(_ a: [Double], _ b: [Double]) -> Double {
-            let product = zip(a, b).reduce(0.0) { $0 + $1.0 * $1.1 }
-            let norms = (a.reduce(0.0) { $0 + $1 * $1 } * b.reduce(0.0) { $0 + $1 * $1 }).squareRoot()
-            return min(max(product / norms, -1), 1)
+        // Over blocks, as the variances are: Σ e_s e_t, and Σ e_s e_t / √(Σ e_s² Σ e_t²).
+        func dot(_ a: [Double], _ b: [Double]) -> Double { zip(a, b).reduce(0.0) { $0 + $1.0 * $1.1 } }
+        func blockCorrelation(_ a: [Double], _ b: [Double], covariance: Double? = nil) -> Double {
+            min(max((covariance ?? dot(a, b)) / (dot(a, a) * dot(b, b)).squareRoot(), -1), 1)
         }
         let statistics = FitStatistic.allCases.count
         for first in 0..<statistics {
             for second in 0..<statistics where first != second {
                 guard let a = pooledErrors[first], let b = pooledErrors[second] else { continue }
-                let total = zip(a, b).reduce(0.0) { $0 + $1.0 * $1.1 }
                 let sameDays = pooledDayErrors[first].reduce(0.0) { sum, day in
-                    guard let other = pooledDayErrors[second][day.key] else { return sum }
-                    return sum + zip(day.value, other).reduce(0.0) { $0 + $1.0 * $1.1 }
+                    pooledDayErrors[second][day.key].map { sum + dot(day.value, $0) } ?? sum
                 }
-                let norms = (a.reduce(0.0) { $0 + $1 * $1 } * b.reduce(0.0) { $0 + $1 * $1 }).squareRoot()
-                pooledCorrelation[first * statistics + second] = min(max((total - sameDays) / norms, -1), 1)
+                levelCorrelation[first * statistics + second] = blockCorrelation(a, b, covariance: dot(a, b) - sameDays)
             }
         }
         for first in FitStatistic.allCases {

@@ -187,7 +187,7 @@ package struct FitPosterior: Sendable {
         // variances: a property of the population more than of the point, so averaged over the nodes.
         let statisticCount = FitStatistic.allCases.count
         let levelCorrelation = (0..<(statisticCount * statisticCount)).map { slot in
-            nodes.reduce(0.0) { $0 + $1.pooledCorrelation[slot] } / nodeCount
+            nodes.reduce(0.0) { $0 + $1.levelCorrelation[slot] } / nodeCount
         }
         let counts = usable.map { entry in surrogate.fit(nodes.map { $0.count[entry] }).coefficients }
         // The same day's figures move together too (its users launch, receive and log that day):

@@ -232,7 +232,7 @@ struct FitPosteriorTests {
                     node.pooledVariance[statistic.index] = 0.0005 / Double(days) + correlated
                 }
                 // The level errors' correlation ρ, relative to the pooled variances.
-                for slot in pair { node.pooledCorrelation[slot] = rho * correlated / (0.0005 / Double(days) + correlated) }
+                for slot in pair { node.levelCorrelation[slot] = rho * correlated / (0.0005 / Double(days) + correlated) }
             }
         }
         // v = 2 × 0.0005 a day (simulated and measured); τ² = 2 × the correlated part (both shares).

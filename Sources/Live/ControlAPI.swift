@@ -213,7 +213,7 @@ extension ServeService {
         guard let root = try? JSONParser.parse(body), case .object(let object) = root.value,
               object.members.count == 1, let member = object.members.first,
               case .number(let number) = member.value.value, number.doubleValue.isFinite, number.doubleValue >= 0,
-              number.doubleValue <= 1e12 else {
+              number.doubleValue <= Self.clockBound(member.key) else {
             return ControlAPI.error(400, Self.clockBodyExpected)
         }
         let amount = member.key == "toMicroseconds" ? SimTime(exactly: number.doubleValue) ?? -1
@@ -241,7 +241,15 @@ extension ServeService {
     }
 
     static let clockBodyExpected =
-        "expected {\"advanceSeconds\": s}, {\"toSeconds\": s} with s a number ≥ 0, or {\"toMicroseconds\": n} with n an integer ≥ 0"
+        "expected {\"advanceSeconds\": s}, {\"toSeconds\": s} with s a number from 0 to 315576000 (ten years), "
+        + "or {\"toMicroseconds\": n} with n an integer from 0 to 315576000000000"
+
+    /// The largest clock move a body may ask for, in its own key's unit: ten years either way
+    /// (a run is at most a few years; ten years in microseconds is 3.2e14, far inside `SimTime`).
+    static let clockBoundSeconds: Double = 315_576_000
+    static func clockBound(_ key: String) -> Double {
+        key == "toMicroseconds" ? clockBoundSeconds * Double(TimeUnit.second) : clockBoundSeconds
+    }
 
 
     func countersJSON() -> String {

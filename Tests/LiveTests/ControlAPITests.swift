@@ -44,6 +44,25 @@ struct ControlAPITests {
         #expect(harness.service.population.now == scenario.duration)
     }
 
+    @Test("the clock's numbers are bounded each in its own unit: past 11.6 days in microseconds is taken, past ten years refused")
+    func clockBoundsPerUnit() throws {
+        let scenario = LiveHarness.scenario(days: 28)
+        let harness = try LiveHarness(scenario)
+        // 12 days in microseconds (1.04e12): past the old shared bound of 1e12, which stopped a 28-day run at day 11.57.
+        let twelveDays = 12 * TimeUnit.day
+        var (status, clock) = try harness.control("POST", "/clock", body: "{\"toMicroseconds\": \(twelveDays)}")
+        #expect(status == 200)
+        #expect(clock.object?["error"] == nil)
+        #expect(harness.service.population.now == twelveDays)
+        // Ten years is the bound in either unit; one past it is refused with the bounds named.
+        (status, clock) = try harness.control("POST", "/clock", body: #"{"toMicroseconds": 315576000000001}"#)
+        #expect(status == 400)
+        #expect(clock.object?["error"]?.string?.contains("315576000000000") == true)
+        #expect(try harness.control("POST", "/clock", body: #"{"advanceSeconds": 315576001}"#).status == 400)
+        #expect(try harness.control("POST", "/clock", body: #"{"toSeconds": 315576000}"#).status == 200)
+        #expect(harness.service.population.now == scenario.duration)
+    }
+
     @Test("a scaled clock refuses to be advanced by hand")
     func scaledClockRefusesAdvance() throws {
         let harness = try LiveHarness(LiveHarness.scenario(), clock: .scaled(speed: 60))

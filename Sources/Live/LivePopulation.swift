@@ -56,10 +56,10 @@ package struct LivePopulation {
     var apnsEffects = ContiguousArray<APNsEffect>()
     var deviceEffects = ContiguousArray<DeviceEffect>()
     let plan: StrategyPlan
-    let apnsToDevice: Sampler
-    let powerDeferral: Sampler?
-    let footprint: Sampler?
-    let tapDelay: Sampler?
+    /// What the router draws delays, footprints and taps from.
+    package let draws: ChainDraws
+    /// The device app whose phone's effects are being routed.
+    package internal(set) var routedLane: Int32 = 0
 
     /// Devices and their apps, at time 0: installed, registered, online or not as drawn.
     /// - Parameters:
@@ -78,10 +78,7 @@ package struct LivePopulation {
         self.end = min(end, scenario.duration)
         records = PushRecords(capacity: recordsKept)
         plan = StrategyPlan(strategy: strategy, scenario: scenario)
-        apnsToDevice = Sampler(scenario.latency.apnsToDevice)
-        powerDeferral = scenario.chain.apns.lowPriorityDeferral.map(Sampler.init)
-        footprint = scenario.chain.device.memory.map { Sampler($0.footprintKB) }
-        tapDelay = scenario.chain.device.taps.map { Sampler($0.delay) }
+        draws = ChainDraws(scenario)
         let seed = scenario.seed
         let chain = scenario.chain
         var apnsChoice = RandomStream.apnsChoice.generator(seed: seed, user: .max)
@@ -101,19 +98,12 @@ package struct LivePopulation {
                 draws.append(LaneDraw(sources: sources, seed: seed, user: user, lane: app, accounts: traits.accounts))
                 let lane = Int32(lanes.count)
                 let token = tokens.issue(seed: seed, user: user, app: app, rotation: 0, lane: lane)
-                let configuration = PhoneConfiguration(
-                    serviceExtension: plan.serviceExtension, updatedExtension: plan.updatedExtension,
-                    eligibility: ExtensionEligibility(alertsAllowed: !traits.alertsNotAllowed, displayEnabled: !traits.displayOff,
-                                                      supportsServiceExtension: !device.legacyIOS),
-                    extensionTimeLimit: scenario.extensionTimeLimit, registrationPolicy: strategy.registration,
-                    subscriptionSync: chain.provider.subscriptions?.syncOn ?? .reconnect,
-                    memoryLimitKB: chain.device.memory.map { device.olderIOS ? $0.olderLimitKB : $0.newerLimitKB } ?? .max)
-                func stream(_ purpose: RandomStream) -> SplitMix64 { purpose.generator(seed: seed, user: UInt64(user), lane: app) }
+                let configuration = plan.phoneConfiguration(device: device, alertsNotAllowed: traits.alertsNotAllowed,
+                                                            displayOff: traits.displayOff, reportsSavedPosition: false, copyBounds: nil)
                 var deviceApp = DeviceApp(device: Int32(user), app: Int32(app),
                                           phone: Phone(configuration: configuration, token: token, deviceID: device.deviceID,
                                                        deviceIDHash: hash),
-                                          apnsLatencyRandom: stream(.apnsLatency), powerRandom: stream(.powerDeferral),
-                                          memoryRandom: stream(.extensionMemory), tapRandom: stream(.taps))
+                                          streams: LaneStreams(seed: seed, user: user, app: app))
                 // Installed and registered before the run starts.
                 deviceApp.tokens = [token]
                 deviceApp.counts[.registrations] += 1

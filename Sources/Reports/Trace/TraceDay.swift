@@ -105,12 +105,7 @@ package struct TraceDay {
                 case .apnsDiscarded:
                     let reason = event.name(.discardReason) ?? ""
                     // The loss each discard is counted as (World.routeAPNsEffects), for its colour.
-                    let loss: LossReason = switch event.value(.discardReason, as: APNsDiscardReason.self) {
-                    case .replaced?: .apnsCoalesced
-                    case .expired?: .apnsExpired
-                    case .disabled?: .disabled
-                    case .unregistered?, nil: .unregistered
-                    }
+                    let loss = LossReason(event.value(.discardReason, as: APNsDiscardReason.self) ?? .unregistered)
                     dropped.append(.init(at: at(event.time), marker: .cross, colour: Palette.lost(loss), filled: true,
                                          note: "message \(message) dropped by APNs at \(time): \(reason)"))
                 case .deviceReceived:

@@ -38,21 +38,14 @@ package struct World {
     package let recordsHeld: Int
     package static let recordsHeld = 1 << 12
 
-    // Streams of the current lane.
-    package var providerLatencyRandom = SplitMix64(seed: 0)
-    package var apnsLatencyRandom = SplitMix64(seed: 0)
-    package var rerequestRandom = SplitMix64(seed: 0)
-    package var networkRandom = SplitMix64(seed: 0)
-    package var powerRandom = SplitMix64(seed: 0)
-    package var memoryRandom = SplitMix64(seed: 0)
-    package var tapRandom = SplitMix64(seed: 0)
+    /// The current lane's random streams.
+    package var streams = LaneStreams(seed: 0, user: 0, app: 0)
+    /// What the router draws delays, footprints and taps from.
+    package let draws: ChainDraws
+    /// The round trip still to come back with the provider's answer to the re-request being
+    /// handled (the rest of the one drawn when it left).
+    package var returnDelay: SimDuration = 0
 
-    package let providerToAPNs: Sampler
-    package let apnsToDevice: Sampler
-    package let rerequestRoundTrip: Sampler
-    package let powerDeferral: Sampler?
-    package let footprint: Sampler?
-    package let tapDelay: Sampler?
     /// How long a copy can take (`CopyBounds`), told to a long lane's phone.
     package let copyBounds: CopyBounds
 
@@ -81,14 +74,12 @@ package struct World {
         chain = scenario.chain
         let placeholder = StrategyPlan(strategy: scenario.strategies[0], scenario: scenario)
         provider = XivaProvider(configuration: placeholder.provider)
-        phone = Phone(configuration: PhoneConfiguration(serviceExtension: placeholder.serviceExtension),
+        // Every lane resets the phone with its own configuration (`runLane`).
+        let noDevice = DeviceTraits(deviceID: 0, legacyIOS: false, olderIOS: false, apps: 1)
+        phone = Phone(configuration: placeholder.phoneConfiguration(device: noDevice, alertsNotAllowed: false, displayOff: false,
+                                                                    reportsSavedPosition: false, copyBounds: nil),
                       token: DeviceToken(0), deviceID: 0, deviceIDHash: 0)
-        providerToAPNs = Sampler(scenario.latency.providerToAPNs)
-        apnsToDevice = Sampler(scenario.latency.apnsToDevice)
-        rerequestRoundTrip = Sampler(scenario.latency.rerequestRoundTrip)
-        powerDeferral = scenario.chain.apns.lowPriorityDeferral.map(Sampler.init)
-        footprint = scenario.chain.device.memory.map { Sampler($0.footprintKB) }
-        tapDelay = scenario.chain.device.taps.map { Sampler($0.delay) }
+        draws = ChainDraws(scenario)
         copyBounds = Self.copyBounds(scenario)
         timeline = UserTimeline(scenario: scenario, outages: outages, window: timelineWindow)
     }
@@ -143,13 +134,7 @@ package struct World {
                                                            observer: Observer.Type) throws(AccountingError) {
         let userKey = UInt64(user)
         func stream(_ purpose: RandomStream) -> SplitMix64 { purpose.generator(seed: seed, user: userKey, lane: lane) }
-        providerLatencyRandom = stream(.providerLatency)
-        apnsLatencyRandom = stream(.apnsLatency)
-        rerequestRandom = stream(.rerequestLatency)
-        networkRandom = stream(.providerNetwork)
-        powerRandom = stream(.powerDeferral)
-        memoryRandom = stream(.extensionMemory)
-        tapRandom = stream(.taps)
+        streams = LaneStreams(seed: seed, user: user, app: lane)
         // Fields, not the lane: a long lane's draw state is large to copy.
         let long = timeline.lanes[lane].isLong
         // An observer that wants everything gets every record to the lane's end: the
@@ -178,14 +163,8 @@ package struct World {
         nextTokenNumber = 1
         folderGeneration = 0
         provider.reset(configuration: plan.provider, deviceIDHash: hash)
-        let configuration = PhoneConfiguration(
-            serviceExtension: plan.serviceExtension, updatedExtension: plan.updatedExtension,
-            eligibility: ExtensionEligibility(alertsAllowed: !timeline.lanes[lane].alertsNotAllowed,
-                                              displayEnabled: !timeline.lanes[lane].displayOff,
-                                              supportsServiceExtension: !traits.legacyIOS),
-            extensionTimeLimit: scenario.extensionTimeLimit, registrationPolicy: plan.strategy.registration,
-            subscriptionSync: chain.provider.subscriptions?.syncOn ?? .reconnect,
-            memoryLimitKB: chain.device.memory.map { traits.olderIOS ? $0.olderLimitKB : $0.newerLimitKB } ?? .max,
+        let configuration = plan.phoneConfiguration(
+            device: traits, alertsNotAllowed: timeline.lanes[lane].alertsNotAllowed, displayOff: timeline.lanes[lane].displayOff,
             reportsSavedPosition: folds || Observer.wantsEverything, copyBounds: long && plan.provider.sendsCollapseID ? copyBounds : nil)
         phone.reset(configuration: configuration, token: token, deviceID: traits.deviceID, deviceIDHash: hash)
 

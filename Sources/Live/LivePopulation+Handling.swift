@@ -121,14 +121,12 @@ extension LivePopulation: APNsEffectLane, DeviceEffectLane {
 
     package mutating func park(_ push: PushNotification, attempt: Int32) -> PushSlot { pool.park(push, attempt: attempt) }
 
-    package subscript(streamsOf token: DeviceToken) -> LaneStreams {
-        get { lanes[Int(tokens.lane(of: token))].streams }
-        _modify { yield &lanes[Int(tokens.lane(of: token))].streams }
+    package mutating func drawing<Drawn>(for token: DeviceToken, _ body: (ChainDraws, inout LaneStreams) -> Drawn) -> Drawn {
+        body(draws, &lanes[Int(tokens.lane(of: token))].streams)
     }
 
-    package var streams: LaneStreams {
-        get { lanes[Int(routedLane)].streams }
-        _modify { yield &lanes[Int(routedLane)].streams }
+    package mutating func drawing<Drawn>(_ body: (ChainDraws, inout LaneStreams) -> Drawn) -> Drawn {
+        body(draws, &lanes[Int(routedLane)].streams)
     }
 
     package mutating func discarded(_ push: PushNotification, _ reason: APNsDiscardReason, loss: LossReason, at now: SimTime) {

@@ -45,10 +45,10 @@ package enum EffectRouter {
     package static func route<Lane: APNsEffectLane>(_ effect: APNsEffect, at now: SimTime, through lane: inout Lane) {
         switch effect {
         case .deliver(let push):
-            let delay = lane.draws.apnsToDevice.sample(&lane[streamsOf: push.token].apnsLatency)
+            let delay = lane.drawing(for: push.token) { draws, streams in draws.apnsToDevice.sample(&streams.apnsLatency) }
             lane.send(.pushReachesDevice(lane.park(push, attempt: 0)), arrivingAt: now + delay)
         case .deferForPower(let token):
-            let delay = lane.draws.powerDelay(&lane[streamsOf: token].power)
+            let delay = lane.drawing(for: token) { draws, streams in draws.powerDelay(&streams.power) }
             lane.send(.powerWindowOpens(token), arrivingAt: now + delay)
         case .discard(let push, let reason):
             lane.discarded(push, reason, loss: LossReason(reason), at: now)
@@ -90,7 +90,7 @@ package enum EffectRouter {
         case .presented(let message, let replacedExisting, let run):
             // The user may tap a message's own notification the first time it is shown.
             if lane.presented(messageIndex: message, replacedExisting: replacedExisting, run: run, at: now),
-               let delay = lane.draws.tap(&lane.streams.tap), now + delay < lane.end {
+               let delay = lane.drawing({ draws, streams in draws.tap(&streams.tap) }), now + delay < lane.end {
                 lane.send(.tapped(lane: lane.routedLane, messageIndex: message), arrivingAt: now + delay)
             }
         case .rerequestAnswerMissed:
@@ -130,8 +130,6 @@ package protocol DeviceAppMessage {
 /// and what it draws from.
 package protocol DeliveryLane {
     associatedtype Message: DeviceAppMessage
-    /// The scenario's samplers.
-    var draws: ChainDraws { get }
     /// Sends `message` to arrive at `time`.
     mutating func send(_ message: Message, arrivingAt time: SimTime)
     /// Sends `message` to arrive now, before anything in flight.
@@ -143,8 +141,10 @@ package protocol DeliveryLane {
 /// What APNs's effects need: besides the agenda, the streams of the device app a token
 /// belongs to, and its books.
 package protocol APNsEffectLane: DeliveryLane {
-    /// The random streams of the device app that holds `token`.
-    subscript(streamsOf token: DeviceToken) -> LaneStreams { get set }
+    /// `body` given the scenario's samplers and the random streams of the device app that
+    /// holds `token`. (A closure, not a property of each: the two are read and drawn from in
+    /// place, where reading one while the other is changed through the lane would copy it.)
+    mutating func drawing<Drawn>(for token: DeviceToken, _ body: (ChainDraws, inout LaneStreams) -> Drawn) -> Drawn
     /// APNs discarded `push` it had accepted, which counts as `loss`.
     mutating func discarded(_ push: PushNotification, _ reason: APNsDiscardReason, loss: LossReason, at now: SimTime)
 }
@@ -154,8 +154,8 @@ package protocol APNsEffectLane: DeliveryLane {
 package protocol DeviceEffectLane: DeliveryLane {
     /// The device app being routed, as its messages name it.
     var routedLane: Int32 { get }
-    /// Its random streams.
-    var streams: LaneStreams { get set }
+    /// `body` given the scenario's samplers and the device app's random streams (as `APNsEffectLane.drawing(for:_:)`).
+    mutating func drawing<Drawn>(_ body: (ChainDraws, inout LaneStreams) -> Drawn) -> Drawn
     /// When the run ends.
     var end: SimTime { get }
     /// The phone calls the provider: in a world a message after a drawn latency, in serve an HTTP request.

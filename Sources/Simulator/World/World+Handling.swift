@@ -222,10 +222,13 @@ extension World: ProviderEffectLane, APNsEffectLane, DeviceEffectLane {
         pushPool.park(push, attempt: attempt)
     }
 
-    package subscript(streamsOf token: DeviceToken) -> LaneStreams {
-        @inline(__always) get { streams }
-        @inline(__always) _modify { yield &streams }
+    @inline(__always)
+    package mutating func drawing<Drawn>(for token: DeviceToken, _ body: (ChainDraws, inout LaneStreams) -> Drawn) -> Drawn {
+        body(draws, &streams)
     }
+
+    @inline(__always)
+    package mutating func drawing<Drawn>(_ body: (ChainDraws, inout LaneStreams) -> Drawn) -> Drawn { body(draws, &streams) }
 
     package var routedLane: Int32 { 0 }
     package var end: SimTime { scenario.duration }

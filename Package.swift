@@ -8,6 +8,10 @@
 //   → ScenarioFormat → Reports → Studies → ProviderAuth → HTTP2, HTTP1 (protocols, bytes in and
 //   values out) → Transport (sockets) → Live (a population on a live clock, served) → CLI → pushsim
 // HTTP2 and HTTP1 (the protocols of `pushsim serve`) depend on nothing.
+// Each target's `dependencies` are exactly the package's modules its sources import, no more:
+// `.ci/run` builds with `--explicit-target-dependency-import-check error`, which refuses an
+// import of a module a target does not reach through them, and LayerTests refuses the rest
+// (a module imported because a dependency happens to bring it, a dependency never imported).
 import PackageDescription
 
 /// Debug builds (what `swift test` runs) check the kernel's and the ledger's invariants
@@ -43,9 +47,9 @@ let package = Package(
         // Scenario files: decoding with diagnostics, the JSON Schema, --set overrides.
         .target(name: "ScenarioFormat", dependencies: ["Base", "FakeAPNs", "Provider", "Device", "Simulator"]),
         // What a run writes: CSVs, charts and report.html, result.json, run.json, partial results.
-        .target(name: "Reports", dependencies: ["Base", "FakeAPNs", "Provider", "Device", "Simulator", "ScenarioFormat"]),
+        .target(name: "Reports", dependencies: ["Base", "FakeAPNs", "Simulator", "ScenarioFormat"]),
         // Studies over runs: expectations and check, diff of two folders, sweeps, fits to measured figures.
-        .target(name: "Studies", dependencies: ["Base", "FakeAPNs", "Simulator", "ScenarioFormat", "Reports"]),
+        .target(name: "Studies", dependencies: ["Base", "Simulator", "ScenarioFormat", "Reports"]),
         // APNs' check of provider authentication tokens (ES256 JWTs): P-256 ECDSA, the
         // .p8 and public key files, the reasons APNs answers. For `pushsim serve`.
         .target(name: "ProviderAuth", dependencies: ["Base", "FakeAPNs"]),
@@ -60,16 +64,18 @@ let package = Package(
         .target(name: "Transport", dependencies: ["HTTP2", "HTTP1"]),
         // The scenario's population of phones on one live clock (scaled wall time or a clock
         // a test advances), behind APNs's wire contract and a control API: the service
-        // `pushsim serve` runs on the transport.
-        .target(name: "Live", dependencies: ["Base", "Kernel", "FakeAPNs", "Device", "Simulator", "Reports", "ProviderAuth", "Transport"]),
+        // `pushsim serve` runs on the transport; and `pushsim provider`'s, the simulation's
+        // provider fed the same timelines (hence Provider).
+        .target(name: "Live", dependencies: ["Base", "Kernel", "FakeAPNs", "Provider", "Device", "Simulator", "Reports", "ProviderAuth",
+                                             "Transport"]),
         // The command line: options declared once, commands, help, exit codes.
-        .target(name: "CLI", dependencies: ["Base", "FakeAPNs", "Simulator", "ScenarioFormat", "Reports", "Studies", "ProviderAuth",
-                                            "Live", "HTTP2", "Transport"]),
+        .target(name: "CLI", dependencies: ["Base", "Simulator", "ScenarioFormat", "Reports", "Studies", "ProviderAuth", "Transport",
+                                            "Live"]),
         // The thin executable: parses nothing itself, hands argv to CLI.
         .executableTarget(name: "pushsim", dependencies: ["CLI"]),
         // Fixtures the tests share: scenarios written as files are, a hand-built result, and a
         // console that keeps what a command prints, for the tests that run a command end to end.
-        .target(name: "TestSupport", dependencies: ["CLI", "Simulator", "ScenarioFormat", "FakeAPNs", "Base"],
+        .target(name: "TestSupport", dependencies: ["CLI", "Simulator", "ScenarioFormat", "FakeAPNs"],
                 path: "Tests/TestSupport"),
         .testTarget(name: "BaseTests", dependencies: ["Base"]),
         .testTarget(name: "KernelTests", dependencies: ["Kernel", "Base"]),
@@ -80,18 +86,16 @@ let package = Package(
         // Engine tests decode their fixtures from scenario text and compare report bytes.
         .testTarget(name: "SimulatorTests", dependencies: ["CLI", "TestSupport", "Simulator", "ScenarioFormat", "Reports", "Kernel",
                                                            "Provider", "Device", "FakeAPNs", "Base"]),
-        .testTarget(name: "ScenarioFormatTests", dependencies: ["CLI", "Reports", "TestSupport", "ScenarioFormat", "Simulator", "Provider", "Device",
+        .testTarget(name: "ScenarioFormatTests", dependencies: ["CLI", "Reports", "TestSupport", "ScenarioFormat", "Simulator", "Provider",
                                                                 "FakeAPNs", "Base"]),
-        .testTarget(name: "ReportsTests", dependencies: ["CLI", "TestSupport", "Reports", "ScenarioFormat", "Simulator", "Kernel", "Provider",
-                                                         "Device", "FakeAPNs", "Base"]),
-        .testTarget(name: "StudiesTests", dependencies: ["CLI", "TestSupport", "Studies", "Reports", "ScenarioFormat", "Simulator", "FakeAPNs",
-                                                         "Base"]),
+        .testTarget(name: "ReportsTests", dependencies: ["CLI", "TestSupport", "Reports", "ScenarioFormat", "Simulator", "FakeAPNs", "Base"]),
+        .testTarget(name: "StudiesTests", dependencies: ["CLI", "TestSupport", "Studies", "Reports", "ScenarioFormat", "Simulator", "Base"]),
         .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2"], swiftSettings: checked),
         .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1"]),
-        .testTarget(name: "TransportTests", dependencies: ["Transport", "HTTP2", "HTTP1"]),
-        .testTarget(name: "LiveTests", dependencies: ["TestSupport", "Live", "Transport", "Simulator", "ScenarioFormat", "ProviderAuth", "Device",
-                                                      "FakeAPNs", "Kernel", "Base"]),
-        .testTarget(name: "CLITests", dependencies: ["TestSupport", "CLI", "Live", "Studies", "Reports", "ScenarioFormat", "Simulator", "Kernel",
-                                                     "Provider", "Device", "FakeAPNs", "Base"]),
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "HTTP2"]),
+        .testTarget(name: "LiveTests", dependencies: ["TestSupport", "Live", "Transport", "Simulator", "ProviderAuth", "FakeAPNs", "Kernel",
+                                                      "Base"]),
+        .testTarget(name: "CLITests", dependencies: ["TestSupport", "CLI", "Live", "Studies", "Reports", "ScenarioFormat", "Simulator",
+                                                     "FakeAPNs", "Base"]),
     ]
 )

@@ -6,7 +6,7 @@ import Testing
 
 /// The whole system live: `pushsim serve` and `pushsim provider` (the built binary) over
 /// loopback under a controlled clock, against `pushsim run` on the same scenario and seed
-/// (docs/provider.md, "Live agrees with simulated"). curl is needed for the control API.
+/// (docs/provider.md, "Live agrees with simulated"). Reading serve's control API mid-run takes curl.
 @Suite("serve + provider live agree with run; a provider killed mid-run", .serialized)
 struct LiveAgreementTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -52,7 +52,7 @@ struct LiveAgreementTests {
     @Test("each figure of live.json is within 3 standard errors of pushsim run's (tolerance stated: 3 SE of the live figure, or 0.005 where its SE is 0); serve and provider both exit 0 with their reports",
           .timeLimit(.minutes(4)), arguments: ["no-queue", "queue"])
     func liveAgreesWithSimulated(strategy: String) throws {
-        guard let binary = ServeClientTests.require([.curl]) else { return }
+        let binary = try ProcessSignalsTests.builtBinary()
         let scratch = try CommandFixtures.ScratchDirectory()
         defer { scratch.remove() }
         let simulation = try ServeClientTests.run([binary, "run", Self.scenario, "--strategy", strategy, "--out", scratch.file("sim"),
@@ -88,9 +88,9 @@ struct LiveAgreementTests {
     }
 
     @Test("the provider killed mid-run: the phones' re-requests fail into \"missed messages\" (counted), and serve's books still balance at POST /stop",
-          .timeLimit(.minutes(4)))
+          .needs(.curl), .timeLimit(.minutes(4)))
     func killedProviderFailsReRequests() throws {
-        guard let binary = ServeClientTests.require([.curl]) else { return }
+        let binary = try ServeClientTests.require([.curl])
         let scratch = try CommandFixtures.ScratchDirectory()
         defer { scratch.remove() }
         let (serve, provider) = try Self.startPair(binary, strategy: "queue", port: try ServeClientTests.freePort(), in: scratch)

@@ -95,6 +95,8 @@ struct SourceRulesTests {
                        "let binary = try ServeClientTests.require([.curl])"]
         for statement in allowed {
             #expect(Self.earlyPasses(in: "func t() {\n    " + statement + "\n}") == [], "\(statement)")
+        }
+    }
 
     /// The most lines a function, initializer, accessor or closure body may run to (the lines
     /// between its braces'): a longer one is split where the split names a step.

@@ -88,6 +88,16 @@ struct LiveAgreementTests {
         Family(scenario: "mail-january-february", strategy: "rollout", devices: 3, agreement: .withinErrors(latencies),
                shows: ["app_updates", "lost_provider_outage", "extension_killed"]),
         Family(scenario: "scale-1m", strategy: "queue", devices: 6, agreement: .withinErrors(latencies), shows: ["rerequests"]),
+        // APNs's storage coin tossed hundreds of times: each device app tosses from its own
+        // stream in serve as in run, so which of two close pushes survives is the same.
+        Family(scenario: "coin", strategy: "queue", devices: 4, agreement: .exact, shows: ["discarded_replaced", "discarded_expired"],
+               text: """
+               { "name": "coin", "seed": 3, "start": "2026-01-05", "duration": "4d", "devices": 4, "mail": { "perDay": 96 },
+                 "connectivity": { "online": { "distribution": "exponential", "mean": "1h" },
+                                   "offline": { "distribution": "exponential", "mean": "2h" } },
+                 "apns": { "storage": "nondeterministic", "closeTogether": "1h", "expiration": "40m" },
+                 "strategies": [ { "name": "queue", "repeatMaxCount": 5 } ] }
+               """),
     ]
 
     /// Starts serve (controlled clock, phones calling `port`) and the provider on `port`.

@@ -52,6 +52,8 @@ package struct DeviceApp {
 
     /// The device app's own streams, as the simulation derives them.
     package var streams: LaneStreams
+    /// APNs's coin for this app's tokens (`APNsServer.storageCoin`), seeded as a world seeds its APNs.
+    package var apnsCoin: SplitMix64
 
     /// Logs `step` (of push `message`, if any) at `now`, over the oldest when full.
     /// - Complexity: O(1).

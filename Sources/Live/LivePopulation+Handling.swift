@@ -14,13 +14,20 @@ extension LivePopulation {
         case .disconnectionReachesAPNs(let token):
             apns.deviceDisconnected(token)
         case .bounceReachesAPNs(let slot):
-            apns.deliveryFailed(pool.take(slot).push, at: now, into: &apnsEffects)
+            let push = pool.take(slot).push
+            let lane = tokens.lane(of: push.token)
+            lendCoin(of: lane)
+            apns.deliveryFailed(push, at: now, into: &apnsEffects)
+            returnCoin(to: lane)
             routeAPNsEffects(at: now)
         case .tokenChangeReachesAPNs(let old, let new):
             apns.tokenChanged(from: old, to: new, at: now, into: &apnsEffects)
             routeAPNsEffects(at: now)
         case .powerWindowOpens(let token):
+            let lane = tokens.lane(of: token)
+            lendCoin(of: lane)
             apns.powerWindowOpens(token, at: now, into: &apnsEffects)
+            returnCoin(to: lane)
             routeAPNsEffects(at: now)
         case .pushReachesDevice(let slot):
             // The push stays in its slot while the phone takes it: a bounce goes back from there.

@@ -22,9 +22,7 @@ public enum ProviderReport {
     /// - Complexity: O(l) in the device apps.
     public static func files(_ service: ProviderService, command: [String]) throws(AccountingError) -> [(name: String, contents: String)] {
         let provider = service.provider
-        var inFlight: [Int32: Int64] = [:]
-        for (push, _) in service.inFlight.values { inFlight[push.lane, default: 0] += 1 }
-        if let problem = provider.accountingProblem(inFlight: inFlight) { throw AccountingError(description: problem) }
+        if let problem = provider.accountingProblem(inFlight: service.pushesInFlightByLane) { throw AccountingError(description: problem) }
         var rows = CSV.row(columns)
         var totals = ProviderLaneCounts()
         var serveTotals: [String: Int64] = [:]

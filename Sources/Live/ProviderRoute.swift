@@ -36,7 +36,7 @@ public enum ProviderRoute: CaseIterable, Sendable {
     /// What it answers, for the index.
     public var summary: String {
         switch self {
-        case .index: "where the run stands (phase, now, what is on its way), the counts so far, these routes"
+        case .index: "where the run stands (phase, now, what is on its way, serve lost or restarted), the counts so far, these routes"
         case .register: "a device app's token: 204; 400 for a body without token, deviceId or deviceIdHash"
         case .subscriptions: "a device app's subscriptions synced up to generation: 204; 400 without generation"
         case .rerequest: "re-sends the held positions: 200 once APNs answered them, 404 when none is held; 400 without position and gap ≥ 1"

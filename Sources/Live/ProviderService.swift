@@ -8,7 +8,8 @@ import Transport
 /// the phones' calls on its listener (`ProviderRoute`, docs/provider-api.md), its pushes sent
 /// over HTTP/2 to serve's APNs, and serve's clock followed through serve's control API
 /// (`ServeRequest`): a controlled clock it moves itself, from one of its own events to the
-/// next; a scaled one it reads.
+/// next; a scaled one it reads. Serve that stops answering mid-run is asked again for
+/// `waitForServe`, and the run goes on with the serve that answers (a restarted one).
 /// Called on the transport's one thread: it owns the provider without locks.
 public final class ProviderService: Service {
     /// Where the run stands.
@@ -28,7 +29,7 @@ public final class ProviderService: Service {
     let listener: Int
     /// Stop serve at the end (`POST /stop`), so that it writes its reports too.
     let stopsServe: Bool
-    /// How long serve's control API may take to answer at the start.
+    /// How long serve's control API may take to answer: at the start, and to come back mid-run.
     let waitForServe: Duration
     let pushTimeout: Duration
     var outgoing: OutgoingRequests?
@@ -42,6 +43,13 @@ public final class ProviderService: Service {
     package private(set) var serveCounts: [Lane: [String: Int64]] = [:]
     /// How the clock was followed.
     package private(set) var clockMode = ""
+    /// How many times serve's control API stopped answering mid-run and answered again.
+    package private(set) var reconnections = 0
+    /// How many times serve started again mid-run (its clock went back): its counts at the end
+    /// are only the last one's.
+    package private(set) var restarts = 0
+    /// A call stamped before the provider's clock came since serve's clock last answered.
+    var restartSeen = false
 
     package struct Lane: Hashable, Sendable {
         package var device: Int32
@@ -59,10 +67,13 @@ public final class ProviderService: Service {
     /// Under a scaled clock: serve's simulated time and speed at a wall instant.
     var scaled: (at: ContinuousClock.Instant, simulated: SimTime, speed: Double)?
     var controlled = false
-    /// A `POST /clock` is on its way; its target.
+    /// A `POST /clock` is on its way (or waits for serve to come back); its target.
     var stepping: SimTime?
     /// Which of `GET /` and `GET /clock` answered since they were last asked.
     var handshake: (index: Bool, clock: Bool) = (false, false)
+    /// Serve's control API stopped answering mid-run: since when, and what to ask again once
+    /// it answers `GET /` and `GET /clock`.
+    var lostServe: (since: ContinuousClock.Instant, resume: ServeRequest)?
     /// `POST /stop` went to serve and has not come back.
     var awaitingStop = false
     /// When to ask serve's `GET /` and `GET /clock` again.
@@ -73,13 +84,14 @@ public final class ProviderService: Service {
     /// Set by `SIGINT`/`SIGTERM`.
     public var signalled: (() -> Bool)?
 
-    /// How long after a failed `GET /` it is asked again.
+    /// How long after a failed `GET /` or a lost serve it is asked again.
     static let retryInterval = Duration.milliseconds(200)
 
     /// - Parameters:
     ///   - control: serve's control API.
     ///   - listener: the transport's listener number for the phones' calls.
-    ///   - waitForServe: how long serve's control API may take to answer at the start.
+    ///   - waitForServe: how long serve's control API may take to answer at the start, and
+    ///     to answer again once it stopped answering mid-run.
     ///   - pushTimeout: how long APNs may take to answer a push before it counts as no answer.
     ///   - apns: where the pushes go; nil: the APNs URL serve's `GET /` names.
     /// - Complexity: O(devices × apps).
@@ -155,7 +167,7 @@ public final class ProviderService: Service {
         outgoing.send(call.request(prefix: control.pathPrefix), to: control.endpoint, timeout: call.timeout, tag: tag)
     }
 
-    /// Asks what serve runs and where its clock is.
+    /// Asks what serve runs and where its clock is: at the start, and when it answers again.
     func askServe() {
         handshake = (false, false)
         ask(.readRun)
@@ -178,6 +190,7 @@ public final class ProviderService: Service {
             // Serve got there: what the provider has due up to then happens now.
             provider.advance(to: target)
             stepping = nil
+            restartSeen = false
         case .readCounts:
             readDevices(object)
             phase = .finished
@@ -190,22 +203,46 @@ public final class ProviderService: Service {
         }
         guard call == .readRun || call == .readClock, handshake.index, handshake.clock, failure == nil else { return }
         handshake = (false, false)
-        if phase == .connecting { phase = .running }
+        if phase == .connecting {
+            phase = .running
+        } else if let lost = lostServe {
+            // Serve answers again (restarted, or reachable again): what it lost is asked again.
+            lostServe = nil
+            reconnections += 1
+            ask(lost.resume)
+        }
     }
 
     private func serveFailed(_ call: ServeRequest, _ outcome: OutgoingOutcome) {
         switch call {
         case .readRun, .readClock:
-            // Serve may not be up yet: ask again, for a while.
-            if ContinuousClock.now - started < waitForServe {
+            // Serve may not be up yet, or on its way back: ask again, for a while.
+            if ContinuousClock.now - (lostServe?.since ?? started) < waitForServe {
                 if nextRetry == nil { nextRetry = ContinuousClock.now + Self.retryInterval }
+            } else if lostServe != nil {
+                fail("serve's control API at \(control) stopped answering mid-run and did not answer again in "
+                     + "\(waitForServe): \(Self.describe(outcome))")
             } else {
                 fail("serve's control API at \(control) did not answer in \(waitForServe): \(Self.describe(outcome))")
             }
         case .moveClock, .readCounts:
-            fail("serve's control API failed: \(Self.describe(outcome))")
+            if case .failure(let failure) = outcome, Self.serveMayAnswerAgain(failure) {
+                lostServe = (ContinuousClock.now, call)
+                if nextRetry == nil { nextRetry = ContinuousClock.now + Self.retryInterval }
+            } else {
+                fail("serve's control API failed: \(Self.describe(outcome))")
+            }
         case .stopServe:
             awaitingStop = false // serve may have stopped already
+        }
+    }
+
+    /// Whether serve may answer again after `failure`: it went away (killed, restarting) or
+    /// did not answer in time, rather than answering something that is not HTTP.
+    static func serveMayAnswerAgain(_ failure: OutgoingFailure) -> Bool {
+        switch failure {
+        case .connectionRefused, .cannotConnect, .connectionLost, .timedOut, .reset: true
+        case .protocolError, .responseTooLarge, .invalidRequest, .stopped: false
         }
     }
 
@@ -237,6 +274,9 @@ public final class ProviderService: Service {
               case .number(let micro)? = object["microseconds"]?.value, let now = micro.int64Value else {
             return fail("serve's GET /clock is not what pushsim serve answers")
         }
+        if phase != .connecting, controlled != (kind == "controlled") {
+            return fail("serve answers again with another clock (\(kind)): restart it as it was started")
+        }
         if kind == "controlled" {
             controlled = true
             clockMode = "controlled: the provider moved serve's clock from one of its events to the next"
@@ -250,7 +290,7 @@ public final class ProviderService: Service {
     /// Under a controlled clock: once nothing is on its way, asks serve's clock to go to the
     /// provider's next event (or the end).
     func step() {
-        guard stepping == nil, pushesInFlight == 0, rerequests.isEmpty else { return }
+        guard stepping == nil, lostServe == nil, pushesInFlight == 0, rerequests.isEmpty else { return }
         if provider.now >= provider.end { return collect() }
         let target = provider.nextTime() ?? provider.end
         stepping = target
@@ -388,9 +428,16 @@ public final class ProviderService: Service {
         guard let lane = provider.lane(device: device, app: app) else {
             return Self.json(404, Self.error("no device \(device) with app \(app) in the population"))
         }
-        // A controlled clock stands still at the instant the phone called: the provider is there too.
-        if controlled, let at = request.value("pushsim-time").flatMap({ SimTime($0) }), stepping != nil {
-            provider.advance(to: at)
+        if controlled, let at = request.value("pushsim-time").flatMap({ SimTime($0) }) {
+            if at < provider.now {
+                // Serve's controlled clock never goes back: a call stamped before the provider's
+                // clock is a restarted serve's (its phones register again at time 0).
+                if !restartSeen { restarts += 1 }
+                restartSeen = true
+            } else if stepping != nil {
+                // The clock stands still at the instant the phone called: the provider is there too.
+                provider.advance(to: at)
+            }
         }
         return answer(lane, body)
     }
@@ -422,7 +469,8 @@ public final class ProviderService: Service {
         for lane in provider.lanes { totals += lane.counts }
         return JSONText.object([
             ("phase", JSONText.string("\(phase)")), ("now", String(provider.now)), ("pushesInFlight", String(pushesInFlight)),
-            ("rerequestsWaiting", String(rerequests.count)),
+            ("rerequestsWaiting", String(rerequests.count)), ("waitingForServe", String(phase == .connecting || lostServe != nil)),
+            ("serveReconnections", String(reconnections)), ("serveRestarts", String(restarts)),
             ("counts", JSONText.object(ProviderLaneCount.allCases.map { ($0.columnName, String(totals[$0])) })),
             ("routes", JSONText.array(ProviderRoute.allCases.map {
                 JSONText.object([("route", JSONText.string($0.pattern)), ("answers", JSONText.string($0.summary))])

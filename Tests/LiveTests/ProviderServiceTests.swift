@@ -245,6 +245,21 @@ struct ProviderServiceTests {
                 "\(counts)")
     }
 
+    @Test("an error without a reason Apple documents: a 4xx is given up at once, a bare 503 retried, a bare 410 drops the token")
+    func errorsWithoutReason() throws {
+        let run = try FakedRun.start(Self.scenario(provider: #""retries": 2, "backoff": "1s""#))
+        defer { run.stop() }
+        try run.register()
+        run.fake.answerNext(.refuse(404, reason: nil), .refuse(400, reason: "NotAReasonAppleSends"), .refuse(503, reason: nil), .ok,
+                            .refuse(410, reason: nil))
+        let service = try run.finish()
+        let counts = FakedRun.counts(service)
+        // Mails 0 and 1 given up at once, mail 2 retried once and taken, mail 3's 410 drops the token.
+        #expect(run.fake.pushes.map(\.mail) == [0, 1, 2, 2, 3], "\(run.fake.pushes)")
+        #expect(counts[.rejected] == 3 && counts[.retried] == 1 && counts[.refusals] == 4 && counts[.sent] == 4, "\(counts)")
+        #expect(counts[.droppedNoToken] == counts[.messages] - 4 && counts[.accepted] == 1)
+    }
+
     @Test("a push APNs does not answer in time counts as no answer and is retried; the retry is taken")
     func noAnswerRetried() throws {
         let run = try FakedRun.start(Self.scenario(provider: #""retries": 1, "backoff": "1s""#),

@@ -71,6 +71,9 @@ public final class ProviderService: Service {
     var stepping: SimTime?
     /// Which of `GET /` and `GET /clock` answered since they were last asked.
     var handshake: (index: Bool, clock: Bool) = (false, false)
+    /// Serve's counts came from before the end once (a serve started again), and its clock was
+    /// moved to the end to read them again.
+    var countsReadAgain = false
     /// Serve's control API stopped answering mid-run: since when, and what to ask again once
     /// it answers `GET /` and `GET /clock`.
     var lostServe: (since: ContinuousClock.Instant, resume: ServeRequest)?
@@ -192,6 +195,14 @@ public final class ProviderService: Service {
             stepping = nil
             restartSeen = false
         case .readCounts:
+            if controlled, !countsReadAgain, case .string(let at)? = object["now"]?.value,
+               at != LiveClock.iso8601(provider.end, start: provider.scenario.start) {
+                // A serve started again (seen or not) is not at the end: its clock goes there first.
+                countsReadAgain = true
+                phase = .running
+                stepping = provider.end
+                return ask(.moveClock(to: provider.end))
+            }
             readDevices(object)
             phase = .finished
             if stopsServe {

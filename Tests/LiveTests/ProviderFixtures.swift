@@ -205,6 +205,9 @@ final class FakeServe: Service, @unchecked Sendable {
         var answers: [FakeAnswer] = []
         var pushes: [FakePush] = []
         var delayed: [(answer: LaterAnswer, due: ContinuousClock.Instant)] = []
+        /// `GET /devices?counts=true` is held, never answered.
+        var holdsCounts = false
+        var countsAsked = 0
         var stopped = false
     }
 
@@ -218,12 +221,12 @@ final class FakeServe: Service, @unchecked Sendable {
         self.scenario = scenario
     }
 
-    /// Binds both listeners and runs the loop.
-    static func start(_ scenario: Scenario) throws -> (fake: FakeServe, loop: LoopThread, controlPort: Int) {
+    /// Binds both listeners (the control API at `controlPort`, 0: any) and runs the loop.
+    static func start(_ scenario: Scenario, controlPort: Int = 0) throws -> (fake: FakeServe, loop: LoopThread, controlPort: Int) {
         let fake = FakeServe(scenario: scenario)
         let server = Server(configuration: quickShutdown)
         fake.apnsPort = try server.bind(host: "127.0.0.1", port: 0, protocol: .http2PriorKnowledge).port
-        let control = try server.bind(host: "127.0.0.1", port: 0, protocol: .http1OrHTTP2).port
+        let control = try server.bind(host: "127.0.0.1", port: controlPort, protocol: .http1OrHTTP2).port
         fake.laterAnswers = server.laterAnswers
         let loop = LoopThread(server: server, service: fake)
         loop.start(name: "fake-serve-loop")
@@ -255,7 +258,9 @@ final class FakeServe: Service, @unchecked Sendable {
                 state.now = target
                 return Self.json(200, Self.clock(target))
             case ("GET", "/devices?counts=true"):
-                return Self.json(200, #"{"devices":[]}"#)
+                state.countsAsked += 1
+                let now = LiveClock.iso8601(state.now, start: scenario.start)
+                return state.holdsCounts ? .later : Self.json(200, #"{"now":"\#(now)","devices":[]}"#)
             case ("POST", "/stop"):
                 state.stopped = true
                 return Self.json(202, #"{"stopping":true}"#)
@@ -348,6 +353,7 @@ struct FakedRun {
     let fake: FakeServe
     let fakeLoop: LoopThread
     let provider: ProviderRun
+    let controlPort: Int
 
     /// The provider of `scenario` (one device, one app) against a fake serve whose clock is
     /// held at 0 until the test moves it; `apns` overrides where pushes go.
@@ -358,7 +364,7 @@ struct FakedRun {
         let (server, port) = try ProviderRun.bind()
         let provider = try ProviderRun.start(scenario, server: server, port: port, controlPort: controlPort, apns: apns,
                                              pushTimeout: pushTimeout)
-        return FakedRun(fake: fake, fakeLoop: fakeLoop, provider: provider)
+        return FakedRun(fake: fake, fakeLoop: fakeLoop, provider: provider, controlPort: controlPort)
     }
 
     /// Stops both loops if they still run (a failed test leaves no loop behind).

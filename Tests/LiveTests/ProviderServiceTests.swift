@@ -416,6 +416,29 @@ struct ProviderServiceTests {
         #expect(try Self.liveJSON(service)["serveRestarts"]?.int == 1)
     }
 
+    @Test("serve lost while the provider reads its counts at the end, and started again: the new serve's clock goes to the end before its counts are taken")
+    func serveLostAtTheEnd() throws {
+        let scenario = Self.scenario()
+        let run = try FakedRun.start(scenario)
+        defer { run.stop() }
+        try run.register()
+        run.fake.state.withLock { $0.holdsCounts = true }
+        run.fake.state.withLock { $0.limit = scenario.duration }
+        try #require(run.fake.waitUntil { $0.countsAsked == 1 }, "the provider never asked for the counts")
+        run.fake.state.withLock { $0.stopped = true }
+        try #require(run.fakeLoop.finished(within: 10))
+        let (again, againLoop, _) = try FakeServe.start(scenario, controlPort: run.controlPort)
+        again.state.withLock { $0.limit = scenario.duration }
+        defer { again.state.withLock { $0.stopped = true } }
+        let service = try run.provider.finish(within: 20)
+        #expect(service.failure == nil, "\(service.failure ?? "")")
+        // Whether the provider saw it gone or its request went to the new serve at once, it reads
+        // counts from time 0, moves the clock to the end and reads them again.
+        let asked = again.state.withLock { $0.countsAsked }
+        #expect(again.clockMoves == [scenario.duration] && asked == 2 && again.stopped, "\(again.clockMoves), \(asked)")
+        #expect(service.reconnections <= 1 && againLoop.finished(within: 10))
+    }
+
     @Test("serve killed and not started again: the provider gives up after --wait, naming serve's control API")
     func serveNeverBack() throws {
         let scenario = WorldFixtures.twoStates(perDay: 48, onMean: "3h", offMean: "1h", devices: 2, days: 2, seed: 7,

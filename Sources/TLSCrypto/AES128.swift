@@ -50,15 +50,22 @@ public struct AES128: Sendable {
     func encrypt(_ words: inout Slices) {
         AESBitslice.slice(&words)
         roundKeys.withUnsafeBufferPointer { keys in
-            for b in 0..<8 { words[b] ^= keys[b] }
+            words = words ^ Self.roundKey(keys, 0)
             for round in 1...10 {
                 AESBitslice.substitute(&words)
                 AESBitslice.shiftRows(&words)
                 if round < 10 { AESBitslice.mixColumns(&words) }
-                for b in 0..<8 { words[b] ^= keys[8 * round + b] }
+                words = words ^ Self.roundKey(keys, round)
             }
         }
         AESBitslice.unslice(&words)
+    }
+
+    /// Round key `round` of `keys`.
+    @inline(__always)
+    private static func roundKey(_ keys: UnsafeBufferPointer<UInt64>, _ round: Int) -> Slices {
+        let at = 8 * round
+        return Slices(keys[at], keys[at + 1], keys[at + 2], keys[at + 3], keys[at + 4], keys[at + 5], keys[at + 6], keys[at + 7])
     }
 
     /// SubWord for the key schedule: the four bytes through the bitsliced S-box.

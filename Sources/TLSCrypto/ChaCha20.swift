@@ -6,17 +6,16 @@ public struct ChaCha20: Sendable {
     public static let keyByteCount = 32
 
     /// The key as eight little-endian words.
-    private let key: InlineArray<8, UInt32>
+    private let key: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
 
     /// The cipher under `key`; nil unless it is 32 bytes.
     /// - Complexity: O(1).
     public init?(key: [UInt8]) {
         guard key.count == Self.keyByteCount else { return nil }
-        var words = InlineArray<8, UInt32>(repeating: 0)
-        key.withUnsafeBytes { bytes in
-            for index in 0..<8 { words[index] = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4 * index, as: UInt32.self)) }
+        self.key = key.withUnsafeBytes { bytes in
+            func word(_ index: Int) -> UInt32 { UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4 * index, as: UInt32.self)) }
+            return (word(0), word(1), word(2), word(3), word(4), word(5), word(6), word(7))
         }
-        self.key = words
     }
 
     /// XORs the keystream for `nonce`, from block `counter` on, into `text` in place: encrypts or
@@ -27,17 +26,18 @@ public struct ChaCha20: Sendable {
         var counter = counter
         var offset = 0
         while offset < text.count {
-            let block = self.block(nonce: nonce, counter: counter)
+            var block = self.block(nonce: nonce, counter: counter)
             let count = min(64, text.count - offset)
-            if count == 64 {
-                for index in 0..<16 {
-                    let at = offset + 4 * index
-                    let word = UInt32(littleEndian: text.loadUnaligned(fromByteOffset: at, as: UInt32.self)) ^ block[index]
-                    text.storeBytes(of: word.littleEndian, toByteOffset: at, as: UInt32.self)
-                }
-            } else {
-                for index in 0..<count {
-                    text[offset + index] ^= UInt8(truncatingIfNeeded: block[index >> 2] >> (8 * UInt32(index & 3)))
+            withUnsafeBytes(of: &block) { keystream in
+                if count == 64 {
+                    for index in 0..<8 {
+                        let at = offset + 8 * index
+                        let word = text.loadUnaligned(fromByteOffset: at, as: UInt64.self)
+                            ^ keystream.loadUnaligned(fromByteOffset: 8 * index, as: UInt64.self)
+                        text.storeBytes(of: word, toByteOffset: at, as: UInt64.self)
+                    }
+                } else {
+                    for index in 0..<count { text[offset + index] ^= keystream[index] }
                 }
             }
             counter &+= 1
@@ -45,17 +45,18 @@ public struct ChaCha20: Sendable {
         }
     }
 
-    /// The ChaCha20 block function (§2.3): the 16 output words of block `counter`, to be
-    /// serialized little-endian.
+    /// The ChaCha20 block function (§2.3): the 64 bytes of block `counter`, as 16 words stored
+    /// little-endian (read them through `withUnsafeBytes(of:)`).
     /// - Complexity: O(1): 20 rounds.
-    func block(nonce: AEADNonce, counter: UInt32) -> InlineArray<16, UInt32> {
+    @inline(__always)
+    func block(nonce: AEADNonce, counter: UInt32) -> Block {
         // The nonce's bytes as three little-endian words.
         let n0 = nonce.prefix.byteSwapped
         let n1 = UInt32(truncatingIfNeeded: nonce.suffix >> 32).byteSwapped
         let n2 = UInt32(truncatingIfNeeded: nonce.suffix).byteSwapped
+        let (k0, k1, k2, k3, k4, k5, k6, k7) = key
         var x0: UInt32 = 0x6170_7865, x1: UInt32 = 0x3320_646e, x2: UInt32 = 0x7962_2d32, x3: UInt32 = 0x6b20_6574
-        var x4 = key[0], x5 = key[1], x6 = key[2], x7 = key[3]
-        var x8 = key[4], x9 = key[5], x10 = key[6], x11 = key[7]
+        var x4 = k0, x5 = k1, x6 = k2, x7 = k3, x8 = k4, x9 = k5, x10 = k6, x11 = k7
         var x12 = counter, x13 = n0, x14 = n1, x15 = n2
         for _ in 0..<10 {
             quarterRound(&x0, &x4, &x8, &x12)
@@ -67,18 +68,25 @@ public struct ChaCha20: Sendable {
             quarterRound(&x2, &x7, &x8, &x13)
             quarterRound(&x3, &x4, &x9, &x14)
         }
-        return [x0 &+ 0x6170_7865, x1 &+ 0x3320_646e, x2 &+ 0x7962_2d32, x3 &+ 0x6b20_6574,
-                x4 &+ key[0], x5 &+ key[1], x6 &+ key[2], x7 &+ key[3],
-                x8 &+ key[4], x9 &+ key[5], x10 &+ key[6], x11 &+ key[7],
-                x12 &+ counter, x13 &+ n0, x14 &+ n1, x15 &+ n2]
+        return ((x0 &+ 0x6170_7865).littleEndian, (x1 &+ 0x3320_646e).littleEndian, (x2 &+ 0x7962_2d32).littleEndian,
+                (x3 &+ 0x6b20_6574).littleEndian, (x4 &+ k0).littleEndian, (x5 &+ k1).littleEndian, (x6 &+ k2).littleEndian,
+                (x7 &+ k3).littleEndian, (x8 &+ k4).littleEndian, (x9 &+ k5).littleEndian, (x10 &+ k6).littleEndian,
+                (x11 &+ k7).littleEndian, (x12 &+ counter).littleEndian, (x13 &+ n0).littleEndian, (x14 &+ n1).littleEndian,
+                (x15 &+ n2).littleEndian)
     }
+
+    /// A block of keystream: 16 words, each stored little-endian (a homogeneous tuple is laid out
+    /// contiguously, so its bytes are the block's 64 bytes in order).
+    typealias Block = (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32,
+                       UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
 }
 
-/// The quarter round (§2.1).
+/// The quarter round (§2.1), its rotations written out so that it inlines without whole-module
+/// optimization too (debug and fuzz builds).
 @inline(__always)
 private func quarterRound(_ a: inout UInt32, _ b: inout UInt32, _ c: inout UInt32, _ d: inout UInt32) {
-    a &+= b; d ^= a; d = d.rotatedLeft(16)
-    c &+= d; b ^= c; b = b.rotatedLeft(12)
-    a &+= b; d ^= a; d = d.rotatedLeft(8)
-    c &+= d; b ^= c; b = b.rotatedLeft(7)
+    a &+= b; d ^= a; d = (d << 16) | (d >> 16)
+    c &+= d; b ^= c; b = (b << 12) | (b >> 20)
+    a &+= b; d ^= a; d = (d << 8) | (d >> 24)
+    c &+= d; b ^= c; b = (b << 7) | (b >> 25)
 }

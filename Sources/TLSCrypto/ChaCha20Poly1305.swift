@@ -42,10 +42,9 @@ public struct ChaCha20Poly1305: AEAD {
 
     /// Poly1305 keyed by block 0, fed §2.8's MAC data.
     private func authenticator(nonce: AEADNonce, additionalData: UnsafeRawBufferPointer, ciphertext: UnsafeRawBufferPointer) -> Poly1305 {
+        // Its first 32 bytes are the one-time key (§2.6).
         let block = cipher.block(nonce: nonce, counter: 0)
-        var key = InlineArray<8, UInt32>(repeating: 0)
-        for index in 0..<8 { key[index] = block[index].littleEndian }
-        var poly = withUnsafeBytes(of: key) { Poly1305(key: $0.baseAddress!) }
+        var poly = withUnsafeBytes(of: block) { Poly1305(key: $0.baseAddress!) }
         poly.updatePadded(additionalData)
         poly.updatePadded(ciphertext)
         poly.updateLengths(additionalData.count, ciphertext.count)

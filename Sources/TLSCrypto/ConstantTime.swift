@@ -22,8 +22,4 @@ public enum ConstantTime {
     static func isZero(_ value: UInt8) -> Bool {
         (0 &- UInt32(value)) >> 31 == 0
     }
-
-    /// All ones when `bit` is 1, zero when it is 0, without a branch.
-    @inline(__always)
-    static func mask(_ bit: UInt64) -> UInt64 { 0 &- (bit & 1) }
 }

@@ -151,11 +151,18 @@ struct Field25519: Sendable {
     /// Swaps `a` and `b` when `bit` is 1, leaves them when 0: the same operations either way.
     @inline(__always)
     static func conditionalSwap(_ a: inout Field25519, _ b: inout Field25519, bit: UInt64) {
-        let mask = ConstantTime.mask(bit)
+        let mask = 0 &- (bit & 1)
         var t = mask & (a.l0 ^ b.l0); a.l0 ^= t; b.l0 ^= t
         t = mask & (a.l1 ^ b.l1); a.l1 ^= t; b.l1 ^= t
         t = mask & (a.l2 ^ b.l2); a.l2 ^= t; b.l2 ^= t
         t = mask & (a.l3 ^ b.l3); a.l3 ^= t; b.l3 ^= t
         t = mask & (a.l4 ^ b.l4); a.l4 ^= t; b.l4 ^= t
     }
+}
+
+/// The full 128-bit product of two 64-bit words (private to the file, so it inlines without
+/// whole-module optimization too).
+@inline(__always)
+private func wide(_ a: UInt64, _ b: UInt64) -> UInt128 {
+    UInt128(a) &* UInt128(b)
 }

@@ -166,8 +166,9 @@ public struct Poly1305: Sendable {
     }
 }
 
-/// The full 128-bit product of two 64-bit words.
+/// The full 128-bit product of two 64-bit words (private to the file, so it inlines without
+/// whole-module optimization too).
 @inline(__always)
-func wide(_ a: UInt64, _ b: UInt64) -> UInt128 {
+private func wide(_ a: UInt64, _ b: UInt64) -> UInt128 {
     UInt128(a) &* UInt128(b)
 }

@@ -127,12 +127,8 @@ public struct SHA256: Sendable {
     }
 }
 
-extension UInt32 {
+private extension UInt32 {
     /// The bits rotated right by `count` (1...31).
     @inline(__always)
     func rotatedRight(_ count: UInt32) -> UInt32 { (self >> count) | (self << (32 - count)) }
-
-    /// The bits rotated left by `count` (1...31).
-    @inline(__always)
-    func rotatedLeft(_ count: UInt32) -> UInt32 { (self << count) | (self >> (32 - count)) }
 }

@@ -8,7 +8,7 @@ struct ChaCha20Poly1305Tests {
     func oneTimeKey() throws {
         let cipher = try #require(ChaCha20(key: bytes(hex: "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f")))
         let block = cipher.block(nonce: nonce(hex: "000000000001020304050607"), counter: 0)
-        let key = (0..<32).map { UInt8(truncatingIfNeeded: block[$0 >> 2] >> (8 * UInt32($0 & 3))) }
+        let key = withUnsafeBytes(of: block) { Array($0.prefix(32)) }
         #expect(hex(key) == "8ad5a08b905f81cc815040274ab29471a833b637e3fd0da508dbb8e2fdd1a646")
     }
 

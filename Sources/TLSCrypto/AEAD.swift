@@ -6,6 +6,9 @@
 /// be sent from and opened where it was read into. The conveniences on arrays below are for tests
 /// and one-off use. Opening checks the tag (in constant time) before decrypting anything: on a
 /// wrong tag the text is left as it came, and nothing of the would-be plaintext is computed.
+///
+/// TLSCrypto is for PushSim's TLS test server on loopback (docs/tls.md): written to the published
+/// guidance, constant time where secrets are handled, but not reviewed as production cryptography.
 public protocol AEAD: Sendable {
     /// The key's length in bytes.
     static var keyByteCount: Int { get }

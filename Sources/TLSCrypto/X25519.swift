@@ -3,7 +3,8 @@
 ///
 /// Constant time as §5 prescribes: the Montgomery ladder does the same field operations for
 /// every bit of the scalar, and chooses between its two points with `conditionalSwap`, a mask,
-/// never a branch or an index; the final inversion's exponent is public.
+/// never a branch or an index; the final inversion's exponent is public. For PushSim's TLS test
+/// server on loopback (docs/tls.md).
 public enum X25519 {
     /// The length of a scalar, a u-coordinate and a shared secret.
     public static let byteCount = 32

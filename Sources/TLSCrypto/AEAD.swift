@@ -58,7 +58,7 @@ extension AEAD {
         precondition(additionalData.lowerBound >= 0 && text.lowerBound >= 0 && additionalData.upperBound <= buffer.count
                      && text.upperBound + Self.tagByteCount <= buffer.count, "a range beyond the buffer")
         return buffer.withUnsafeMutableBytes { bytes in
-            open(nonce: nonce, additionalData: UnsafeRawBufferPointer(rebasing: bytes[additionalData]),
+            self.open(nonce: nonce, additionalData: UnsafeRawBufferPointer(rebasing: bytes[additionalData]),
                  text: UnsafeMutableRawBufferPointer(rebasing: bytes[text]),
                  tag: UnsafeRawBufferPointer(rebasing: bytes[text.upperBound..<(text.upperBound + Self.tagByteCount)]))
         }
@@ -87,7 +87,7 @@ extension AEAD {
         let opened = text.withUnsafeMutableBytes { text in
             additionalData.withUnsafeBytes { additionalData in
                 sealed.withUnsafeBytes { sealed in
-                    open(nonce: nonce, additionalData: additionalData, text: text, tag: UnsafeRawBufferPointer(rebasing: sealed[textCount...]))
+                    self.open(nonce: nonce, additionalData: additionalData, text: text, tag: UnsafeRawBufferPointer(rebasing: sealed[textCount...]))
                 }
             }
         }

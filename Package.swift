@@ -5,9 +5,10 @@
 // The modules are the layers (docs/architecture.md draws them); a dependency points
 // down only, so a loop between layers is a compile error:
 //   Base → Kernel → FakeAPNs, Provider, Device (the three actors) → Simulator (the engine)
-//   → ScenarioFormat → Reports → Studies → ProviderAuth → HTTP2, HTTP1 (protocols, bytes in and
-//   values out) → Transport (sockets) → Live (a population on a live clock, served) → CLI → pushsim
-// HTTP2 and HTTP1 (the protocols of `pushsim serve`) depend on nothing.
+//   → ScenarioFormat → Reports → Studies → ProviderAuth → HTTP2, HTTP1, TLSCrypto (protocols, bytes
+//   in and values out) → Transport (sockets) → Live (a population on a live clock, served) → CLI → pushsim
+// HTTP2 and HTTP1 (the protocols of `pushsim serve`) and TLSCrypto (the primitives of its TLS 1.3)
+// depend on nothing.
 // Each target's `dependencies` are exactly the package's modules its sources import, no more:
 // `.ci/run` builds with `--explicit-target-dependency-import-check error`, which refuses an
 // import of a module a target does not reach through them, and LayerTests refuses the rest
@@ -59,6 +60,10 @@ let package = Package(
         // HTTP/1.1 as a protocol without I/O: requests parsed from bytes, responses written.
         // For the control API beside APNs's HTTP/2. Imports nothing.
         .target(name: "HTTP1"),
+        // The primitives TLS 1.3 needs, small and exact, for a test server on loopback: SHA-256,
+        // HMAC, HKDF and the TLS 1.3 key schedule, X25519, ChaCha20-Poly1305 and AES-128-GCM.
+        // Imports nothing.
+        .target(name: "TLSCrypto"),
         // Sockets: listeners and connections on one poll(2) loop, each driving HTTP2's or
         // HTTP1's state machine, handing whole requests to a service and writing its answers.
         .target(name: "Transport", dependencies: ["HTTP2", "HTTP1"]),
@@ -92,6 +97,9 @@ let package = Package(
         .testTarget(name: "StudiesTests", dependencies: ["CLI", "TestSupport", "Studies", "Reports", "ScenarioFormat", "Simulator", "Base"]),
         .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2"], swiftSettings: checked),
         .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1"]),
+        // Published vectors byte for byte; Base's SHA-256 as a second opinion; Python's
+        // cryptography package as a peer.
+        .testTarget(name: "TLSCryptoTests", dependencies: ["TLSCrypto", "Base"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "HTTP2"]),
         .testTarget(name: "LiveTests", dependencies: ["TestSupport", "Live", "Transport", "Simulator", "ProviderAuth", "FakeAPNs", "Kernel",
                                                       "Base"]),

@@ -13,7 +13,7 @@ import Testing
 struct LayerTests {
     /// Bottom to top; a module may depend only on modules before it.
     static let layers = ["Base", "Kernel", "FakeAPNs", "Provider", "Device", "Simulator", "ScenarioFormat",
-                         "Reports", "Studies", "ProviderAuth", "HTTP2", "HTTP1", "Transport", "Live", "CLI", "pushsim"]
+                         "Reports", "Studies", "ProviderAuth", "HTTP2", "HTTP1", "TLSCrypto", "Transport", "Live", "CLI", "pushsim"]
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
@@ -93,7 +93,7 @@ struct LayerTests {
         }
     }
 
-    @Test("the protocol layers depend on no module and import nothing: no Foundation, no I/O", arguments: ["HTTP2", "HTTP1"])
+    @Test("the protocol layers depend on no module and import nothing: no Foundation, no I/O", arguments: ["HTTP2", "HTTP1", "TLSCrypto"])
     func protocolImportsNothing(module: String) throws {
         #expect(try Self.targets()[module] == [])
         let folder = Self.root.appendingPathComponent("Sources/" + module)

@@ -39,7 +39,8 @@ struct SourceRulesTests {
 
     @Test("only SystemPath hands a path to the system: the bytes typed, never a lossy re-encoding")
     func pathsThroughSystemPath() throws {
-        #expect(try Self.offenders(#"(?<![.\w])(open|mkdir|rmdir|unlink|rename|link|symlink|lstat|access|strdup|opendir|realpath)\(|(?<![.\w])stat\([^)]"#,
+        // A call, not a declaration: TLSCrypto's AEADs declare `func open(nonce:…)`.
+        #expect(try Self.offenders(#"(?<![.\w])(?<!func )(open|mkdir|rmdir|unlink|rename|link|symlink|lstat|access|strdup|opendir|realpath)\(|(?<![.\w])stat\([^)]"#,
                                    // The signal handler calls unlink and rmdir on C strings SystemPath made beforehand.
                                    allowedIn: ["Base/SystemPath.swift", "Reports/WritePhaseSignals.swift"]) == [])
     }

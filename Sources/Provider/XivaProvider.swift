@@ -162,7 +162,7 @@ public struct XivaProvider: Sendable {
         let width = max(template.deviceID.utf8.count, 8)
         let deviceID = String(repeating: "0", count: width - hex.count) + hex
         template = PushTemplate(app: template.app, deviceID: deviceID, alertTitle: template.alertTitle,
-                                alertBody: template.alertBody, numbered: template.numbered)
+                                alertBody: template.alertBody, numbered: template.numbered, tabulated: false)
     }
 
     /// The device's folder subscriptions up to `generation` reached the provider.
@@ -317,6 +317,7 @@ public struct XivaProvider: Sendable {
         effects.append(.retry(push, attempt: next, after: configuration.retry.delay(beforeAttempt: next)))
     }
 
+    @inline(__always)
     private func push(token: DeviceToken, messageIndex: Int32, position: Int32, at now: SimTime,
                       isResend: Bool) -> PushNotification {
         let expiration: Expiration

@@ -38,14 +38,24 @@ package struct World {
     package let recordsHeld: Int
     package static let recordsHeld = 1 << 12
 
-    // Streams of the current lane.
-    package var providerLatencyRandom = SplitMix64(seed: 0)
-    package var apnsLatencyRandom = SplitMix64(seed: 0)
-    package var rerequestRandom = SplitMix64(seed: 0)
+    // Streams of the current lane. Those that feed one sampler each are read from the
+    // lane's tapes (`SampleTape`), drawn by the first strategy played and kept in
+    // `laneTapes` between lanes (swapped in while the lane plays: no copy).
+    package var providerLatencyRandom = SampleTape()
+    package var apnsLatencyRandom = SampleTape()
+    package var rerequestRandom = SampleTape()
     package var networkRandom = SplitMix64(seed: 0)
-    package var powerRandom = SplitMix64(seed: 0)
-    package var memoryRandom = SplitMix64(seed: 0)
+    package var powerRandom = SampleTape()
+    package var memoryRandom = SampleTape()
     package var tapRandom = SplitMix64(seed: 0)
+    /// Each app's tapes, with the (seed, user) they hold draws for.
+    private var laneTapes: [LaneTapes] = []
+
+    private struct LaneTapes {
+        var providerLatency = SampleTape(), apnsLatency = SampleTape(), rerequest = SampleTape()
+        var power = SampleTape(), memory = SampleTape()
+        var drawnFor: (seed: UInt64, user: Int)?
+    }
 
     package let providerToAPNs: Sampler
     package let apnsToDevice: Sampler
@@ -143,12 +153,24 @@ package struct World {
                                                            observer: Observer.Type) throws(AccountingError) {
         let userKey = UInt64(user)
         func stream(_ purpose: RandomStream) -> SplitMix64 { purpose.generator(seed: seed, user: userKey, lane: lane) }
-        providerLatencyRandom = stream(.providerLatency)
-        apnsLatencyRandom = stream(.apnsLatency)
-        rerequestRandom = stream(.rerequestLatency)
+        while laneTapes.count <= lane { laneTapes.append(LaneTapes()) }
+        if let drawn = laneTapes[lane].drawnFor, drawn == (seed, user) {
+            laneTapes[lane].providerLatency.rewind()
+            laneTapes[lane].apnsLatency.rewind()
+            laneTapes[lane].rerequest.rewind()
+            laneTapes[lane].power.rewind()
+            laneTapes[lane].memory.rewind()
+        } else {
+            laneTapes[lane].drawnFor = (seed, user)
+            laneTapes[lane].providerLatency.start(stream(.providerLatency))
+            laneTapes[lane].apnsLatency.start(stream(.apnsLatency))
+            laneTapes[lane].rerequest.start(stream(.rerequestLatency))
+            laneTapes[lane].power.start(stream(.powerDeferral))
+            laneTapes[lane].memory.start(stream(.extensionMemory))
+        }
+        swapTapes(lane)
+        defer { swapTapes(lane) }
         networkRandom = stream(.providerNetwork)
-        powerRandom = stream(.powerDeferral)
-        memoryRandom = stream(.extensionMemory)
         tapRandom = stream(.taps)
         // Fields, not the lane: a long lane's draw state is large to copy.
         let long = timeline.lanes[lane].isLong
@@ -230,6 +252,15 @@ package struct World {
             throw AccountingError(description: "user \(user), strategy \(plan.strategy.label): \(broken)")
         }
         aggregate.apns += apns.counters
+    }
+
+    /// Moves lane `lane`'s tapes into the world's streams, or back (an exchange: no copy).
+    private mutating func swapTapes(_ lane: Int) {
+        swap(&providerLatencyRandom, &laneTapes[lane].providerLatency)
+        swap(&apnsLatencyRandom, &laneTapes[lane].apnsLatency)
+        swap(&rerequestRandom, &laneTapes[lane].rerequest)
+        swap(&powerRandom, &laneTapes[lane].power)
+        swap(&memoryRandom, &laneTapes[lane].memory)
     }
 
     /// Every copy the ledger thinks is in flight must be somewhere: in a queued

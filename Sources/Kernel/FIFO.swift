@@ -52,6 +52,11 @@ public struct FIFO<Element> {
         if _isPOD(Element.self) { slots.makeUnique() } else { slots.releaseAll() }
     }
 
+    /// Makes the slots this buffer's own (a copy of a running buffer shares them).
+    /// - Complexity: O(1) when they are already its own, else O(n).
+    @inlinable
+    public mutating func ownStorage() { slots.makeUnique() }
+
     /// How many waiting elements satisfy `predicate`.
     /// - Complexity: O(n).
     @inlinable

@@ -74,6 +74,29 @@ public struct InFlightHeap<Message> {
         checkInvariants()
     }
 
+    /// Adds `message` arriving at `time` as if it had been sent before every message
+    /// waiting: it gets the first sequence and theirs move up by one (a run resumed from
+    /// another's state, which sent this message first).
+    /// - Complexity: O(n).
+    @inlinable
+    public mutating func insertAsFirstSent(_ message: Message, at time: SimTime) {
+        for index in 0..<heapCount {
+            var entry = storage[index]
+            entry.sequence &+= 1
+            storage[index] = entry
+        }
+        nextSequence &+= 1
+        let next = nextSequence
+        nextSequence = 0
+        insert(message, at: time)
+        nextSequence = next
+    }
+
+    /// Makes the slots this heap's own (a copy of a running heap shares them).
+    /// - Complexity: O(1) when they are already its own, else O(n).
+    @inlinable
+    public mutating func ownStorage() { storage.makeUnique() }
+
     /// Removes the earliest entry.
     /// - Precondition: not empty.
     /// - Complexity: O(log n).

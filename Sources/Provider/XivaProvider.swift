@@ -132,6 +132,20 @@ public struct XivaProvider: Sendable {
         isDown = false
     }
 
+    /// Goes on under `configuration`, keeping everything it holds (its queue, token,
+    /// subscriptions, outage): for a world resumed under a strategy that behaved the same
+    /// until now. A template re-keyed for a new device id is re-keyed from the new one.
+    /// - Complexity: O(1); O(n) in the template's size when it was re-keyed.
+    public mutating func reconfigure(_ configuration: ProviderConfiguration) {
+        let rekeyed = template.deviceID != self.configuration.template.deviceID
+        self.configuration = configuration
+        template = rekeyed
+            ? PushTemplate(app: configuration.template.app, deviceID: template.deviceID,
+                           alertTitle: configuration.template.alertTitle, alertBody: configuration.template.alertBody,
+                           numbered: configuration.template.numbered, tabulated: false)
+            : configuration.template
+    }
+
     /// Payloads held for re-requests (a long queue forgets those past `payloadTTL`).
     /// - Complexity: O(1).
     public var heldPayloads: Int { Int(queue.lastPosition - queue.forgotten) }

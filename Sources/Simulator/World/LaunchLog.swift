@@ -35,6 +35,13 @@ extension Ledger {
             self.measured = measured
         }
 
+        /// Makes the instants this log's own (`OwnedBuffer`: a copy shares them).
+        package mutating func ownStorage() {
+            times.makeUnique()
+            uploads.makeUnique()
+            uploadAtReconnect.makeUnique()
+        }
+
         /// Records a launch (in time order).
         /// - Complexity: amortized O(1).
         package mutating func launch(at time: SimTime) {

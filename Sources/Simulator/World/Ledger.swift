@@ -90,6 +90,15 @@ package struct Ledger {
         if let folding { streaming.reset(folding) }
     }
 
+    /// Makes the records this ledger's own: a copy of a ledger in play shares them
+    /// (`OwnedBuffer`) until it starts over; call this on a copy kept to resume from.
+    /// - Complexity: O(n) in what it holds when shared.
+    package mutating func ownStorage() {
+        records.makeUnique()
+        positionToMessage.makeUnique()
+        launches.ownStorage()
+    }
+
     /// Messages so far.
     package var messageCount: Int { recordsOffset + records.count }
 

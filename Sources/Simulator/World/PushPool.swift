@@ -30,6 +30,11 @@ package struct PushPool {
         firstFree = -1
     }
 
+    /// Makes the slots this pool's own: a copy of a pool in use shares them
+    /// (`OwnedBuffer`) until it starts over; call this on a copy kept to resume from.
+    /// - Complexity: O(n) when shared.
+    package mutating func ownStorage() { slots.makeUnique() }
+
     /// Parks `push` with the provider's attempt number; returns its slot.
     /// - Complexity: amortized O(1).
     @inline(__always)

@@ -45,6 +45,22 @@ package struct SampleTape {
     /// - Complexity: O(1).
     package mutating func rewind() { cursor = 0 }
 
+    /// Where the strategy being played reads: its next draw (and, past a full tape, its
+    /// own continuation of the stream).
+    package struct Position {
+        fileprivate var cursor: Int
+        fileprivate var overflow: SplitMix64
+    }
+
+    /// Where the strategy being played reads now.
+    package var position: Position { Position(cursor: cursor, overflow: overflow) }
+
+    /// Reads on from `position` (taken on this tape for the same lane).
+    package mutating func seek(_ position: Position) {
+        cursor = position.cursor
+        overflow = position.overflow
+    }
+
     /// The next draw of `sampler` from this stream.
     /// - Complexity: O(1).
     @inline(__always)

@@ -5,26 +5,43 @@ import Foundation
 /// of the inverse CDF instead, interpolating linearly between points. The outer
 /// 1/64 of probability at each end, where the quantile curve bends too fast for
 /// linear interpolation, is computed exactly, so tails keep their shape. The same single uniform is consumed either way, so streams stay aligned.
-/// Other distributions are drawn directly.
-package struct Sampler {
-    @usableFromInline package static let points = 4096
+/// Other distributions are drawn directly, from parameters unpacked once (the same
+/// arithmetic as `Distribution.sample`, so the same draws).
+public struct Sampler {
+    @usableFromInline static let points = 4096
     /// Bins at each end drawn exactly (64 of 4096: probability 1/64 per tail).
-    @usableFromInline package static let exactBins = 64
+    @usableFromInline static let exactBins = 64
 
-    package let distribution: Distribution
+    /// How `sample` draws: the distribution's case, unpacked.
+    @usableFromInline enum Kind: UInt8 { case constant, exponential, uniform, tabulated }
+
+    public let distribution: Distribution
     @usableFromInline let table: ContiguousArray<Double>
     /// The log-normal's parameters, unpacked once: matching the enum per draw costs more than the draw.
     @usableFromInline let median: Double
     @usableFromInline let sigma: Double
-    @usableFromInline let tabulated: Bool
+    @usableFromInline let kind: Kind
+    /// The constant; the uniform's low end; unused otherwise.
+    @usableFromInline let low: SimDuration
+    /// The uniform's width (high − low); the exponential's mean.
+    @usableFromInline let width: Double
 
-    package init(_ distribution: Distribution) {
+    public init(_ distribution: Distribution) {
         self.distribution = distribution
+        switch distribution {
+        case .constant(let value):
+            (kind, low, width) = (.constant, value, 0)
+        case .exponential(let mean):
+            (kind, low, width) = (.exponential, 0, Double(mean))
+        case .uniform(let low, let high):
+            (kind, self.low, width) = (.uniform, low, Double(high - low))
+        case .lognormal:
+            (kind, low, width) = (.tabulated, 0, 0)
+        }
         guard case .lognormal(let median, let sigma) = distribution else {
             table = []
             median = 0
             sigma = 0
-            tabulated = false
             return
         }
         var table = ContiguousArray<Double>(repeating: 0, count: Self.points + 1)
@@ -35,14 +52,29 @@ package struct Sampler {
         self.table = table
         self.median = Double(median)
         self.sigma = sigma
-        tabulated = true
     }
+
+    /// Whether every draw is the same value (a constant: no uniform is consumed).
+    @inlinable public var isConstant: Bool { kind == .constant }
 
     /// One draw, rounded to a whole microsecond, at most `Distribution.longestDraw`.
     /// - Complexity: O(1).
     @inlinable @inline(__always)
-    package func sample(_ rng: inout SplitMix64) -> SimDuration {
-        guard tabulated else { return distribution.sample(&rng) }
+    public func sample(_ rng: inout SplitMix64) -> SimDuration {
+        switch kind {
+        case .constant:
+            return low
+        case .exponential:
+            return Distribution.rounded(-width * Foundation.log(rng.nextUnitInterval()))
+        case .uniform:
+            return low + SimDuration(width * (1 - rng.nextUnitInterval()) + 0.5)
+        case .tabulated:
+            return sampleTabulated(&rng)
+        }
+    }
+
+    @inlinable @inline(__always)
+    func sampleTabulated(_ rng: inout SplitMix64) -> SimDuration {
         let u = rng.nextUnitInterval()
         let x = u * Double(Self.points)
         let index = Int(x)

@@ -64,13 +64,19 @@ struct CollapseKeySet {
         return removed
     }
 
-    /// Empties the set, keeping its table.
+    /// Empties the set, keeping its table unless it is much larger than what it held.
     /// - Complexity: O(capacity).
     mutating func removeAll() {
-        if count > 0 {
+        // A table grown for one busy lane would be cleared whole for every lane after it:
+        // one much larger than what it held is made anew at the size that held it.
+        var fitting = 64
+        while (count + 1) * 4 > fitting * 3 { fitting *= 2 }
+        if slots.count > 4 * fitting {
+            slots = ContiguousArray(repeating: 0, count: fitting)
+        } else if count > 0 {
             slots.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
-            count = 0
         }
+        count = 0
         containsZero = false
     }
 

@@ -235,6 +235,15 @@ public struct Phone: Sendable {
         rerequestsStart = 0
     }
 
+    /// Goes on under `configuration`, keeping everything it holds: for a world resumed
+    /// under a strategy whose app behaved the same until now (a rollout before its update).
+    /// - Complexity: O(1).
+    public mutating func reconfigure(_ configuration: PhoneConfiguration) {
+        precondition((configuration.copyBounds == nil) == (self.configuration.copyBounds == nil),
+                     "Notification Center remembers its order only under copy bounds, from the reset")
+        self.configuration = configuration
+    }
+
     /// Collapse ids in Notification Center.
     public var notificationCenterCount: Int { notificationCenter.count }
 

@@ -71,6 +71,13 @@ public struct ServiceExtension: Sendable, Equatable {
         self.readsNumbering = readsNumbering
     }
 
+    /// Whether it decides as `other` on every push, with the same storage: the same
+    /// logic, or neither reads the numbering (then nothing else is looked at).
+    /// - Complexity: O(1).
+    public func decidesLike(_ other: ServiceExtension) -> Bool {
+        self == other || (!readsNumbering && !other.readsNumbering)
+    }
+
     /// Runs the logic on one push for the device `deviceID`.
     /// - Complexity: O(1).
     public func process(_ payload: PushPayload, deviceID: UInt64, deviceIDHash: UInt32,

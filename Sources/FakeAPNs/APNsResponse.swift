@@ -2,12 +2,23 @@ import Base
 
 /// APNs' answer to one request: 200, or a status with its reason.
 public struct APNsResponse: Equatable, Sendable, CustomStringConvertible {
+    /// For 410: when APNs last confirmed the token was no longer valid. (First: the
+    /// optional word, then the small fields in its padding, 16 bytes a response where
+    /// the declared order made 24; a failure travels inside the provider's effects.)
+    public var timestamp: SimTime?
     /// HTTP status: 200 on success.
     public var status: UInt16
     /// Why the request failed; nil on 200.
     public var reason: APNsReason?
-    /// For 410: when APNs last confirmed the token was no longer valid.
-    public var timestamp: SimTime?
+
+    /// A response.
+    /// - Complexity: O(1).
+    @inlinable
+    public init(status: UInt16, reason: APNsReason?, timestamp: SimTime?) {
+        self.timestamp = timestamp
+        self.status = status
+        self.reason = reason
+    }
 
     /// The success answer.
     public static let ok = APNsResponse(status: 200, reason: nil, timestamp: nil)
@@ -26,7 +37,7 @@ public struct APNsResponse: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// True for 200.
-    public var isSuccess: Bool { status == 200 }
+    @inlinable public var isSuccess: Bool { status == 200 }
 
     public var description: String {
         guard let reason else { return "\(status)" }

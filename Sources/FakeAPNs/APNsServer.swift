@@ -59,12 +59,12 @@ public struct APNsServer: Sendable {
 
     private struct TokenState: Sendable {
         var known = false
-        var unregisteredAt: SimTime?
         var connected = false
         var notificationsEnabled = true
-        /// The one notification kept for the offline device.
-        var stored: PushNotification?
-        /// When `stored` expires.
+        /// The offline slot holds a notification (`storedPushes[token]`).
+        var hasStored = false
+        var unregisteredAt: SimTime?
+        /// When the stored notification expires.
         var storedUntil: SimTime = 0
         /// GCRA's theoretical arrival time for the rate limit; 0 lets the first request through.
         var theoreticalArrival: SimTime = 0
@@ -81,13 +81,21 @@ public struct APNsServer: Sendable {
     /// Memory one token APNs knows takes in a world: its state and its (empty) power
     /// batch. Tokens are numbered densely and a world keeps every one it handed out, so a
     /// lane whose token rotates n times holds n + 1 of each; the cost estimate counts them.
-    public static let bytesPerToken = MemoryLayout<TokenState>.stride + MemoryLayout<ContiguousArray<PushNotification>>.stride
+    public static let bytesPerToken = MemoryLayout<TokenState>.stride + MemoryLayout<PushNotification>.stride
+        + MemoryLayout<ContiguousArray<PushNotification>>.stride
 
     private var tokens: ContiguousArray<TokenState> = []
+    /// The one notification kept for each token's offline device, where `hasStored`
+    /// says so: apart from `tokens`, so reading a token's state copies no push.
+    /// Never shrunk, like `powerBatches`.
+    private var storedPushes: ContiguousArray<PushNotification> = []
     /// Low-priority notifications held for each token's power window, in arrival
     /// order. Kept apart from `tokens` and never shrunk, so each token's buffer
     /// keeps its capacity across worlds: no allocation in steady state.
     private var powerBatches: ContiguousArray<ContiguousArray<PushNotification>> = []
+    /// What an empty slot of `storedPushes` holds (never read).
+    private static let emptySlot = PushNotification(token: DeviceToken(-1), payload: PushPayload(messageIndex: -1, byteCount: 0))
+
     /// Used only for the nondeterministic storage choice.
     private var random = SplitMix64(seed: 0)
 
@@ -139,6 +147,9 @@ public struct APNsServer: Sendable {
         if index >= powerBatches.count {
             powerBatches.append(contentsOf: repeatElement([], count: index - powerBatches.count + 1))
         }
+        if index >= storedPushes.count {
+            storedPushes.append(contentsOf: repeatElement(Self.emptySlot, count: index - storedPushes.count + 1))
+        }
         tokens[index].known = true
         tokens[index].unregisteredAt = nil
     }
@@ -153,9 +164,9 @@ public struct APNsServer: Sendable {
         guard isKnown(token) else { return }
         let index = Int(token.rawValue)
         tokens[index].unregisteredAt = now
-        if let stored = tokens[index].stored {
+        if tokens[index].hasStored {
             clearSlot(index)
-            discard(stored, .unregistered, into: &effects)
+            discard(storedPushes[index], .unregistered, into: &effects)
         }
         var held = 0
         while held < powerBatches[index].count {
@@ -191,7 +202,7 @@ public struct APNsServer: Sendable {
     /// The notification in `token`'s offline slot, if any (for tests and end-of-run accounting).
     /// - Complexity: O(1).
     public func storedNotification(for token: DeviceToken) -> PushNotification? {
-        isKnown(token) ? tokens[Int(token.rawValue)].stored : nil
+        isKnown(token) && tokens[Int(token.rawValue)].hasStored ? storedPushes[Int(token.rawValue)] : nil
     }
 
     /// The low-priority notifications held for `token`'s power window, in arrival order
@@ -224,12 +235,15 @@ public struct APNsServer: Sendable {
     /// - Complexity: O(1).
     public mutating func receive(_ push: PushNotification, at now: SimTime,
                                  into effects: inout ContiguousArray<APNsEffect>) -> APNsResponse {
-        if let rejection = validate(push) {
+        let index = Int(push.token.rawValue)
+        // `validate`'s checks, in its order, with the token's state read once.
+        guard index >= 0, index < tokens.count, tokens[index].known else { return rejected(.badDeviceToken) }
+        let state = tokens[index]
+        if let rejection = Self.validateFields(push) {
             counters[.rejected] += 1
             return rejection
         }
-        let index = Int(push.token.rawValue)
-        if let since = tokens[index].unregisteredAt {
+        if let since = state.unregisteredAt {
             counters[.rejected] += 1
             return .failure(.unregistered, timestamp: since)
         }
@@ -240,9 +254,9 @@ public struct APNsServer: Sendable {
         counters[.accepted] += 1
         var push = push
         push.acceptedAt = now
-        if !tokens[index].notificationsEnabled {
+        if !state.notificationsEnabled {
             discard(push, .disabled, into: &effects)
-        } else if !tokens[index].connected {
+        } else if !state.connected {
             store(push, at: now, into: &effects)
         } else if configuration.defersLowPriority && push.priority != 10 {
             holdForPower(push, into: &effects)
@@ -252,10 +266,18 @@ public struct APNsServer: Sendable {
         return .ok
     }
 
+    /// Counts a request refused before anything else was read and answers it.
+    @inline(never)
+    private mutating func rejected(_ reason: APNsReason) -> APNsResponse {
+        counters[.rejected] += 1
+        return .failure(reason)
+    }
+
     /// The generic cell rate algorithm for one token: interval = window / burst
     /// (at least 1 µs), tolerance = window − interval. A request conforms when the
     /// theoretical arrival time is at most `tolerance` ahead of `now`; only a
     /// conforming one moves it on by one interval. Integers only.
+    @inline(__always)
     private mutating func takeRateCredit(_ index: Int, _ limit: APNsRateLimit, at now: SimTime) -> Bool {
         let arrival = tokens[index].theoreticalArrival
         guard arrival - now <= limit.tolerance else { return false }
@@ -267,10 +289,14 @@ public struct APNsServer: Sendable {
     /// - Complexity: O(1).
     public func validate(_ push: PushNotification) -> APNsResponse? {
         guard isKnown(push.token) else { return .failure(.badDeviceToken) }
+        return Self.validateFields(push)
+    }
+
+    /// `validate`'s checks after the token's, in its order.
+    @inline(__always)
+    private static func validateFields(_ push: PushNotification) -> APNsResponse? {
         if push.priority != 10 && push.priority != 5 && push.priority != 1 { return .failure(.badPriority) }
-        if let collapseID = push.collapseID, collapseID.byteCount > Self.maximumCollapseIDBytes {
-            return .failure(.badCollapseId)
-        }
+        if push.hasCollapseID, push.collapseID!.byteCount > maximumCollapseIDBytes { return .failure(.badCollapseId) }
         if push.payload.byteCount > push.pushType.maximumPayloadBytes { return .failure(.payloadTooLarge) }
         return nil
     }
@@ -284,7 +310,8 @@ public struct APNsServer: Sendable {
         guard isKnown(token) else { return }
         let index = Int(token.rawValue)
         tokens[index].connected = true
-        guard let stored = tokens[index].stored else { return }
+        guard tokens[index].hasStored else { return }
+        let stored = storedPushes[index]
         clearSlot(index)
         if now >= tokens[index].storedUntil {
             discard(stored, .expired, into: &effects)
@@ -385,7 +412,8 @@ public struct APNsServer: Sendable {
             return
         }
         let index = Int(push.token.rawValue)
-        if let stored = tokens[index].stored {
+        if tokens[index].hasStored {
+            let stored = storedPushes[index]
             if now >= tokens[index].storedUntil {
                 // An expired one is not "replaced": it was already gone.
                 discard(stored, .expired, into: &effects)
@@ -399,7 +427,8 @@ public struct APNsServer: Sendable {
             heldNotifications += 1
         }
         counters[.storedOffline] += 1
-        tokens[index].stored = push
+        storedPushes[index] = push
+        tokens[index].hasStored = true
         tokens[index].storedUntil = until
         if configuration.reportsHolding { effects.append(.held(push, .offlineSlot)) }
     }
@@ -419,7 +448,7 @@ public struct APNsServer: Sendable {
 
     /// Empties the offline slot of token `index` (it held a notification).
     private mutating func clearSlot(_ index: Int) {
-        tokens[index].stored = nil
+        tokens[index].hasStored = false
         heldNotifications -= 1
     }
 
@@ -457,8 +486,9 @@ public struct APNsServer: Sendable {
     /// - Complexity: O(1).
     public mutating func expireStored(for token: DeviceToken, at now: SimTime,
                                       into effects: inout ContiguousArray<APNsEffect>) {
-        guard isKnown(token), let stored = tokens[Int(token.rawValue)].stored,
+        guard isKnown(token), tokens[Int(token.rawValue)].hasStored,
               now >= tokens[Int(token.rawValue)].storedUntil else { return }
+        let stored = storedPushes[Int(token.rawValue)]
         clearSlot(Int(token.rawValue))
         discard(stored, .expired, into: &effects)
     }

@@ -166,6 +166,26 @@ public struct Agenda<Message, Draw: TimelineDraw> {
         if time == now { inFlightNow.append(message) } else { inFlight.insert(message, at: time) }
     }
 
+    /// Sends a message arriving at `time` (after `now`) as if it had been sent before
+    /// every message now in flight: a run resumed from another's state, which would have
+    /// sent it at its start, orders its ties the same.
+    /// - Complexity: O(n) in the messages in flight.
+    @inlinable
+    public mutating func sendAsFirstSent(_ message: Message, arrivingAt time: SimTime) {
+        precondition(time > now, "a message sent first arrives after now")
+        inFlight.insertAsFirstSent(message, at: time)
+    }
+
+    /// Makes the agenda's queues its own: a copy of a running agenda shares their slots
+    /// until one of them starts over (`SlotStorage`); call this on a copy kept to resume from.
+    /// - Complexity: O(n) in the messages waiting.
+    @inlinable
+    public mutating func ownStorage() {
+        zeroTime.ownStorage()
+        inFlight.ownStorage()
+        inFlightNow.ownStorage()
+    }
+
     /// Messages waiting (zero-time and in flight), not counting the timeline.
     /// - Complexity: O(1).
     @inlinable

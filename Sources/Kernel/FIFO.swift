@@ -1,9 +1,16 @@
 /// A first-in first-out buffer whose slots are overwritten rather than removed:
-/// emptying an array costs more than the few messages that pass through it.
+/// emptying an array costs more than the few messages that pass through it. Its slots
+/// are written without a uniqueness check per write (`SlotStorage`): they are made its
+/// own again by `removeAll`.
 public struct FIFO<Element> {
-    @usableFromInline var slots = ContiguousArray<Element>()
+    @usableFromInline var slots = SlotStorage<Element>()
     @usableFromInline var head = 0
     @usableFromInline var tail = 0
+
+    /// An empty buffer.
+    /// - Complexity: O(1).
+    @inlinable
+    public init() {}
 
     /// Elements waiting.
     /// - Complexity: O(1).
@@ -20,7 +27,7 @@ public struct FIFO<Element> {
     @inline(__always)
     @inlinable
     public mutating func append(_ element: Element) {
-        if tail < slots.count { slots[tail] = element } else { slots.append(element) }
+        slots.store(element, at: tail)
         tail += 1
     }
 
@@ -36,13 +43,19 @@ public struct FIFO<Element> {
         return element
     }
 
-    /// Forgets every element, keeping the capacity.
-    /// - Complexity: O(n).
+    /// Forgets every element, keeping the capacity; the slots are this buffer's own after it.
+    /// - Complexity: O(1) for elements of a trivial type, else O(n).
     @inlinable
     public mutating func removeAll() {
-        slots.removeAll(keepingCapacity: true)
         (head, tail) = (0, 0)
+        // Slots are overwritten, never read past `tail`: only what elements refer to needs releasing.
+        if _isPOD(Element.self) { slots.makeUnique() } else { slots.releaseAll() }
     }
+
+    /// Makes the slots this buffer's own (a copy of a running buffer shares them).
+    /// - Complexity: O(1) when they are already its own, else O(n).
+    @inlinable
+    public mutating func ownStorage() { slots.makeUnique() }
 
     /// How many waiting elements satisfy `predicate`.
     /// - Complexity: O(n).

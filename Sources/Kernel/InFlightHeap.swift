@@ -22,25 +22,34 @@ public struct InFlightHeap<Message> {
         }
     }
 
-    public var storage = ContiguousArray<Entry>()
-    @usableFromInline var nextSequence: UInt64 = 0
-
+    /// The heap is `storage[0 ..< count]`; the slots after it are kept from earlier
+    /// messages and overwritten, so a steady heap neither grows nor shrinks. Written
+    /// without a uniqueness check per write (`SlotStorage`): made its own again by `removeAll`.
+    public var storage = SlotStorage<Entry>()
     /// Messages waiting.
     /// - Complexity: O(1).
+    @inlinable public var count: Int { heapCount }
+    @usableFromInline var heapCount = 0
+    @usableFromInline var nextSequence: UInt64 = 0
+
+    /// An empty heap.
+    /// - Complexity: O(1).
     @inlinable
-    public var count: Int { storage.count }
+    public init() {}
 
     /// The earliest arrival, or `SimTime.max` when empty.
     /// - Complexity: O(1).
     @inlinable
-    public var firstTime: SimTime { storage.first?.time ?? .max }
+    public var firstTime: SimTime { heapCount > 0 ? storage[0].time : .max }
 
     /// Empty, sequence back to 0, keeping the capacity.
-    /// - Complexity: O(n).
+    /// - Complexity: O(1) for messages of a trivial type, else O(n).
     @inlinable
     public mutating func removeAll() {
-        storage.removeAll(keepingCapacity: true)
+        heapCount = 0
         nextSequence = 0
+        // Slots past `count` are never read, but they would keep what a message refers to alive.
+        if _isPOD(Message.self) { storage.makeUnique() } else { storage.releaseAll() }
     }
 
     /// Adds `message` arriving at `time`.
@@ -48,14 +57,45 @@ public struct InFlightHeap<Message> {
     @inline(__always)
     @inlinable
     public mutating func insert(_ message: Message, at time: SimTime) {
-        let sequence = nextSequence
+        let entry = Entry(time: time, sequence: nextSequence, message: message)
         nextSequence &+= 1
-        // Appended in place, then swapped up: with the few messages a world keeps in
-        // flight it rarely moves, and the entry is never copied through a temporary.
-        storage.append(Entry(time: time, sequence: sequence, message: message))
-        siftUp(time: time, sequence: sequence, from: storage.count - 1)
+        let hole = heapCount
+        heapCount = hole + 1
+        var child = hole
+        // With the few messages a world keeps in flight it rarely moves.
+        while child > 0 {
+            let parent = (child - 1) / 2
+            let above = storage[parent]
+            guard entry.precedes(above) else { break }
+            storage.store(above, at: child)
+            child = parent
+        }
+        storage.store(entry, at: child)
         checkInvariants()
     }
+
+    /// Adds `message` arriving at `time` as if it had been sent before every message
+    /// waiting: it gets the first sequence and theirs move up by one (a run resumed from
+    /// another's state, which sent this message first).
+    /// - Complexity: O(n).
+    @inlinable
+    public mutating func insertAsFirstSent(_ message: Message, at time: SimTime) {
+        for index in 0..<heapCount {
+            var entry = storage[index]
+            entry.sequence &+= 1
+            storage[index] = entry
+        }
+        nextSequence &+= 1
+        let next = nextSequence
+        nextSequence = 0
+        insert(message, at: time)
+        nextSequence = next
+    }
+
+    /// Makes the slots this heap's own (a copy of a running heap shares them).
+    /// - Complexity: O(1) when they are already its own, else O(n).
+    @inlinable
+    public mutating func ownStorage() { storage.makeUnique() }
 
     /// Removes the earliest entry.
     /// - Precondition: not empty.
@@ -63,9 +103,11 @@ public struct InFlightHeap<Message> {
     @inline(__always)
     @inlinable
     public mutating func removeFirst() -> (time: SimTime, message: Message) {
+        precondition(heapCount > 0, "removeFirst on an empty heap")
         let first = storage[0]
-        let last = storage.removeLast()
-        if !storage.isEmpty { siftDown(last, from: 0) }
+        let remaining = heapCount - 1
+        heapCount = remaining
+        if remaining > 0 { siftDown(storage[remaining], count: remaining) }
         checkInvariants()
         return (first.time, first.message)
     }
@@ -74,43 +116,26 @@ public struct InFlightHeap<Message> {
     /// - Complexity: O(n).
     @inlinable
     public func count(where predicate: (Message) -> Bool) -> Int {
-        var count = 0
-        for index in storage.indices where predicate(storage[index].message) { count += 1 }
-        return count
+        var matching = 0
+        for index in 0..<heapCount where predicate(storage[index].message) { matching += 1 }
+        return matching
     }
 
-    /// Swaps the entry at `start`, keyed (`time`, `sequence`), up to its place.
-    /// Through a buffer pointer: one uniqueness check per sift, not one per level.
-    @inlinable
-    mutating func siftUp(time: SimTime, sequence: UInt64, from start: Int) {
-        storage.withUnsafeMutableBufferPointer { heap in
-            var child = start
-            while child > 0 {
-                let parent = (child - 1) / 2
-                let above = heap[parent]
-                guard time < above.time || (time == above.time && sequence < above.sequence) else { break }
-                heap.swapAt(child, parent)
-                child = parent
-            }
+    /// Places `entry` at the root of `storage[0 ..< count]` and moves it down to its place.
+    /// Out of line: it keeps the agenda's `next`, which the world inlines, small.
+    @inlinable @inline(never)
+    func siftDown(_ entry: Entry, count: Int) {
+        var parent = 0
+        while true {
+            var child = 2 * parent + 1
+            guard child < count else { break }
+            if child + 1 < count && storage[child + 1].precedes(storage[child]) { child += 1 }
+            let below = storage[child]
+            guard below.precedes(entry) else { break }
+            storage[parent] = below
+            parent = child
         }
-    }
-
-    /// Places `entry` at `start` and moves it down to its place.
-    @inlinable
-    mutating func siftDown(_ entry: Entry, from start: Int) {
-        storage.withUnsafeMutableBufferPointer { heap in
-            var parent = start
-            let count = heap.count
-            while true {
-                var child = 2 * parent + 1
-                guard child < count else { break }
-                if child + 1 < count && heap[child + 1].precedes(heap[child]) { child += 1 }
-                guard heap[child].precedes(entry) else { break }
-                heap[parent] = heap[child]
-                parent = child
-            }
-            heap[parent] = entry
-        }
+        storage[parent] = entry
     }
 
     /// Whether this build checks the heap property after every change.
@@ -130,7 +155,7 @@ public struct InFlightHeap<Message> {
     @inlinable
     public func checkInvariants() {
         #if PUSHSIM_INVARIANTS
-        for index in storage.indices.dropFirst() {
+        for index in 1..<max(1, heapCount) {
             precondition(!storage[index].precedes(storage[(index - 1) / 2]), "heap order broken at \(index)")
         }
         #endif

@@ -128,13 +128,15 @@ extension LivePopulation: APNsEffectLane, DeviceEffectLane {
 
     package mutating func park(_ push: PushNotification, attempt: Int32) -> PushSlot { pool.park(push, attempt: attempt) }
 
-    package mutating func drawing<Drawn>(for token: DeviceToken, _ body: (ChainDraws, inout LaneStreams) -> Drawn) -> Drawn {
-        body(draws, &lanes[Int(tokens.lane(of: token))].streams)
+    package mutating func deliveryDelay(for token: DeviceToken) -> SimDuration {
+        draws.apnsToDevice.sample(&lanes[Int(tokens.lane(of: token))].streams.apnsLatency)
     }
 
-    package mutating func drawing<Drawn>(_ body: (ChainDraws, inout LaneStreams) -> Drawn) -> Drawn {
-        body(draws, &lanes[Int(routedLane)].streams)
+    package mutating func powerDelay(for token: DeviceToken) -> SimDuration {
+        draws.powerDelay(&lanes[Int(tokens.lane(of: token))].streams.power)
     }
+
+    package mutating func tapDelay() -> SimDuration? { draws.tap(&lanes[Int(routedLane)].streams.tap) }
 
     package mutating func discarded(_ push: PushNotification, _ reason: APNsDiscardReason, loss: LossReason, at now: SimTime) {
         let lane = Int(tokens.lane(of: push.token))

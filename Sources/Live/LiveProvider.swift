@@ -150,7 +150,7 @@ package struct LiveProvider {
             configuration.template = PushTemplate(app: topic(ofApp: lanes[index].app), deviceID: deviceID,
                                                   alertTitle: plan.provider.template.alertTitle,
                                                   alertBody: plan.provider.template.alertBody,
-                                                  numbered: plan.provider.template.numbered)
+                                                  numbered: plan.provider.template.numbered, tabulated: false)
             lanes[index].provider.reset(configuration: configuration, deviceIDHash: hash)
         }
         lanes[index].provider.register(token, deviceIDHash: hash, at: now)

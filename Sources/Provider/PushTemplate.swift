@@ -24,11 +24,24 @@ public struct PushTemplate: Sendable, Equatable {
     private let collapsePrefixBytes: Int32
     /// FNV-1a state after the collapse id's fixed prefix `queueKey + "/"`.
     private let collapsePrefixHash: UInt64
+    /// The collapse id's key for positions 1 ..< `CollapseKeys.count`, made once: every
+    /// push of a queue strategy asks for one, and hashing its digits cost a hundred
+    /// instructions a push. Shared by copies of the template.
+    private let collapseKeys: CollapseKeys
 
-    /// A template; measures itself once.
-    /// - Complexity: O(n) in the size of the rendered payload.
+    /// Keys by position (index 0 unused), behind a reference so a template stays cheap to copy.
+    private final class CollapseKeys: Sendable {
+        static let count = 4096
+        let keys: ContiguousArray<UInt64>
+        init(keys: ContiguousArray<UInt64>) { self.keys = keys }
+    }
+
+    /// A template; measures itself once. `tabulated`: a numbered template also hashes the
+    /// collapse ids of its first positions once (a template made for one device, as
+    /// after a device id change, hashes each as it is asked instead).
+    /// - Complexity: O(n) in the size of the rendered payload, plus O(`CollapseKeys.count`) tabulated.
     public init(app: String, deviceID: String, alertTitle: String = "New mail",
-                alertBody: String, numbered: Bool) {
+                alertBody: String, numbered: Bool, tabulated: Bool = true) {
         self.app = app
         self.deviceID = deviceID
         self.alertTitle = alertTitle
@@ -37,6 +50,11 @@ public struct PushTemplate: Sendable, Equatable {
         let collapsePrefix = deviceID + "+" + app + "/"
         collapsePrefixBytes = Int32(collapsePrefix.utf8.count)
         collapsePrefixHash = CollapseID(collapsePrefix).key
+        var keys = ContiguousArray<UInt64>(repeating: 0, count: numbered && tabulated ? CollapseKeys.count : 1)
+        for position in keys.indices.dropFirst() {
+            keys[position] = Self.collapseKey(prefixHash: collapsePrefixHash, position: Int32(position))
+        }
+        collapseKeys = CollapseKeys(keys: keys)
         let probe = Self.render(app: app, deviceID: deviceID, title: alertTitle, body: alertBody,
                                 numbered: numbered, position: 0, messageIndex: 0, deviceIDHash: 0)
         // The probe has one digit for the position, one for the message id.
@@ -60,6 +78,7 @@ public struct PushTemplate: Sendable, Equatable {
     /// Position 0 is a push sent without numbering (before a rollout's numbering starts),
     /// whatever the template.
     /// - Complexity: O(1).
+    @inline(__always)
     public func byteCount(position: Int32, messageIndex: Int32) -> Int32 {
         guard numbered, position > 0 else { return plainFixedBytes + decimalDigits(messageIndex) }
         return fixedBytes + decimalDigits(position) + decimalDigits(messageIndex)
@@ -74,12 +93,22 @@ public struct PushTemplate: Sendable, Equatable {
     /// `CollapseID(collapseIDString(position:))`, so it differs between queue keys.
     /// - Complexity: O(1).
     public func collapseID(position: Int32) -> CollapseID {
+        let keys = collapseKeys.keys
+        if position > 0 && Int(position) < keys.count {
+            return CollapseID(key: keys[Int(position)], byteCount: collapsePrefixBytes + decimalDigits(position))
+        }
+        return CollapseID(key: Self.collapseKey(prefixHash: collapsePrefixHash, position: position),
+                          byteCount: collapsePrefixBytes + decimalDigits(position))
+    }
+
+    /// The FNV-1a key of the prefix hashed into `prefixHash`, followed by `position`'s decimal digits.
+    private static func collapseKey(prefixHash: UInt64, position: Int32) -> UInt64 {
         // Continue `CollapseID.init(_:)`'s FNV-1a over the position's digits, most
-        // significant first, by arithmetic: no string on the hot path. Digits are
-        // peeled off the low end by constant divisions (a multiply, where a
-        // division by a variable power of ten costs tens of cycles) into a packed
-        // word, four bits each (an Int32 has at most 10), then hashed from the top.
-        var hash = collapsePrefixHash
+        // significant first, by arithmetic: no string. Digits are peeled off the low
+        // end by constant divisions (a multiply, where a division by a variable power
+        // of ten costs tens of cycles) into a packed word, four bits each (an Int32
+        // has at most 10), then hashed from the top.
+        var hash = prefixHash
         if position < 0 { hash = (hash ^ UInt64(UInt8(ascii: "-"))) &* 0x0000_0100_0000_01b3 }
         var magnitude = UInt32(position.magnitude)
         var packed: UInt64 = 0
@@ -93,7 +122,13 @@ public struct PushTemplate: Sendable, Equatable {
             hash = (hash ^ (UInt64(UInt8(ascii: "0")) + packed & 0xF)) &* 0x0000_0100_0000_01b3
             packed >>= 4
         }
-        return CollapseID(key: hash, byteCount: collapsePrefixBytes + count + (position < 0 ? 1 : 0))
+        return hash
+    }
+
+    /// Templates with the same text and numbering (what they derive is then the same).
+    public static func == (lhs: PushTemplate, rhs: PushTemplate) -> Bool {
+        lhs.app == rhs.app && lhs.deviceID == rhs.deviceID && lhs.alertTitle == rhs.alertTitle
+            && lhs.alertBody == rhs.alertBody && lhs.numbered == rhs.numbered
     }
 
     private static func render(app: String, deviceID: String, title: String, body: String, numbered: Bool,
@@ -112,12 +147,20 @@ public struct PushTemplate: Sendable, Equatable {
 
 /// Number of decimal digits of a non-negative integer (1 for 0), with the sign for negatives.
 /// - Complexity: O(1).
-@inlinable
+@inlinable @inline(__always)
 public func decimalDigits(_ value: Int32) -> Int32 {
-    var v = value < 0 ? -Int64(value) : Int64(value)
-    var digits: Int32 = value < 0 ? 2 : 1
-    while v >= 10 { v /= 10; digits += 1 }
-    return digits
+    guard value >= 0 else {
+        var v = -Int64(value)
+        var digits: Int32 = 2
+        while v >= 10 { v /= 10; digits += 1 }
+        return digits
+    }
+    // Comparisons, not divisions: every push's size asks for two of these.
+    if value < 10_000 { return value < 100 ? (value < 10 ? 1 : 2) : (value < 1000 ? 3 : 4) }
+    if value < 100_000_000 {
+        return value < 1_000_000 ? (value < 100_000 ? 5 : 6) : (value < 10_000_000 ? 7 : 8)
+    }
+    return value < 1_000_000_000 ? 9 : 10
 }
 
 /// The 32-bit FNV-1a hash of a device id: what the provider puts in the payload and

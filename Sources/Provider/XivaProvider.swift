@@ -132,6 +132,20 @@ public struct XivaProvider: Sendable {
         isDown = false
     }
 
+    /// Goes on under `configuration`, keeping everything it holds (its queue, token,
+    /// subscriptions, outage): for a world resumed under a strategy that behaved the same
+    /// until now. A template re-keyed for a new device id is re-keyed from the new one.
+    /// - Complexity: O(1); O(n) in the template's size when it was re-keyed.
+    public mutating func reconfigure(_ configuration: ProviderConfiguration) {
+        let rekeyed = template.deviceID != self.configuration.template.deviceID
+        self.configuration = configuration
+        template = rekeyed
+            ? PushTemplate(app: configuration.template.app, deviceID: template.deviceID,
+                           alertTitle: configuration.template.alertTitle, alertBody: configuration.template.alertBody,
+                           numbered: configuration.template.numbered, tabulated: false)
+            : configuration.template
+    }
+
     /// Payloads held for re-requests (a long queue forgets those past `payloadTTL`).
     /// - Complexity: O(1).
     public var heldPayloads: Int { Int(queue.lastPosition - queue.forgotten) }
@@ -162,7 +176,7 @@ public struct XivaProvider: Sendable {
         let width = max(template.deviceID.utf8.count, 8)
         let deviceID = String(repeating: "0", count: width - hex.count) + hex
         template = PushTemplate(app: template.app, deviceID: deviceID, alertTitle: template.alertTitle,
-                                alertBody: template.alertBody, numbered: template.numbered)
+                                alertBody: template.alertBody, numbered: template.numbered, tabulated: false)
     }
 
     /// The device's folder subscriptions up to `generation` reached the provider.
@@ -317,6 +331,7 @@ public struct XivaProvider: Sendable {
         effects.append(.retry(push, attempt: next, after: configuration.retry.delay(beforeAttempt: next)))
     }
 
+    @inline(__always)
     private func push(token: DeviceToken, messageIndex: Int32, position: Int32, at now: SimTime,
                       isResend: Bool) -> PushNotification {
         let expiration: Expiration

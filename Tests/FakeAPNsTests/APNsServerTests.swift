@@ -1306,8 +1306,10 @@ struct PushNotificationTests {
     @Test("== compares every field but APNs's acceptance stamp (a field added later must be compared too)")
     func equalityCoversEveryFieldButTheStamp() {
         let base = push(1, collapseID: CollapseID("a"))
-        // token, pushType, priority, expiration, collapseID, payload, isResend, acceptedAt.
-        #expect(Mirror(reflecting: base).children.count == 8)
+        // Stored compactly: token, payload, pushType, priority, isResend, the header flags
+        // (expiration's case, collapse id sent), the collapse id's byte count and key, the
+        // expiration's instant, acceptedAt.
+        #expect(Mirror(reflecting: base).children.count == 10)
         var stamped = base
         stamped.acceptedAt = 5 * second
         #expect(stamped == base)
@@ -1321,8 +1323,11 @@ struct PushNotificationTests {
         vary { $0.pushType = .background }
         vary { $0.priority = 5 }
         vary { $0.expiration = .immediately }
+        vary { $0.expiration = .at(7 * second) }
         vary { $0.collapseID = nil }
+        vary { $0.collapseID = CollapseID("b") }
         vary { $0.payload.messageIndex = 2 }
+        vary { $0.payload.xiva = XivaInfo(position: 3, deviceIDHash: 1) }
         vary { $0.isResend = true }
         for variant in variants { #expect(variant != base, "\(variant)") }
     }

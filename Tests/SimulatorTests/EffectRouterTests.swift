@@ -46,10 +46,9 @@ private struct RecordingLane: ProviderEffectLane, APNsEffectLane, DeviceEffectLa
         parked.append(push)
         return PushSlot(parked.count - 1)
     }
-    mutating func drawing<Drawn>(for token: DeviceToken, _ body: (ChainDraws, inout LaneStreams) -> Drawn) -> Drawn {
-        body(draws, &streams)
-    }
-    mutating func drawing<Drawn>(_ body: (ChainDraws, inout LaneStreams) -> Drawn) -> Drawn { body(draws, &streams) }
+    mutating func deliveryDelay(for token: DeviceToken) -> SimDuration { draws.apnsToDevice.sample(&streams.apnsLatency) }
+    mutating func powerDelay(for token: DeviceToken) -> SimDuration { draws.powerDelay(&streams.power) }
+    mutating func tapDelay() -> SimDuration? { draws.tap(&streams.tap) }
     mutating func discarded(_ push: PushNotification, _ reason: APNsDiscardReason, loss: LossReason, at now: SimTime) {
         losses.append(loss)
     }

@@ -326,7 +326,7 @@ struct LedgerTests {
             let count = Int(random.next() % 40)
             let uploads = (0..<count).map { _ in SimTime(random.next() % 1000) }.sorted()
             var log = Self.launches(uploads, uploads: uploads)
-            log.uploadAtReconnect = ContiguousArray(uploads.map { _ in random.next() % 3 == 0 })
+            log.uploadAtReconnect = OwnedBuffer(uploads.map { _ in random.next() % 3 == 0 })
             var hint = 0
             var time: SimTime = 0
             for _ in 0..<60 {

@@ -11,6 +11,10 @@ import Provider
 /// becomes, after which delay drawn from which stream, and what loss it counts as, is
 /// decided here and nowhere else (docs/architecture.md, "The path of one mail").
 ///
+/// What each draw is, and from which stream, is said once too (`ChainDraws`, `LaneStreams`);
+/// the lane only performs it where its streams live (a world from the lane's tapes of them,
+/// `SampleTape`, shared by every strategy; serve from each device app's own).
+///
 /// Generic and inlined: a world's routing specializes to direct calls, as if written inline.
 package enum EffectRouter {
     /// Routes one of the provider's effects through `lane`.
@@ -45,10 +49,10 @@ package enum EffectRouter {
     package static func route<Lane: APNsEffectLane>(_ effect: APNsEffect, at now: SimTime, through lane: inout Lane) {
         switch effect {
         case .deliver(let push):
-            let delay = lane.drawing(for: push.token) { draws, streams in draws.apnsToDevice.sample(&streams.apnsLatency) }
+            let delay = lane.deliveryDelay(for: push.token)
             lane.send(.pushReachesDevice(lane.park(push, attempt: 0)), arrivingAt: now + delay)
         case .deferForPower(let token):
-            let delay = lane.drawing(for: token) { draws, streams in draws.powerDelay(&streams.power) }
+            let delay = lane.powerDelay(for: token)
             lane.send(.powerWindowOpens(token), arrivingAt: now + delay)
         case .discard(let push, let reason):
             lane.discarded(push, reason, loss: LossReason(reason), at: now)
@@ -90,7 +94,7 @@ package enum EffectRouter {
         case .presented(let message, let replacedExisting, let run):
             // The user may tap a message's own notification the first time it is shown.
             if lane.presented(messageIndex: message, replacedExisting: replacedExisting, run: run, at: now),
-               let delay = lane.drawing({ draws, streams in draws.tap(&streams.tap) }), now + delay < lane.end {
+               let delay = lane.tapDelay(), now + delay < lane.end {
                 lane.send(.tapped(lane: lane.routedLane, messageIndex: message), arrivingAt: now + delay)
             }
         case .rerequestAnswerMissed:
@@ -141,10 +145,12 @@ package protocol DeliveryLane {
 /// What APNs's effects need: besides the agenda, the streams of the device app a token
 /// belongs to, and its books.
 package protocol APNsEffectLane: DeliveryLane {
-    /// `body` given the scenario's samplers and the random streams of the device app that
-    /// holds `token`. (A closure, not a property of each: the two are read and drawn from in
-    /// place, where reading one while the other is changed through the lane would copy it.)
-    mutating func drawing<Drawn>(for token: DeviceToken, _ body: (ChainDraws, inout LaneStreams) -> Drawn) -> Drawn
+    /// APNs → device latency for the device app that holds `token`: `ChainDraws.apnsToDevice`
+    /// from its `apnsLatency` stream (a world reads it from the lane's tape of that stream).
+    mutating func deliveryDelay(for token: DeviceToken) -> SimDuration
+    /// How long APNs waits for the power window of the device app that holds `token`:
+    /// `ChainDraws.powerDelay` from its `power` stream.
+    mutating func powerDelay(for token: DeviceToken) -> SimDuration
     /// APNs discarded `push` it had accepted, which counts as `loss`.
     mutating func discarded(_ push: PushNotification, _ reason: APNsDiscardReason, loss: LossReason, at now: SimTime)
 }
@@ -154,8 +160,9 @@ package protocol APNsEffectLane: DeliveryLane {
 package protocol DeviceEffectLane: DeliveryLane {
     /// The device app being routed, as its messages name it.
     var routedLane: Int32 { get }
-    /// `body` given the scenario's samplers and the device app's random streams (as `APNsEffectLane.drawing(for:_:)`).
-    mutating func drawing<Drawn>(_ body: (ChainDraws, inout LaneStreams) -> Drawn) -> Drawn
+    /// Whether the user taps what was just shown, and after how long: `ChainDraws.tap` from
+    /// the device app's `tap` stream (nil: no tap).
+    mutating func tapDelay() -> SimDuration?
     /// When the run ends.
     var end: SimTime { get }
     /// The phone calls the provider: in a world a message after a drawn latency, in serve an HTTP request.

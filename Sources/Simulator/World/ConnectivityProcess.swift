@@ -7,8 +7,11 @@ import Base
 /// user after user.
 package struct ConnectivityProcess {
     private let model: ConnectivityModel
-    private let online: Sampler?
-    private let offline: Sampler?
+    /// The alternation's periods (`alternates`: both given), drawn by reference to them,
+    /// never copied out of an optional (a copy retains the log-normal's table).
+    private let online: Sampler
+    private let offline: Sampler
+    private let alternates: Bool
     private let firstWeekday: Int
     private let lastDay: Int
 
@@ -26,8 +29,9 @@ package struct ConnectivityProcess {
 
     package init(model: ConnectivityModel, firstWeekday: Int, horizon: SimDuration) {
         self.model = model
-        online = model.online.map(Sampler.init)
-        offline = model.offline.map(Sampler.init)
+        alternates = model.online != nil && model.offline != nil
+        online = Sampler(model.online ?? .constant(0))
+        offline = Sampler(model.offline ?? .constant(0))
         self.firstWeekday = firstWeekday
         lastDay = Int(horizon / TimeUnit.day) + 1
     }
@@ -43,7 +47,7 @@ package struct ConnectivityProcess {
         forcedUntil = .min
         cursorDay = -1
         cursorIndex = 0
-        if let online, let offline {
+        if alternates {
             let onMean = online.distribution.mean, offMean = offline.distribution.mean
             baseOnline = rng.nextUnitInterval() * (onMean + offMean) <= onMean
             baseFlipAt = (baseOnline ? online : offline).distribution.equilibriumResidual(&rng)
@@ -68,9 +72,9 @@ package struct ConnectivityProcess {
             let next = min(baseFlipAt, nextWindowStart, forcedEnd)
             guard next != .max else { return nil }
             time = next
-            if next == baseFlipAt, let online, let offline {
+            if next == baseFlipAt, alternates {
                 baseOnline.toggle()
-                baseFlipAt = next + (baseOnline ? online : offline).sample(&rng)
+                baseFlipAt = next + (baseOnline ? online.sample(&rng) : offline.sample(&rng))
             } else if next == nextWindowStart {
                 forcedUntil = max(forcedUntil, nextWindowEnd)
                 advanceWindow(&rng)

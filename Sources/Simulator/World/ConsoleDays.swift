@@ -12,8 +12,20 @@ package struct ConsoleDays {
     /// What APNs had counted at the last cut.
     private var received: Int64 = 0
     private var delivered: Int64 = 0
+    /// The counts each cut added, kept when `recording` (a lane whose start another
+    /// strategy's run will share: it adds them to its own aggregate, `World.resume`).
+    package private(set) var cuts: [(day: Int, received: Int64, delivered: Int64)] = []
+    package var recording = false
 
     package init() {}
+
+    /// Adds the cuts recorded so far to `aggregate`, as they were added to the one they were made in.
+    package func replayCuts(into aggregate: inout StrategyAggregate, block: Int) {
+        for cut in cuts {
+            if cut.received != 0 { aggregate.add(cut.received, to: .consoleReceived, day: cut.day, block: block) }
+            if cut.delivered != 0 { aggregate.add(cut.delivered, to: .consoleDelivered, day: cut.day, block: block) }
+        }
+    }
 
     /// Adds what `counters` counted since the last cut to the day being counted (the last of
     /// the run's `aggregate.daily` at most), then counts the day of `now` from here.
@@ -23,6 +35,7 @@ package struct ConsoleDays {
         let receivedNow = counters[.accepted]
         let deliveredNow = counters[.delivered] + counters[.deliveredFromStorage]
         let countedDay = Swift.min(day, aggregate.daily.count - 1)
+        if recording { cuts.append((countedDay, receivedNow - received, deliveredNow - delivered)) }
         if receivedNow != received {
             aggregate.add(receivedNow - received, to: .consoleReceived, day: countedDay, block: block)
             received = receivedNow

@@ -3,15 +3,16 @@ import Base
 extension Ledger {
     /// What the fold needs to know about the app's launches (the talk's measurement).
     package struct LaunchLog {
-        /// Launch instants, ascending: who counts for a day.
-        package var times: ContiguousArray<SimTime> = []
+        /// Launch instants, ascending: who counts for a day. (These three are the world's
+        /// own, `OwnedBuffer`: a launch log copied while its lane plays shares them.)
+        package var times = OwnedBuffer<SimTime>(capacity: 64)
         /// Instants the extension's log went up to analytics, ascending: a launch
         /// while online, or the first reconnect after a launch offline.
-        package var uploads: ContiguousArray<SimTime> = []
+        package var uploads = OwnedBuffer<SimTime>(capacity: 64)
         /// Per upload: made at a reconnect. Such an upload carries only logs written
         /// before it: a notification APNs hands over at that same instant is logged
         /// after the app's upload went out.
-        package var uploadAtReconnect: ContiguousArray<Bool> = []
+        package var uploadAtReconnect = OwnedBuffer<Bool>(capacity: 64)
 
         /// Launches per day (the launch's), in day order, days without one left out: the fold
         /// adds them as the day's `launches`. The last day's count is `lastDayLaunches` (a launch
@@ -23,6 +24,23 @@ extension Ledger {
         /// Days with a launch whose instant was forgotten (`forget(launchesBefore:uploadsBefore:)`),
         /// one bit each.
         package var forgottenLaunchDays: ContiguousArray<UInt64> = []
+
+        /// An empty log.
+        package init() {}
+
+        /// A log of these launches and uploads (the uploads made at launches), for tests.
+        package init(times: ContiguousArray<SimTime>, uploads: ContiguousArray<SimTime>, measured: Bool = true) {
+            for time in times { self.times.append(time) }
+            for time in uploads { self.uploads.append(time) }
+            self.measured = measured
+        }
+
+        /// Makes the instants this log's own (`OwnedBuffer`: a copy shares them).
+        package mutating func ownStorage() {
+            times.makeUnique()
+            uploads.makeUnique()
+            uploadAtReconnect.makeUnique()
+        }
 
         /// Records a launch (in time order).
         /// - Complexity: amortized O(1).
@@ -47,9 +65,12 @@ extension Ledger {
         /// Forgets every launch and upload, keeping capacity.
         /// - Complexity: O(n) in what it held.
         package mutating func removeAll() {
-            times.removeAll(keepingCapacity: true)
-            uploads.removeAll(keepingCapacity: true)
-            uploadAtReconnect.removeAll(keepingCapacity: true)
+            times.removeAll()
+            times.makeUnique()
+            uploads.removeAll()
+            uploads.makeUnique()
+            uploadAtReconnect.removeAll()
+            uploadAtReconnect.makeUnique()
             forgottenLaunchDays.removeAll(keepingCapacity: true)
             launchesByDay.removeAll(keepingCapacity: true)
             lastLaunchDay = -1
@@ -75,7 +96,8 @@ extension Ledger {
         package mutating func forget(launchesBefore: SimTime, uploadsBefore: SimTime) {
             let launches = Self.firstIndex(in: times, notBefore: launchesBefore)
             if launches > 0, launches * 2 >= times.count {
-                for time in times[..<launches] {
+                for index in 0..<launches {
+                    let time = times[index]
                     let day = Int(time / TimeUnit.day)
                     while forgottenLaunchDays.count <= day / 64 { forgottenLaunchDays.append(0) }
                     forgottenLaunchDays[day / 64] |= 1 << UInt64(day % 64)
@@ -142,12 +164,12 @@ extension Ledger {
             return first < end
         }
 
-        private static func first(in instants: ContiguousArray<SimTime>, notBefore time: SimTime) -> SimTime? {
+        private static func first(in instants: OwnedBuffer<SimTime>, notBefore time: SimTime) -> SimTime? {
             let index = firstIndex(in: instants, notBefore: time)
             return index < instants.count ? instants[index] : nil
         }
 
-        private static func firstIndex(in instants: ContiguousArray<SimTime>, notBefore time: SimTime) -> Int {
+        private static func firstIndex(in instants: OwnedBuffer<SimTime>, notBefore time: SimTime) -> Int {
             var low = 0, high = instants.count
             while low < high {
                 let middle = (low + high) / 2

@@ -134,13 +134,21 @@ extension Ledger {
 
     /// One pass of the fold over records in arrival order: days come one after the
     /// other, so a day is counted locally and added once, its launches looked up once.
+    /// A record's counts go to scalars (the day's) and to one counter of its funnel
+    /// stages' combination (four bits: sixteen counters), spread over the funnel at the
+    /// end: each is an increment of a local, not of a counter set's slot.
     package struct FoldPass {
         package var day = -1
-        package var today = DayCounts()
+        /// The day's counts so far.
+        private var messages: Int64 = 0, delivered: Int64 = 0, summarized: Int64 = 0, lost: Int64 = 0,
+                    pending: Int64 = 0, measuredSent: Int64 = 0, measuredReceived: Int64 = 0
         package var launchedToday = false
         package var nextDayEnd: SimTime = 0
-        /// The funnel's counts of the pass (the outcomes not kept per day).
+        /// Funnel counts added from outside the records (a long lane's folded messages).
         package var funnel = OutcomeCounts()
+        /// Records by the funnel stages they reached (`Record.stages`, `Stage` bits).
+        private var byStages = InlineArray<16, Int64>(repeating: 0)
+        private var logged: Int64 = 0, uploaded: Int64 = 0
         package var uploadHint = 0
 
         /// Adds a message's record; `measures` false: its measurement is counted
@@ -149,64 +157,95 @@ extension Ledger {
         package mutating func add(_ record: Record, into aggregate: inout StrategyAggregate, block: Int,
                           launches: LaunchLog, measures: Bool) -> Bool {
             let recordDay = Int(record.arrival / TimeUnit.day)
-            if recordDay != day {
-                if day >= 0 { aggregate.add(today, day: day, block: block) }
-                day = recordDay
-                today = DayCounts()
-                let dayStart = SimTime(day) * TimeUnit.day
-                nextDayEnd = MeasurementWindow.end(ofDay: day)
-                // Only users who launched the app the same or the next day count.
-                launchedToday = measures && launches.measured && launches.launched(from: dayStart, before: nextDayEnd)
-            }
-            today[.messages] += 1
-            let sent = record.stages & Stage.providerSent != 0
-            if sent { funnel[.providerSent] += 1 }
-            if record.stages & Stage.apnsAccepted != 0 { funnel[.apnsAccepted] += 1 }
-            if record.stages & Stage.reachedDevice != 0 { funnel[.reachedDevice] += 1 }
-            if record.stages & Stage.opened != 0 { funnel[.opened] += 1 }
+            if recordDay != day { startDay(recordDay, into: &aggregate, block: block, launches: launches, measures: measures) }
+            messages &+= 1
+            byStages[Int(record.stages & 15)] &+= 1
             // The talk's measurement: XIVA's log of what it sent is the base; the
             // extension's log counts only once a launch has uploaded it.
-            var uploadedAt: SimTime?
+            var uploadedAt = SimTime.max
             if measures, record.loggedAt >= 0 {
-                funnel[.logged] += 1
-                uploadedAt = launches.firstUpload(notBefore: record.loggedAt, hint: &uploadHint)
-                if uploadedAt != nil { funnel[.uploaded] += 1 }
+                logged &+= 1
+                if let upload = launches.firstUpload(notBefore: record.loggedAt, hint: &uploadHint) {
+                    uploaded &+= 1
+                    uploadedAt = upload
+                }
             }
-            if sent && launchedToday {
-                today[.measuredSent] += 1
-                if let uploadedAt, uploadedAt < nextDayEnd { today[.measuredReceived] += 1 }
+            // `launchedToday` only when `measures`: the user launched the app that day or the next.
+            if launchedToday && record.stages & Stage.providerSent != 0 {
+                measuredSent &+= 1
+                if uploadedAt < nextDayEnd { measuredReceived &+= 1 }
             }
             switch record.outcome {
             case .delivered:
-                today[.delivered] += 1
+                delivered &+= 1
                 aggregate.latency.record(record.shownAt - record.arrival)
             case .summarized:
-                today[.summarized] += 1
+                summarized &+= 1
             case .pending:
-                today[.pending] += 1
+                pending &+= 1
             case .lost(let reason):
-                aggregate.lostByReason[Int(reason)] += 1
-                aggregate.blocks[block * RateCount.allCases.count + RateCount.firstLostIndex + Int(reason) - 1] += 1
-                aggregate.dailyLostByReason[StrategyAggregate.dailyLostIndex(day: day, reasonRawValue: Int(reason))] += 1
-                today[.lost] += 1
+                lose(reason, into: &aggregate, block: block)
             case .unaccounted:
                 return false
             }
             return true
         }
 
-        /// Why message `index` fits no bucket.
+        /// A lost record, by its first loss's reason.
+        private mutating func lose(_ reason: UInt8, into aggregate: inout StrategyAggregate, block: Int) {
+            aggregate.lostByReason[Int(reason)] += 1
+            aggregate.blocks[block * RateCount.allCases.count + RateCount.firstLostIndex + Int(reason) - 1] += 1
+            aggregate.dailyLostByReason[StrategyAggregate.dailyLostIndex(day: day, reasonRawValue: Int(reason))] += 1
+            lost &+= 1
+        }
+
+        /// The first record of day `newDay`: the day before goes to `aggregate`.
+        private mutating func startDay(_ newDay: Int, into aggregate: inout StrategyAggregate, block: Int,
+                                       launches: LaunchLog, measures: Bool) {
+            flushDay(into: &aggregate, block: block)
+            day = newDay
+            let dayStart = SimTime(day) * TimeUnit.day
+            nextDayEnd = MeasurementWindow.end(ofDay: day)
+            // Only users who launched the app the same or the next day count.
+            launchedToday = measures && launches.measured && launches.launched(from: dayStart, before: nextDayEnd)
+        }
+
+        /// Adds the day being counted to `aggregate` and starts the next at zero.
+        private mutating func flushDay(into aggregate: inout StrategyAggregate, block: Int) {
+            guard day >= 0 else { return }
+            var today = DayCounts()
+            today[.messages] = messages
+            today[.delivered] = delivered
+            today[.summarized] = summarized
+            today[.lost] = lost
+            today[.pending] = pending
+            today[.measuredSent] = measuredSent
+            today[.measuredReceived] = measuredReceived
+            aggregate.add(today, day: day, block: block)
+            (messages, delivered, summarized, lost, pending, measuredSent, measuredReceived) = (0, 0, 0, 0, 0, 0, 0)
+        }
+
+    /// Why message `index` fits no bucket.
         package static func unaccounted(_ record: Record, index: Int) -> String {
             "message \(index) (mail at \(record.arrival) µs) was neither shown, summarized, lost nor in flight"
         }
 
         /// Adds the last day and the funnel's counts.
         package mutating func finish(into aggregate: inout StrategyAggregate, block: Int) {
-            if day >= 0 { aggregate.add(today, day: day, block: block) }
+            flushDay(into: &aggregate, block: block)
             day = -1
-            today = DayCounts()
+            var total = funnel
+            for stages in 0..<16 where byStages[stages] > 0 {
+                let count = byStages[stages]
+                if UInt8(stages) & Stage.providerSent != 0 { total[.providerSent] += count }
+                if UInt8(stages) & Stage.apnsAccepted != 0 { total[.apnsAccepted] += count }
+                if UInt8(stages) & Stage.reachedDevice != 0 { total[.reachedDevice] += count }
+                if UInt8(stages) & Stage.opened != 0 { total[.opened] += count }
+            }
+            total[.logged] += logged
+            total[.uploaded] += uploaded
             // The funnel's shares carry standard errors too: their counts go to the user's block.
-            aggregate.add(funnel, block: block)
+            aggregate.add(total, block: block)
         }
     }
 

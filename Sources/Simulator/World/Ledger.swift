@@ -15,7 +15,7 @@ import Provider
 /// oldest one held, so what the ledger holds stays flat in the lane's volume
 /// (Ledger+Fold.swift). The reports are the same bytes either way.
 package struct Ledger {
-    package struct Record {
+    package struct Record: BitwiseCopyable {
         package var arrival: SimTime
         package var shownAt: SimTime = -1
         /// When the extension first logged "received" for it; -1: never.
@@ -47,11 +47,13 @@ package struct Ledger {
     private var latestOriginalAtDevice: Int32 = -1
 
     /// Records of messages `recordsOffset…`; those before `liveFrom` are folded.
-    package private(set) var records: ContiguousArray<Record> = []
+    /// In a buffer the world writes without a uniqueness check per write (`OwnedBuffer`):
+    /// a ledger copied while a lane plays shares its records until the next `reset`.
+    package private(set) var records = OwnedBuffer<Record>(capacity: 1024)
     package private(set) var recordsOffset = 0
     package private(set) var liveFrom = 0
     /// Message of each position from `positionsOffset + 1` on; filled as originals are sent.
-    private var positionToMessage: ContiguousArray<Int32> = []
+    private var positionToMessage = OwnedBuffer<Int32>(capacity: 1024)
     private var positionsOffset = 0
     package private(set) var pushesSent: Int64 = 0
     package private(set) var rerequests: Int64 = 0
@@ -68,11 +70,13 @@ package struct Ledger {
     /// Starts over for another lane; `folding`: fold settled messages as it plays.
     /// - Complexity: O(n) in what it held.
     package mutating func reset(folding: Folding? = nil) {
-        records.removeAll(keepingCapacity: true)
+        records.removeAll()
+        records.makeUnique()
         recordsOffset = 0
         liveFrom = 0
         foldedBelow = 0
-        positionToMessage.removeAll(keepingCapacity: true)
+        positionToMessage.removeAll()
+        positionToMessage.makeUnique()
         positionsOffset = 0
         pushesSent = 0
         rerequests = 0
@@ -84,6 +88,15 @@ package struct Ledger {
         latestOriginalAtDevice = -1
         self.folding = folding
         if let folding { streaming.reset(folding) }
+    }
+
+    /// Makes the records this ledger's own: a copy of a ledger in play shares them
+    /// (`OwnedBuffer`) until it starts over; call this on a copy kept to resume from.
+    /// - Complexity: O(n) in what it holds when shared.
+    package mutating func ownStorage() {
+        records.makeUnique()
+        positionToMessage.makeUnique()
+        launches.ownStorage()
     }
 
     /// Messages so far.
@@ -106,7 +119,7 @@ package struct Ledger {
     /// request (`pushes_sent`) but not a new copy in flight.
     @inline(__always)
     package mutating func pushSent(_ push: PushNotification, isRetry: Bool = false) {
-        pushesSent += 1
+        pushesSent &+= 1
         let message = Int(push.payload.messageIndex)
         if isRetry { return }
         guard message >= foldedBelow else {
@@ -114,26 +127,38 @@ package struct Ledger {
             streaming.ghostCopies += 1
             return
         }
-        let index = slot(message)
-        records[index].inFlight += 1
-        if !push.isResend { records[index].stages |= Stage.providerSent }
-        if !push.isResend, let xiva = push.payload.xiva {
-            records[index].position = xiva.position
-            records[index].numberingHash = xiva.deviceIDHash
-            let offset = Int(xiva.position) - 1 - positionsOffset
-            if offset == positionToMessage.count {
-                // The usual case: the next position.
-                positionToMessage.append(push.payload.messageIndex)
-            } else {
-                if offset > positionToMessage.count {
-                    positionToMessage.append(contentsOf: repeatElement(-1, count: offset - positionToMessage.count))
-                } else if offset < 0 {
-                    // Numbering restarted below what was forgotten (a new device id).
-                    positionToMessage.insert(contentsOf: repeatElement(-1, count: -offset), at: 0)
-                    positionsOffset += offset
-                }
-                positionToMessage[Int(xiva.position) - 1 - positionsOffset] = push.payload.messageIndex
+        guard !push.isResend else {
+            records[slot(message)].inFlight += 1
+            return
+        }
+        let numbered = push.payload.xiva != nil
+        let position = push.payload.position, hash = push.payload.xiva?.deviceIDHash ?? 0
+        // One access to the record: each is a uniqueness check of the array.
+        Self.originalSent(&records[slot(message)], numbered: numbered, position: position, hash: hash)
+        guard numbered else { return }
+        let offset = Int(position) - 1 - positionsOffset
+        if offset == positionToMessage.count {
+            // The usual case: the next position.
+            positionToMessage.append(push.payload.messageIndex)
+        } else {
+            if offset > positionToMessage.count {
+                positionToMessage.append(repeating: -1, count: offset - positionToMessage.count)
+            } else if offset < 0 {
+                // Numbering restarted below what was forgotten (a new device id).
+                positionToMessage.prepend(repeating: -1, count: -offset)
+                positionsOffset += offset
             }
+            positionToMessage[Int(position) - 1 - positionsOffset] = push.payload.messageIndex
+        }
+    }
+
+    @inline(__always)
+    private static func originalSent(_ record: inout Record, numbered: Bool, position: Int32, hash: UInt32) {
+        record.inFlight += 1
+        record.stages |= Stage.providerSent
+        if numbered {
+            record.position = position
+            record.numberingHash = hash
         }
     }
 
@@ -178,9 +203,20 @@ package struct Ledger {
     @inline(__always)
     package mutating func lost(messageIndex: Int32, _ reason: LossReason) {
         let message = Int(messageIndex)
-        guard endCopy(message) else { return }
-        let index = slot(message)
-        if records[index].firstLoss == 0 { records[index].firstLoss = reason.rawValue }
+        guard message >= foldedBelow else {
+            endFoldedCopy(message)
+            return
+        }
+        if Self.lost(&records[slot(message)], reason: reason.rawValue) { noteOverEnded(message) }
+    }
+
+    /// Ends a copy and keeps the record's first loss, in one access; true when more
+    /// copies ended than were sent.
+    @inline(__always)
+    private static func lost(_ record: inout Record, reason: UInt8) -> Bool {
+        record.inFlight -= 1
+        if record.firstLoss == 0 { record.firstLoss = reason }
+        return record.inFlight < 0
     }
 
     /// The message never became a push.
@@ -195,20 +231,30 @@ package struct Ledger {
     @discardableResult @inline(__always)
     package mutating func presented(messageIndex: Int32, replacedExisting: Bool, at time: SimTime) -> Bool {
         let message = Int(messageIndex)
-        if replacedExisting { collapsed += 1 }
-        guard endCopy(message) else {
+        if replacedExisting { collapsed &+= 1 }
+        guard message >= foldedBelow else {
             // A folded message was shown already.
-            if !replacedExisting { duplicatesShown += 1 }
+            endFoldedCopy(message)
+            if !replacedExisting { duplicatesShown &+= 1 }
             return false
         }
-        let index = slot(message)
-        if records[index].shownAt < 0 {
-            records[index].shownAt = time
-            return true
-        } else if !replacedExisting {
-            duplicatesShown += 1
-        }
+        let (first, overEnded) = Self.shown(&records[slot(message)], at: time)
+        if overEnded { noteOverEnded(message) }
+        if first { return true }
+        if !replacedExisting { duplicatesShown &+= 1 }
         return false
+    }
+
+    /// Ends the copy that was shown and stamps the record's first showing, in one
+    /// access (each is a uniqueness check of the array); `overEnded`: more copies
+    /// ended than were sent.
+    @inline(__always)
+    private static func shown(_ record: inout Record, at time: SimTime) -> (first: Bool, overEnded: Bool) {
+        record.inFlight -= 1
+        let overEnded = record.inFlight < 0
+        guard record.shownAt < 0 else { return (false, overEnded) }
+        record.shownAt = time
+        return (true, overEnded)
     }
 
     /// A "you have missed messages" notification was shown for the push of message
@@ -258,23 +304,32 @@ package struct Ledger {
     @inline(__always)
     private mutating func endCopy(_ message: Int) -> Bool {
         guard message >= foldedBelow else {
-            streaming.ghostCopies -= 1
-            if streaming.ghostCopies < 0 && inconsistency == nil {
-                inconsistency = "message \(message) had a copy end that was never sent"
-            }
+            endFoldedCopy(message)
             return false
         }
-        let index = slot(message)
-        records[index].inFlight -= 1
-        if records[index].inFlight < 0 && inconsistency == nil {
-            inconsistency = "message \(message) had a copy end that was never sent"
-        }
+        records[slot(message)].inFlight -= 1
+        if records[slot(message)].inFlight < 0 { noteOverEnded(message) }
         return true
+    }
+
+    /// Ends a copy of folded message `message` (a re-send of a shown one).
+    @inline(__always)
+    private mutating func endFoldedCopy(_ message: Int) {
+        streaming.ghostCopies -= 1
+        if streaming.ghostCopies < 0 { noteOverEnded(message) }
+    }
+
+    /// More copies of `message` ended than were sent: the books are broken.
+    @inline(never)
+    private mutating func noteOverEnded(_ message: Int) {
+        if inconsistency == nil { inconsistency = "message \(message) had a copy end that was never sent" }
     }
 
     /// Copies still in flight, summed over messages.
     package var copiesInFlight: Int64 {
-        records[liveFrom...].reduce(streaming.ghostCopies) { $0 + Int64($1.inFlight) }
+        var copies = streaming.ghostCopies
+        for index in liveFrom..<records.count { copies += Int64(records[index].inFlight) }
+        return copies
     }
 
     // MARK: Launches and uploads

@@ -1,3 +1,4 @@
+import Base
 import FakeAPNs
 
 /// Where pushes wait while they travel: queued events carry a 4-byte `PushSlot`
@@ -5,14 +6,16 @@ import FakeAPNs
 /// list threaded through the pool itself, so parking and taking a push touch one
 /// array element and nothing else.
 package struct PushPool {
-    private struct Parked {
+    private struct Parked: BitwiseCopyable {
         var push: PushNotification
         /// The provider's attempt number (0: first try) while parked; the next
         /// free slot (-1: none) while free.
         var attemptOrNextFree: Int32
     }
 
-    private var slots = ContiguousArray<Parked>()
+    /// Written without a uniqueness check per write (`OwnedBuffer`): a pool copied while
+    /// its owner plays shares its slots until the next `removeAll`.
+    private var slots = OwnedBuffer<Parked>(capacity: 64)
     private var firstFree: PushSlot = -1
 
     /// An empty pool.
@@ -22,12 +25,19 @@ package struct PushPool {
     /// Empty, keeping the capacity so a reused pool allocates nothing.
     /// - Complexity: O(n).
     package mutating func removeAll() {
-        slots.removeAll(keepingCapacity: true)
+        slots.removeAll()
+        slots.makeUnique()
         firstFree = -1
     }
 
+    /// Makes the slots this pool's own: a copy of a pool in use shares them
+    /// (`OwnedBuffer`) until it starts over; call this on a copy kept to resume from.
+    /// - Complexity: O(n) when shared.
+    package mutating func ownStorage() { slots.makeUnique() }
+
     /// Parks `push` with the provider's attempt number; returns its slot.
     /// - Complexity: amortized O(1).
+    @inline(__always)
     package mutating func park(_ push: PushNotification, attempt: Int32) -> PushSlot {
         let parked = Parked(push: push, attemptOrNextFree: attempt)
         guard firstFree >= 0 else {

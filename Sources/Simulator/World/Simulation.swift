@@ -1,3 +1,4 @@
+import Base
 import Dispatch
 import Synchronization
 
@@ -45,6 +46,25 @@ public struct SimulationResult: Sendable, Equatable {
 public enum Simulation {
     /// Users handed to a thread at a time.
     package static let blockSize = 64
+
+    /// Which plans go on from another's lanes (`from[r]`: the plan a rollout `r` plays like
+    /// until its first day, `StrategyPlan.playsLike`), and when each such plan keeps them
+    /// (`keepAt[p]`). A plan keeps its lanes at one instant: rollouts starting on another
+    /// day are played whole. The lanes' start is then played once, not once a strategy.
+    /// - Complexity: O(plans²).
+    package static func resumes(_ plans: [StrategyPlan], duration: SimDuration) -> (from: [Int?], keepAt: [SimTime?]) {
+        var from = [Int?](repeating: nil, count: plans.count)
+        var keepAt = [SimTime?](repeating: nil, count: plans.count)
+        for (index, plan) in plans.enumerated() where plan.strategy.rollout != nil {
+            let first = plan.rolloutFrom
+            guard first > 0, first < duration,
+                  let source = plans.indices.first(where: { plan.playsLike(plans[$0]) && (keepAt[$0] ?? first) == first })
+            else { continue }
+            from[index] = source
+            keepAt[source] = first
+        }
+        return (from, keepAt)
+    }
 
     /// Devices of shard `index` (1-based) of `count`: contiguous, sizes differ by at most one.
     /// - Complexity: O(1).
@@ -102,6 +122,7 @@ public enum Simulation {
         let users = users ?? 0..<scenario.devices
         let traced = Array(Set(tracing.filter { users.contains($0) })).sorted()
         let plans = strategies.map { StrategyPlan(strategy: $0, scenario: scenario) }
+        let resumes = Self.resumes(plans, duration: scenario.duration)
         // The outage schedules first: each block of users (in every thread and shard) has its own.
         let outages = OutageSchedule.draw(scenario.chain.provider.outages, seed: scenario.seed, horizon: scenario.duration)
         let empty = SimulationResult(strategies: strategies,
@@ -135,8 +156,14 @@ public enum Simulation {
                                               observing: Recording.self)
                                 told.append(world.recorder.story)
                                 world.recorder = TraceRecorder(device: -1, strategy: -1)
-                            } else {
-                                try world.run(user: user, plan: plan, seed: scenario.seed, into: &partial.aggregates[index])
+                            } else if resumes.from[index] == nil {
+                                try world.run(user: user, plan: plan, seed: scenario.seed, into: &partial.aggregates[index],
+                                              keepingLanesAt: resumes.keepAt[index])
+                                // The rollouts that play like this strategy until their first day go on from there.
+                                for later in plans.indices where resumes.from[later] == index {
+                                    try world.resume(user: user, plan: plans[later], seed: scenario.seed,
+                                                     into: &partial.aggregates[later])
+                                }
                             }
                         }
                     }

@@ -21,17 +21,24 @@ package struct WeeklyPoissonProcess {
             }
         }
         hourlyRate = rates
-        peakRate = rates.max() ?? 0
+        let peak = rates.max() ?? 0
+        peakRate = peak
+        flat = rates.allSatisfy { $0 == peak }
+        candidateRate = peak
         self.firstWeekday = firstWeekday
     }
 
-    /// Mean arrivals scale by this (several accounts into one app: merged Poisson streams).
-    private var multiplier = 1.0
+    /// Every hour's rate is the peak: every candidate is kept (`rate == peakRate`), so
+    /// the hour need not be looked up.
+    private let flat: Bool
+    /// The candidates' rate: the peak times `reset`'s multiplier, multiplied once.
+    private var candidateRate: Double
 
-    /// Starts over at time 0, with the rate multiplied by `multiplier`.
+    /// Starts over at time 0, with the rate multiplied by `multiplier` (several accounts
+    /// into one app: merged Poisson streams).
     package mutating func reset(multiplier: Double = 1) {
         time = 0
-        self.multiplier = multiplier
+        candidateRate = peakRate * multiplier
     }
 
     /// The next arrival after the previous one, or nil when no mail ever comes.
@@ -39,10 +46,11 @@ package struct WeeklyPoissonProcess {
         guard peakRate > 0 else { return nil }
         while true {
             // Scaling the rate only shortens the candidate gaps; the thinning ratio is unchanged.
-            let gap = -Foundation.log(rng.nextUnitInterval()) / (peakRate * multiplier)
+            let gap = -Foundation.log(rng.nextUnitInterval()) / candidateRate
             // Past the horizon of any run: stop rather than overflow.
             guard gap < 1e15 else { return nil }
             time += max(1, SimTime(gap.rounded(.up)))
+            if flat { return time }
             let hourOfWeek = (Int(time / TimeUnit.hour) + firstWeekday * 24) % (7 * 24)
             let rate = hourlyRate[hourOfWeek]
             if rate == peakRate || rng.nextUnitInterval() * peakRate <= rate { return time }

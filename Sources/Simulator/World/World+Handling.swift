@@ -54,7 +54,7 @@ extension World {
             routeAPNsEffects(at: now, observer: Observer.self)
         case .pushReachesDevice(let slot):
             // The push stays in its slot while the phone takes it: a bounce goes back from there.
-            let footprintKB = draws.footprintKB(&streams.memory)
+            let footprintKB = draws.footprint?.sample(&memoryRandom) ?? 0
             phone.receive(pushPool[slot], footprintKB: footprintKB, at: now, into: &deviceEffects)
             routeDeviceEffects(at: now, handedOver: slot, observer: Observer.self)
         case .rerequestReachesProvider(let position, let gap, let invocation, let returnDelay):
@@ -223,12 +223,13 @@ extension World: ProviderEffectLane, APNsEffectLane, DeviceEffectLane {
     }
 
     @inline(__always)
-    package mutating func drawing<Drawn>(for token: DeviceToken, _ body: (ChainDraws, inout LaneStreams) -> Drawn) -> Drawn {
-        body(draws, &streams)
-    }
+    package mutating func deliveryDelay(for token: DeviceToken) -> SimDuration { draws.apnsToDevice.sample(&apnsLatencyRandom) }
 
     @inline(__always)
-    package mutating func drawing<Drawn>(_ body: (ChainDraws, inout LaneStreams) -> Drawn) -> Drawn { body(draws, &streams) }
+    package mutating func powerDelay(for token: DeviceToken) -> SimDuration { draws.powerDeferral?.sample(&powerRandom) ?? 0 }
+
+    @inline(__always)
+    package mutating func tapDelay() -> SimDuration? { draws.tap(&tapRandom) }
 
     package var routedLane: Int32 { 0 }
     package var end: SimTime { scenario.duration }
@@ -238,10 +239,10 @@ extension World: ProviderEffectLane, APNsEffectLane, DeviceEffectLane {
     @inline(__always)
     package mutating func sendToAPNs(_ push: PushNotification, attempt: Int32, at now: SimTime) {
         let slot = pushPool.park(push, attempt: attempt)
-        if let network = draws.network, streams.network.nextUnitInterval() <= network.failureProbability {
+        if let network = draws.network, networkRandom.nextUnitInterval() <= network.failureProbability {
             agenda.send(.sendFailureReachesProvider(slot), arrivingAt: now + network.timeout)
         } else {
-            agenda.send(.pushReachesAPNs(slot), arrivingAt: now + draws.providerToAPNs.sample(&streams.providerLatency))
+            agenda.send(.pushReachesAPNs(slot), arrivingAt: now + draws.providerToAPNs.sample(&providerLatencyRandom))
         }
     }
 
@@ -285,7 +286,7 @@ extension World: ProviderEffectLane, APNsEffectLane, DeviceEffectLane {
         case .rerequest(let position, let gap, let invocation):
             ledger.rerequested()
             ledger.rerequestOpened(position: position, gap: gap, invocation: invocation)
-            let roundTrip = draws.rerequestRoundTrip.sample(&streams.rerequest)
+            let roundTrip = draws.rerequestRoundTrip.sample(&rerequestRandom)
             agenda.send(.rerequestReachesProvider(position: position, gap: gap, invocation: invocation,
                                                      returnDelay: roundTrip - roundTrip / 2), arrivingAt: now + roundTrip / 2)
         }

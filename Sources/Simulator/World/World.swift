@@ -38,14 +38,30 @@ package struct World {
     package let recordsHeld: Int
     package static let recordsHeld = 1 << 12
 
-    /// The current lane's random streams.
-    package var streams = LaneStreams(seed: 0, user: 0, app: 0)
+    // Streams of the current lane. Those that feed one sampler each are read from the
+    // lane's tapes (`SampleTape`), drawn by the first strategy played and kept in
+    // `laneTapes` between lanes (swapped in while the lane plays: no copy).
+    package var providerLatencyRandom = SampleTape()
+    package var apnsLatencyRandom = SampleTape()
+    package var rerequestRandom = SampleTape()
+    package var networkRandom = SplitMix64(seed: 0)
+    package var powerRandom = SampleTape()
+    package var memoryRandom = SampleTape()
+    package var tapRandom = SplitMix64(seed: 0)
+    /// Each app's tapes, with the (seed, user) they hold draws for.
+    private var laneTapes: [LaneTapes] = []
+
+    private struct LaneTapes {
+        var providerLatency = SampleTape(), apnsLatency = SampleTape(), rerequest = SampleTape()
+        var power = SampleTape(), memory = SampleTape()
+        var drawnFor: (seed: UInt64, user: Int)?
+    }
+
     /// What the router draws delays, footprints and taps from.
     package let draws: ChainDraws
     /// The round trip still to come back with the provider's answer to the re-request being
     /// handled (the rest of the one drawn when it left).
     package var returnDelay: SimDuration = 0
-
     /// How long a copy can take (`CopyBounds`), told to a long lane's phone.
     package let copyBounds: CopyBounds
 
@@ -108,10 +124,12 @@ package struct World {
     /// Every stream is derived from (seed, user, app), so each strategy sees the
     /// same mail, connectivity and user behaviour; those are drawn on the first
     /// strategy played for the user and replayed for the next ones.
+    /// `keepingLanesAt`: each lane's state at that instant is kept, for a strategy
+    /// that plays like this one until then to go on from (`resume`).
     /// - Complexity: O(events of the user's lanes × log of the messages in flight).
-    package mutating func run(user: Int, plan: StrategyPlan, seed: UInt64,
-                      into aggregate: inout StrategyAggregate) throws(AccountingError) {
-        try run(user: user, plan: plan, seed: seed, into: &aggregate, observing: Unobserved.self)
+    package mutating func run(user: Int, plan: StrategyPlan, seed: UInt64, into aggregate: inout StrategyAggregate,
+                              keepingLanesAt fork: SimTime? = nil) throws(AccountingError) {
+        try run(user: user, plan: plan, seed: seed, into: &aggregate, observing: Unobserved.self, keepingLanesAt: fork)
     }
 
     /// `run(user:plan:seed:into:)` with `Observer` shown every message, occurrence and
@@ -120,21 +138,78 @@ package struct World {
     /// - Complexity: that of `run(user:plan:seed:into:)`, plus the observer's.
     package mutating func run<Observer: WorldObserver>(user: Int, plan: StrategyPlan, seed: UInt64,
                                                        into aggregate: inout StrategyAggregate,
-                                                       observing observer: Observer.Type) throws(AccountingError) {
+                                                       observing observer: Observer.Type,
+                                                       keepingLanesAt fork: SimTime? = nil) throws(AccountingError) {
         let traits = Self.deviceTraits(chain: chain, seed: seed, user: user)
         timeline.drawDevice(seed: seed, user: user)
         for lane in 0..<traits.apps {
             timeline.drawLane(lane, seed: seed, user: user)
-            try runLane(lane, user: user, traits: traits, plan: plan, seed: seed, into: &aggregate, observer: Observer.self)
+            try runLane(lane, user: user, traits: traits, plan: plan, seed: seed, into: &aggregate, observer: Observer.self,
+                        keepingAt: fork)
         }
     }
 
+    /// Simulates user `user` under `plan`, a rollout, from the lanes a run of a strategy it
+    /// plays like kept at `rolloutFrom` (`run(user:plan:seed:into:keepingLanesAt:)`, just
+    /// before for the same user, `StrategyPlan.playsLike`), and adds the outcome to
+    /// `aggregate`: the same as `run(user:plan:seed:into:)`, with the lanes' start played once.
+    /// - Complexity: O(events of the user's lanes from `rolloutFrom` × log of the messages in flight).
+    package mutating func resume(user: Int, plan: StrategyPlan, seed: UInt64,
+                                 into aggregate: inout StrategyAggregate) throws(AccountingError) {
+        let traits = Self.deviceTraits(chain: chain, seed: seed, user: user)
+        timeline.drawDevice(seed: seed, user: user)
+        for lane in 0..<traits.apps {
+            timeline.drawLane(lane, seed: seed, user: user)
+            guard lane < keptLanes.count, let kept = keptLanes[lane], kept.drawnFor == (seed, user) else {
+                // The lane could not be kept (a long lane): it is played whole.
+                try runLane(lane, user: user, traits: traits, plan: plan, seed: seed, into: &aggregate, observer: Unobserved.self,
+                            keepingAt: nil)
+                continue
+            }
+            try resumeLane(lane, from: kept, user: user, traits: traits, plan: plan, seed: seed, into: &aggregate)
+        }
+    }
+
+    /// What a lane's play carries besides the world: the Console's days and the events counted.
+    private struct LanePlay {
+        var console = ConsoleDays()
+        var events: Int64 = 0
+    }
+
+    /// A lane's state at an instant, kept for another strategy to go on from (`resume`).
+    private struct KeptLane {
+        var drawnFor: (seed: UInt64, user: Int)
+        var agenda: Agenda<WorldEvent, LaneDraw>
+        var apns: APNsServer
+        var provider: XivaProvider
+        var phone: Phone
+        var ledger: Ledger
+        var pushPool: PushPool
+        var apnsEffects: ContiguousArray<APNsEffect>
+        var providerEffects: ContiguousArray<ProviderEffect>
+        var deviceEffects: ContiguousArray<DeviceEffect>
+        var routed: (provider: Int, apns: Int, device: Int)
+        var tapes: (provider: SampleTape.Position, apns: SampleTape.Position, rerequest: SampleTape.Position,
+                    power: SampleTape.Position, memory: SampleTape.Position)
+        var networkRandom: SplitMix64
+        var tapRandom: SplitMix64
+        var nextTokenNumber: Int32
+        var folderGeneration: Int32
+        var play: LanePlay
+    }
+
+    /// Lanes kept by the last run asked to keep them, by app.
+    private var keptLanes: [KeptLane?] = []
+
     private mutating func runLane<Observer: WorldObserver>(_ lane: Int, user: Int, traits: DeviceTraits, plan: StrategyPlan,
                                                            seed: UInt64, into aggregate: inout StrategyAggregate,
-                                                           observer: Observer.Type) throws(AccountingError) {
+                                                           observer: Observer.Type, keepingAt fork: SimTime?) throws(AccountingError) {
         let userKey = UInt64(user)
         func stream(_ purpose: RandomStream) -> SplitMix64 { purpose.generator(seed: seed, user: userKey, lane: lane) }
-        streams = LaneStreams(seed: seed, user: user, app: lane)
+        openTapes(lane, seed: seed, user: user)
+        defer { swapTapes(lane) }
+        networkRandom = stream(.providerNetwork)
+        tapRandom = stream(.taps)
         // Fields, not the lane: a long lane's draw state is large to copy.
         let long = timeline.lanes[lane].isLong
         // An observer that wants everything gets every record to the lane's end: the
@@ -163,10 +238,8 @@ package struct World {
         nextTokenNumber = 1
         folderGeneration = 0
         provider.reset(configuration: plan.provider, deviceIDHash: hash)
-        let configuration = plan.phoneConfiguration(
-            device: traits, alertsNotAllowed: timeline.lanes[lane].alertsNotAllowed, displayOff: timeline.lanes[lane].displayOff,
-            reportsSavedPosition: folds || Observer.wantsEverything, copyBounds: long && plan.provider.sendsCollapseID ? copyBounds : nil)
-        phone.reset(configuration: configuration, token: token, deviceID: traits.deviceID, deviceIDHash: hash)
+        phone.reset(configuration: phoneConfiguration(lane, traits: traits, plan: plan, folds: folds, observer: Observer.self),
+                    token: token, deviceID: traits.deviceID, deviceIDHash: hash)
 
         // Installed and registered before the run starts.
         apns.register(token)
@@ -179,36 +252,163 @@ package struct World {
 
         let end = scenario.duration
         // A rollout's update reaches this device app `adoption` after the rollout starts.
-        if let rollout = plan.strategy.rollout {
-            var random = stream(.appUpdate)
-            let update = plan.rolloutFrom + rollout.adoption.sample(&random)
-            if update < end { agenda.send(.appUpdateReachesDevice, arrivingAt: update) }
+        if let update = Self.appUpdate(lane, user: user, plan: plan, seed: seed), update < end {
+            agenda.send(.appUpdateReachesDevice, arrivingAt: update)
         }
+        var play = LanePlay()
+        // A lane kept for another strategy: played to that instant, kept, then played on.
+        let keeps = fork.map { $0 > 0 && $0 < end } ?? false && !long && !Observer.wantsEverything
+        if keeps, let fork {
+            play.console.recording = true
+            playEvents(until: fork, &play, user: user, into: &aggregate, observer: Observer.self)
+            keep(lane, seed: seed, user: user, play: play)
+            play.console.recording = false
+        }
+        playEvents(until: end, &play, user: user, into: &aggregate, observer: Observer.self)
+        try endLane(user: user, plan: plan, play: &play, into: &aggregate, observer: Observer.self)
+    }
+
+    /// The app's phone configuration in lane `lane` under `plan`.
+    private func phoneConfiguration<Observer: WorldObserver>(_ lane: Int, traits: DeviceTraits, plan: StrategyPlan, folds: Bool,
+                                                             observer: Observer.Type) -> PhoneConfiguration {
+        let long = timeline.lanes[lane].isLong
+        return plan.phoneConfiguration(
+            device: traits, alertsNotAllowed: timeline.lanes[lane].alertsNotAllowed, displayOff: timeline.lanes[lane].displayOff,
+            reportsSavedPosition: folds || Observer.wantsEverything, copyBounds: long && plan.provider.sendsCollapseID ? copyBounds : nil)
+    }
+
+    /// When a rollout's update reaches lane `lane`'s app: `adoption` after the rollout starts; nil without a rollout.
+    private static func appUpdate(_ lane: Int, user: Int, plan: StrategyPlan, seed: UInt64) -> SimTime? {
+        guard let rollout = plan.strategy.rollout else { return nil }
+        var random = RandomStream.appUpdate.generator(seed: seed, user: UInt64(user), lane: lane)
+        return plan.rolloutFrom + rollout.adoption.sample(&random)
+    }
+
+    /// Plays the lane's events before `end`.
+    private mutating func playEvents<Observer: WorldObserver>(until end: SimTime, _ play: inout LanePlay, user: Int,
+                                                        into aggregate: inout StrategyAggregate, observer: Observer.Type) {
         var events: Int64 = 0
-        var console = ConsoleDays()
         let block = UserBlocks.block(of: user)
         while let item = agenda.next(before: end) {
             events += 1
             // The Console's days: cut before the first event past a midnight.
-            if agenda.now >= console.dayEnd { console.cut(at: agenda.now, counters: apns.counters, into: &aggregate, block: block) }
+            if agenda.now >= play.console.dayEnd {
+                play.console.cut(at: agenda.now, counters: apns.counters, into: &aggregate, block: block)
+            }
             switch item {
             case .message(let message): handle(message, at: agenda.now, observer: Observer.self)
             case .occurrence(let occurrence): handle(occurrence, at: agenda.now, folding: &aggregate, observer: Observer.self)
             }
         }
-        eventsProcessed += events
+        play.events += events
+    }
 
+    /// The lane's end: the last day's Console, what the run's end does, the checks and the fold.
+    private mutating func endLane<Observer: WorldObserver>(user: Int, plan: StrategyPlan, play: inout LanePlay,
+                                                           into aggregate: inout StrategyAggregate,
+                                                           observer: Observer.Type) throws(AccountingError) {
+        eventsProcessed += play.events
+        let end = scenario.duration
+        let block = UserBlocks.block(of: user)
         // The last day's events, then what the run's end does (on its last day).
-        console.cut(at: end - 1, counters: apns.counters, into: &aggregate, block: block)
+        play.console.cut(at: end - 1, counters: apns.counters, into: &aggregate, block: block)
         apns.expireAll(at: end, into: &apnsEffects)
         routeAPNsEffects(at: end, observer: Observer.self)
-        console.cut(at: end - 1, counters: apns.counters, into: &aggregate, block: block)
+        play.console.cut(at: end - 1, counters: apns.counters, into: &aggregate, block: block)
         Observer.laneEnds(at: end, in: &self)
         try checkInFlight(user: user)
         if let broken = ledger.fold(into: &aggregate, block: block) {
             throw AccountingError(description: "user \(user), strategy \(plan.strategy.label): \(broken)")
         }
         aggregate.apns += apns.counters
+    }
+
+    /// Keeps lane `lane`'s state now, for `resume`.
+    private mutating func keep(_ lane: Int, seed: UInt64, user: Int, play: LanePlay) {
+        while keptLanes.count <= lane { keptLanes.append(nil) }
+        var kept = KeptLane(
+            drawnFor: (seed, user), agenda: agenda, apns: apns, provider: provider, phone: phone, ledger: ledger,
+            pushPool: pushPool, apnsEffects: apnsEffects, providerEffects: providerEffects, deviceEffects: deviceEffects,
+            routed: (providerRouted, apnsRouted, deviceRouted),
+            tapes: (providerLatencyRandom.position, apnsLatencyRandom.position, rerequestRandom.position,
+                    powerRandom.position, memoryRandom.position),
+            networkRandom: networkRandom, tapRandom: tapRandom, nextTokenNumber: nextTokenNumber,
+            folderGeneration: folderGeneration, play: play)
+        // The world plays on with these buffers: the kept copies get their own.
+        kept.agenda.ownStorage()
+        kept.ledger.ownStorage()
+        kept.pushPool.ownStorage()
+        keptLanes[lane] = kept
+    }
+
+    /// Plays lane `lane` under `plan` from `kept`: its state, under `plan`'s configurations.
+    private mutating func resumeLane(_ lane: Int, from kept: KeptLane, user: Int, traits: DeviceTraits, plan: StrategyPlan,
+                                     seed: UInt64, into aggregate: inout StrategyAggregate) throws(AccountingError) {
+        openTapes(lane, seed: seed, user: user)
+        defer { swapTapes(lane) }
+        providerLatencyRandom.seek(kept.tapes.provider)
+        apnsLatencyRandom.seek(kept.tapes.apns)
+        rerequestRandom.seek(kept.tapes.rerequest)
+        powerRandom.seek(kept.tapes.power)
+        memoryRandom.seek(kept.tapes.memory)
+        agenda = kept.agenda
+        apns = kept.apns
+        provider = kept.provider
+        provider.reconfigure(plan.provider)
+        phone = kept.phone
+        phone.reconfigure(phoneConfiguration(lane, traits: traits, plan: plan, folds: false, observer: Unobserved.self))
+        ledger = kept.ledger
+        pushPool = kept.pushPool
+        // Kept for any other strategy that resumes from it too: these are the world's own.
+        agenda.ownStorage()
+        ledger.ownStorage()
+        pushPool.ownStorage()
+        (apnsEffects, providerEffects, deviceEffects) = (kept.apnsEffects, kept.providerEffects, kept.deviceEffects)
+        (providerRouted, apnsRouted, deviceRouted) = kept.routed
+        (networkRandom, tapRandom) = (kept.networkRandom, kept.tapRandom)
+        (nextTokenNumber, folderGeneration) = (kept.nextTokenNumber, kept.folderGeneration)
+        currentLane = lane
+        var play = kept.play
+        // The Console's days already cut went to the kept lane's strategy: this one counts them too.
+        play.console.replayCuts(into: &aggregate, block: UserBlocks.block(of: user))
+        let end = scenario.duration
+        // Sent at this plan's start, before everything the kept lane sent.
+        if let update = Self.appUpdate(lane, user: user, plan: plan, seed: seed), update < end {
+            agenda.sendAsFirstSent(.appUpdateReachesDevice, arrivingAt: update)
+        }
+        playEvents(until: end, &play, user: user, into: &aggregate, observer: Unobserved.self)
+        try endLane(user: user, plan: plan, play: &play, into: &aggregate, observer: Unobserved.self)
+    }
+
+    /// Swaps lane `lane`'s tapes in for `seed` and `user`: started afresh for a new user,
+    /// rewound for the next strategy. `swapTapes` puts them back.
+    private mutating func openTapes(_ lane: Int, seed: UInt64, user: Int) {
+        func stream(_ purpose: RandomStream) -> SplitMix64 { purpose.generator(seed: seed, user: UInt64(user), lane: lane) }
+        while laneTapes.count <= lane { laneTapes.append(LaneTapes()) }
+        if let drawn = laneTapes[lane].drawnFor, drawn == (seed, user) {
+            laneTapes[lane].providerLatency.rewind()
+            laneTapes[lane].apnsLatency.rewind()
+            laneTapes[lane].rerequest.rewind()
+            laneTapes[lane].power.rewind()
+            laneTapes[lane].memory.rewind()
+        } else {
+            laneTapes[lane].drawnFor = (seed, user)
+            laneTapes[lane].providerLatency.start(stream(.providerLatency))
+            laneTapes[lane].apnsLatency.start(stream(.apnsLatency))
+            laneTapes[lane].rerequest.start(stream(.rerequestLatency))
+            laneTapes[lane].power.start(stream(.powerDeferral))
+            laneTapes[lane].memory.start(stream(.extensionMemory))
+        }
+        swapTapes(lane)
+    }
+
+    /// Moves lane `lane`'s tapes into the world's streams, or back (an exchange: no copy).
+    private mutating func swapTapes(_ lane: Int) {
+        swap(&providerLatencyRandom, &laneTapes[lane].providerLatency)
+        swap(&apnsLatencyRandom, &laneTapes[lane].apnsLatency)
+        swap(&rerequestRandom, &laneTapes[lane].rerequest)
+        swap(&powerRandom, &laneTapes[lane].power)
+        swap(&memoryRandom, &laneTapes[lane].memory)
     }
 
     /// Every copy the ledger thinks is in flight must be somewhere: in a queued

@@ -1,0 +1,99 @@
+import Base
+
+/// One lane's draws of one latency stream (provider to APNs, APNs to device, the
+/// re-request's round trip, the power deferral, the extension's footprint), drawn
+/// once and read by every strategy.
+///
+/// Each of these streams feeds one sampler only, one uniform a draw, and every
+/// strategy starts it afresh from the lane's seed: the k-th draw is the same number
+/// whichever strategy asks for it, only how many each asks for differs. So the first
+/// strategy played for a lane records its draws here and the next ones read them (a
+/// strategy that asks for more extends the tape for the others), as the timeline is
+/// drawn once and replayed. Past `capacity` draws a strategy continues the stream on
+/// its own from where the tape stopped: the same numbers again, memory bounded.
+///
+/// A log-normal draw is a quantile table's lookup and interpolation (or an `exp` in
+/// the tails), so this saves about 40 instructions a draw for every strategy but
+/// the first.
+package struct SampleTape {
+    /// Draws kept for a lane, at most (32 KB).
+    package static let capacity = 1 << 12
+
+    /// The lane's draws so far, in stream order (the world's own: `OwnedBuffer`).
+    private var values = OwnedBuffer<SimDuration>(capacity: 256)
+    /// The stream after `values.count` draws.
+    private var source = SplitMix64(seed: 0)
+    /// The draw the strategy being played reads next; past `values.count` (the tape
+    /// is full), the strategy draws from `overflow`.
+    private var cursor = 0
+    /// The stream continued by the strategy being played, past a full tape.
+    private var overflow = SplitMix64(seed: 0)
+
+    /// An empty tape.
+    package init() {}
+
+    /// Starts the tape over for a new lane, whose stream is `stream`.
+    /// - Complexity: O(1) (keeps the capacity).
+    package mutating func start(_ stream: SplitMix64) {
+        values.removeAll()
+        values.makeUnique()
+        source = stream
+        cursor = 0
+    }
+
+    /// Back to the lane's first draw, for the next strategy.
+    /// - Complexity: O(1).
+    package mutating func rewind() { cursor = 0 }
+
+    /// Where the strategy being played reads: its next draw (and, past a full tape, its
+    /// own continuation of the stream).
+    package struct Position {
+        fileprivate var cursor: Int
+        fileprivate var overflow: SplitMix64
+    }
+
+    /// Where the strategy being played reads now.
+    package var position: Position { Position(cursor: cursor, overflow: overflow) }
+
+    /// Reads on from `position` (taken on this tape for the same lane).
+    package mutating func seek(_ position: Position) {
+        cursor = position.cursor
+        overflow = position.overflow
+    }
+
+    /// The next draw of `sampler` from this stream.
+    /// - Complexity: O(1).
+    @inline(__always)
+    package mutating func next(_ sampler: Sampler) -> SimDuration {
+        if cursor < values.count {
+            let value = values[cursor]
+            cursor &+= 1
+            return value
+        }
+        return extend(sampler)
+    }
+
+    /// A draw past what the tape holds: drawn, and kept while there is room.
+    @inline(never)
+    private mutating func extend(_ sampler: Sampler) -> SimDuration {
+        if values.count < Self.capacity {
+            let value = sampler.sample(&source)
+            values.append(value)
+            cursor += 1
+            return value
+        }
+        if cursor == values.count {
+            overflow = source
+            cursor += 1
+        }
+        return sampler.sample(&overflow)
+    }
+}
+
+extension Sampler {
+    /// One draw from a lane's tape of this sampler's stream (`SampleTape`): the same
+    /// value `sample(_:)` gives on the stream at that point.
+    /// - Complexity: O(1).
+    @inline(__always)
+    package func sample(_ tape: inout SampleTape) -> SimDuration { tape.next(self) }
+}

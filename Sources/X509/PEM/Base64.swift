@@ -2,8 +2,9 @@
 /// of a JWS), strict both ways: one spelling per byte string. Decoding refuses a
 /// character outside the alphabet, whitespace, the other alphabet's characters, wrong or
 /// missing padding (PEM: required; base64url: none) and non-zero bits after the last
-/// byte, so two different texts never decode to the same token.
-enum Base64 {
+/// byte, so two different texts never decode to the same bytes. Public for ProviderAuth's
+/// JWS parts and for whoever writes PEM.
+public enum Base64 {
     private static let standardAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
     private static let urlAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
     /// Each byte's 6-bit value in an alphabet; 0xFF: not in it.
@@ -18,15 +19,15 @@ enum Base64 {
 
     /// `bytes` in base64 with `=` padding.
     /// - Complexity: O(n).
-    static func encode(_ bytes: [UInt8]) -> String { encode(bytes, alphabet: standardAlphabet, pad: true) }
+    public static func encode(_ bytes: [UInt8]) -> String { encode(bytes, alphabet: standardAlphabet, pad: true) }
 
     /// `bytes` in base64url without padding.
     /// - Complexity: O(n).
-    static func encodeURL(_ bytes: [UInt8]) -> String { encode(bytes, alphabet: urlAlphabet, pad: false) }
+    public static func encodeURL(_ bytes: [UInt8]) -> String { encode(bytes, alphabet: urlAlphabet, pad: false) }
 
     /// The bytes of padded base64 `text`; nil when it is not exactly that.
     /// - Complexity: O(n).
-    static func decode(_ text: some Collection<UInt8>) -> [UInt8]? {
+    public static func decode(_ text: some Collection<UInt8>) -> [UInt8]? {
         guard text.count % 4 == 0 else { return nil }
         var body = Array(text)
         // At most two `=`, only at the end.
@@ -36,7 +37,7 @@ enum Base64 {
 
     /// The bytes of unpadded base64url `text`; nil when it is not exactly that.
     /// - Complexity: O(n).
-    static func decodeURL(_ text: some Collection<UInt8>) -> [UInt8]? {
+    public static func decodeURL(_ text: some Collection<UInt8>) -> [UInt8]? {
         decode(Array(text), values: urlValues)
     }
 

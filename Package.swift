@@ -52,8 +52,8 @@ let package = Package(
         // Studies over runs: expectations and check, diff of two folders, sweeps, fits to measured figures.
         .target(name: "Studies", dependencies: ["Base", "Simulator", "ScenarioFormat", "Reports"]),
         // The primitives TLS 1.3 needs, small and exact, for a test server on loopback: SHA-256,
-        // HMAC, HKDF and the TLS 1.3 key schedule, X25519, P-256 (ECDH and ECDSA),
-        // ChaCha20-Poly1305 and AES-128-GCM. Imports nothing.
+        // SHA-384, SHA-512, HMAC, HKDF and the TLS 1.3 key schedule, X25519, P-256 (ECDH and
+        // ECDSA), RSA verification, ChaCha20-Poly1305 and AES-128-GCM. Imports nothing.
         .target(name: "TLSCrypto"),
         // APNs' check of provider authentication tokens (ES256 JWTs): TLSCrypto's P-256 ECDSA, the
         // .p8 and public key files, the reasons APNs answers. For `pushsim serve`.

@@ -5,11 +5,11 @@
 // The modules are the layers (docs/architecture.md draws them); a dependency points
 // down only, so a loop between layers is a compile error:
 //   Base → Kernel → FakeAPNs, Provider, Device (the three actors) → Simulator (the engine)
-//   → ScenarioFormat → Reports → Studies → HTTP2, HTTP1, TLSCrypto (protocols, bytes in and values
-//   out) → X509 (certificates) → ProviderAuth → Transport (sockets) → Live (a population on a live
-//   clock, served) → CLI → pushsim
-// HTTP2 and HTTP1 (the protocols of `pushsim serve`) and TLSCrypto (the primitives of its TLS 1.3)
-// depend on nothing; X509 on TLSCrypto alone.
+//   → ScenarioFormat → Reports → Studies → TLSCrypto → X509 → ProviderAuth → HTTP2, HTTP1 (protocols,
+//   bytes in and values out) → Transport (sockets) → Live (a population on a live clock, served) → CLI → pushsim
+// HTTP2 and HTTP1 (the protocols of `pushsim serve`) and TLSCrypto (the primitives of its TLS 1.3,
+// P-256 included, which ProviderAuth signs and verifies with) depend on nothing; X509 (certificates)
+// on TLSCrypto alone.
 // Each target's `dependencies` are exactly the package's modules its sources import, no more:
 // `.ci/run` builds with `--explicit-target-dependency-import-check error`, which refuses an
 // import of a module a target does not reach through them, and LayerTests refuses the rest
@@ -52,23 +52,23 @@ let package = Package(
         .target(name: "Reports", dependencies: ["Base", "FakeAPNs", "Simulator", "ScenarioFormat"]),
         // Studies over runs: expectations and check, diff of two folders, sweeps, fits to measured figures.
         .target(name: "Studies", dependencies: ["Base", "Simulator", "ScenarioFormat", "Reports"]),
-        // APNs' check of provider authentication tokens (ES256 JWTs): P-256 ECDSA, the
+        // The primitives TLS 1.3 needs, small and exact, for a test server on loopback: SHA-256,
+        // SHA-384, SHA-512, HMAC, HKDF and the TLS 1.3 key schedule, X25519, P-256 (ECDH and
+        // ECDSA), RSA verification, ChaCha20-Poly1305 and AES-128-GCM. Imports nothing.
+        .target(name: "TLSCrypto"),
+        // X.509 for a test server on loopback: DER read and written, PEM and base64, certificates
+        // parsed (RFC 5280), chains verified (ECDSA P-256, RSA PKCS #1 v1.5 and PSS), a local
+        // certificate authority issuing server and client certificates. Imports TLSCrypto only.
+        .target(name: "X509", dependencies: ["TLSCrypto"]),
+        // APNs' check of provider authentication tokens (ES256 JWTs): TLSCrypto's P-256 ECDSA, the
         // .p8 and public key files, the reasons APNs answers. For `pushsim serve`.
-        .target(name: "ProviderAuth", dependencies: ["Base", "FakeAPNs", "X509"]),
+        .target(name: "ProviderAuth", dependencies: ["Base", "FakeAPNs", "TLSCrypto", "X509"]),
         // HTTP/2 as a protocol without I/O: frames, HPACK, the server connection's state
         // machine and its limits against hostile peers. Imports nothing, not even Foundation.
         .target(name: "HTTP2", swiftSettings: checked),
         // HTTP/1.1 as a protocol without I/O: requests parsed from bytes, responses written.
         // For the control API beside APNs's HTTP/2. Imports nothing.
         .target(name: "HTTP1"),
-        // The primitives TLS 1.3 needs, small and exact, for a test server on loopback: SHA-256,
-        // HMAC, HKDF and the TLS 1.3 key schedule, X25519, ChaCha20-Poly1305 and AES-128-GCM.
-        // Imports nothing.
-        .target(name: "TLSCrypto"),
-        // X.509 for a test server on loopback: DER read and written, PEM and base64, certificates
-        // parsed (RFC 5280), chains verified (ECDSA P-256, RSA PKCS #1 v1.5 and PSS), a local
-        // certificate authority issuing server and client certificates. Imports TLSCrypto only.
-        .target(name: "X509"),
         // Sockets: listeners and connections on one poll(2) loop, each driving HTTP2's or
         // HTTP1's state machine, handing whole requests to a service and writing its answers.
         .target(name: "Transport", dependencies: ["HTTP2", "HTTP1"]),

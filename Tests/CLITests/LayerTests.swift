@@ -13,7 +13,7 @@ import Testing
 struct LayerTests {
     /// Bottom to top; a module may depend only on modules before it.
     static let layers = ["Base", "Kernel", "FakeAPNs", "Provider", "Device", "Simulator", "ScenarioFormat",
-                         "Reports", "Studies", "HTTP2", "HTTP1", "TLSCrypto", "X509", "ProviderAuth", "Transport", "Live", "CLI", "pushsim"]
+                         "Reports", "Studies", "TLSCrypto", "X509", "ProviderAuth", "HTTP2", "HTTP1", "Transport", "Live", "CLI", "pushsim"]
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 

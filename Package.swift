@@ -106,7 +106,7 @@ let package = Package(
         // cryptography package as a peer.
         .testTarget(name: "TLSCryptoTests", dependencies: ["TLSCrypto", "Base"]),
         // openssl's certificates as fixtures, and openssl as a peer for the ones made here.
-        .testTarget(name: "X509Tests", dependencies: ["X509"]),
+        .testTarget(name: "X509Tests", dependencies: ["X509", "TLSCrypto"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "HTTP2"]),
         .testTarget(name: "LiveTests", dependencies: ["TestSupport", "Live", "Transport", "Simulator", "ProviderAuth", "FakeAPNs", "Kernel",
                                                       "Base"]),

@@ -49,6 +49,15 @@ struct PEMTests {
             #expect(Base64.decode(Array(bad.utf8)) == nil, "\(bad)")
         }
         #expect(Base64.encodeURL([0xFB, 0xFF]) == "-_8")
+        // Every byte as a character: accepted exactly when it is in the alphabet, with its value.
+        let standard = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        let url = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+        for byte in UInt8.min...UInt8.max where byte != UInt8(ascii: "=") {
+            let text = Array("AAA".utf8) + [byte]
+            #expect(Base64.decode(text) == standard.firstIndex(of: byte).map { [0, 0, UInt8($0)] }, "\(byte)")
+            #expect(Base64.decodeURL(text) == url.firstIndex(of: byte).map { [0, 0, UInt8($0)] }, "\(byte)")
+        }
+        #expect(Base64.encode((0..<48).map { UInt8($0 * 4 / 3) }).utf8.allSatisfy(standard.contains))
         #expect(Base64.decodeURL(Array("-_8".utf8)) == [0xFB, 0xFF])
     }
 }

@@ -6,8 +6,10 @@ public struct IssuedCertificate: Sendable {
     public let privateKey: P256.PrivateKey
 
     /// The certificate as PEM.
+    /// - Complexity: O(n).
     public var certificatePEM: String { certificate.pem }
     /// The key as PKCS#8 PEM.
+    /// - Complexity: O(1).
     public var privateKeyPEM: String { P256KeyPEM.encode(privateKey) }
 }
 

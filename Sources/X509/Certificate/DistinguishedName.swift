@@ -68,7 +68,9 @@ public struct DistinguishedName: Equatable, Hashable, Sendable, CustomStringConv
         self.der = der
     }
 
+    /// - Complexity: O(n).
     public static func == (lhs: DistinguishedName, rhs: DistinguishedName) -> Bool { lhs.der == rhs.der }
+    /// - Complexity: O(n).
     public func hash(into hasher: inout Hasher) { hasher.combine(der) }
 
     /// The values of every attribute of `type`, in order.
@@ -76,8 +78,10 @@ public struct DistinguishedName: Equatable, Hashable, Sendable, CustomStringConv
     public func values(of type: OID) -> [String] { relativeNames.joined().filter { $0.type == type }.map(\.value) }
 
     /// The first common name (CN).
+    /// - Complexity: O(n).
     public var commonName: String? { values(of: .commonName).first }
     /// The first userId (UID): an APNs certificate's topic.
+    /// - Complexity: O(n).
     public var userID: String? { values(of: .userID).first }
 
     /// `UID=com.example.mail, CN=Apple Push Services: com.example.mail`: attributes in

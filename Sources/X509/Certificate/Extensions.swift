@@ -29,6 +29,7 @@ public struct BasicConstraints: Equatable, Sendable {
 /// keyUsage (RFC 5280 §4.2.1.3): bit 0 is digitalSignature.
 public struct KeyUsage: OptionSet, Equatable, Sendable {
     public let rawValue: UInt16
+    /// - Complexity: O(1).
     public init(rawValue: UInt16) { self.rawValue = rawValue }
 
     public static let digitalSignature = KeyUsage(rawValue: 1 << 0)
@@ -62,6 +63,7 @@ public struct CertificateExtensions: Equatable, Sendable {
                                               .subjectKeyIdentifier, .authorityKeyIdentifier]
 
     /// Critical extensions this module does not understand.
+    /// - Complexity: O(n).
     public var unhandledCritical: [OID] { all.filter { $0.isCritical && !Self.understood.contains($0.oid) }.map(\.oid) }
 
     /// No extensions (a v1 certificate).

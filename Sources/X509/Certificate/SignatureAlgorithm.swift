@@ -3,6 +3,7 @@ public enum DigestAlgorithm: Equatable, Hashable, Sendable, CaseIterable {
     case sha256, sha384, sha512
 
     /// The OID in RSASSA-PSS parameters (NIST's hash arcs).
+    /// - Complexity: O(1).
     public var oid: OID {
         switch self {
         case .sha256: .sha256
@@ -12,6 +13,7 @@ public enum DigestAlgorithm: Equatable, Hashable, Sendable, CaseIterable {
     }
 
     /// `SHA256`, as algorithm names spell it.
+    /// - Complexity: O(1).
     public var name: String {
         switch self {
         case .sha256: "SHA256"
@@ -21,6 +23,7 @@ public enum DigestAlgorithm: Equatable, Hashable, Sendable, CaseIterable {
     }
 
     /// The digest's length in bytes.
+    /// - Complexity: O(1).
     public var byteCount: Int {
         switch self {
         case .sha256: 32

@@ -18,6 +18,7 @@ public struct CertificateTime: Hashable, Comparable, Sendable, CustomStringConve
         secondsSinceEpoch = Int64(days) * 86_400 + Int64(hour * 3_600 + minute * 60 + second)
     }
 
+    /// - Complexity: O(1).
     public static func < (lhs: CertificateTime, rhs: CertificateTime) -> Bool { lhs.secondsSinceEpoch < rhs.secondsSinceEpoch }
 
     /// This instant plus `seconds`, held at the ends of 64 bits rather than overflowing.
@@ -44,6 +45,7 @@ public struct CertificateTime: Hashable, Comparable, Sendable, CustomStringConve
     }
 
     /// Whether RFC 5280 asks for UTCTime (years 1950 through 2049) rather than GeneralizedTime.
+    /// - Complexity: O(1).
     public var isUTCTimeYear: Bool { (1950...2049).contains(components.year) }
 
     /// The contents RFC 5280 asks for: `YYMMDDHHMMSSZ` in 1950–2049, `YYYYMMDDHHMMSSZ` otherwise.

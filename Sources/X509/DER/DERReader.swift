@@ -36,12 +36,15 @@ public struct DERReader: Sendable {
     public init(_ bytes: [UInt8]) { self.init(bytes[...]) }
 
     /// Whether every element was read.
+    /// - Complexity: O(1).
     public var isAtEnd: Bool { index == bytes.endIndex }
 
     /// The tag of the next element, without reading it; nil at the end.
+    /// - Complexity: O(1).
     public var nextTag: DERTag? { isAtEnd ? nil : DERTag(rawValue: bytes[index]) }
 
     /// The bytes not read yet.
+    /// - Complexity: O(1).
     public var remaining: ArraySlice<UInt8> { bytes[index...] }
 
     /// The next element, whatever its tag.

@@ -32,6 +32,7 @@ public struct DERTag: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether the element's contents are elements (the constructed bit).
+    /// - Complexity: O(1).
     public var isConstructed: Bool { rawValue & 0x20 != 0 }
 
     /// `0x30`-style hexadecimal, as X.690 prints identifiers.

@@ -4,6 +4,7 @@
 public enum KeyPurpose: Equatable, Sendable {
     case serverAuth, clientAuth
 
+    /// - Complexity: O(1).
     public var oid: OID {
         switch self {
         case .serverAuth: .serverAuth

@@ -140,6 +140,23 @@ struct ChainVerifierTests {
         }
     }
 
+    @Test("a key verifies a signature over any message, as a TLS CertificateVerify asks: P-256 with DER signatures, RSA with PKCS #1 v1.5")
+    func keySignatures() throws {
+        var generator = SeededGenerator(seed: 11)
+        let key = P256.PrivateKey(using: &generator)
+        let message = Array("TLS 1.3, client CertificateVerify".utf8)
+        let signature = key.signature(forDigest: SHA256.hash(message)).derRepresentation
+        let publicKey = SubjectPublicKey.p256(x963: key.publicKey.x963Representation)
+        #expect(publicKey.isValidSignature(signature, over: message, algorithm: .ecdsa(.sha256)))
+        #expect(!publicKey.isValidSignature(signature, over: message + [0], algorithm: .ecdsa(.sha256)))
+        #expect(!publicKey.isValidSignature(signature, over: message, algorithm: .rsaPSS(.sha256, saltLength: 32)))
+        // An RSA certificate's signature is its issuer's over tbsCertificate.
+        let leaf = try certificate(F.rsa2048Leaf), intermediate = try certificate(F.rsa2048Intermediate)
+        #expect(intermediate.publicKey.isValidSignature(leaf.signature, over: leaf.tbsBytes, algorithm: leaf.signatureAlgorithm))
+        #expect(!intermediate.publicKey.isValidSignature(leaf.signature, over: leaf.tbsBytes, algorithm: .rsaPKCS1v15(.sha384)))
+        #expect(throws: Never.self) { try leaf.verifySignature(issuedBy: intermediate) }
+    }
+
     @Test("every refusal reads as one line naming the certificate")
     func messages() throws {
         let leaf = try certificate(F.ecLeaf)

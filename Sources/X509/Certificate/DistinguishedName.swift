@@ -24,9 +24,15 @@ public struct DistinguishedName: Equatable, Hashable, Sendable, CustomStringConv
     /// The Name's encoding: the SEQUENCE, whole.
     public let der: [UInt8]
 
-    /// A name of one attribute per RDN, in the order given, each encoded as its `valueTag`.
+    /// A name of one attribute per RDN, in the order given, each encoded as its `valueTag`
+    /// (UTF8String, PrintableString or IA5String, and a value of that type's characters: a
+    /// programming error otherwise).
     /// - Complexity: O(n).
     public init(_ attributes: [NameAttribute]) {
+        for attribute in attributes {
+            precondition(DirectoryString.decode(Array(attribute.value.utf8)[...], tag: attribute.valueTag) == attribute.value,
+                         "\(attribute.value) cannot be written as a string of tag \(attribute.valueTag)")
+        }
         var writer = DERWriter()
         writer.sequence { name in
             for attribute in attributes {

@@ -34,8 +34,17 @@ public enum GeneralName: Equatable, Hashable, Sendable, CustomStringConvertible 
         }
     }
 
-    /// Writes a DNS name or an IP address (the names this module's certificates carry).
+    /// Writes a DNS name or an IP address (the names this module's certificates carry); the
+    /// text of a DNS name, email or URI must be ASCII (IA5String), an address 4 or 16 bytes.
     func write(_ writer: inout DERWriter) {
+        switch self {
+        case .dnsName(let text), .email(let text), .uri(let text):
+            precondition(text.utf8.allSatisfy { $0 < 0x80 }, "\(text) is not ASCII, as a general name must be")
+        case .ipAddress(let bytes):
+            precondition(bytes.count == 4 || bytes.count == 16, "an IP address of \(bytes.count) bytes")
+        case .other:
+            break
+        }
         switch self {
         case .dnsName(let name): writer.element(Self.dnsTag, Array(name.utf8))
         case .ipAddress(let bytes): writer.element(Self.ipTag, bytes)

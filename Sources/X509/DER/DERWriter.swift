@@ -37,6 +37,8 @@ public struct DERWriter: Sendable {
     /// - Complexity: O(n) in the contents.
     public mutating func sequence(_ body: (inout DERWriter) -> Void) { constructed(.sequence, body) }
 
+    /// A SET whose elements are in the order `body` writes them: DER's sorted order for a SET
+    /// OF is the caller's to keep (a name written here has one attribute per set).
     /// - Complexity: O(n) in the contents.
     public mutating func set(_ body: (inout DERWriter) -> Void) { constructed(.set, body) }
 

@@ -64,6 +64,9 @@ let package = Package(
         // HMAC, HKDF and the TLS 1.3 key schedule, X25519, ChaCha20-Poly1305 and AES-128-GCM.
         // Imports nothing.
         .target(name: "TLSCrypto"),
+        // TLS 1.3's server side (RFC 8446) as a protocol without I/O: records, the handshake's
+        // state machine, alerts and limits; credentials are injected (no X.509 here).
+        .target(name: "TLS", dependencies: ["TLSCrypto"]),
         // Sockets: listeners and connections on one poll(2) loop, each driving HTTP2's or
         // HTTP1's state machine, handing whole requests to a service and writing its answers.
         .target(name: "Transport", dependencies: ["HTTP2", "HTTP1"]),
@@ -100,6 +103,8 @@ let package = Package(
         // Published vectors byte for byte; Base's SHA-256 as a second opinion; Python's
         // cryptography package as a peer.
         .testTarget(name: "TLSCryptoTests", dependencies: ["TLSCrypto", "Base"]),
+        // RFC 8448's handshake byte for byte, a test per alert and limit; openssl and Python's ssl as peers.
+        .testTarget(name: "TLSTests", dependencies: ["TLS", "TLSCrypto", "ProviderAuth"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "HTTP2"]),
         .testTarget(name: "LiveTests", dependencies: ["TestSupport", "Live", "Transport", "Simulator", "ProviderAuth", "FakeAPNs", "Kernel",
                                                       "Base"]),

@@ -41,11 +41,17 @@ struct RecordProtection {
         record.append(contentsOf: content)
         record.append(type.rawValue)
         record.append(contentsOf: [UInt8](repeating: 0, count: 16))
-        let text = TLSLimits.recordHeaderBytes..<(TLSLimits.recordHeaderBytes + content.count + 1)
+        sealInPlace(&record)
+        return record
+    }
+
+    /// Seals a record laid out as its header, its inner plaintext and 16 bytes for the tag.
+    /// - Complexity: O(n), no allocation.
+    mutating func sealInPlace(_ record: inout [UInt8]) {
+        let text = TLSLimits.recordHeaderBytes..<(record.count - 16)
         cipher.seal(nonce: iv.xoring(sequenceNumber: sequenceNumber), in: &record, additionalData: 0..<TLSLimits.recordHeaderBytes,
                     text: text)
         sequenceNumber += 1
-        return record
     }
 
     /// The inner content type and content of a protected record, padding removed (§5.4);

@@ -69,7 +69,7 @@ let package = Package(
         .target(name: "TLS", dependencies: ["TLSCrypto"]),
         // Sockets: listeners and connections on one poll(2) loop, each driving HTTP2's or
         // HTTP1's state machine, handing whole requests to a service and writing its answers.
-        .target(name: "Transport", dependencies: ["HTTP2", "HTTP1"]),
+        .target(name: "Transport", dependencies: ["HTTP2", "HTTP1", "TLS"]),
         // The scenario's population of phones on one live clock (scaled wall time or a clock
         // a test advances), behind APNs's wire contract and a control API: the service
         // `pushsim serve` runs on the transport; and `pushsim provider`'s, the simulation's
@@ -105,7 +105,7 @@ let package = Package(
         .testTarget(name: "TLSCryptoTests", dependencies: ["TLSCrypto", "Base"]),
         // RFC 8448's handshake byte for byte, a test per alert and limit; openssl and Python's ssl as peers.
         .testTarget(name: "TLSTests", dependencies: ["TLS", "TLSCrypto", "ProviderAuth"]),
-        .testTarget(name: "TransportTests", dependencies: ["Transport", "HTTP2"]),
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "HTTP2", "TLS", "ProviderAuth"]),
         .testTarget(name: "LiveTests", dependencies: ["TestSupport", "Live", "Transport", "Simulator", "ProviderAuth", "FakeAPNs", "Kernel",
                                                       "Base"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "CLI", "Live", "Studies", "Reports", "ScenarioFormat", "Simulator",

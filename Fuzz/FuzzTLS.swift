@@ -47,6 +47,8 @@ private func fuzzServer(_ mode: UInt8) -> TLSServer {
 private struct EventCheck {
     var over = false
     var completed = false
+    /// The server ended the connection for a failure (its alert must be last).
+    var failed = false
 
     mutating func check(_ events: [TLSEvent], _ server: TLSServer) {
         for event in events {
@@ -59,8 +61,11 @@ private struct EventCheck {
                 precondition(completed && !data.isEmpty, "data before the handshake, or empty")
             case .keyUpdated:
                 precondition(completed, "a KeyUpdate before the handshake")
-            case .closed, .peerAlert, .failed:
+            case .closed, .peerAlert:
                 over = true
+            case .failed:
+                over = true
+                failed = true
             }
         }
         precondition(over == server.isFinished, "isFinished disagrees with the events")
@@ -91,7 +96,7 @@ func fuzzTLS(_ bytes: [UInt8]) {
     var check = EventCheck()
     check.check(wholeEvents, whole)
     let wholeOutput = whole.takeOutbound(maxBytes: .max)
-    checkRecords(wholeOutput, failed: check.over)
+    checkRecords(wholeOutput, failed: check.failed)
     var pieces = fuzzServer(mode)
     var pieceEvents: [TLSEvent] = []
     var pieceOutput: [UInt8] = []
@@ -239,7 +244,7 @@ private func fuzzAfterHello(_ mode: UInt8, _ input: [UInt8]) {
         default: record = write.seal(22, handshakeMessage(24, [length % 2 == 0 ? 0 : 1]))
         }
         check.check(server.receive(record), server)
-        checkRecords(server.takeOutbound(maxBytes: .max), failed: check.over)
+        checkRecords(server.takeOutbound(maxBytes: .max), failed: check.failed)
         if kind == 5 && check.completed { write = FuzzKeys(suite: write.suite, secret: KeySchedule.nextApplicationTrafficSecret(write.secret)) }
         if check.completed && !check.over {
             precondition((try? server.send(content)) != nil, "a connected server refused to send")

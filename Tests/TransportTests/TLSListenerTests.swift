@@ -65,6 +65,32 @@ struct TLSListenerTests {
         #expect(running.stop().connectionsAccepted == 1)
     }
 
+    @Test("Python's httpx (http2=True, the CA as verify) negotiates h2 over TLS: 20 POSTs and a 100 000-octet echo on one connection",
+          .enabled(if: (ExternalTool.isInstalled("openssl") && ExternalTool.pythonHas("httpx, h2")) || ExternalTool.required,
+                   "apt-get install -y openssl; python3 -m pip install httpx h2 (with CI=true their absence fails the test)"))
+    func httpxOverTLS() throws {
+        let (running, folder) = try Self.makeServer()
+        let script = """
+            import signal, sys, httpx
+            signal.alarm(40)
+            base, ca = sys.argv[1], sys.argv[2]
+            with httpx.Client(http2=True, verify=ca, timeout=20) as client:
+                versions = set()
+                for index in range(20):
+                    response = client.post(f"{base}/3/device/{index:064x}", content=b'{"aps":{}}', headers={"apns-topic": "t"})
+                    versions.add((response.http_version, response.status_code))
+                body = bytes(range(256)) * 390 + b"end!"
+                echoed = client.post(f"{base}/echo", content=body).content == body
+                print(sorted(versions), echoed)
+            """
+        let outcome = try ExternalTool.run("python3", ["-c", script, "https://127.0.0.1:\(running.port)",
+                                                       folder.appendingPathComponent("cert.pem").path], timeout: 60)
+        let statistics = running.stop()
+        #expect(outcome.status == 0, "\(outcome.errors)")
+        #expect(outcome.output == "[('HTTP/2', 200)] True\n")
+        #expect(statistics.connectionsAccepted == 1 && statistics.requests == 21)
+    }
+
     @Test("h2load -n 1000 -c 4 -m 10 over TLS: all succeed",
           .enabled(if: ExternalTool.isInstalled("h2load") && ExternalTool.isInstalled("openssl") || ExternalTool.required,
                    "apt-get install -y nghttp2-client openssl (with CI=true their absence fails the test)"))

@@ -5,10 +5,10 @@
 // The modules are the layers (docs/architecture.md draws them); a dependency points
 // down only, so a loop between layers is a compile error:
 //   Base → Kernel → FakeAPNs, Provider, Device (the three actors) → Simulator (the engine)
-//   → ScenarioFormat → Reports → Studies → ProviderAuth → HTTP2, HTTP1, TLSCrypto (protocols, bytes
+//   → ScenarioFormat → Reports → Studies → TLSCrypto → ProviderAuth → HTTP2, HTTP1 (protocols, bytes
 //   in and values out) → Transport (sockets) → Live (a population on a live clock, served) → CLI → pushsim
-// HTTP2 and HTTP1 (the protocols of `pushsim serve`) and TLSCrypto (the primitives of its TLS 1.3)
-// depend on nothing.
+// HTTP2 and HTTP1 (the protocols of `pushsim serve`) and TLSCrypto (the primitives of its TLS 1.3,
+// P-256 included, which ProviderAuth signs and verifies with) depend on nothing.
 // Each target's `dependencies` are exactly the package's modules its sources import, no more:
 // `.ci/run` builds with `--explicit-target-dependency-import-check error`, which refuses an
 // import of a module a target does not reach through them, and LayerTests refuses the rest
@@ -51,19 +51,19 @@ let package = Package(
         .target(name: "Reports", dependencies: ["Base", "FakeAPNs", "Simulator", "ScenarioFormat"]),
         // Studies over runs: expectations and check, diff of two folders, sweeps, fits to measured figures.
         .target(name: "Studies", dependencies: ["Base", "Simulator", "ScenarioFormat", "Reports"]),
-        // APNs' check of provider authentication tokens (ES256 JWTs): P-256 ECDSA, the
+        // The primitives TLS 1.3 needs, small and exact, for a test server on loopback: SHA-256,
+        // SHA-384, SHA-512, HMAC, HKDF and the TLS 1.3 key schedule, X25519, P-256 (ECDH and
+        // ECDSA), RSA verification, ChaCha20-Poly1305 and AES-128-GCM. Imports nothing.
+        .target(name: "TLSCrypto"),
+        // APNs' check of provider authentication tokens (ES256 JWTs): TLSCrypto's P-256 ECDSA, the
         // .p8 and public key files, the reasons APNs answers. For `pushsim serve`.
-        .target(name: "ProviderAuth", dependencies: ["Base", "FakeAPNs"]),
+        .target(name: "ProviderAuth", dependencies: ["Base", "FakeAPNs", "TLSCrypto"]),
         // HTTP/2 as a protocol without I/O: frames, HPACK, the server connection's state
         // machine and its limits against hostile peers. Imports nothing, not even Foundation.
         .target(name: "HTTP2", swiftSettings: checked),
         // HTTP/1.1 as a protocol without I/O: requests parsed from bytes, responses written.
         // For the control API beside APNs's HTTP/2. Imports nothing.
         .target(name: "HTTP1"),
-        // The primitives TLS 1.3 needs, small and exact, for a test server on loopback: SHA-256,
-        // HMAC, HKDF and the TLS 1.3 key schedule, X25519, ChaCha20-Poly1305 and AES-128-GCM.
-        // Imports nothing.
-        .target(name: "TLSCrypto"),
         // TLS 1.3's server side (RFC 8446) as a protocol without I/O: records, the handshake's
         // state machine, alerts and limits; credentials are injected (no X.509 here).
         .target(name: "TLS", dependencies: ["TLSCrypto"]),
@@ -105,7 +105,7 @@ let package = Package(
         .testTarget(name: "TLSCryptoTests", dependencies: ["TLSCrypto", "Base"]),
         // RFC 8448's handshake byte for byte, a test per alert and limit; openssl and Python's ssl as peers.
         .testTarget(name: "TLSTests", dependencies: ["TLS", "TLSCrypto", "ProviderAuth"]),
-        .testTarget(name: "TransportTests", dependencies: ["Transport", "HTTP2", "TLS", "ProviderAuth"]),
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "HTTP2", "TLS", "TLSCrypto", "ProviderAuth"]),
         .testTarget(name: "LiveTests", dependencies: ["TestSupport", "Live", "Transport", "Simulator", "ProviderAuth", "FakeAPNs", "Kernel",
                                                       "Base"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "CLI", "Live", "Studies", "Reports", "ScenarioFormat", "Simulator",

@@ -43,13 +43,12 @@ struct ServerNegotiation: Equatable {
         guard let offered = hello.supportedGroups else { throw .missingExtension(ExtensionType.supportedGroups) }
         guard let shares = hello.keyShares else { throw .missingExtension(ExtensionType.keyShare) }
         guard shares.allSatisfy({ offered.contains($0.group) }) else { throw .invalidKeyShare }
-        let usable = groups.filter(EphemeralKey.isAvailable)
-        for group in usable {
+        for group in groups {
             guard let share = shares.first(where: { $0.group == group.rawValue }) else { continue }
             guard isWellFormedShare(share.keyExchange, for: group) else { throw .invalidKeyShare }
             return .share(group, share.keyExchange)
         }
-        guard let group = usable.first(where: { offered.contains($0.rawValue) }) else { throw .noCommonGroup }
+        guard let group = groups.first(where: { offered.contains($0.rawValue) }) else { throw .noCommonGroup }
         return .retry(group)
     }
 

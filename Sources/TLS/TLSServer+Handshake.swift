@@ -54,7 +54,7 @@ extension TLSServer {
                                  transcript start: Transcript, retried: Bool) throws(TLSFailure) {
         var transcript = start
         let serverRandom = randomBytes(32)
-        guard let key = EphemeralKey.generate(group, random: randomBytes(32)) else { throw .noCommonGroup }
+        let key = EphemeralKey.generate(group) { randomBytes(32) }
         let sharedSecret = try key.sharedSecret(with: share)
         let serverHello = ServerMessages.serverHello(random: serverRandom, sessionID: hello.sessionID, suite: negotiation.suite,
                                                      group: group, publicKey: key.publicKey)

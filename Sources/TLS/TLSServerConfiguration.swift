@@ -6,7 +6,7 @@ public struct TLSServerConfiguration: Sendable {
     public var cipherSuites: [CipherSuite] = [.chacha20Poly1305SHA256, .aes128GCMSHA256]
     /// Key exchange groups in order of preference: a client's key share for the first one it
     /// offers is used; a client that offers one only in supported_groups gets a HelloRetryRequest.
-    public var groups: [KeyExchangeGroup] = [.x25519]
+    public var groups: [KeyExchangeGroup] = [.x25519, .secp256r1]
     /// Application protocols (ALPN, RFC 7301) in order of preference. A client that offers
     /// ALPN without any of them gets no_application_protocol; one that offers none, none.
     public var applicationProtocols: [[UInt8]] = [Array("h2".utf8)]

@@ -13,7 +13,7 @@ import Testing
 struct LayerTests {
     /// Bottom to top; a module may depend only on modules before it.
     static let layers = ["Base", "Kernel", "FakeAPNs", "Provider", "Device", "Simulator", "ScenarioFormat",
-                         "Reports", "Studies", "ProviderAuth", "HTTP2", "HTTP1", "TLSCrypto", "TLS", "Transport", "Live", "CLI", "pushsim"]
+                         "Reports", "Studies", "TLSCrypto", "ProviderAuth", "HTTP2", "HTTP1", "TLS", "Transport", "Live", "CLI", "pushsim"]
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 

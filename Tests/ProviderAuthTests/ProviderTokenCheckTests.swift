@@ -12,6 +12,7 @@ struct ProviderTokenCheckTests {
     /// 2026-01-01T00:00:00Z in seconds, and the same instant on the caller's clock (µs).
     static let t0: Int64 = 1_767_225_600
     static let now0: SimTime = t0 * TimeUnit.second
+    static let hour: SimDuration = 3600 * TimeUnit.second
 
     static func check() throws -> ProviderTokenCheck {
         try ProviderTokenCheck(keys: [ProviderKey(teamID: team, keyID: keyID, publicKey: signingKey.publicKey)])
@@ -42,6 +43,29 @@ struct ProviderTokenCheckTests {
         // iat exactly now is not in the future.
         var check = try Self.check()
         #expect(check.check(authorization: "bearer " + Self.token(issuedAt: Self.t0), now: Self.now0) == .accepted)
+    }
+
+    /// apns2-up (PyAPNs2's code path) signs `iat` as `time.time()`, a float.
+    @Test("a fractional iat, as apns2-up signs it (1795750587.5537436), is accepted, kept to the µs, and judged to the µs")
+    func fractionalIssuedAt() throws {
+        let claims = #"{"iss":"TEAM123456","iat":1795750587.5537436}"#
+        let text = Self.token(header: #"{"alg":"ES256","kid":"KEY1234567"}"#, claims: claims)
+        #expect(try ProviderToken(text).issuedAt == 1_795_750_587_553_743)
+        let issued: SimTime = 1_795_750_587_553_743
+        var check = try Self.check()
+        #expect(check.check(authorization: "bearer " + text, now: issued) == .accepted)
+        #expect(check.check(authorization: "bearer " + text, now: issued + Self.hour) == .accepted)
+        #expect(check.check(authorization: "bearer " + text, now: issued + Self.hour + 1).reason == .expiredProviderToken)
+        var early = try Self.check()
+        let refused = try #require(refusal(early.check(authorization: "bearer " + text, now: issued - 1)))
+        #expect(refused.0 == .invalidProviderToken && refused.1.contains("iat 1795750587.553743 is 0 s in the future"), "\(refused.1)")
+        // Other forms of a number of seconds: an exponent, a fraction of zeros, -0.
+        for iat in ["1.7672256e9", "1767225600.000", "17672256e2"] {
+            var check = try Self.check()
+            let token = Self.token(header: #"{"alg":"ES256","kid":"KEY1234567"}"#, claims: #"{"iss":"TEAM123456","iat":"# + iat + "}")
+            #expect(check.check(authorization: "bearer " + token, now: Self.now0) == .accepted, "\(iat)")
+        }
+        #expect(try ProviderToken(Self.token(header: #"{"alg":"ES256","kid":"KEY1234567"}"#, claims: #"{"iss":"TEAM123456","iat":-0}"#)).issuedAt == 0)
     }
 
     @Test("MissingProviderToken: no header, an empty one, bearer alone", arguments: [nil, "", "  ", "bearer", "bearer  ", "Bearer\t"])
@@ -78,12 +102,16 @@ struct ProviderTokenCheckTests {
          "no iss"),
         ("bearer " + ProviderTokenCheckTests.token(header: #"{"alg":"ES256","kid":"KEY1234567"}"#, claims: #"{"iss":"TEAM123456","iat":"1767225600"}"#),
          "iat"),
-        ("bearer " + ProviderTokenCheckTests.token(header: #"{"alg":"ES256","kid":"KEY1234567"}"#, claims: #"{"iss":"TEAM123456","iat":1767225600.5}"#),
+        ("bearer " + ProviderTokenCheckTests.token(header: #"{"alg":"ES256","kid":"KEY1234567"}"#, claims: #"{"iss":"TEAM123456","iat":-1}"#),
          "iat"),
-        ("bearer " + ProviderTokenCheckTests.token(header: #"{"alg":"ES256","kid":"KEY1234567"}"#, claims: #"{"iss":"TEAM123456","iat":1e9}"#),
+        ("bearer " + ProviderTokenCheckTests.token(header: #"{"alg":"ES256","kid":"KEY1234567"}"#, claims: #"{"iss":"TEAM123456","iat":-0.5}"#),
+         "iat"),
+        ("bearer " + ProviderTokenCheckTests.token(header: #"{"alg":"ES256","kid":"KEY1234567"}"#, claims: #"{"iss":"TEAM123456","iat":1e400}"#),
+         "iat"),
+        ("bearer " + ProviderTokenCheckTests.token(header: #"{"alg":"ES256","kid":"KEY1234567"}"#, claims: #"{"iss":"TEAM123456","iat":null}"#),
          "iat"),
         ("bearer " + ProviderTokenCheckTests.token(header: #"{"alg":"ES256","kid":"KEY1234567"}"#, claims: #"{"iss":"TEAM123456","iat":99999999999999999999}"#),
-         "iat"),
+         "in the future"),
         ("bearer " + ProviderTokenCheckTests.token(header: #"{"alg":"ES256","kid":"KEY1234567"}"#, claims: #"{"iss":"TEAM123456","iat":1767225600}"#,
                                                    signature: [UInt8](repeating: 1, count: 63)),
          "63 bytes"),
@@ -207,13 +235,15 @@ struct ProviderTokenCheckTests {
         #expect(own.check(authorization: "bearer " + other, now: Self.now0) == .accepted)
     }
 
-    @Test("iat at the ends of Int64 and clocks at the ends of SimTime answer without trapping")
+    @Test("iat at the ends of Int64 (negative: not a time) and clocks at the ends of SimTime answer without trapping")
     func extremes() throws {
         for (issuedAt, now, reason) in [(Int64.max, Self.now0, ProviderTokenReason.invalidProviderToken),
-                                        (Int64.min, Self.now0, .expiredProviderToken),
+                                        (Int64.max, SimTime.max - 1, .invalidProviderToken),
+                                        (0, SimTime.min, .invalidProviderToken),
+                                        (Int64.min, Self.now0, .invalidProviderToken),
                                         (Self.t0, SimTime.max, .expiredProviderToken),
                                         (Self.t0, SimTime.min, .invalidProviderToken),
-                                        (-1, Self.now0, .expiredProviderToken)] {
+                                        (-1, Self.now0, .invalidProviderToken)] {
             var check = try Self.check()
             #expect(check.check(authorization: "bearer " + Self.token(issuedAt: issuedAt), now: now).reason == reason, "\(issuedAt) at \(now)")
         }
@@ -258,7 +288,7 @@ struct ProviderTokenCheckTests {
     func signedToken() throws {
         let text = Self.token()
         let token = try ProviderToken(text)
-        #expect(token.keyID == Self.keyID && token.teamID == Self.team && token.issuedAt == Self.t0)
+        #expect(token.keyID == Self.keyID && token.teamID == Self.team && token.issuedAt == Self.now0)
         #expect(token.isSigned(by: Self.signingKey.publicKey) && !token.isSigned(by: Self.otherKey.publicKey))
         let header = Base64.decodeURL(Array(text.split(separator: ".")[0].utf8))!
         #expect(String(decoding: header, as: UTF8.self) == #"{"alg":"ES256","kid":"KEY1234567"}"#)

@@ -6,11 +6,12 @@ import Testing
 /// compatibility, refused early data, messages split across records and coalesced in one.
 @Suite("Handshake paths: retry, client certificates, compatibility, early data, fragments")
 struct HandshakeFlowTests {
-    /// A hello whose only share is for a group the server cannot use, but that offers x25519.
+    /// A hello whose only share is for a group the server does not offer (secp384r1), but
+    /// that offers x25519 in supported_groups.
     static func retryOptions() -> HelloOptions {
         var options = HelloOptions()
-        options.groups = [0x0017, 0x001d]
-        options.shares = [(0x0017, [4] + [UInt8](repeating: 1, count: 64))]
+        options.groups = [0x0018, 0x001d]
+        options.shares = [(0x0018, [4] + [UInt8](repeating: 1, count: 96))]
         return options
     }
 
@@ -39,7 +40,7 @@ struct HandshakeFlowTests {
     func retryMismatch() {
         var changes: [(inout HelloOptions, TestClient) -> Void] = []
         changes.append { options, client in options.shares = [(0x001d, client.key.publicKey)]; options.random[0] ^= 1 }
-        changes.append { options, _ in options.shares = [(0x0017, [4] + [UInt8](repeating: 2, count: 64))] }
+        changes.append { options, _ in options.shares = [(0x0018, [4] + [UInt8](repeating: 2, count: 96))] }
         changes.append { options, client in options.shares = [(0x001d, client.key.publicKey)]; options.earlyData = true }
         changes.append { options, client in options.shares = [(0x001d, client.key.publicKey)]; options.cipherSuites = [0x1303] }
         for change in changes {
@@ -52,6 +53,38 @@ struct HandshakeFlowTests {
             #expect(events == [.failed(.retriedHelloMismatch)])
             #expect(output == [21, 3, 3, 0, 2, 2, 47])
         }
+    }
+
+    @Test("a client's P-256 share is used when it sends no x25519 one; a client offering only P-256 without a share gets a retry for it")
+    func secp256r1() {
+        let client = TestClient()
+        var options = HelloOptions()
+        options.groups = [0x0017, 0x001d]
+        options.shares = [(0x0017, client.p256Key.publicKey.x963Representation)]
+        let (server, _, events) = connected(testConfiguration(), options)
+        #expect(events.count == 1)
+        #expect(server.session?.group == .secp256r1)
+
+        var retried = TLSServer(configuration: testConfiguration())
+        var retryClient = TestClient()
+        var first = HelloOptions()
+        first.groups = [0x0017]
+        first.shares = []
+        retryClient.take(retried.exchange(retryClient.helloRecord(first)).output)
+        #expect(Array(retryClient.received[0].1.suffix(12)) == [0x00, 0x33, 0x00, 0x02, 0x00, 0x17, 0x00, 0x2b, 0x00, 0x02, 0x03, 0x04])
+        var second = first
+        second.shares = [(0x0017, retryClient.p256Key.publicKey.x963Representation)]
+        retryClient.take(retried.exchange(retryClient.helloRecord(second)).output)
+        #expect(retried.exchange(retryClient.seal(.handshake, retryClient.finished())).events.count == 1)
+        #expect(retried.session?.group == .secp256r1 && retried.session?.retried == true)
+    }
+
+    @Test("a P-256 share that is not a point on the curve is illegal_parameter")
+    func secp256r1OffCurve() {
+        var options = HelloOptions()
+        options.groups = [0x0017]
+        options.shares = [(0x0017, [4] + [UInt8](repeating: 1, count: 64))]
+        HelloRefusalTests.expectRefused(options, .invalidKeyShare, .illegalParameter)
     }
 
     @Test("a client with a legacy_session_id gets it echoed and one ChangeCipherSpec; its own are ignored (§D.4)")

@@ -3,6 +3,7 @@ import Glibc
 import ProviderAuth
 import Synchronization
 import TLS
+import TLSCrypto
 
 /// Runs the tools the peer tests drive (openssl, python3), bounded in time. A missing tool
 /// skips its test with a note, except with CI=true, where it fails (`.ci/run` installs them).
@@ -20,10 +21,10 @@ enum PeerTool {
         var errors: String
     }
 
-    /// Runs `tool` with `arguments` and `input` on its standard input (each piece half a second
-    /// after the one before, kept open until the tool exits); killed after `timeout` seconds.
-    static func run(_ tool: String, _ arguments: [String], input: [String] = [], timeout: TimeInterval = 30,
-                    directory: URL? = nil) throws -> Outcome {
+    /// Runs `tool` with `arguments` and `input` on its standard input (each piece once `gate`
+    /// returns for its index, kept open until the tool exits); killed after `timeout` seconds.
+    static func run(_ tool: String, _ arguments: [String], input: [String] = [], gate: (Int) -> Void = { _ in },
+                    timeout: TimeInterval = 30, directory: URL? = nil) throws -> Outcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [tool] + arguments
@@ -34,7 +35,7 @@ enum PeerTool {
         process.standardInput = standardInput
         try process.run()
         for (index, piece) in input.enumerated() {
-            if index > 0 { Thread.sleep(forTimeInterval: 0.5) }
+            gate(index)
             standardInput.fileHandleForWriting.write(Data(piece.utf8))
         }
         let watchdog = DispatchWorkItem { [process] in if process.isRunning { process.terminate() } }
@@ -59,50 +60,26 @@ enum PeerTool {
     }
 }
 
-/// ECDSA P-256 with SHA-256 through ProviderAuth's signing (r ‖ s), written as TLS's DER
-/// ECDSA-Sig-Value (RFC 8446 §4.2.3).
+/// ECDSA P-256 with SHA-256 through TLSCrypto (constant time), as TLS's DER ECDSA-Sig-Value
+/// (RFC 8446 §4.2.3).
 struct P256Signer: CertificateVerifySigner {
-    let key: P256PrivateKey
+    let key: P256.PrivateKey
     var scheme: SignatureScheme { .ecdsaSecp256r1SHA256 }
 
     func sign(_ content: [UInt8]) -> [UInt8] {
-        let raw = key.signature(for: content)
-        let integers = Self.derInteger(Array(raw[0..<32])) + Self.derInteger(Array(raw[32..<64]))
-        return [0x30, UInt8(integers.count)] + integers
-    }
-
-    /// A positive INTEGER: leading zeros dropped, a zero put back before a high bit.
-    static func derInteger(_ bytes: [UInt8]) -> [UInt8] {
-        var value = Array(bytes.drop { $0 == 0 })
-        if value.isEmpty || value[0] & 0x80 != 0 { value.insert(0, at: 0) }
-        return [0x02, UInt8(value.count)] + value
-    }
-
-    /// r ‖ s from a DER ECDSA-Sig-Value; nil when it is not one.
-    static func rawSignature(_ der: [UInt8]) -> [UInt8]? {
-        guard der.count > 8, der[0] == 0x30, Int(der[1]) == der.count - 2 else { return nil }
-        var index = 2
-        var parts: [[UInt8]] = []
-        while index < der.count, parts.count < 2 {
-            guard der[index] == 0x02, index + 2 <= der.count else { return nil }
-            let length = Int(der[index + 1])
-            guard index + 2 + length <= der.count, length <= 33 else { return nil }
-            let value = Array(der[(index + 2)..<(index + 2 + length)].drop { $0 == 0 })
-            guard value.count <= 32 else { return nil }
-            parts.append([UInt8](repeating: 0, count: 32 - value.count) + value)
-            index += 2 + length
-        }
-        return parts.count == 2 && index == der.count ? parts[0] + parts[1] : nil
+        key.signature(forDigest: SHA256.hash(content)).derRepresentation
     }
 }
 
 /// Accepts a client whose CertificateVerify is a valid ECDSA P-256 signature by `key` (a test
 /// knows its client's key; checking the chain is module X509's work).
 struct P256ClientVerifier: ClientCertificateVerifier {
-    let key: P256PublicKey
+    let key: P256.PublicKey
     func verify(chain: [[UInt8]], scheme: SignatureScheme, signature: [UInt8], signedContent: [UInt8]) -> ClientCertificateVerdict {
-        guard scheme == .ecdsaSecp256r1SHA256, let raw = P256Signer.rawSignature(signature),
-              key.isValidSignature(raw, for: signedContent) else { return .refused(.decryptError, reason: "signature does not verify") }
+        guard scheme == .ecdsaSecp256r1SHA256, let parsed = P256.Signature(derRepresentation: signature),
+              key.isValidSignature(parsed, forDigest: SHA256.hash(signedContent)) else {
+            return .refused(.decryptError, reason: "signature does not verify")
+        }
         return .accepted
     }
 }
@@ -112,7 +89,7 @@ struct P256ClientVerifier: ClientCertificateVerifier {
 struct TestCertificate {
     let folder: URL
     let der: [UInt8]
-    let key: P256PrivateKey
+    let key: P256.PrivateKey
 
     init(name: String = "server") throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushsim-tls-\(UUID().uuidString)")
@@ -125,7 +102,7 @@ struct TestCertificate {
         der = Array(try Data(contentsOf: folder.appendingPathComponent("\(name).der")))
         guard case .privateKey(let key) = try P256KeyFile(pem: Array(try Data(contentsOf: folder.appendingPathComponent("\(name).key"))))
         else { throw CertificateError.openssl("not a private key") }
-        self.key = key
+        self.key = P256.PrivateKey(rawRepresentation: key.rawRepresentation)!
     }
 
     enum CertificateError: Error { case openssl(String) }
@@ -171,6 +148,12 @@ final class LoopbackTLSServer: @unchecked Sendable {
             Glibc.close(listener)
             done.signal()
         }
+    }
+
+    /// Waits (at most 10 s) until an event satisfies `condition`.
+    func waitFor(_ condition: (TLSEvent) -> Bool) {
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline && !events.withLock({ $0.contains(where: condition) }) { Thread.sleep(forTimeInterval: 0.02) }
     }
 
     /// Waits for the thread to finish (at most `seconds`).

@@ -19,7 +19,11 @@ struct PeerTests {
         server.start(connections: 1)
         let outcome = try PeerTool.run("openssl", ["s_client", "-tls1_3", "-alpn", "h2", "-connect", "127.0.0.1:\(server.port)",
                                                    "-servername", "localhost", "-CAfile", certificate.path("server.pem"),
-                                                   "-verify_return_error"], input: ["K\n", "ping\n"])
+                                                   "-verify_return_error"], input: ["K\n", "ping\n"]) { piece in
+            // Each line once the step before is done: s_client takes a whole read as one command.
+            if piece == 0 { server.waitFor { if case .handshakeCompleted = $0 { true } else { false } } }
+            if piece == 1 { server.waitFor { $0 == .keyUpdated(requested: true) } }
+        }
         #expect(server.wait())
         #expect(outcome.output.contains("TLSv1.3"), "\(outcome.output)\n\(outcome.errors)")
         #expect(outcome.output.contains("ALPN protocol: h2"))
@@ -52,6 +56,40 @@ struct PeerTests {
         }
         #expect(completed.first?.clientCertificateChain == [client.der], "\(events)")
         #expect(events.contains(.applicationData(Array("hello\n".utf8))))
+    }
+
+    @Test("openssl s_client -groups P-256: the secp256r1 key exchange",
+          .enabled(if: opensslPresent || PeerTool.required, "apt-get install -y openssl (with CI=true its absence fails the test)"))
+    func opensslP256() throws {
+        let certificate = try TestCertificate()
+        let server = try LoopbackTLSServer(configuration: TLSServerConfiguration(credentials: certificate.credentials))
+        server.start(connections: 1)
+        let outcome = try PeerTool.run("openssl", ["s_client", "-tls1_3", "-alpn", "h2", "-groups", "P-256", "-connect",
+                                                   "127.0.0.1:\(server.port)", "-CAfile", certificate.path("server.pem"),
+                                                   "-verify_return_error"], input: ["p256\n"])
+        #expect(server.wait())
+        #expect(outcome.output.contains("Server Temp Key: ECDH, prime256v1"), "\(outcome.output)\n\(outcome.errors)")
+        let events = server.events.withLock { $0 }
+        #expect(events.contains(.applicationData(Array("p256\n".utf8))), "\(events)")
+        if case .handshakeCompleted(let session)? = events.first { #expect(session.group == .secp256r1) } else { Issue.record("\(events)") }
+    }
+
+    @Test("openssl s_client -groups X448:X25519 (a share for X448 only) gets a HelloRetryRequest for x25519 and completes",
+          .enabled(if: opensslPresent || PeerTool.required, "apt-get install -y openssl (with CI=true its absence fails the test)"))
+    func opensslHelloRetryRequest() throws {
+        let certificate = try TestCertificate()
+        let server = try LoopbackTLSServer(configuration: TLSServerConfiguration(credentials: certificate.credentials))
+        server.start(connections: 1)
+        let outcome = try PeerTool.run("openssl", ["s_client", "-tls1_3", "-alpn", "h2", "-groups", "X448:X25519", "-connect",
+                                                   "127.0.0.1:\(server.port)", "-CAfile", certificate.path("server.pem"),
+                                                   "-verify_return_error"], input: ["retry\n"])
+        #expect(server.wait())
+        #expect(outcome.output.contains("Server Temp Key: X25519"), "\(outcome.output)\n\(outcome.errors)")
+        let events = server.events.withLock { $0 }
+        #expect(events.contains(.applicationData(Array("retry\n".utf8))), "\(events)")
+        if case .handshakeCompleted(let session)? = events.first { #expect(session.retried && session.group == .x25519) } else {
+            Issue.record("\(events)")
+        }
     }
 
     @Test("openssl s_client offering only http/1.1 is refused with no_application_protocol",

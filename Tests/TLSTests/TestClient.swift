@@ -26,6 +26,7 @@ struct HelloOptions {
 /// TLSCrypto: enough to drive the server through every state and check what it sends.
 struct TestClient {
     var key = X25519.PrivateKey(rawRepresentation: [UInt8](repeating: 0x42, count: 32))!
+    var p256Key = P256.PrivateKey(rawRepresentation: [UInt8](repeating: 0x24, count: 32))!
     var transcript = Transcript()
     var read: RecordProtection?
     var write: RecordProtection?
@@ -168,8 +169,10 @@ struct TestClient {
             let type = try! extensions.u16()
             var data = try! extensions.nested(lengthBytes: 2, field: "extension")
             if type == 51 {
-                _ = try! data.u16()
-                sharedSecret = key.sharedSecret(with: try! data.vector(lengthBytes: 2))
+                let group = try! data.u16()
+                let share = try! data.vector(lengthBytes: 2)
+                sharedSecret = group == 0x0017 ? p256Key.sharedSecret(with: P256.PublicKey(x963Representation: share)!)
+                    : key.sharedSecret(with: share)
             }
         }
         let handshakeSecret = KeySchedule.handshakeSecret(earlySecret: KeySchedule.earlySecret(), sharedSecret: sharedSecret!)

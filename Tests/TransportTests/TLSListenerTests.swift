@@ -2,24 +2,16 @@ import Foundation
 import ProviderAuth
 import Testing
 import TLS
+import TLSCrypto
 import Transport
 
-/// ECDSA P-256 CertificateVerify signatures through ProviderAuth (r ‖ s made DER), for a
-/// certificate openssl makes in a temporary folder.
+/// ECDSA P-256 CertificateVerify signatures through TLSCrypto, for a certificate openssl
+/// makes in a temporary folder (its key read by ProviderAuth's PEM reader).
 private struct P256Signer: CertificateVerifySigner {
-    let key: P256PrivateKey
+    let key: P256.PrivateKey
     var scheme: SignatureScheme { .ecdsaSecp256r1SHA256 }
 
-    func sign(_ content: [UInt8]) -> [UInt8] {
-        let raw = key.signature(for: content)
-        func integer(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
-            var value = Array(bytes.drop { $0 == 0 })
-            if value.isEmpty || value[0] & 0x80 != 0 { value.insert(0, at: 0) }
-            return [0x02, UInt8(value.count)] + value
-        }
-        let body = integer(raw[0..<32]) + integer(raw[32..<64])
-        return [0x30, UInt8(body.count)] + body
-    }
+    func sign(_ content: [UInt8]) -> [UInt8] { key.signature(forDigest: SHA256.hash(content)).derRepresentation }
 }
 
 /// A listener speaking `.http2OverTLS`: TLS 1.3 from module TLS, HTTP/2 inside, against
@@ -46,7 +38,7 @@ struct TLSListenerTests {
         }
         var configuration = TransportConfiguration()
         configuration.tls = TLSSettings(TLSServerConfiguration(credentials: ServerCredentials(certificateChain: [der],
-                                                                                             signer: P256Signer(key: key))))
+                                                                                             signer: P256Signer(key: P256.PrivateKey(rawRepresentation: key.rawRepresentation)!))))
         return (try RunningServer(configuration: configuration, listeners: [("127.0.0.1", .http2OverTLS)]), folder)
     }
 

@@ -9,8 +9,11 @@ public struct ProviderToken: Sendable, Equatable {
     public let keyID: String
     /// The claims' `iss`: the 10-character team id.
     public let teamID: String
-    /// The claims' `iat`: when the provider made it, in seconds since the Unix epoch.
-    public let issuedAt: Int64
+    /// The claims' `iat`: when the provider made it, in microseconds since the Unix epoch. APNs
+    /// takes any non-negative number of seconds, whole or not (`1767225600`, and PyAPNs2's and
+    /// apns2-up's `1795750587.5537436`); a fraction is kept to the microsecond, rounded down, and a
+    /// value beyond `SimTime`'s range reads as its end (a far-future token).
+    public let issuedAt: SimTime
     /// What the signature covers: the first two parts and the dot between, as sent.
     let signingInput: [UInt8]
     /// r ‖ s, 64 bytes.
@@ -37,14 +40,30 @@ public struct ProviderToken: Sendable, Equatable {
         guard headerObject["crit"] == nil else { throw .criticalHeader }
         guard case .string(let keyID)? = headerObject["kid"]?.value else { throw .missingKeyID }
         guard case .string(let teamID)? = claimsObject["iss"]?.value else { throw .missingIssuer }
-        guard case .number(let number)? = claimsObject["iat"]?.value, number.isInteger,
-              let issuedAt = number.int64Value else { throw .badIssuedAt }
+        guard case .number(let number)? = claimsObject["iat"]?.value, let issuedAt = Self.microseconds(number) else {
+            throw .badIssuedAt
+        }
         guard signature.count == 64 else { throw .badSignatureLength(signature.count) }
         self.keyID = keyID
         self.teamID = teamID
         self.issuedAt = issuedAt
         signingInput = Array(bytes[..<parts[1].endIndex])
         self.signature = signature
+    }
+
+    /// A number of seconds as microseconds: exact for a whole number, to the microsecond (rounded
+    /// down) for a fraction; nil for a negative or infinite one (beyond `Double`'s range).
+    static func microseconds(_ number: JSONNumber) -> SimTime? {
+        if number.isInteger, let seconds = number.int64Value {
+            guard seconds >= 0 else { return nil }
+            let (microseconds, overflow) = seconds.multipliedReportingOverflow(by: TimeUnit.second)
+            return overflow ? .max : microseconds
+        }
+        let seconds = number.doubleValue
+        guard seconds.isFinite, seconds >= 0 else { return nil }
+        let microseconds = (seconds * Double(TimeUnit.second)).rounded(.down)
+        // 2⁶³ is exactly a Double; anything from there on is past the end.
+        return microseconds < 0x1p63 ? SimTime(microseconds) : .max
     }
 
     /// A part's JSON object (strict JSON: duplicate members are refused, so a token

@@ -28,7 +28,7 @@ public struct ProviderTokenCheck: Sendable {
     private struct Current: Sendable {
         let token: String
         let teamID: String
-        let issuedAt: Int64
+        let issuedAt: SimTime
         let firstSeen: SimTime
     }
 
@@ -121,19 +121,28 @@ public struct ProviderTokenCheck: Sendable {
         return token.isEmpty ? .missing("bearer with no token") : .token(token)
     }
 
-    /// The refusal for a token issued at `issuedAt` (seconds) seen at `now` (µs); nil when
-    /// within the hour. Whole-seconds arithmetic that cannot overflow on any `iat`.
-    private static func freshness(issuedAt: Int64, now: SimTime) -> ProviderTokenVerdict? {
-        let (issued, overflow) = issuedAt.multipliedReportingOverflow(by: TimeUnit.second)
-        let (age, ageOverflow) = now.subtractingReportingOverflow(issued)
-        if overflow || ageOverflow {
-            // Out of range either way: a far-future iat is invalid, a far-past one expired.
-            return issuedAt > 0 ? .refused(.invalidProviderToken, detail: "iat \(issuedAt) is in the future")
-                                : .refused(.expiredProviderToken, detail: "iat \(issuedAt) is more than an hour ago")
+    /// The refusal for a token issued at `issuedAt` seen at `now` (both µs); nil when within
+    /// the hour. Arithmetic that cannot overflow on any `iat`.
+    private static func freshness(issuedAt: SimTime, now: SimTime) -> ProviderTokenVerdict? {
+        let (age, overflow) = now.subtractingReportingOverflow(issuedAt)
+        let iat = secondsText(issuedAt)
+        if overflow || age < 0 {
+            // iat is never negative, so out of range means a clock far in the past: the future.
+            let (ahead, far) = issuedAt.subtractingReportingOverflow(now)
+            return .refused(.invalidProviderToken, detail: far ? "iat \(iat) is in the future" : "iat \(iat) is \(seconds(ahead)) in the future")
         }
-        if age < 0 { return .refused(.invalidProviderToken, detail: "iat \(issuedAt) is \(seconds(-age)) in the future") }
-        if age > lifetime { return .refused(.expiredProviderToken, detail: "iat \(issuedAt) is \(seconds(age)) old, more than 3600 s") }
+        if age > lifetime { return .refused(.expiredProviderToken, detail: "iat \(iat) is \(seconds(age)) old, more than 3600 s") }
         return nil
+    }
+
+    /// An instant as seconds since the epoch, with its fraction when it has one: "1795750587.553743".
+    private static func secondsText(_ time: SimTime) -> String {
+        let fraction = time % TimeUnit.second
+        guard fraction != 0 else { return "\(time / TimeUnit.second)" }
+        // The fraction's six digits (1 000 000 + f, without its leading 1), trailing zeros dropped.
+        var digits = String(String(fraction + TimeUnit.second).dropFirst())
+        while digits.hasSuffix("0") { digits.removeLast() }
+        return "\(time / TimeUnit.second)." + digits
     }
 
     /// A duration as whole seconds, rounded down, e.g. "1200 s".

@@ -18,7 +18,7 @@ public enum ProviderTokenError: Error, Equatable, Sendable, CustomStringConverti
     case missingKeyID
     /// No `iss` string in the claims.
     case missingIssuer
-    /// No `iat`, or not a whole number of seconds that fits in 64 bits.
+    /// No `iat`, or not a number, or a negative one, or one beyond `Double`'s range.
     case badIssuedAt
     /// A signature of this many bytes, not ES256's 64 (r ‖ s).
     case badSignatureLength(Int)
@@ -35,7 +35,7 @@ public enum ProviderTokenError: Error, Equatable, Sendable, CustomStringConverti
         case .criticalHeader: "the header has crit: no JWS extension is understood"
         case .missingKeyID: "the header has no kid string"
         case .missingIssuer: "the claims have no iss string"
-        case .badIssuedAt: "iat is missing or not whole seconds since the epoch"
+        case .badIssuedAt: "iat is missing or not a non-negative number of seconds since the epoch"
         case .badSignatureLength(let count): "the signature is \(count) bytes, expected 64 (r ‖ s)"
         }
     }

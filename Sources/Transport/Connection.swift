@@ -3,7 +3,7 @@ import HTTP1
 import HTTP2
 
 /// One accepted client: its socket, its session (chosen by the first octets on a listener
-/// that speaks both), what is left to write, and where it stands in its life:
+/// that speaks both; TLS with HTTP/2 inside on a TLS listener), what is left to write, and where it stands in its life:
 /// open → flushing its last octets → lingering (our side shut, the client's octets read and
 /// dropped until it closes) → closed. Every step is bounded in time.
 final class Connection {
@@ -46,7 +46,17 @@ final class Connection {
         self.listener = listener.index
         self.configuration = configuration
         lastActivity = now
-        if listener.speaks == .http2PriorKnowledge { session = makeHTTP2Session() }
+        switch listener.speaks {
+        case .http2PriorKnowledge: session = makeHTTP2Session()
+        case .http2OverTLS: session = makeTLSSession()
+        case .http1OrHTTP2: break
+        }
+    }
+
+    /// TLS with HTTP/2 inside; `bind` refused the listener without `configuration.tls`.
+    private func makeTLSSession() -> TLSSession? {
+        configuration.tls.map { TLSSession(configuration: $0.server, inner: makeHTTP2Session(),
+                                           maxQueuedWriteBytes: configuration.maxQueuedWriteBytes) }
     }
 
     private func makeHTTP2Session() -> HTTP2Session {

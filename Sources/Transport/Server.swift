@@ -52,6 +52,9 @@ public final class Server {
     /// - Complexity: that of the resolver for a name; O(1) for a literal.
     public func bind(host: String, port: Int, protocol speaks: ListenerProtocol) throws(TransportError) -> (listener: Int, port: Int) {
         let address = try ListenAddress(host: host, port: port)
+        if speaks == .http2OverTLS && configuration.tls == nil {
+            throw .cannotListen(address: address.display, reason: "TLS needs a certificate and its key (TransportConfiguration.tls)")
+        }
         let listener = try Listener(address: address, index: listeners.count, speaks: speaks, backlog: configuration.listenBacklog)
         listeners.append(listener)
         return (listener.index, listener.port)

@@ -79,8 +79,8 @@ let package = Package(
         // a test advances), behind APNs's wire contract and a control API: the service
         // `pushsim serve` runs on the transport; and `pushsim provider`'s, the simulation's
         // provider fed the same timelines (hence Provider).
-        .target(name: "Live", dependencies: ["Base", "Kernel", "FakeAPNs", "Provider", "Device", "Simulator", "Reports", "ProviderAuth",
-                                             "Transport"]),
+        .target(name: "Live", dependencies: ["Base", "Kernel", "FakeAPNs", "Provider", "Device", "Simulator", "Reports", "TLSCrypto",
+                                             "X509", "ProviderAuth", "TLS", "Transport"]),
         // The command line: options declared once, commands, help, exit codes.
         .target(name: "CLI", dependencies: ["Base", "Simulator", "ScenarioFormat", "Reports", "Studies", "ProviderAuth", "Transport",
                                             "Live"]),

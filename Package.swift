@@ -113,7 +113,7 @@ let package = Package(
         // RFC 8448's handshake byte for byte, a test per alert and limit; openssl and Python's ssl as peers.
         .testTarget(name: "TLSTests", dependencies: ["TLS", "TLSCrypto", "ProviderAuth"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "HTTP2", "TLS", "TLSCrypto", "ProviderAuth"]),
-        .testTarget(name: "LiveTests", dependencies: ["TestSupport", "Live", "Transport", "Simulator", "ProviderAuth", "FakeAPNs", "Kernel",
+        .testTarget(name: "LiveTests", dependencies: ["TestSupport", "Live", "Transport", "TLS", "X509", "TLSCrypto", "Simulator", "ProviderAuth", "FakeAPNs", "Kernel",
                                                       "Base"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "CLI", "Live", "Studies", "Reports", "ScenarioFormat", "Simulator",
                                                      "FakeAPNs", "Base"]),

@@ -47,15 +47,17 @@ struct ClientCertificateCheck: ClientCertificateVerifier {
         }
     }
 
-    /// RFC 8446 §6.2's alert for a refused chain: unknown_ca when no trusted root issued it,
+    /// RFC 8446 §6.2's alert for a refused chain: unknown_ca when no trusted root issued it
+    /// (none by its issuer's name, or one by that name whose key did not sign it: another
+    /// local CA of the same name),
     /// certificate_expired for time, unsupported_certificate for its use, bad_certificate else.
     /// - Complexity: O(1).
     static func alert(for refusal: ChainRefusal) -> AlertDescription {
         switch refusal {
-        case .issuerNotFound: .unknownCA
+        case .issuerNotFound, .badSignature: .unknownCA
         case .expired, .notYetValid: .certificateExpired
         case .purposeNotAllowed, .leafMayNotSign: .unsupportedCertificate
-        case .badSignature, .unsupportedSignatureAlgorithm, .algorithmDoesNotFitKey, .unusableIssuerKey, .issuerNotCA,
+        case .unsupportedSignatureAlgorithm, .algorithmDoesNotFitKey, .unusableIssuerKey, .issuerNotCA,
              .issuerMayNotSignCertificates, .pathLengthExceeded, .pathTooLong, .unhandledCriticalExtension:
             .badCertificate
         }

@@ -1,11 +1,12 @@
 import Foundation
-import Glibc
+import Reports
 import X509
 
 /// The folder where `serve --tls` keeps its local CA and the server certificate it issued for
 /// APNs's host names and loopback (`--tls-dir`, default `.pushsim/tls`): reused while both are
-/// valid for those names and not near expiry, made again otherwise. Keys are written with
-/// mode 0600; certificates 0644, so a client can be pointed at `ca.pem`.
+/// valid for those names and not near expiry, made again otherwise. Written by `ReportWriter`
+/// (whole or not at all); keys with mode 0600, certificates readable, so a client can be
+/// pointed at `ca.pem`.
 public enum LocalTLSFolder {
     /// The files, as docs/serve.md names them.
     public static let authorityCertificate = "ca.pem"
@@ -31,31 +32,31 @@ public enum LocalTLSFolder {
     /// rather than replaced: it may be someone's.
     /// - Complexity: a few signatures and file writes.
     public static func prepare(_ folder: String, now: Int64) throws(ServeTLSError) -> Prepared {
-        try makeFolder(folder)
         let time = CertificateTime(secondsSinceEpoch: now)
         var generator = SystemRandomNumberGenerator()
-        var madeAuthority = false
+        var files: [(name: String, contents: String)] = []
         let authority: LocalAuthority
         if let kept = try keptAuthority(folder, at: time) {
             authority = kept
+            if let identity = try keptServer(folder, authority: authority, at: time) {
+                return Prepared(identity: identity, authorityPath: path(folder, authorityCertificate), madeAuthority: false,
+                                madeServerCertificate: false)
+            }
         } else {
             authority = LocalAuthority(now: time, using: &generator)
-            try write(authority.certificate.pem, to: path(folder, authorityCertificate), secret: false)
-            try write(P256KeyPEM.encode(authority.privateKey), to: path(folder, authorityKey), secret: true)
-            madeAuthority = true
-        }
-        if !madeAuthority, let identity = try keptServer(folder, authority: authority, at: time) {
-            return Prepared(identity: identity, authorityPath: path(folder, authorityCertificate), madeAuthority: false,
-                            madeServerCertificate: false)
+            files += [(authorityCertificate, authority.certificate.pem), (authorityKey, P256KeyPEM.encode(authority.privateKey))]
         }
         let issued: IssuedCertificate
         do { issued = try authority.issueServerCertificate(now: time, using: &generator) } catch {
             throw .badLocalAuthority(path: path(folder, authorityCertificate), reason: error.description)
         }
-        try write(issued.certificatePEM + authority.certificate.pem, to: path(folder, serverCertificate), secret: false)
-        try write(issued.privateKeyPEM, to: path(folder, serverKey), secret: true)
+        files += [(serverCertificate, issued.certificatePEM + authority.certificate.pem), (serverKey, issued.privateKeyPEM)]
+        // All at once or none: a CA is never left without its key, nor a certificate without its.
+        do { try ReportWriter.write(files, to: folder, privateFiles: [authorityKey, serverKey]) } catch {
+            throw .unwritable(error.description)
+        }
         return Prepared(identity: ServerIdentity(chain: [issued.certificate, authority.certificate], key: issued.privateKey),
-                        authorityPath: path(folder, authorityCertificate), madeAuthority: madeAuthority, madeServerCertificate: true)
+                        authorityPath: path(folder, authorityCertificate), madeAuthority: files.count == 4, madeServerCertificate: true)
     }
 
     static func path(_ folder: String, _ file: String) -> String { folder.hasSuffix("/") ? folder + file : folder + "/" + file }
@@ -95,30 +96,4 @@ public enum LocalTLSFolder {
     }
 
     private static func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
-
-    private static func makeFolder(_ folder: String) throws(ServeTLSError) {
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw .unwritable(path: folder, reason: (error as NSError).localizedDescription)
-        }
-    }
-
-    /// Writes `text` under a temporary name created with its final mode (0600 for a key, so
-    /// it is never readable by others, even for an instant), then renames it into place.
-    private static func write(_ text: String, to path: String, secret: Bool) throws(ServeTLSError) {
-        let temporary = path + ".partial"
-        unlink(temporary)
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, secret ? 0o600 : 0o644)
-        guard descriptor >= 0 else { throw .unwritable(path: path, reason: String(cString: strerror(errno))) }
-        let bytes = Array(text.utf8)
-        let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-        let closed = close(descriptor) == 0
-        guard written == bytes.count, closed, rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw .unwritable(path: path, reason: reason)
-        }
-    }
 }

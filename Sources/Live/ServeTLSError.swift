@@ -17,8 +17,9 @@ public enum ServeTLSError: Error, Equatable, Sendable, CustomStringConvertible {
     case notP256(path: String)
     /// A file of the local CA's folder is there but is not what serve wrote.
     case badLocalAuthority(path: String, reason: String)
-    /// The local CA's folder or one of its files cannot be written.
-    case unwritable(path: String, reason: String)
+    /// The local CA's folder or one of its files cannot be written: the writer's message,
+    /// which names the path and the system's reason.
+    case unwritable(String)
 
     /// Whether the fault is the machine's (exit 1) rather than a file's content (exit 65).
     public var isMachineFault: Bool {
@@ -40,7 +41,7 @@ public enum ServeTLSError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(UserText.path(path)): the server certificate's key is not P-256 (serve signs its TLS handshake with ECDSA P-256 only)"
         case .badLocalAuthority(let path, let reason):
             "\(UserText.path(path)): \(reason); remove the folder's files and serve --tls makes a new local CA"
-        case .unwritable(let path, let reason): "\(UserText.path(path)): cannot be written: \(reason)"
+        case .unwritable(let message): message
         }
     }
 }

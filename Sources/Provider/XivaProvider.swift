@@ -94,7 +94,11 @@ public struct XivaProvider: Sendable {
     public private(set) var configuration: ProviderConfiguration
     /// The template in use: the configuration's until the device id changes, then
     /// re-keyed so the new queue's collapse ids differ from the old queue's.
-    public private(set) var template: PushTemplate
+    public private(set) var template: PushTemplate {
+        didSet { shape = template.shape }
+    }
+    /// `template`'s sizes and keys, for the hot path.
+    private var shape: PushShape
     private var hash: UInt32
     private var token: DeviceToken?
     /// When the current token was last registered; a 410 stamped earlier is stale.
@@ -113,6 +117,7 @@ public struct XivaProvider: Sendable {
     public init(configuration: ProviderConfiguration, deviceIDHash hash: UInt32? = nil) {
         self.configuration = configuration
         self.template = configuration.template
+        shape = configuration.template.shape
         self.hash = hash ?? deviceIDHash(configuration.template.deviceID)
         queue.removeAll(keepsTimes: configuration.payloadTTL != nil)
     }
@@ -343,10 +348,10 @@ public struct XivaProvider: Sendable {
         let numbered = position > 0
         let payload = PushPayload(messageIndex: messageIndex,
                                   xiva: numbered ? XivaInfo(position: position, deviceIDHash: hash) : nil,
-                                  byteCount: template.byteCount(position: position, messageIndex: messageIndex))
+                                  byteCount: shape.byteCount(position: position, messageIndex: messageIndex))
         return PushNotification(token: token, priority: configuration.priority, expiration: expiration,
                                 collapseID: numbered && configuration.sendsCollapseID
-                                    ? template.collapseID(position: position) : nil,
+                                    ? shape.collapseID(position: position) : nil,
                                 payload: payload, isResend: isResend)
     }
 }

@@ -182,6 +182,7 @@ extension World {
 
     /// A request leaves the provider: the network loses it (the provider's timeout
     /// fires) or it reaches APNs after the provider-to-APNs latency.
+    @inline(__always)
     private mutating func send(_ push: PushNotification, attempt: Int32, at now: SimTime) {
         let slot = pushPool.park(push, attempt: attempt)
         if let network = chain.provider.network, networkRandom.nextUnitInterval() <= network.failureProbability {

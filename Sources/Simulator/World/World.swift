@@ -163,7 +163,10 @@ package struct World {
         timeline.drawDevice(seed: seed, user: user)
         for lane in 0..<traits.apps {
             timeline.drawLane(lane, seed: seed, user: user)
-            guard lane < keptLanes.count, let kept = keptLanes[lane], kept.drawnFor == (seed, user) else {
+            // Taken, not copied: its buffers become the world's without a copy. (A second
+            // rollout resuming from the same lane plays it whole.)
+            let kept = lane < keptLanes.count ? keptLanes[lane].take() : nil
+            guard let kept, kept.drawnFor == (seed, user) else {
                 // The lane could not be kept (a long lane): it is played whole.
                 try runLane(lane, user: user, traits: traits, plan: plan, seed: seed, into: &aggregate, observer: Unobserved.self,
                             keepingAt: nil)
@@ -351,7 +354,7 @@ package struct World {
     }
 
     /// Plays lane `lane` under `plan` from `kept`: its state, under `plan`'s configurations.
-    private mutating func resumeLane(_ lane: Int, from kept: KeptLane, user: Int, traits: DeviceTraits, plan: StrategyPlan,
+    private mutating func resumeLane(_ lane: Int, from kept: consuming KeptLane, user: Int, traits: DeviceTraits, plan: StrategyPlan,
                                      seed: UInt64, into aggregate: inout StrategyAggregate) throws(AccountingError) {
         openTapes(lane, seed: seed, user: user)
         defer { swapTapes(lane) }
@@ -360,15 +363,15 @@ package struct World {
         rerequestRandom.seek(kept.tapes.rerequest)
         powerRandom.seek(kept.tapes.power)
         memoryRandom.seek(kept.tapes.memory)
-        agenda = kept.agenda
+        // Moved in, not copied: the kept lane is this resume's (`take`).
+        swap(&agenda, &kept.agenda)
         apns = kept.apns
         provider = kept.provider
         provider.reconfigure(plan.provider)
         phone = kept.phone
         phone.reconfigure(phoneConfiguration(lane, traits: traits, plan: plan, folds: false, observer: Unobserved.self))
-        ledger = kept.ledger
-        pushPool = kept.pushPool
-        // Kept for any other strategy that resumes from it too: these are the world's own.
+        swap(&ledger, &kept.ledger)
+        swap(&pushPool, &kept.pushPool)
         agenda.ownStorage()
         ledger.ownStorage()
         pushPool.ownStorage()

@@ -405,11 +405,11 @@ package struct World {
             laneTapes[lane].memory.rewind()
         } else {
             laneTapes[lane].drawnFor = (seed, user)
-            laneTapes[lane].providerLatency.start(stream(.providerLatency))
-            laneTapes[lane].apnsLatency.start(stream(.apnsLatency))
-            laneTapes[lane].rerequest.start(stream(.rerequestLatency))
-            laneTapes[lane].power.start(stream(.powerDeferral))
-            laneTapes[lane].memory.start(stream(.extensionMemory))
+            laneTapes[lane].providerLatency.start(stream(.providerLatency), drawnBy: providerToAPNs)
+            laneTapes[lane].apnsLatency.start(stream(.apnsLatency), drawnBy: apnsToDevice)
+            laneTapes[lane].rerequest.start(stream(.rerequestLatency), drawnBy: rerequestRoundTrip)
+            laneTapes[lane].power.start(stream(.powerDeferral), drawnBy: powerDeferral ?? Sampler(.constant(0)))
+            laneTapes[lane].memory.start(stream(.extensionMemory), drawnBy: footprint ?? Sampler(.constant(0)))
         }
         swapTapes(lane)
     }

@@ -172,7 +172,7 @@ package struct World {
                             keepingAt: nil)
                 continue
             }
-            try resumeLane(lane, from: kept, user: user, traits: traits, plan: plan, seed: seed, into: &aggregate)
+            try resumeLane(lane, from: consume kept, user: user, traits: traits, plan: plan, seed: seed, into: &aggregate)
         }
     }
 

@@ -1,5 +1,5 @@
 // libFuzzer's entry point, compiled by Fuzz/run.sh as a module on top of PushSim's (never
-// by SwiftPM: Package.swift does not list this folder). One binary, seven targets, chosen
+// by SwiftPM: Package.swift does not list this folder). One binary, nine targets, chosen
 // by PUSHSIM_FUZZ_TARGET: `json` (the JSON parser; and the input as a push's payload, read
 // by serve's fast scan and by the parser, which must agree), `scenario` (the scenario decoder,
 // then the cost estimate of what it accepts), `partial` (a shard's partial result or a
@@ -15,7 +15,9 @@
 // to HTTP1's `RequestParser`, whole and in pieces, each request written back and read again
 // — see fuzzHTTP1), then the same octets as a server's answers to HTTP1's `ResponseParser`,
 // whole and in pieces, each response written back and read again — see fuzzHTTP1Responses)
-// and `measured` (pushsim fit's measured CSV, read, written back and read again).
+// and `measured` (pushsim fit's measured CSV, read, written back and read again)
+// and `aead` (TLSCrypto's AEADs: the input as a key, a nonce, additional data and a sealed
+// record to open, then sealed and opened again — see fuzzAEAD).
 // Beyond "no crash", every error message must be lines without control characters,
 // each of bounded length: user text is escaped and cut (`UserText`).
 import Base
@@ -30,6 +32,7 @@ import Reports
 import ScenarioFormat
 import Simulator
 import Studies
+import TLSCrypto
 
 private let target = ProcessInfo.processInfo.environment["PUSHSIM_FUZZ_TARGET"] ?? "scenario"
 
@@ -80,6 +83,9 @@ public func pushsimFuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> I
         fuzzHTTP2(bytes)
     case "http1":
         fuzzHTTP1(bytes)
+    case "aead":
+        fuzzAEAD(bytes, ChaCha20Poly1305.self)
+        fuzzAEAD(bytes, AES128GCM.self)
     case "folder":
         do {
             let folder = try ReportFolder(path: "fuzz", summary: bytes, record: nil)
@@ -522,4 +528,60 @@ private func fuzzHTTP1(_ bytes: [UInt8]) {
         }
     }
     fuzzHTTP1Responses(bytes)
+}
+
+/// One AEAD on one input: a key, a 12-byte nonce, a length byte and that many bytes of
+/// additional data (below 64), then a sealed text (ciphertext and tag) — all cut from the input,
+/// short parts padded with zeros. Beyond "no crash":
+/// - opening the sealed text in an array and in place agree; a text that opens seals back to
+///   itself, and a refused one is left untouched in place;
+/// - the same bytes sealed as a plaintext open to themselves, through both interfaces;
+/// - with one bit flipped (chosen by the input) in the ciphertext, the tag or the additional
+///   data, or cut short, they are refused.
+private func fuzzAEAD<Cipher: AEAD>(_ bytes: [UInt8], _: Cipher.Type) {
+    var rest = bytes[...]
+    func take(_ count: Int) -> [UInt8] {
+        let part = Array(rest.prefix(count))
+        rest = rest.dropFirst(count)
+        return part + [UInt8](repeating: 0, count: count - part.count)
+    }
+    let cipher = Cipher(key: take(Cipher.keyByteCount))!
+    let nonce = AEADNonce(take(AEADNonce.byteCount))!
+    let additionalData = take(Int(take(1)[0]) % 64)
+    let sealed = Array(rest)
+
+    // The input as a sealed text: both interfaces agree, and a refusal leaves the text as it came.
+    let opened = cipher.open(nonce: nonce, additionalData: additionalData, sealed: sealed)
+    if sealed.count >= Cipher.tagByteCount {
+        var record = additionalData + sealed
+        let text = additionalData.count..<(record.count - Cipher.tagByteCount)
+        let openedInPlace = cipher.open(nonce: nonce, in: &record, additionalData: 0..<additionalData.count, text: text)
+        precondition(openedInPlace == (opened != nil), "the array and in-place interfaces disagree on opening")
+        precondition(Array(record[text]) == (opened ?? Array(sealed[0..<text.count])), "opening in place wrote the wrong text")
+    } else {
+        precondition(opened == nil, "a text shorter than a tag opened")
+    }
+    if let opened {
+        precondition(cipher.seal(nonce: nonce, additionalData: additionalData, plaintext: opened) == sealed, "an opened text seals differently")
+    }
+
+    // The same bytes as a plaintext: sealed, they open to themselves; tampered, they are refused.
+    let plaintext = sealed
+    let resealed = cipher.seal(nonce: nonce, additionalData: additionalData, plaintext: plaintext)
+    precondition(cipher.open(nonce: nonce, additionalData: additionalData, sealed: resealed) == plaintext, "a sealed text does not open")
+    var inPlace = additionalData + plaintext + [UInt8](repeating: 0, count: Cipher.tagByteCount)
+    cipher.seal(nonce: nonce, in: &inPlace, additionalData: 0..<additionalData.count,
+                text: additionalData.count..<(additionalData.count + plaintext.count))
+    precondition(Array(inPlace[additionalData.count...]) == resealed, "sealing in place differs from sealing an array")
+    let bit = Int(bytes.last ?? 0) &* 31 &+ bytes.count
+    var tampered = resealed
+    tampered[bit % tampered.count] ^= 1 << UInt8(bit % 8)
+    precondition(cipher.open(nonce: nonce, additionalData: additionalData, sealed: tampered) == nil, "a flipped bit was not noticed")
+    if !additionalData.isEmpty {
+        var otherData = additionalData
+        otherData[bit % otherData.count] ^= 0x80
+        precondition(cipher.open(nonce: nonce, additionalData: otherData, sealed: resealed) == nil, "other additional data was accepted")
+    }
+    precondition(cipher.open(nonce: nonce, additionalData: additionalData, sealed: Array(resealed.dropLast())) == nil,
+                 "a text cut short opened")
 }

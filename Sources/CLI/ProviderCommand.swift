@@ -60,7 +60,8 @@ package enum ProviderCommand {
                 guard let value = Double($0), value.isFinite, value >= 1, value <= 3600 else { return nil }
                 return .milliseconds(Int64((value * 1000).rounded()))
             },
-            help: "How long to wait for serve's control API to answer (default 30)")
+            help: "How long to wait for serve's control API to answer, at the start or",
+            "again mid-run (default 30)")
 
         package static let all: [OptionSpec] = [serve.spec, listen.spec, apns.spec, ServeCommand.Options.strategy.spec,
                                                 ServeCommand.Options.topic.spec, ServeCommand.Options.duration.spec, out.spec,

@@ -11,6 +11,12 @@ public enum ExitCode: Int32, Sendable {
     case dataError = 65
 }
 
+/// A command's step stopped it with `code`, after printing why: what the steps of a
+/// long command throw, so its entry point reads as the steps in order.
+struct CommandStop: Error {
+    let code: ExitCode
+}
+
 /// `pushsim`: the command-line entry point. Commands are values with an abstract
 /// and examples, like swift-argument-parser's, but parsed by hand (no packages).
 public enum PushSimCommand {

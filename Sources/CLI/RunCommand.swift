@@ -120,28 +120,90 @@ package enum RunCommand {
                         simulate: Simulate, prepare: (Scenario) -> ExitCode? = { _ in nil },
                         alsoWritable: [(directory: String, name: String)] = [],
                         beforeWriting: (Completed) -> Void = { _ in }) -> Outcome {
+        do throws(CommandStop) {
+            let loaded = try loadScenario(options, console: console)
+            var scenario = loaded.scenario
+            let baseline = try chooseStrategies(&scenario, options: options, command: command, console: console)
+            try checkTracedAndShard(scenario, options: options, command: command, console: console)
+            if let code = prepare(scenario) { return .finished(code) }
+            try checkCost(scenario, options: options, console: console)
+            let directory = options.out ?? "reports/\(scenario.name)"
+            // A folder that cannot take the output fails now, not after the simulation.
+            do {
+                try ReportWriter.checkWritable(directory, for: options.shard != nil ? [Self.partialFileName]
+                                               : RunOutput.fileNames + (options.traced.isEmpty ? [] : TraceFiles.fileNames))
+                for target in alsoWritable { try ReportWriter.checkWritable(target.directory, for: [target.name]) }
+            } catch {
+                console.err("error: \(error)\n")
+                return .finished(.failure)
+            }
+            let users = options.shard.map { Simulation.shardRange(index: $0.index, count: $0.count, devices: scenario.devices) }
+                ?? 0..<scenario.devices
+            let (result, trace) = try simulateShowingProgress(scenario, users: users, options: options, console: console,
+                                                              simulate: simulate)
+            do {
+                // Each kind of run removes the other kind's output from the folder, in the
+                // same all-or-nothing step: a merge or a reader must not mix them up.
+                if let shard = options.shard {
+                    try writePartial(scenario, scenarioBytes: loaded.bytes, shard: shard, users: users.count, result: result,
+                                     directory: directory, options: options, console: console)
+                    return .finished(.success)
+                }
+                let record = RunRecord(scenario: scenario, scenarioBytes: loaded.bytes,
+                                       commandLine: ["pushsim", command] + arguments, overrides: options.sets)
+                // With --set, result.json carries the scenario as it ran (run.json hashes the file's bytes).
+                let scenarioText = loaded.overrides.isEmpty ? nil : ScenarioOverride.text(loaded.bytes, overrides: loaded.overrides)
+                let output = RunOutput(scenario: scenario, scenarioText: scenarioText ?? String(decoding: loaded.bytes, as: UTF8.self),
+                                       result: result, commandLine: RunOutput.commandLine([command] + arguments), record: record,
+                                       baseline: baseline, trace: trace)
+                let completed = Completed(scenario: scenario, result: result, reports: output.reports, record: record,
+                                          directory: directory, baseline: baseline)
+                beforeWriting(completed)
+                // A run without --trace takes away an earlier run's trace: it would not be this run's story.
+                try ReportWriter.write(output.files, to: directory,
+                                       removing: [Self.partialFileName] + (trace.devices.isEmpty ? TraceFiles.fileNames : []),
+                                       whileWaiting: options.output.waitingNote(console))
+                return .completed(completed)
+            } catch {
+                console.err("error: \(error)\n")
+                return .finished(.failure)
+            }
+        } catch {
+            return .finished(error.code)
+        }
+    }
+
+    /// The scenario as `--set` and `--seed` change it, with the bytes it was read from and
+    /// the overrides. Read once: a pipe cannot be read again, and a partial result must carry
+    /// exactly the text that was simulated.
+    private static func loadScenario(_ options: Options, console: Console) throws(CommandStop)
+        -> (scenario: Scenario, bytes: [UInt8], overrides: [ScenarioOverride]) {
         var scenario: Scenario
         let scenarioBytes: [UInt8]
         var overrides: [ScenarioOverride] = []
         do {
-            // Read once: a pipe cannot be read again, and a partial result must carry
-            // exactly the text that was simulated.
             overrides = try options.sets.map { (text) throws(ScenarioError) in try ScenarioOverride(text) }
             (scenario, scenarioBytes) = try ScenarioDecoder.loadKeepingBytes(path: options.scenarioPath,
                                                                              standardInput: console.input,
                                                                              overrides: overrides)
         } catch {
             console.err("error: \(error)\n")
-            return .finished(.dataError)
+            throw CommandStop(code: .dataError)
         }
         if let seed = options.seed { scenario.seed = seed }
+        return (scenario, scenarioBytes, overrides)
+    }
+
+    /// Keeps the strategies `--strategy` names (with the `--baseline` one, first), and
+    /// answers the baseline's index among them; an unknown label is a usage error.
+    private static func chooseStrategies(_ scenario: inout Scenario, options: Options, command: String,
+                                         console: Console) throws(CommandStop) -> Int {
         let labels = scenario.strategies.map(\.label)
         if !options.strategies.isEmpty {
             var chosen: [Strategy] = []
             for label in options.strategies {
                 guard let strategy = scenario.strategies.first(where: { $0.label == label }) else {
-                    return .finished(PushSimCommand.usage(.unknownStrategy(label, known: labels),
-                                                          command: command, console: console))
+                    throw CommandStop(code: PushSimCommand.usage(.unknownStrategy(label, known: labels), command: command, console: console))
                 }
                 if !chosen.contains(strategy) { chosen.append(strategy) }
             }
@@ -153,34 +215,40 @@ package enum RunCommand {
             }
             scenario.strategies = chosen
         }
-        var baseline = 0
-        if let label = options.baseline {
-            // Whatever --strategy chose, the baseline was added to it when the scenario has it.
-            guard let index = scenario.strategies.firstIndex(where: { $0.label == label }) else {
-                return .finished(PushSimCommand.usage(.unknownStrategy(label, known: labels), command: command, console: console))
-            }
-            baseline = index
+        guard let label = options.baseline else { return 0 }
+        // Whatever --strategy chose, the baseline was added to it when the scenario has it.
+        guard let index = scenario.strategies.firstIndex(where: { $0.label == label }) else {
+            throw CommandStop(code: PushSimCommand.usage(.unknownStrategy(label, known: labels), command: command, console: console))
         }
+        return index
+    }
+
+    /// `--trace` devices and `--shard`'s count within the scenario's devices: else a usage error.
+    private static func checkTracedAndShard(_ scenario: Scenario, options: Options, command: String,
+                                            console: Console) throws(CommandStop) {
         if let device = options.traced.first(where: { $0 >= scenario.devices }) {
-            return .finished(PushSimCommand.usage(.invalidValue(option: "--trace", value: String(device),
+            throw CommandStop(code: PushSimCommand.usage(.invalidValue(option: "--trace", value: String(device),
                                                                 expected: "a device index from 0 to \(scenario.devices - 1) "
                                                                     + "(the scenario has \(Counted.phrase(scenario.devices, "device")))"),
                                                   command: command, console: console))
         }
         if let shard = options.shard, shard.count > scenario.devices {
-            return .finished(PushSimCommand.usage(.invalidValue(option: "--shard", value: "\(shard.index)/\(shard.count)",
+            throw CommandStop(code: PushSimCommand.usage(.invalidValue(option: "--shard", value: "\(shard.index)/\(shard.count)",
                                                                 expected: "K/N with N ≤ \(scenario.devices), the scenario's device count"),
                                                   command: command, console: console))
         }
-        if let code = prepare(scenario) { return .finished(code) }
+    }
+
+    /// The run's and the trace's cost estimates within their limits, unless `--allow-large`.
+    /// Checked before anything is created: a run past a limit fails in a moment, not hours later.
+    private static func checkCost(_ scenario: Scenario, options: Options, console: Console) throws(CommandStop) {
         let deviceCount = options.shard.map {
             Simulation.shardRange(index: $0.index, count: $0.count, devices: scenario.devices).count
         } ?? scenario.devices
-        // Checked before anything is created: a run past a limit fails in a moment, not hours later.
         if !options.allowLarge, let passed = RunCost(scenario, devices: deviceCount, threads: options.threads).limitPassed {
             console.err("error: \(UserText.path(FileBytes.displayName(options.scenarioPath))): the run is too large: "
                         + "\(passed) (docs/scenarios.md, \"Limits\"); pass --allow-large to run it anyway\n")
-            return .finished(.dataError)
+            throw CommandStop(code: .dataError)
         }
         if !options.allowLarge, !options.traced.isEmpty {
             let expected = TraceCost.expectedEvents(scenario, devices: options.traced.count)
@@ -188,21 +256,14 @@ package enum RunCommand {
                 console.err("error: \(UserText.path(FileBytes.displayName(options.scenarioPath))): the trace is too large: about "
                             + "\(Counted.phrase(RunCost.count(expected), "event")) expected, more than \(RunCost.count(TraceCost.maximumEvents)) "
                             + "(docs/trace.md); trace fewer devices or a shorter run (--set duration=…), or pass --allow-large\n")
-                return .finished(.dataError)
+                throw CommandStop(code: .dataError)
             }
         }
-        let directory = options.out ?? "reports/\(scenario.name)"
-        // A folder that cannot take the output fails now, not after the simulation.
-        do {
-            try ReportWriter.checkWritable(directory, for: options.shard != nil ? [Self.partialFileName]
-                                           : RunOutput.fileNames + (options.traced.isEmpty ? [] : TraceFiles.fileNames))
-            for target in alsoWritable { try ReportWriter.checkWritable(target.directory, for: [target.name]) }
-        } catch {
-            console.err("error: \(error)\n")
-            return .finished(.failure)
-        }
-        let users = options.shard.map { Simulation.shardRange(index: $0.index, count: $0.count, devices: scenario.devices) }
-            ?? 0..<scenario.devices
+    }
+
+    /// Simulates `users`, their progress on stderr unless `--quiet`.
+    private static func simulateShowingProgress(_ scenario: Scenario, users: Range<Int>, options: Options, console: Console,
+                                                simulate: Simulate) throws(CommandStop) -> (SimulationResult, SimulationTrace) {
         let progress = options.output.quiet ? nil : ProgressReporter(total: users.count, console: console)
         let result: SimulationResult, trace: SimulationTrace
         do {
@@ -212,42 +273,23 @@ package enum RunCommand {
         } catch {
             progress?.finish()
             console.err("error: the accounting identity broke, no report written: \(error)\n")
-            return .finished(.failure)
+            throw CommandStop(code: .failure)
         }
         progress?.finish()
-        do {
-            // Each kind of run removes the other kind's output from the folder, in the
-            // same all-or-nothing step: a merge or a reader must not mix them up.
-            if let shard = options.shard {
-                let partial = PartialResult(scenarioText: String(decoding: scenarioBytes, as: UTF8.self),
-                                            seed: scenario.seed, shard: shard, result: result)
-                try ReportWriter.write([(Self.partialFileName, partial.encoded())], to: directory,
-                                       removing: RunOutput.fileNames + TraceFiles.fileNames,
-                                       whileWaiting: options.output.waitingNote(console))
-                if !options.output.quiet {
-                    console.err("wrote \(UserText.path(ReportWriter.join(directory, Self.partialFileName))) "
-                                + "(shard \(shard.index)/\(shard.count), \(Counted.phrase(users.count, "device")))\n")
-                }
-                return .finished(.success)
-            }
-            let record = RunRecord(scenario: scenario, scenarioBytes: scenarioBytes,
-                                   commandLine: ["pushsim", command] + arguments, overrides: options.sets)
-            // With --set, result.json carries the scenario as it ran (run.json hashes the file's bytes).
-            let scenarioText = overrides.isEmpty ? nil : ScenarioOverride.text(scenarioBytes, overrides: overrides)
-            let output = RunOutput(scenario: scenario, scenarioText: scenarioText ?? String(decoding: scenarioBytes, as: UTF8.self),
-                                   result: result, commandLine: RunOutput.commandLine([command] + arguments), record: record,
-                                   baseline: baseline, trace: trace)
-            let completed = Completed(scenario: scenario, result: result, reports: output.reports, record: record,
-                                      directory: directory, baseline: baseline)
-            beforeWriting(completed)
-            // A run without --trace takes away an earlier run's trace: it would not be this run's story.
-            try ReportWriter.write(output.files, to: directory,
-                                   removing: [Self.partialFileName] + (trace.devices.isEmpty ? TraceFiles.fileNames : []),
-                                   whileWaiting: options.output.waitingNote(console))
-            return .completed(completed)
-        } catch {
-            console.err("error: \(error)\n")
-            return .finished(.failure)
+        return (result, trace)
+    }
+
+    /// A shard's partial result, written in place of the reports (which it removes).
+    private static func writePartial(_ scenario: Scenario, scenarioBytes: [UInt8], shard: (index: Int, count: Int), users: Int,
+                                     result: SimulationResult, directory: String, options: Options, console: Console) throws {
+        let partial = PartialResult(scenarioText: String(decoding: scenarioBytes, as: UTF8.self),
+                                    seed: scenario.seed, shard: shard, result: result)
+        try ReportWriter.write([(Self.partialFileName, partial.encoded())], to: directory,
+                               removing: RunOutput.fileNames + TraceFiles.fileNames,
+                               whileWaiting: options.output.waitingNote(console))
+        if !options.output.quiet {
+            console.err("wrote \(UserText.path(ReportWriter.join(directory, Self.partialFileName))) "
+                        + "(shard \(shard.index)/\(shard.count), \(Counted.phrase(users, "device")))\n")
         }
     }
 

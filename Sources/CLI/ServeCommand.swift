@@ -201,24 +201,80 @@ package enum ServeCommand {
 
     package static func main(_ arguments: ArraySlice<String>, console: Console) -> ExitCode {
         if arguments.contains("--help") || arguments.contains("-h") { console.out(help); return .success }
-        func usage(_ error: UsageError) -> ExitCode { PushSimCommand.usage(error, command: "serve", console: console) }
-        let scanner: ArgumentScanner
+        let settings: Settings
         do {
-            scanner = try ArgumentScanner(arguments, command: "serve", options: Self.options)
+            settings = try Settings(arguments)
         } catch {
-            return usage(error)
+            return PushSimCommand.usage(error, command: "serve", console: console)
         }
-        let path: String
+
+        let scenario: Scenario, strategy: Strategy
+        switch ServeCommand.load(settings.path, sets: settings.sets, seed: settings.seed, strategy: settings.label,
+                                 command: "serve", console: console) {
+        case .success(let loaded): (scenario, strategy) = loaded
+        case .failure(let exit): return exit.code
+        }
+        let apps = scenario.devices * scenario.chain.device.apps.shares.count
+        if !settings.allowLarge, apps > largestPopulation {
+            console.err("error: \(UserText.path(settings.path)): the population is too large to serve: up to \(apps) device apps, "
+                        + "more than \(largestPopulation); lower devices (--set devices=N) or pass --allow-large\n")
+            return .dataError
+        }
+        guard let authentication = readAuthentication(settings, console: console) else { return .dataError }
+        let directory = settings.out ?? "reports/\(scenario.name)-serve"
         do {
+            try ReportWriter.checkWritable(directory, for: ServeReport.fileNames)
+        } catch {
+            console.err("error: \(error)\n")
+            return .failure
+        }
+
+        let server = Server(configuration: TransportConfiguration())
+        let apnsBound: (listener: Int, port: Int), controlBound: (listener: Int, port: Int)
+        do {
+            apnsBound = try server.bind(host: settings.listen.host, port: settings.listen.port, protocol: .http2PriorKnowledge)
+            controlBound = try server.bind(host: settings.control.host, port: settings.control.port, protocol: .http1OrHTTP2)
+        } catch {
+            console.err("error: \(error)\n")
+            return .failure
+        }
+        let mode: ClockMode = settings.clockKind == "controlled" ? .controlled : .scaled(speed: settings.speed ?? 1)
+        let service: ServeService
+        do {
+            service = try makeService(scenario, strategy: strategy, settings: settings, clock: mode, authentication: authentication,
+                                      listeners: (apnsBound.listener, controlBound.listener))
+        } catch {
+            console.err("error: \(error)\n")
+            return .dataError
+        }
+        service.attach(to: server)
+        service.apnsURL = "h2c://" + address(settings.listen.host, apnsBound.port)
+        signalled.store(false, ordering: .relaxed)
+        service.signalled = { signalled.load(ordering: .relaxed) }
+        for stopping in [SIGINT, SIGTERM] {
+            signal(stopping) { _ in ServeCommand.signalled.store(true, ordering: .relaxed) }
+        }
+        defer { for stopping in [SIGINT, SIGTERM] { signal(stopping, SIG_DFL) } }
+
+        console.out(banner(scenario, strategy: strategy, service: service, settings: settings, clock: mode,
+                           ports: (apnsBound.port, controlBound.port)))
+        server.run(service: service)
+        return writeReports(service, arguments: arguments, directory: directory, console: console)
+    }
+
+    /// `serve`'s command line, read and checked against itself: a bad value or a
+    /// combination that cannot mean anything is a usage error.
+    struct Settings {
+        var path: String
+        var listen: Endpoint, control: Endpoint, clockKind: String, speed: Double?, length: SimDuration?, label: String?
+        var topics: [String], keys: [(team: String, keyID: String, path: String)], subjectHeader: String?, out: String?
+        var sets: [String], seed: UInt64?, providerURL: EndpointURL?, providerTimeout: Duration?
+        var fields: ProviderFields
+        var allowLarge: Bool
+
+        init(_ arguments: ArraySlice<String>) throws(UsageError) {
+            let scanner = try ArgumentScanner(arguments, command: "serve", options: ServeCommand.options)
             path = try scanner.positionals("the scenario file")[0]
-        } catch {
-            return usage(error)
-        }
-        let listen: Endpoint, control: Endpoint, clockKind: String, speed: Double?, length: SimDuration?, label: String?
-        let topics: [String], keys: [(team: String, keyID: String, path: String)], subjectHeader: String?, out: String?
-        let sets: [String], seed: UInt64?, providerURL: EndpointURL?, providerTimeout: Duration?
-        let fieldPaths: (position: String?, hash: String?, message: String?)
-        do {
             listen = try scanner.value(Options.listen) ?? Endpoint(host: "127.0.0.1", port: 2197)
             control = try scanner.value(Options.control) ?? Endpoint(host: "127.0.0.1", port: 2198)
             clockKind = try scanner.value(Options.clock) ?? "scaled"
@@ -233,114 +289,92 @@ package enum ServeCommand {
             seed = try scanner.value(RunCommand.Options.seed)
             providerURL = try scanner.value(Options.provider)
             providerTimeout = try scanner.value(Options.providerTimeout)
-            fieldPaths = (try scanner.value(Options.payloadPosition), try scanner.value(Options.payloadDeviceHash),
-                          try scanner.value(Options.payloadMessage))
-        } catch {
-            return usage(error)
+            let fieldPaths = (position: try scanner.value(Options.payloadPosition), hash: try scanner.value(Options.payloadDeviceHash),
+                              message: try scanner.value(Options.payloadMessage))
+            guard let fields = ProviderFields(position: fieldPaths.position ?? "xiva.pos",
+                                              deviceIDHash: fieldPaths.hash ?? "xiva.device_id_hash",
+                                              message: fieldPaths.message ?? "mid") else {
+                throw .mismatch("a payload field is a dotted path of object keys, none of them empty (xiva.pos)")
+            }
+            self.fields = fields
+            if providerTimeout != nil && providerURL == nil {
+                throw .mismatch("--provider-timeout is the time a call to the provider may take; give --provider too")
+            }
+            if speed != nil && clockKind == "controlled" {
+                throw .mismatch("--speed sets the scaled clock; a controlled clock moves only by POST /clock")
+            }
+            if !keys.isEmpty && subjectHeader != nil {
+                throw .mismatch("--provider-key and --trust-certificate-subject are the two ways to authenticate; give one")
+            }
+            allowLarge = scanner.flag(RunCommand.Options.allowLarge)
         }
-        guard let fields = ProviderFields(position: fieldPaths.position ?? "xiva.pos",
-                                          deviceIDHash: fieldPaths.hash ?? "xiva.device_id_hash",
-                                          message: fieldPaths.message ?? "mid") else {
-            return usage(.mismatch("a payload field is a dotted path of object keys, none of them empty (xiva.pos)"))
-        }
-        if providerTimeout != nil && providerURL == nil {
-            return usage(.mismatch("--provider-timeout is the time a call to the provider may take; give --provider too"))
-        }
-        if speed != nil && clockKind == "controlled" {
-            return usage(.mismatch("--speed sets the scaled clock; a controlled clock moves only by POST /clock"))
-        }
-        if !keys.isEmpty && subjectHeader != nil {
-            return usage(.mismatch("--provider-key and --trust-certificate-subject are the two ways to authenticate; give one"))
-        }
+    }
 
-        let scenario: Scenario, strategy: Strategy
-        switch ServeCommand.load(path, sets: sets, seed: seed, strategy: label, command: "serve", console: console) {
-        case .success(let loaded): (scenario, strategy) = loaded
-        case .failure(let exit): return exit.code
-        }
-        let apps = scenario.devices * scenario.chain.device.apps.shares.count
-        if !scanner.flag(RunCommand.Options.allowLarge), apps > largestPopulation {
-            console.err("error: \(UserText.path(path)): the population is too large to serve: up to \(apps) device apps, "
-                        + "more than \(largestPopulation); lower devices (--set devices=N) or pass --allow-large\n")
-            return .dataError
-        }
-
+    /// How providers authenticate (`--trust-certificate-subject`, `--provider-key`, or not at
+    /// all); nil, after one line on stderr, when a key file cannot be read.
+    private static func readAuthentication(_ settings: Settings, console: Console) -> ProviderAuthentication? {
         var authentication = ProviderAuthentication.none
-        if let subjectHeader { authentication = .certificate(subjectHeader: subjectHeader.lowercased()) }
-        if !keys.isEmpty {
+        if let subjectHeader = settings.subjectHeader { authentication = .certificate(subjectHeader: subjectHeader.lowercased()) }
+        if !settings.keys.isEmpty {
             var providerKeys: [ProviderKey] = []
-            for key in keys {
+            for key in settings.keys {
                 do {
                     let bytes = try FileBytes.read(path: key.path)
                     let file = try P256KeyFile(pem: bytes)
                     providerKeys.append(try ProviderKey(teamID: key.team, keyID: key.keyID, publicKey: file.publicKey))
                 } catch {
                     console.err("error: \(UserText.path(key.path)): \(error)\n")
-                    return .dataError
+                    return nil
                 }
             }
             authentication = .token(providerKeys)
         }
-        let directory = out ?? "reports/\(scenario.name)-serve"
-        do {
-            try ReportWriter.checkWritable(directory, for: ServeReport.fileNames)
-        } catch {
-            console.err("error: \(error)\n")
-            return .failure
-        }
+        return authentication
+    }
 
-        let server = Server(configuration: TransportConfiguration())
-        let apnsBound: (listener: Int, port: Int), controlBound: (listener: Int, port: Int)
-        do {
-            apnsBound = try server.bind(host: listen.host, port: listen.port, protocol: .http2PriorKnowledge)
-            controlBound = try server.bind(host: control.host, port: control.port, protocol: .http1OrHTTP2)
-        } catch {
-            console.err("error: \(error)\n")
-            return .failure
-        }
-        let mode: ClockMode = clockKind == "controlled" ? .controlled : .scaled(speed: speed ?? 1)
-        func address(_ host: String, _ port: Int) -> String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
-        let service: ServeService
-        do {
-            service = try ServeService(scenario: scenario, strategy: strategy, topics: topics.isEmpty ? ["com.example.app"] : topics,
-                                       end: length ?? scenario.duration, clock: mode, authentication: authentication,
-                                       apnsListener: apnsBound.listener, controlListener: controlBound.listener,
-                                       provider: providerURL.map { ProviderTarget(url: $0, timeout: providerTimeout ?? .seconds(30),
-                                                                                  fields: fields) },
-                                       fieldsWithoutProvider: fields,
-                                       wallClock: {
-                                           var now = timespec()
-                                           clock_gettime(CLOCK_REALTIME, &now)
-                                           return SimTime(now.tv_sec) * TimeUnit.second + SimTime(now.tv_nsec / 1000)
-                                       })
-        } catch {
-            console.err("error: \(error)\n")
-            return .dataError
-        }
-        service.attach(to: server)
-        service.apnsURL = "h2c://" + address(listen.host, apnsBound.port)
-        signalled.store(false, ordering: .relaxed)
-        service.signalled = { signalled.load(ordering: .relaxed) }
-        for stopping in [SIGINT, SIGTERM] {
-            signal(stopping) { _ in ServeCommand.signalled.store(true, ordering: .relaxed) }
-        }
-        defer { for stopping in [SIGINT, SIGTERM] { signal(stopping, SIG_DFL) } }
+    /// The population served on the listeners bound, its clock, its provider (`--provider`),
+    /// against the wall clock.
+    private static func makeService(_ scenario: Scenario, strategy: Strategy, settings: Settings, clock mode: ClockMode,
+                                    authentication: ProviderAuthentication, listeners: (apns: Int, control: Int)) throws -> ServeService {
+        try ServeService(scenario: scenario, strategy: strategy, topics: settings.topics.isEmpty ? ["com.example.app"] : settings.topics,
+                         end: settings.length ?? scenario.duration, clock: mode, authentication: authentication,
+                         apnsListener: listeners.apns, controlListener: listeners.control,
+                         provider: settings.providerURL.map { ProviderTarget(url: $0, timeout: settings.providerTimeout ?? .seconds(30),
+                                                                             fields: settings.fields) },
+                         fieldsWithoutProvider: settings.fields,
+                         wallClock: {
+                             var now = timespec()
+                             clock_gettime(CLOCK_REALTIME, &now)
+                             return SimTime(now.tv_sec) * TimeUnit.second + SimTime(now.tv_nsec / 1000)
+                         })
+    }
 
+    /// `host:port`, with an IPv6 host in brackets.
+    private static func address(_ host: String, _ port: Int) -> String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+
+    /// What serve prints as it starts: the population, where its two APIs listen, the clock
+    /// and how the run ends.
+    private static func banner(_ scenario: Scenario, strategy: Strategy, service: ServeService, settings: Settings,
+                               clock mode: ClockMode, ports: (apns: Int, control: Int)) -> String {
         let clockText = switch mode {
         case .controlled: "controlled (POST /clock moves it)"
         case .scaled(let speed): "scaled, \(speed == speed.rounded() ? String(Int64(speed)) : String(speed)) simulated seconds per second"
         }
         let population = service.population
-        console.out("""
+        return """
         pushsim serve: \(scenario.name), \(Counted.phrase(population.lanes.count, "device app")) on \
         \(Counted.phrase(scenario.devices, "device")), strategy \(strategy.label), seed \(scenario.seed)
-        APNs      http://\(address(listen.host, apnsBound.port)) (HTTP/2 with prior knowledge)
-        control   http://\(address(control.host, controlBound.port))
+        APNs      http://\(address(settings.listen.host, ports.apns)) (HTTP/2 with prior knowledge)
+        control   http://\(address(settings.control.host, ports.control))
         clock     \(clockText), from \(scenario.start) 00:00 UTC
         ends      after \(durationText(population.end)) of simulated time, on SIGINT or SIGTERM, or on POST /stop
-        \(providerURL.map { "provider  \($0) (the phones register and re-request there)\n" } ?? "")
-        """)
-        server.run(service: service)
+        \(settings.providerURL.map { "provider  \($0) (the phones register and re-request there)\n" } ?? "")
+        """
+    }
+
+    /// The run's reports, written to `directory` when the served run has ended.
+    private static func writeReports(_ service: ServeService, arguments: ArraySlice<String>, directory: String,
+                                     console: Console) -> ExitCode {
         let ending = service.ending ?? .signal
         let files: [(name: String, contents: String)]
         do {

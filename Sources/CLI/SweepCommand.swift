@@ -73,75 +73,105 @@ package enum SweepCommand {
                      simulate: RunCommand.Simulate = RunCommand.simulation,
                      reusing: Bool = true) -> ExitCode {
         if arguments.contains("--help") || arguments.contains("-h") { console.out(help); return .success }
-        let scanner: ArgumentScanner
-        let options: RunCommand.Options
-        do {
-            scanner = try ArgumentScanner(arguments, command: "sweep", options: Self.options)
-            // `run`'s options read from the same scanner: one meaning for each.
-            options = try RunCommand.Options(scanner)
-            if options.sets.isEmpty { throw UsageError.missingArgument("--set <path>=<v1>,<v2>,…: the field to sweep") }
-        } catch let error as UsageError {
-            return PushSimCommand.usage(error, command: "sweep", console: console)
-        } catch {
-            return .failure
-        }
+        do throws(CommandStop) {
+            let options = try readOptions(arguments, console: console)
+            let file = FileBytes.displayName(options.scenarioPath)
+            var (grid, bytes, scenarios) = try decodePoints(options, file: file, console: console)
+            grid.name(strategyLabels: strategyLabels(scenarios))
+            do {
+                for index in scenarios.indices { scenarios[index] = try choose(options.strategies, in: scenarios[index]) }
+            } catch {
+                return PushSimCommand.usage(error, command: "sweep", console: console)
+            }
 
-        // Every point is decoded (and so checked) before the first runs.
-        var grid: SweepGrid
-        let bytes: [UInt8]
-        var scenarios: [Scenario] = []
-        let file = FileBytes.displayName(options.scenarioPath)
+            // A strategy the swept fields leave as it was, under the same rest of the scenario,
+            // is simulated once and its aggregate reused (`SweepPlan`): each point's run, and
+            // its cost, is only what it simulates itself.
+            let plan = SweepPlan(scenarios, reusing: reusing)
+            let runs = scenarios.indices.map { plan.scenarioToSimulate(scenarios[$0], point: $0) }
+            try checkCost(runs, options: options, file: file, console: console)
+            let directory = options.out ?? "reports/\(scenarios[0].name)-sweep"
+            do {
+                try ReportWriter.checkWritable(directory, for: SweepReport.fileNames)
+            } catch {
+                console.err("error: \(error)\n")
+                return .failure
+            }
+            if !options.output.quiet { console.err(planLine(plan, runs: runs, scenarios: scenarios)) }
+            let points = try simulatePoints(grid, scenarios: scenarios, runs: runs, plan: plan, options: options, console: console,
+                                            simulate: simulate)
+            let report = SweepReport(grid: grid, points: points, commandLine: RunOutput.commandLine(["sweep"] + arguments))
+            return write(report, scenarioBytes: bytes, to: directory, options: options, console: console)
+        } catch {
+            return error.code
+        }
+    }
+
+    /// `run`'s options, read from the same scanner as sweep's own (one meaning for each),
+    /// with at least one `--set`.
+    private static func readOptions(_ arguments: ArraySlice<String>, console: Console) throws(CommandStop) -> RunCommand.Options {
+        do throws(UsageError) {
+            let scanner = try ArgumentScanner(arguments, command: "sweep", options: Self.options)
+            let options = try RunCommand.Options(scanner)
+            if options.sets.isEmpty { throw UsageError.missingArgument("--set <path>=<v1>,<v2>,…: the field to sweep") }
+            return options
+        } catch {
+            throw CommandStop(code: PushSimCommand.usage(error, command: "sweep", console: console))
+        }
+    }
+
+    /// The grid the `--set`s span, the file's bytes, and the scenario at every point: each
+    /// decoded (and so checked) before the first runs.
+    private static func decodePoints(_ options: RunCommand.Options, file: String, console: Console) throws(CommandStop)
+        -> (grid: SweepGrid, bytes: [UInt8], scenarios: [Scenario]) {
         do {
-            bytes = try ScenarioDecoder.readBytes(path: options.scenarioPath, standardInput: console.input)
+            let bytes = try ScenarioDecoder.readBytes(path: options.scenarioPath, standardInput: console.input)
             var axes: [SweepAxis] = []
             for text in options.sets { axes.append(try SweepAxis(text)) }
-            grid = SweepGrid(axes)
+            let grid = SweepGrid(axes)
             guard grid.count <= SweepAxis.maxPoints else {
                 throw ScenarioError(.invalidValue("the grid has \(grid.count) points, more than \(SweepAxis.maxPoints)"),
                                     file: "--set", path: "", location: nil)
             }
+            var scenarios: [Scenario] = []
             for point in grid.points {
                 var scenario = try ScenarioDecoder.decode(bytes, file: file, overrides: grid.overrides(point))
                 if let seed = options.seed { scenario.seed = seed }
                 scenarios.append(scenario)
             }
+            return (grid, bytes, scenarios)
         } catch {
             console.err("error: \(error)\n")
-            return .dataError
+            throw CommandStop(code: .dataError)
         }
-        // A `strategies[i]` path names the file's i-th strategy: by its label, where every point agrees on it.
-        let labels = scenarios[0].strategies.indices.map { index in
+    }
+
+    /// A `strategies[i]` path names the file's i-th strategy: by its label, where every
+    /// point agrees on it, else by its number.
+    private static func strategyLabels(_ scenarios: [Scenario]) -> [String] {
+        scenarios[0].strategies.indices.map { index in
             scenarios.allSatisfy { index < $0.strategies.count && $0.strategies[index].label == scenarios[0].strategies[index].label }
                 ? scenarios[0].strategies[index].label : "\(index + 1)"
         }
-        grid.name(strategyLabels: labels)
-        do {
-            for index in scenarios.indices { scenarios[index] = try choose(options.strategies, in: scenarios[index]) }
-        } catch {
-            return PushSimCommand.usage(error, command: "sweep", console: console)
-        }
+    }
 
-        // A strategy the swept fields leave as it was, under the same rest of the scenario,
-        // is simulated once and its aggregate reused (`SweepPlan`): each point's run, and
-        // its cost, is only what it simulates itself.
-        let plan = SweepPlan(scenarios, reusing: reusing)
-        let runs = scenarios.indices.map { plan.scenarioToSimulate(scenarios[$0], point: $0) }
-        // Each point is a run: past a cost limit it needs --allow-large, checked before any runs.
+    /// Each point is a run: past a cost limit it needs --allow-large, checked before any runs.
+    private static func checkCost(_ runs: [Scenario?], options: RunCommand.Options, file: String,
+                                  console: Console) throws(CommandStop) {
         for (number, run) in runs.enumerated() where !options.allowLarge {
             if let run, let passed = RunCost(run, threads: options.threads).limitPassed {
                 console.err("error: \(UserText.path(file)): point \(number + 1) of the sweep is too large: \(passed) "
                             + "(docs/scenarios.md, \"Limits\"); pass --allow-large to run it anyway\n")
-                return .dataError
+                throw CommandStop(code: .dataError)
             }
         }
-        let directory = options.out ?? "reports/\(scenarios[0].name)-sweep"
-        do {
-            try ReportWriter.checkWritable(directory, for: SweepReport.fileNames)
-        } catch {
-            console.err("error: \(error)\n")
-            return .failure
-        }
-        if !options.output.quiet { console.err(planLine(plan, runs: runs, scenarios: scenarios)) }
+    }
+
+    /// Every point's result, simulating what `runs` holds for it and reusing the rest
+    /// (`plan`), each point's line on stderr as it finishes.
+    private static func simulatePoints(_ grid: SweepGrid, scenarios: [Scenario], runs: [Scenario?], plan: SweepPlan,
+                                       options: RunCommand.Options, console: Console,
+                                       simulate: RunCommand.Simulate) throws(CommandStop) -> [SweepReport.Point] {
         var points: [SweepReport.Point] = []
         var simulated: [SimulationResult?] = []
         for (number, (indices, scenario)) in zip(grid.points, scenarios).enumerated() {
@@ -155,7 +185,7 @@ package enum SweepCommand {
                 } catch {
                     progress?.finish()
                     console.err("error: the accounting identity broke at point \(number + 1), nothing written: \(error)\n")
-                    return .failure
+                    throw CommandStop(code: .failure)
                 }
                 progress?.finish()
             } else {
@@ -170,8 +200,13 @@ package enum SweepCommand {
                 console.err("point \(number + 1)/\(grid.count): \(values) (\(String(format: "%.1f", seconds)) s)\n")
             }
         }
-        let report = SweepReport(grid: grid, points: points, commandLine: RunOutput.commandLine(["sweep"] + arguments))
-        // Standard output first, as `run`: when it fails the folder is left as it was.
+        return points
+    }
+
+    /// The table or JSON on stdout first, as `run`: when it fails the folder is left as it
+    /// was. Then the report's files.
+    private static func write(_ report: SweepReport, scenarioBytes bytes: [UInt8], to directory: String,
+                              options: RunCommand.Options, console: Console) -> ExitCode {
         if !options.output.quiet {
             switch options.output.format {
             case .table: console.out(table(report))

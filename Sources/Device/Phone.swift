@@ -134,14 +134,12 @@ public struct PhoneConfiguration: Sendable, Equatable {
     /// nil: it keeps every id (a short run, where they cost little).
     public var copyBounds: CopyBounds?
 
-    /// A configuration; the defaults are an app with nothing unusual.
+    /// A configuration. No parameter has a default: the engine builds every phone's in one
+    /// place (`StrategyPlan.phoneConfiguration`), which must name each field.
     /// - Complexity: O(1).
-    public init(serviceExtension: ServiceExtension, updatedExtension: ServiceExtension? = nil,
-                eligibility: ExtensionEligibility = ExtensionEligibility(),
-                extensionTimeLimit: SimDuration = Self.defaultExtensionTimeLimit,
-                registrationPolicy: RegistrationPolicy = .everyLaunch, subscriptionSync: SubscriptionSync = .reconnect,
-                memoryLimitKB: Int64 = .max, reportsSavedPosition: Bool = false,
-                copyBounds: CopyBounds? = nil) {
+    public init(serviceExtension: ServiceExtension, updatedExtension: ServiceExtension?, eligibility: ExtensionEligibility,
+                extensionTimeLimit: SimDuration, registrationPolicy: RegistrationPolicy, subscriptionSync: SubscriptionSync,
+                memoryLimitKB: Int64, reportsSavedPosition: Bool, copyBounds: CopyBounds?) {
         self.serviceExtension = serviceExtension
         self.updatedExtension = updatedExtension
         self.eligibility = eligibility

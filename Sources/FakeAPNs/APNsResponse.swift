@@ -29,6 +29,13 @@ public struct APNsResponse: Equatable, Sendable, CustomStringConvertible {
         APNsResponse(status: reason.status, reason: reason, timestamp: timestamp)
     }
 
+    /// An error answer whose body names no reason Apple documents (a proxy's, a mock's): the
+    /// status alone, which no remedy reads, so a provider gives the request up.
+    /// - Complexity: O(1).
+    public static func unexplained(status: UInt16) -> APNsResponse {
+        APNsResponse(status: status, reason: nil, timestamp: nil)
+    }
+
     /// True for 200.
     @inlinable public var isSuccess: Bool { status == 200 }
 

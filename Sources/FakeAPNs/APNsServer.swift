@@ -99,6 +99,15 @@ public struct APNsServer: Sendable {
     /// Used only for the nondeterministic storage choice.
     private var random = SplitMix64(seed: 0)
 
+    /// The generator behind the nondeterministic storage choice, where it got to. A world
+    /// plays one device app, seeded by `reset`; serve's one APNs for a whole population
+    /// sets each app's own here around a call for that app's token, so every app tosses
+    /// from its own stream as in a world.
+    public var storageCoin: SplitMix64 {
+        get { random }
+        set { random = newValue }
+    }
+
     /// An APNs that knows no token yet.
     /// - Complexity: O(1).
     public init(configuration: APNsConfiguration = APNsConfiguration()) {

@@ -1,6 +1,7 @@
 import Base
 import Device
 import FakeAPNs
+import Simulator
 
 /// One entry of a phone's Notification Center, as the inspection API shows it.
 package struct ShownEntry: Sendable {
@@ -49,11 +50,10 @@ package struct DeviceApp {
     /// The mail ids whose own push was drawn (with a provider link: `DeviceAppCount.mailsShown`).
     package var mailsShown = Set<Int32>()
 
-    // The lane's own streams, as the simulation derives them.
-    package var apnsLatencyRandom: SplitMix64
-    package var powerRandom: SplitMix64
-    package var memoryRandom: SplitMix64
-    package var tapRandom: SplitMix64
+    /// The device app's own streams, as the simulation derives them.
+    package var streams: LaneStreams
+    /// APNs's coin for this app's tokens (`APNsServer.storageCoin`), seeded as a world seeds its APNs.
+    package var apnsCoin: SplitMix64
 
     /// Logs `step` (of push `message`, if any) at `now`, over the oldest when full.
     /// - Complexity: O(1).

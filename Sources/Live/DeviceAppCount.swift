@@ -1,4 +1,5 @@
 import Base
+import FakeAPNs
 
 /// What the live population counts for each device app: one case per column of
 /// `devices.csv` and per key of the API's `counts` objects (the case's name in snake_case,
@@ -53,6 +54,19 @@ public enum DeviceAppCount: Int, Counter {
     case summariesShown
     /// Distinct mails (the payload's mail id, `--payload-message`) whose own push was drawn.
     case mailsShown
+}
+
+extension DeviceAppCount {
+    /// The column that counts a notification APNs discarded for `reason`.
+    /// - Complexity: O(1).
+    package static func discarded(_ reason: APNsDiscardReason) -> DeviceAppCount {
+        switch reason {
+        case .replaced: .coalesced
+        case .expired: .expired
+        case .unregistered: .discardedUnregistered
+        case .disabled: .discardedDisabled
+        }
+    }
 }
 
 /// One device app's counts.

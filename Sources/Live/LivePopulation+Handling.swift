@@ -14,19 +14,26 @@ extension LivePopulation {
         case .disconnectionReachesAPNs(let token):
             apns.deviceDisconnected(token)
         case .bounceReachesAPNs(let slot):
-            apns.deliveryFailed(pool.take(slot).push, at: now, into: &apnsEffects)
+            let push = pool.take(slot).push
+            let lane = tokens.lane(of: push.token)
+            lendCoin(of: lane)
+            apns.deliveryFailed(push, at: now, into: &apnsEffects)
+            returnCoin(to: lane)
             routeAPNsEffects(at: now)
         case .tokenChangeReachesAPNs(let old, let new):
             apns.tokenChanged(from: old, to: new, at: now, into: &apnsEffects)
             routeAPNsEffects(at: now)
         case .powerWindowOpens(let token):
+            let lane = tokens.lane(of: token)
+            lendCoin(of: lane)
             apns.powerWindowOpens(token, at: now, into: &apnsEffects)
+            returnCoin(to: lane)
             routeAPNsEffects(at: now)
         case .pushReachesDevice(let slot):
             // The push stays in its slot while the phone takes it: a bounce goes back from there.
             let push = pool[slot]
             let lane = tokens.lane(of: push.token)
-            let footprintKB = footprint?.sample(&lanes[Int(lane)].memoryRandom) ?? 0
+            let footprintKB = draws.footprintKB(&lanes[Int(lane)].streams.memory)
             lanes[Int(lane)].phone.receive(push, footprintKB: footprintKB, at: now, into: &deviceEffects)
             routeDeviceEffects(lane: lane, at: now, handedOver: slot)
         case .answerReachesDevice(let lane, let invocation, let ok):
@@ -80,141 +87,147 @@ extension LivePopulation {
         routeDeviceEffects(lane: lane, at: now)
     }
 
-    /// Routes what APNs answered.
+    /// Routes what APNs answered (`EffectRouter`).
     /// - Complexity: O(effects).
     mutating func routeAPNsEffects(at now: SimTime) {
         var routed = 0
         while routed < apnsEffects.count {
             let effect = apnsEffects[routed]
             routed += 1
-            switch effect {
-            case .deliver(let push):
-                let lane = Int(tokens.lane(of: push.token))
-                let delay = apnsToDevice.sample(&lanes[lane].apnsLatencyRandom)
-                agenda.send(.pushReachesDevice(pool.park(push, attempt: 0)), arrivingAt: now + delay)
-            case .deferForPower(let token):
-                let lane = Int(tokens.lane(of: token))
-                let delay = powerDeferral?.sample(&lanes[lane].powerRandom) ?? 0
-                agenda.send(.powerWindowOpens(token), arrivingAt: now + delay)
-            case .discard(let push, let reason):
-                let lane = Int(tokens.lane(of: push.token))
-                let count: DeviceAppCount = switch reason {
-                case .replaced: .coalesced
-                case .expired: .expired
-                case .unregistered: .discardedUnregistered
-                case .disabled: .discardedDisabled
-                }
-                lanes[lane].counts[count] += 1
-                lanes[lane].note(.dropped(reason), message: push.payload.messageIndex, at: now)
-            case .held:
-                // Told only under `APNsConfiguration.reportsHolding`, which the population does not ask for.
-                break
-            }
+            EffectRouter.route(effect, at: now, through: &self)
         }
         apnsEffects.removeAll(keepingCapacity: true)
     }
 
-    /// Routes what `lane`'s phone answered. `handedOver`: the slot of the push just given
-    /// to `Phone.receive` (-1: none); it is freed unless the push goes back to APNs from it.
+    /// Routes what `lane`'s phone answered (`EffectRouter`). `handedOver`: the slot of the push
+    /// just given to `Phone.receive` (-1: none); it is freed unless the push goes back to APNs from it.
     /// - Complexity: O(effects).
     mutating func routeDeviceEffects(lane: Int32, at now: SimTime, handedOver: PushSlot = -1) {
-        let index = Int(lane)
+        routedLane = lane
         var bounced = false
         var routed = 0
         while routed < deviceEffects.count {
             let effect = deviceEffects[routed]
             routed += 1
-            switch effect {
-            case .connected(let token):
-                lanes[index].note(.online, message: nil, at: now)
-                agenda.sendNow(.connectionReachesAPNs(token))
-            case .disconnected(let token):
-                lanes[index].note(.offline, message: nil, at: now)
-                agenda.sendNow(.disconnectionReachesAPNs(token))
-            case .deliveryFailed:
-                precondition(handedOver >= 0, "a delivery failed with no push handed over")
-                bounced = true
-                lanes[index].counts[.bounced] += 1
-                agenda.sendNow(.bounceReachesAPNs(handedOver))
-            case .received(let message, _, let logged):
-                lanes[index].counts[.delivered] += 1
-                lanes[index].note(.received(logged: logged), message: message, at: now)
-            case .logUploaded:
-                lanes[index].note(.logUploaded, message: nil, at: now)
-            case .appUpdated:
-                lanes[index].note(.appUpdated, message: nil, at: now)
-            case .rerequest(let position, let gap, let invocation):
-                if link != nil {
-                    lanes[index].counts[.rerequests] += 1
-                    let phone = lanes[index].phone
-                    calls.append(ProviderCall(lane: lane, kind: .rerequest(
-                        invocation: invocation, position: position, gap: gap, token: phone.token, deviceID: phone.deviceID,
-                        deviceIDHash: phone.deviceIDHash)))
-                    unanswered += 1
-                    lanes[index].note(.rerequested(from: position - gap, to: position - 1), message: nil, at: now)
-                } else {
-                    // No provider to ask: the extension's request fails at once.
-                    lanes[index].counts[.rerequestErrors] += 1
-                    lanes[index].note(.rerequestedWithoutProvider, message: nil, at: now)
-                    agenda.send(.answerReachesDevice(lane: lane, invocation: invocation, ok: false), arrivingAt: now)
-                }
-            case .startDeadline(let invocation, let after):
-                agenda.send(.extensionDeadline(lane: lane, invocation: invocation), arrivingAt: now + after)
-            case .presented(let message, let replacedExisting, let run):
-                lanes[index].counts[.shown] += 1
-                if case .timedOut = run { lanes[index].counts[.rerequestTimeouts] += 1 }
-                let serial = Int(message)
-                if serial < mailOfSerial.count, mailOfSerial[serial] >= 0,
-                   lanes[index].mailsShown.insert(mailOfSerial[serial]).inserted {
-                    lanes[index].counts[.mailsShown] += 1
-                }
-                if replacedExisting { lanes[index].counts[.replacedOnDevice] += 1 }
-                lanes[index].show(ShownEntry(shownAt: now, record: records.record(messageIndex: message), messageIndex: message,
-                                             summary: nil, replacedExisting: replacedExisting))
-                lanes[index].note(.shown(run), message: message, at: now)
-                maybeTap(lane: lane, at: now)
-            case .rerequestAnswerMissed:
-                lanes[index].note(.answerMissed, message: nil, at: now)
-            case .summaryShown(let message, let from, let to, let replacedExisting):
-                lanes[index].counts[.shown] += 1
-                lanes[index].counts[.summariesShown] += 1
-                if replacedExisting { lanes[index].counts[.replacedOnDevice] += 1 }
-                lanes[index].show(ShownEntry(shownAt: now, record: records.record(messageIndex: message), messageIndex: message,
-                                             summary: from...to, replacedExisting: replacedExisting))
-                lanes[index].note(.summaryShown, message: message, at: now)
-                maybeTap(lane: lane, at: now)
-            case .notShown(let message, let reason):
-                lanes[index].counts[.notShown] += 1
-                lanes[index].note(.notShown(reason), message: message, at: now)
-            case .tokenChanged(let old, let new):
-                agenda.sendNow(.tokenChangeReachesAPNs(old: old, new: new))
-            case .registered(let token, let hash):
-                lanes[index].counts[.registrations] += 1
-                lanes[index].note(.registered, message: nil, at: now)
-                if link != nil {
-                    calls.append(ProviderCall(lane: lane, kind: .register(token: token, deviceID: lanes[index].phone.deviceID,
-                                                                          deviceIDHash: hash, atInstall: false)))
-                    unanswered += 1
-                }
-            case .subscriptionsSynced(let generation):
-                if link?.sendsSubscriptions == true {
-                    calls.append(ProviderCall(lane: lane, kind: .subscriptions(generation: generation)))
-                    unanswered += 1
-                }
-            case .positionSaved:
-                // Told only under `PhoneConfiguration.reportsSavedPosition`, which the population does not ask for.
-                break
-            }
+            if EffectRouter.route(effect, handedOver: handedOver, at: now, through: &self) { bounced = true }
         }
         deviceEffects.removeAll(keepingCapacity: true)
         if handedOver >= 0 && !bounced { pool.free(handedOver) }
     }
+}
 
-    /// The user may tap what was just shown (the scenario's `device.taps`).
-    private mutating func maybeTap(lane: Int32, at now: SimTime) {
-        guard let taps = scenario.chain.device.taps,
-              lanes[Int(lane)].tapRandom.nextUnitInterval() <= taps.probability else { return }
-        let delay = tapDelay?.sample(&lanes[Int(lane)].tapRandom) ?? 0
-        if now + delay < end { agenda.send(.tapped(lane: lane), arrivingAt: now + delay) }
+/// The population is a lane for the router with many device apps on one clock: a message
+/// names its device app, the books are each app's counts and log, and the provider is
+/// outside, reached by calls that serve sends (`ProviderCall`).
+extension LivePopulation: APNsEffectLane, DeviceEffectLane {
+    package typealias Message = LiveMessage
+
+    package mutating func send(_ message: LiveMessage, arrivingAt time: SimTime) { agenda.send(message, arrivingAt: time) }
+
+    package mutating func sendNow(_ message: LiveMessage) { agenda.sendNow(message) }
+
+    package mutating func park(_ push: PushNotification, attempt: Int32) -> PushSlot { pool.park(push, attempt: attempt) }
+
+    package mutating func deliveryDelay(for token: DeviceToken) -> SimDuration {
+        draws.apnsToDevice.sample(&lanes[Int(tokens.lane(of: token))].streams.apnsLatency)
     }
+
+    package mutating func powerDelay(for token: DeviceToken) -> SimDuration {
+        draws.powerDelay(&lanes[Int(tokens.lane(of: token))].streams.power)
+    }
+
+    package mutating func tapDelay() -> SimDuration? { draws.tap(&lanes[Int(routedLane)].streams.tap) }
+
+    package mutating func discarded(_ push: PushNotification, _ reason: APNsDiscardReason, loss: LossReason, at now: SimTime) {
+        let lane = Int(tokens.lane(of: push.token))
+        lanes[lane].counts[.discarded(reason)] += 1
+        lanes[lane].note(.dropped(reason), message: push.payload.messageIndex, at: now)
+    }
+
+    package mutating func callProvider(_ call: PhoneCall, at now: SimTime) {
+        let lane = routedLane
+        let index = Int(lane)
+        switch call {
+        case .register(let token, let hash):
+            lanes[index].counts[.registrations] += 1
+            lanes[index].note(.registered, message: nil, at: now)
+            if link != nil {
+                calls.append(ProviderCall(lane: lane, kind: .register(token: token, deviceID: lanes[index].phone.deviceID,
+                                                                      deviceIDHash: hash, atInstall: false)))
+                unanswered += 1
+            }
+        case .subscriptions(let generation):
+            if link?.sendsSubscriptions == true {
+                calls.append(ProviderCall(lane: lane, kind: .subscriptions(generation: generation)))
+                unanswered += 1
+            }
+        case .rerequest(let position, let gap, let invocation):
+            if link != nil {
+                lanes[index].counts[.rerequests] += 1
+                let phone = lanes[index].phone
+                calls.append(ProviderCall(lane: lane, kind: .rerequest(
+                    invocation: invocation, position: position, gap: gap, token: phone.token, deviceID: phone.deviceID,
+                    deviceIDHash: phone.deviceIDHash)))
+                unanswered += 1
+                lanes[index].note(.rerequested(from: position - gap, to: position - 1), message: nil, at: now)
+            } else {
+                // No provider to ask: the extension's request fails at once.
+                lanes[index].counts[.rerequestErrors] += 1
+                lanes[index].note(.rerequestedWithoutProvider, message: nil, at: now)
+                agenda.send(.answerReachesDevice(lane: lane, invocation: invocation, ok: false), arrivingAt: now)
+            }
+        }
+    }
+
+    /// A mail's own push drawn: its first showing is the one the user may tap (with a
+    /// provider link, a re-sent copy of a mail already shown is not the first).
+    package mutating func presented(messageIndex: Int32, replacedExisting: Bool, run: ExtensionRun, at now: SimTime) -> Bool {
+        let index = Int(routedLane)
+        lanes[index].counts[.shown] += 1
+        if case .timedOut = run { lanes[index].counts[.rerequestTimeouts] += 1 }
+        var first = true
+        let serial = Int(messageIndex)
+        if serial < mailOfSerial.count, mailOfSerial[serial] >= 0 {
+            first = lanes[index].mailsShown.insert(mailOfSerial[serial]).inserted
+            if first { lanes[index].counts[.mailsShown] += 1 }
+        }
+        if replacedExisting { lanes[index].counts[.replacedOnDevice] += 1 }
+        lanes[index].show(ShownEntry(shownAt: now, record: records.record(messageIndex: messageIndex), messageIndex: messageIndex,
+                                     summary: nil, replacedExisting: replacedExisting))
+        lanes[index].note(.shown(run), message: messageIndex, at: now)
+        return first
+    }
+
+    package mutating func note(_ note: DeviceNote, at now: SimTime) {
+        let index = Int(routedLane)
+        switch note {
+        case .online: lanes[index].note(.online, message: nil, at: now)
+        case .offline: lanes[index].note(.offline, message: nil, at: now)
+        case .bounced: lanes[index].counts[.bounced] += 1
+        case .received(let message, _, let logged):
+            lanes[index].counts[.delivered] += 1
+            lanes[index].note(.received(logged: logged), message: message, at: now)
+        case .logUploaded: lanes[index].note(.logUploaded, message: nil, at: now)
+        case .appUpdated: lanes[index].note(.appUpdated, message: nil, at: now)
+        case .answerMissed: lanes[index].note(.answerMissed, message: nil, at: now)
+        case .summaryShown(let message, let from, let to, let replacedExisting):
+            lanes[index].counts[.shown] += 1
+            lanes[index].counts[.summariesShown] += 1
+            if replacedExisting { lanes[index].counts[.replacedOnDevice] += 1 }
+            lanes[index].show(ShownEntry(shownAt: now, record: records.record(messageIndex: message), messageIndex: message,
+                                         summary: from...to, replacedExisting: replacedExisting))
+            lanes[index].note(.summaryShown, message: message, at: now)
+        case .notShown(let message, let reason, _):
+            lanes[index].counts[.notShown] += 1
+            lanes[index].note(.notShown(reason), message: message, at: now)
+        case .positionSaved:
+            // Told only under `PhoneConfiguration.reportsSavedPosition`, which the population does not ask for.
+            break
+        }
+    }
+}
+
+extension LiveMessage: DeviceAppMessage {
+    /// A tap opens the app: which message was tapped does not matter to serve.
+    package static func tapped(lane: Int32, messageIndex: Int32) -> LiveMessage { .tapped(lane: lane) }
 }

@@ -56,10 +56,10 @@ package struct LivePopulation {
     var apnsEffects = ContiguousArray<APNsEffect>()
     var deviceEffects = ContiguousArray<DeviceEffect>()
     let plan: StrategyPlan
-    let apnsToDevice: Sampler
-    let powerDeferral: Sampler?
-    let footprint: Sampler?
-    let tapDelay: Sampler?
+    /// What the router draws delays, footprints and taps from.
+    package let draws: ChainDraws
+    /// The device app whose phone's effects are being routed.
+    package internal(set) var routedLane: Int32 = 0
 
     /// Devices and their apps, at time 0: installed, registered, online or not as drawn.
     /// - Parameters:
@@ -78,14 +78,11 @@ package struct LivePopulation {
         self.end = min(end, scenario.duration)
         records = PushRecords(capacity: recordsKept)
         plan = StrategyPlan(strategy: strategy, scenario: scenario)
-        apnsToDevice = Sampler(scenario.latency.apnsToDevice)
-        powerDeferral = scenario.chain.apns.lowPriorityDeferral.map(Sampler.init)
-        footprint = scenario.chain.device.memory.map { Sampler($0.footprintKB) }
-        tapDelay = scenario.chain.device.taps.map { Sampler($0.delay) }
+        draws = ChainDraws(scenario)
         let seed = scenario.seed
         let chain = scenario.chain
-        var apnsChoice = RandomStream.apnsChoice.generator(seed: seed, user: .max)
-        apns.reset(configuration: plan.apns, seed: apnsChoice.next())
+        // The storage coin is each device app's own (`DeviceApp.apnsCoin`), lent around each call.
+        apns.reset(configuration: plan.apns, seed: 0)
 
         var cut = scenario
         cut.duration = self.end
@@ -100,20 +97,16 @@ package struct LivePopulation {
                 let traits = UserTimeline.laneTraits(chain: chain, seed: seed, user: user, lane: app)
                 draws.append(LaneDraw(sources: sources, seed: seed, user: user, lane: app, accounts: traits.accounts))
                 let lane = Int32(lanes.count)
+                // Seeded as a world seeds its APNs for this device app.
+                var apnsChoice = RandomStream.apnsChoice.generator(seed: seed, user: UInt64(user), lane: app)
                 let token = tokens.issue(seed: seed, user: user, app: app, rotation: 0, lane: lane)
-                let configuration = PhoneConfiguration(
-                    serviceExtension: plan.serviceExtension, updatedExtension: plan.updatedExtension,
-                    eligibility: ExtensionEligibility(alertsAllowed: !traits.alertsNotAllowed, displayEnabled: !traits.displayOff,
-                                                      supportsServiceExtension: !device.legacyIOS),
-                    extensionTimeLimit: scenario.extensionTimeLimit, registrationPolicy: strategy.registration,
-                    subscriptionSync: chain.provider.subscriptions?.syncOn ?? .reconnect,
-                    memoryLimitKB: chain.device.memory.map { device.olderIOS ? $0.olderLimitKB : $0.newerLimitKB } ?? .max)
-                func stream(_ purpose: RandomStream) -> SplitMix64 { purpose.generator(seed: seed, user: UInt64(user), lane: app) }
+                let configuration = plan.phoneConfiguration(device: device, alertsNotAllowed: traits.alertsNotAllowed,
+                                                            displayOff: traits.displayOff, reportsSavedPosition: false, copyBounds: nil)
                 var deviceApp = DeviceApp(device: Int32(user), app: Int32(app),
                                           phone: Phone(configuration: configuration, token: token, deviceID: device.deviceID,
                                                        deviceIDHash: hash),
-                                          apnsLatencyRandom: stream(.apnsLatency), powerRandom: stream(.powerDeferral),
-                                          memoryRandom: stream(.extensionMemory), tapRandom: stream(.taps))
+                                          streams: LaneStreams(seed: seed, user: user, app: app),
+                                          apnsCoin: SplitMix64(seed: apnsChoice.next()))
                 // Installed and registered before the run starts.
                 deviceApp.tokens = [token]
                 deviceApp.counts[.registrations] += 1
@@ -245,7 +238,9 @@ package struct LivePopulation {
                                                          fromProvider: reading.fromProvider, xiva: reading.xiva,
                                                          byteCount: Int32(request.payload.count)))
         lanes[Int(lane)].counts[.requests] += 1
+        lendCoin(of: lane)
         let response = apns.receive(push, at: now, into: &apnsEffects)
+        returnCoin(to: lane)
         if let reason = response.reason {
             lanes[Int(lane)].counts[.rejected] += 1
             lanes[Int(lane)].rejections[reason.index] += 1
@@ -258,6 +253,16 @@ package struct LivePopulation {
         drain(before: now + 1)
         return response
     }
+
+    /// Before a call into APNs for `lane`'s token: APNs tosses its storage coin from `lane`'s
+    /// own stream, as a world's APNs, which holds one device app, does, so two close pushes
+    /// keep the same one as in `run`.
+    /// - Complexity: O(1).
+    mutating func lendCoin(of lane: Int32) { apns.storageCoin = lanes[Int(lane)].apnsCoin }
+
+    /// After the call: keeps where `lane`'s stream got to.
+    /// - Complexity: O(1).
+    mutating func returnCoin(to lane: Int32) { lanes[Int(lane)].apnsCoin = apns.storageCoin }
 
     /// A request for `token` refused before it reached APNs's storage (its credentials or topic).
     /// - Complexity: O(1).

@@ -33,19 +33,35 @@ extension LiveProvider {
 
     /// What APNs's answer says, as the provider actor reads it: 200, or the status with the
     /// `reason` of its JSON body and, for 410, its `timestamp` (epoch milliseconds) in
-    /// simulated time. A status without a reason Apple documents is read as 500 InternalServerError.
+    /// simulated time. A status without a reason Apple documents is read by the status alone
+    /// (`unexplained(status:)`).
     /// - Complexity: O(n) in the body.
     package func apnsResponse(_ response: HTTPResponse) -> APNsResponse {
         if response.status == 200 { return .ok }
         guard let root = try? JSONParser.parse(response.body), case .object(let object) = root.value,
               case .string(let name)? = object["reason"]?.value,
               let reason = APNsReason.allCases.first(where: { $0.name == name }) else {
-            return .failure(.internalServerError)
+            return Self.unexplained(status: response.status)
         }
         var timestamp: SimTime?
         if case .number(let number)? = object["timestamp"]?.value, let milliseconds = number.int64Value {
             timestamp = (milliseconds - LiveClock.startEpochSeconds(scenario.start) * 1000) * (TimeUnit.second / 1000)
         }
         return .failure(reason, timestamp: timestamp)
+    }
+
+    /// An error without a reason Apple documents (a proxy's page, a bare status), read as APNs
+    /// would mean it: 410 as `Unregistered`, 429 as `TooManyRequests`, 503 as
+    /// `ServiceUnavailable`, another 5xx as `InternalServerError`; any other status is given up,
+    /// as a 4xx cannot succeed by sending the same request again.
+    /// - Complexity: O(1).
+    static func unexplained(status: Int) -> APNsResponse {
+        switch status {
+        case 410: .failure(.unregistered)
+        case 429: .failure(.tooManyRequests)
+        case 503: .failure(.serviceUnavailable)
+        case 500...599: .failure(.internalServerError)
+        default: .unexplained(status: UInt16(clamping: status))
+        }
     }
 }

@@ -38,6 +38,9 @@ package struct LiveProvider {
     var agenda = Agenda<ProviderMessage, PopulationDraw>()
     var pool = PushPool()
     var effects = ContiguousArray<ProviderEffect>()
+    /// The device app whose provider's effects are being routed, and its answer to a re-request.
+    var routedLane: Int32 = 0
+    var rerequestAnswer = false
     let plan: StrategyPlan
     /// The lane of (device, app).
     var laneOf: [Int64: Int32] = [:]
@@ -187,41 +190,20 @@ package struct LiveProvider {
         route(lane: push.lane, at: now)
     }
 
-    /// Routes what lane `lane`'s provider answered. Answers the re-request answer's `ok`, if one came.
+    /// Routes what lane `lane`'s provider answered (`EffectRouter`). Answers the re-request
+    /// answer's `ok`, if one came.
     @discardableResult
     private mutating func route(lane: Int32, at time: SimTime) -> Bool {
-        let index = Int(lane)
-        var answer = false
-        for effect in effects {
-            switch effect {
-            case .send(let push):
-                lanes[index].counts[push.isResend ? .resent : .sent] += 1
-                outbox.append(OutgoingPush(lane: lane, push: push, attempt: 0))
-            case .sendRetry(let push, let attempt):
-                lanes[index].counts[.retried] += 1
-                outbox.append(OutgoingPush(lane: lane, push: push, attempt: attempt))
-            case .retry(let push, let attempt, let after):
-                agenda.send(.retryDue(lane: lane, slot: pool.park(push, attempt: attempt)), arrivingAt: time + after)
-            case .answer(_, let ok):
-                answer = ok
-            case .positionsExpired(let count):
-                lanes[index].counts[.positionsExpired] += Int64(count)
-            case .failed(_, let failure):
-                switch failure {
-                case .rejected: lanes[index].counts[.rejected] += 1
-                case .network: lanes[index].counts[.networkFailures] += 1
-                case .outage: lanes[index].counts[.outageFailures] += 1
-                }
-            case .dropped(_, let reason):
-                switch reason {
-                case .noValidToken: lanes[index].counts[.droppedNoToken] += 1
-                case .staleSubscription: lanes[index].counts[.droppedStaleSubscription] += 1
-                case .outage: lanes[index].counts[.droppedOutage] += 1
-                }
-            }
+        routedLane = lane
+        rerequestAnswer = false
+        var routed = 0
+        while routed < effects.count {
+            let effect = effects[routed]
+            routed += 1
+            EffectRouter.route(effect, at: time, through: &self)
         }
         effects.removeAll(keepingCapacity: true)
-        return answer
+        return rerequestAnswer
     }
 
     /// Every mail and every attempt accounted once, for each device app: a mail was sent or
@@ -256,6 +238,42 @@ package struct LiveProvider {
     /// The hex text of a token the provider learned.
     /// - Complexity: O(1).
     package func text(of token: DeviceToken) -> String { tokenTexts[Int(token.rawValue)] }
+}
+
+/// The provider process is a lane for the router with only the provider in it: its
+/// requests go out on the wire (`outbox`), its answer to a re-request is the HTTP answer,
+/// and its books are each device app's counts.
+extension LiveProvider: ProviderEffectLane {
+    package mutating func sendToAPNs(_ push: PushNotification, attempt: Int32, at now: SimTime) {
+        outbox.append(OutgoingPush(lane: routedLane, push: push, attempt: attempt))
+    }
+
+    package mutating func retry(_ push: PushNotification, attempt: Int32, due: SimTime) {
+        agenda.send(.retryDue(lane: routedLane, slot: pool.park(push, attempt: attempt)), arrivingAt: due)
+    }
+
+    package mutating func answerRerequest(invocation: Int32, ok: Bool, at now: SimTime) { rerequestAnswer = ok }
+
+    package mutating func note(_ note: ProviderNote, at now: SimTime) {
+        let index = Int(routedLane)
+        switch note {
+        case .sent(let push, let isRetry): lanes[index].counts[isRetry ? .retried : push.isResend ? .resent : .sent] += 1
+        case .retryScheduled, .rerequestAnswered: break
+        case .positionsExpired(let count): lanes[index].counts[.positionsExpired] += Int64(count)
+        case .failed(_, let failure, _):
+            switch failure {
+            case .rejected: lanes[index].counts[.rejected] += 1
+            case .network: lanes[index].counts[.networkFailures] += 1
+            case .outage: lanes[index].counts[.outageFailures] += 1
+            }
+        case .dropped(_, let reason, _):
+            switch reason {
+            case .noValidToken: lanes[index].counts[.droppedNoToken] += 1
+            case .staleSubscription: lanes[index].counts[.droppedStaleSubscription] += 1
+            case .outage: lanes[index].counts[.droppedOutage] += 1
+            }
+        }
+    }
 }
 
 /// One device app as the live provider knows it.

@@ -22,9 +22,7 @@ public enum ProviderReport {
     /// - Complexity: O(l) in the device apps.
     public static func files(_ service: ProviderService, command: [String]) throws(AccountingError) -> [(name: String, contents: String)] {
         let provider = service.provider
-        var inFlight: [Int32: Int64] = [:]
-        for (push, _) in service.inFlight.values { inFlight[push.lane, default: 0] += 1 }
-        if let problem = provider.accountingProblem(inFlight: inFlight) { throw AccountingError(description: problem) }
+        if let problem = provider.accountingProblem(inFlight: service.pushesInFlightByLane) { throw AccountingError(description: problem) }
         var rows = CSV.row(columns)
         var totals = ProviderLaneCounts()
         var serveTotals: [String: Int64] = [:]
@@ -55,7 +53,8 @@ public enum ProviderReport {
             [("version", JSONText.string(PushSimVersion.current)), ("command", JSONText.array(command.map(JSONText.string)))],
             [("scenario", JSONText.string(scenario.name)), ("seed", String(scenario.seed)),
              ("strategy", JSONText.string(provider.strategy.label))],
-            [("clock", JSONText.string(service.clockMode)), ("simulatedSeconds", JSONText.number(Double(provider.now) / 1e6))],
+            [("clock", JSONText.string(service.clockMode)), ("simulatedSeconds", JSONText.number(Double(provider.now) / 1e6)),
+             ("serveReconnections", String(service.reconnections)), ("serveRestarts", String(service.restarts))],
             [("deviceApps", String(provider.lanes.count)), ("devices", String(provider.scenario.devices)),
              ("blocks", String(byBlock.count))],
             [("figures", JSONText.object(figures))],

@@ -5,9 +5,11 @@ import Simulator
 import Transport
 
 /// What `pushsim provider` runs on the transport: the live provider (`LiveProvider`) with
-/// the phones' calls on its listener (docs/provider-api.md), its pushes sent over HTTP/2
-/// to serve's APNs, and serve's clock followed through serve's control API: a controlled
-/// clock it moves itself, from one of its own events to the next; a scaled one it reads.
+/// the phones' calls on its listener (`ProviderRoute`, docs/provider-api.md), its pushes sent
+/// over HTTP/2 to serve's APNs, and serve's clock followed through serve's control API
+/// (`ServeRequest`): a controlled clock it moves itself, from one of its own events to the
+/// next; a scaled one it reads. Serve that stops answering mid-run is asked again for
+/// `waitForServe`, and the run goes on with the serve that answers (a restarted one).
 /// Called on the transport's one thread: it owns the provider without locks.
 public final class ProviderService: Service {
     /// Where the run stands.
@@ -27,6 +29,7 @@ public final class ProviderService: Service {
     let listener: Int
     /// Stop serve at the end (`POST /stop`), so that it writes its reports too.
     let stopsServe: Bool
+    /// How long serve's control API may take to answer: at the start, and to come back mid-run.
     let waitForServe: Duration
     let pushTimeout: Duration
     var outgoing: OutgoingRequests?
@@ -40,40 +43,61 @@ public final class ProviderService: Service {
     package private(set) var serveCounts: [Lane: [String: Int64]] = [:]
     /// How the clock was followed.
     package private(set) var clockMode = ""
+    /// How many times serve's control API stopped answering mid-run and answered again.
+    package private(set) var reconnections = 0
+    /// How many times serve started again mid-run (its clock went back): its counts at the end
+    /// are only the last one's.
+    package private(set) var restarts = 0
+    /// A call stamped before the provider's clock came since serve's clock last answered.
+    var restartSeen = false
 
     package struct Lane: Hashable, Sendable {
         package var device: Int32
         package var app: Int32
     }
 
-    // Serve's answers come back by tag.
-    enum Tag { static let index = -1, clock = -2, step = -3, devices = -4, stop = -5 }
+    /// Every request sent and not yet returned, by the tag its outcome comes back with.
+    var requests: [Int: ProviderRequest] = [:]
+    var nextTag = 1
+    /// Of `requests`, the pushes.
+    package private(set) var pushesInFlight = 0
     var apns: Endpoint?
     /// `--apns` named the APNs endpoint: serve's is not used.
     let apnsGiven: Bool
     /// Under a scaled clock: serve's simulated time and speed at a wall instant.
     var scaled: (at: ContinuousClock.Instant, simulated: SimTime, speed: Double)?
     var controlled = false
-    /// A `POST /clock` is on its way; its target.
+    /// A `POST /clock` is on its way (or waits for serve to come back); its target.
     var stepping: SimTime?
+    /// Which of `GET /` and `GET /clock` answered since they were last asked.
     var handshake: (index: Bool, clock: Bool) = (false, false)
+    /// Serve's counts came from before the end once (a serve started again), and its clock was
+    /// moved to the end to read them again.
+    var countsReadAgain = false
+    /// Serve's control API stopped answering mid-run: since when, and what to ask again once
+    /// it answers `GET /` and `GET /clock`.
+    var lostServe: (since: ContinuousClock.Instant, resume: ServeRequest)?
     /// `POST /stop` went to serve and has not come back.
     var awaitingStop = false
+    /// When to ask serve's `GET /` and `GET /clock` again.
     var nextRetry: ContinuousClock.Instant?
-    /// Pushes sent and not answered, by tag (≥ 1), with the re-request each answers (0: none).
-    var inFlight: [Int: (push: OutgoingPush, rerequest: Int)] = [:]
-    var nextTag = 1
     /// Re-requests waiting for APNs's answers to what they re-sent.
     var rerequests: [Int: (answer: LaterAnswer, remaining: Int)] = [:]
     var nextRerequest = 1
     /// Set by `SIGINT`/`SIGTERM`.
     public var signalled: (() -> Bool)?
 
+    /// How long after a failed `GET /` or a lost serve it is asked again.
+    static let retryInterval = Duration.milliseconds(200)
+
     /// - Parameters:
     ///   - control: serve's control API.
     ///   - listener: the transport's listener number for the phones' calls.
+    ///   - waitForServe: how long serve's control API may take to answer at the start, and
+    ///     to answer again once it stopped answering mid-run.
+    ///   - pushTimeout: how long APNs may take to answer a push before it counts as no answer.
+    ///   - apns: where the pushes go; nil: the APNs URL serve's `GET /` names.
     /// - Complexity: O(devices × apps).
-    /// - Parameter apns: where the pushes go; nil: the APNs URL serve's `GET /` names.
     package init(provider: LiveProvider, control: EndpointURL, listener: Int, stopsServe: Bool,
                  waitForServe: Duration = .seconds(30), pushTimeout: Duration = .seconds(10), apns: Endpoint? = nil) {
         self.provider = provider
@@ -109,78 +133,128 @@ public final class ProviderService: Service {
             let wall = ContinuousClock.now - scaled.at
             let seconds = Double(wall.components.seconds) + Double(wall.components.attoseconds) * 1e-18
             provider.advance(to: scaled.simulated + SimTime(seconds * scaled.speed * Double(TimeUnit.second)))
-            sendOutbox()
-            if provider.now >= provider.end && inFlight.isEmpty { collect() }
         }
-        if phase == .running, controlled { step() }
+        afterTurn()
         return scaled != nil || nextRetry != nil ? .milliseconds(10) : nil
+    }
+
+    public func received(_ outcome: OutgoingOutcome, tag: Int) {
+        guard let request = requests.removeValue(forKey: tag) else { return }
+        switch request {
+        case .serve(let call): serveReturned(outcome, call)
+        case .push(let push, let rerequest): pushReturned(outcome, push, rerequest: rerequest)
+        }
+        afterTurn()
+    }
+
+    /// What every turn ends with: the pushes made go out; the clock moves on (controlled), or
+    /// the end is collected once it passed and nothing is on its way (scaled).
+    func afterTurn() {
+        sendOutbox()
+        guard phase == .running else { return }
+        if controlled {
+            step()
+        } else if scaled != nil, provider.now >= provider.end, pushesInFlight == 0 {
+            collect()
+        }
     }
 
     // MARK: Serve's control API
 
-    func askServe() {
+    /// Sends `call` to serve's control API.
+    func ask(_ call: ServeRequest) {
         guard let outgoing else { return }
-        outgoing.send(OutgoingRequest(method: "GET", path: control.pathPrefix + "/"), to: control.endpoint,
-                      timeout: .seconds(5), tag: Tag.index)
-        outgoing.send(OutgoingRequest(method: "GET", path: control.pathPrefix + "/clock"), to: control.endpoint,
-                      timeout: .seconds(5), tag: Tag.clock)
+        let tag = nextTag
+        nextTag += 1
+        requests[tag] = .serve(call)
+        outgoing.send(call.request(prefix: control.pathPrefix), to: control.endpoint, timeout: call.timeout, tag: tag)
     }
 
-    public func received(_ outcome: OutgoingOutcome, tag: Int) {
-        if tag > 0 {
-            pushReturned(outcome, tag: tag)
-        } else {
-            controlReturned(outcome, tag: tag)
-        }
-        sendOutbox()
-        if phase == .running, controlled { step() }
-        if phase == .running, scaled != nil, provider.now >= provider.end, inFlight.isEmpty { collect() }
+    /// Asks what serve runs and where its clock is: at the start, and when it answers again.
+    func askServe() {
+        handshake = (false, false)
+        ask(.readRun)
+        ask(.readClock)
     }
 
-    private func controlReturned(_ outcome: OutgoingOutcome, tag: Int) {
+    private func serveReturned(_ outcome: OutgoingOutcome, _ call: ServeRequest) {
         guard case .response(let response) = outcome, (200..<300).contains(response.status),
               let root = try? JSONParser.parse(response.body), case .object(let object) = root.value else {
-            switch tag {
-            case Tag.index, Tag.clock:
-                // Serve may not be up yet: ask again, for a while.
-                if ContinuousClock.now - started < waitForServe {
-                    if tag == Tag.index { nextRetry = ContinuousClock.now + .milliseconds(200) }
-                } else {
-                    fail("serve's control API at \(control) did not answer in \(waitForServe): \(Self.describe(outcome))")
-                }
-            case Tag.stop:
-                awaitingStop = false // serve may have stopped already
-            default:
-                stepping = nil
-                fail("serve's control API failed: \(Self.describe(outcome))")
-            }
-            return
+            return serveFailed(call, outcome)
         }
-        switch tag {
-        case Tag.index:
+        switch call {
+        case .readRun:
             handshake.index = true
             readIndex(object)
-        case Tag.clock:
+        case .readClock:
             handshake.clock = true
             readClock(object)
-        case Tag.step:
+        case .moveClock(let target):
             // Serve got there: what the provider has due up to then happens now.
-            if let target = stepping { provider.advance(to: target) }
+            provider.advance(to: target)
             stepping = nil
-        case Tag.devices:
+            restartSeen = false
+        case .readCounts:
+            if controlled, !countsReadAgain, case .string(let at)? = object["now"]?.value,
+               at != LiveClock.iso8601(provider.end, start: provider.scenario.start) {
+                // A serve started again (seen or not) is not at the end: its clock goes there first.
+                countsReadAgain = true
+                phase = .running
+                stepping = provider.end
+                return ask(.moveClock(to: provider.end))
+            }
             readDevices(object)
             phase = .finished
-            if stopsServe, let outgoing {
+            if stopsServe {
                 awaitingStop = true
-                outgoing.send(OutgoingRequest(method: "POST", path: control.pathPrefix + "/stop"), to: control.endpoint,
-                              timeout: .seconds(5), tag: Tag.stop)
+                ask(.stopServe)
             }
-        case Tag.stop:
+        case .stopServe:
             awaitingStop = false
-        default:
-            break
         }
-        if phase == .connecting, handshake.index, handshake.clock, failure == nil { phase = .running }
+        guard call == .readRun || call == .readClock, handshake.index, handshake.clock, failure == nil else { return }
+        handshake = (false, false)
+        if phase == .connecting {
+            phase = .running
+        } else if let lost = lostServe {
+            // Serve answers again (restarted, or reachable again): what it lost is asked again.
+            lostServe = nil
+            reconnections += 1
+            ask(lost.resume)
+        }
+    }
+
+    private func serveFailed(_ call: ServeRequest, _ outcome: OutgoingOutcome) {
+        switch call {
+        case .readRun, .readClock:
+            // Serve may not be up yet, or on its way back: ask again, for a while.
+            if ContinuousClock.now - (lostServe?.since ?? started) < waitForServe {
+                if nextRetry == nil { nextRetry = ContinuousClock.now + Self.retryInterval }
+            } else if lostServe != nil {
+                fail("serve's control API at \(control) stopped answering mid-run and did not answer again in "
+                     + "\(waitForServe): \(Self.describe(outcome))")
+            } else {
+                fail("serve's control API at \(control) did not answer in \(waitForServe): \(Self.describe(outcome))")
+            }
+        case .moveClock, .readCounts:
+            if case .failure(let failure) = outcome, Self.serveMayAnswerAgain(failure) {
+                lostServe = (ContinuousClock.now, call)
+                if nextRetry == nil { nextRetry = ContinuousClock.now + Self.retryInterval }
+            } else {
+                fail("serve's control API failed: \(Self.describe(outcome))")
+            }
+        case .stopServe:
+            awaitingStop = false // serve may have stopped already
+        }
+    }
+
+    /// Whether serve may answer again after `failure`: it went away (killed, restarting) or
+    /// did not answer in time, rather than answering something that is not HTTP.
+    static func serveMayAnswerAgain(_ failure: OutgoingFailure) -> Bool {
+        switch failure {
+        case .connectionRefused, .cannotConnect, .connectionLost, .timedOut, .reset: true
+        case .protocolError, .responseTooLarge, .invalidRequest, .stopped: false
+        }
     }
 
     private func readIndex(_ object: JSONObject) {
@@ -211,6 +285,9 @@ public final class ProviderService: Service {
               case .number(let micro)? = object["microseconds"]?.value, let now = micro.int64Value else {
             return fail("serve's GET /clock is not what pushsim serve answers")
         }
+        if phase != .connecting, controlled != (kind == "controlled") {
+            return fail("serve answers again with another clock (\(kind)): restart it as it was started")
+        }
         if kind == "controlled" {
             controlled = true
             clockMode = "controlled: the provider moved serve's clock from one of its events to the next"
@@ -224,22 +301,18 @@ public final class ProviderService: Service {
     /// Under a controlled clock: once nothing is on its way, asks serve's clock to go to the
     /// provider's next event (or the end).
     func step() {
-        guard stepping == nil, inFlight.isEmpty, rerequests.isEmpty, let outgoing else { return }
+        guard stepping == nil, lostServe == nil, pushesInFlight == 0, rerequests.isEmpty else { return }
         if provider.now >= provider.end { return collect() }
         let target = provider.nextTime() ?? provider.end
         stepping = target
-        outgoing.send(OutgoingRequest(method: "POST", path: control.pathPrefix + "/clock",
-                                      headers: [Header("content-type", "application/json")],
-                                      body: Array(("{\"toMicroseconds\": \(target)}").utf8)),
-                      to: control.endpoint, timeout: .seconds(3600), tag: Tag.step)
+        ask(.moveClock(to: target))
     }
 
     /// The end: asks serve for its counts per device app.
     func collect() {
-        guard phase == .running, let outgoing else { return }
+        guard phase == .running else { return }
         phase = .collecting
-        outgoing.send(OutgoingRequest(method: "GET", path: control.pathPrefix + "/devices?counts=true"), to: control.endpoint,
-                      timeout: .seconds(60), tag: Tag.devices)
+        ask(.readCounts)
     }
 
     private func readDevices(_ object: JSONObject) {
@@ -274,98 +347,166 @@ public final class ProviderService: Service {
     /// Sends what the provider made.
     func sendOutbox() {
         guard let outgoing, let apns, !provider.outbox.isEmpty else { return }
-        for push in provider.takeOutbox() { send(push, rerequest: 0, over: outgoing, to: apns) }
+        for push in provider.takeOutbox() { send(push, rerequest: nil, over: outgoing, to: apns) }
     }
 
-    private func send(_ push: OutgoingPush, rerequest: Int, over outgoing: OutgoingRequests, to apns: Endpoint) {
+    private func send(_ push: OutgoingPush, rerequest: Int?, over outgoing: OutgoingRequests, to apns: Endpoint) {
         let tag = nextTag
         nextTag += 1
-        inFlight[tag] = (push, rerequest)
+        requests[tag] = .push(push, rerequest: rerequest)
+        pushesInFlight += 1
         outgoing.send(provider.apnsRequest(push), to: apns, timeout: pushTimeout, tag: tag)
     }
 
-    private func pushReturned(_ outcome: OutgoingOutcome, tag: Int) {
-        guard let (push, rerequest) = inFlight.removeValue(forKey: tag) else { return }
+    private func pushReturned(_ outcome: OutgoingOutcome, _ push: OutgoingPush, rerequest: Int?) {
+        pushesInFlight -= 1
         switch outcome {
         case .response(let response): provider.answered(push, provider.apnsResponse(response))
         case .failure: provider.sendFailed(push)
         }
-        if rerequest != 0, var waiting = rerequests[rerequest] {
-            waiting.remaining -= 1
-            if waiting.remaining == 0 {
-                rerequests[rerequest] = nil
-                laterAnswers?.answer(waiting.answer, with: Self.json(200, "{\"resent\":true}"))
-            } else {
-                rerequests[rerequest] = waiting
-            }
+        guard let rerequest, var waiting = rerequests[rerequest] else { return }
+        waiting.remaining -= 1
+        if waiting.remaining == 0 {
+            rerequests[rerequest] = nil
+            laterAnswers?.answer(waiting.answer, with: Self.json(200, "{\"resent\":true}"))
+        } else {
+            rerequests[rerequest] = waiting
         }
+    }
+
+    /// The pushes sent and not yet answered, by lane (for the accounting check).
+    /// - Complexity: O(r) in the requests on their way.
+    package var pushesInFlightByLane: [Int32: Int64] {
+        var byLane: [Int32: Int64] = [:]
+        for case .push(let push, _) in requests.values { byLane[push.lane, default: 0] += 1 }
+        return byLane
     }
 
     // MARK: The phones' calls
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {
-        guard request.listener == listener else { return Self.json(404, Self.error("no API here")) }
-        let path = String(request.path.prefix { $0 != "?" })
-        if request.method == "GET", path == "/" {
-            return Self.json(200, JSONText.object([("phase", JSONText.string("\(phase)")),
-                                                   ("now", String(provider.now)), ("pushesInFlight", String(inFlight.count))]))
+        guard request.listener == listener else { return Self.json(404, Self.error("no API on this listener")) }
+        let route: ProviderRoute
+        switch ProviderRoute.route(method: request.method, target: request.path) {
+        case .success(let found): route = found
+        case .failure(let refusal): return refusal.response
         }
-        guard request.method == "POST" else { return Self.json(405, Self.error("POST only")) }
-        guard ["/register", "/subscriptions", "/rerequest"].contains(path) else {
-            return Self.json(404, Self.error("no route \(path): POST /register, /subscriptions or /rerequest"))
+        switch route {
+        case .index:
+            return Self.json(200, indexJSON())
+        case .register:
+            return call(request) { lane, body in
+                guard let token = body.text("token"), let deviceID = body.text("deviceId"),
+                      let hashText = body.text("deviceIdHash"), let hash = UInt32(hashText, radix: 16) else {
+                    return Self.json(400, Self.error("a registration needs token, deviceId and deviceIdHash (hex)"))
+                }
+                provider.register(lane: lane, token: token, deviceID: deviceID, deviceIDHash: hash)
+                return HTTPResponse(status: 204)
+            }
+        case .subscriptions:
+            return call(request) { lane, body in
+                guard let generation = body.integer("generation").flatMap({ Int32(exactly: $0) }) else {
+                    return Self.json(400, Self.error("subscriptions need generation, an integer"))
+                }
+                provider.subscriptionsSynced(lane: lane, generation: generation)
+                return HTTPResponse(status: 204)
+            }
+        case .rerequest:
+            return call(request) { lane, body in
+                guard let position = body.integer("position").flatMap({ Int32(exactly: $0) }),
+                      let gap = body.integer("gap").flatMap({ Int32(exactly: $0) }), gap >= 1 else {
+                    return Self.json(400, Self.error("a re-request needs position and gap ≥ 1, integers"))
+                }
+                return resend(lane: lane, position: position, gap: gap, answer: request.laterAnswer)
+            }
         }
+    }
+
+    /// A phone's call: 503 unless the run is running, 400 for a body that is not a JSON
+    /// object naming `device` and `app`, 404 for a device app the population does not have;
+    /// else `answer`'s, with the call's lane and body.
+    private func call(_ request: HTTPRequest, _ answer: (Int32, CallBody) -> HTTPResponse) -> HTTPResponse {
         guard phase == .running else {
             return Self.json(503, Self.error(phase == .connecting ? "not started yet: waiting for serve" : "the run is over"))
         }
-        guard let root = try? JSONParser.parse(request.body), case .object(let body) = root.value else {
+        guard let root = try? JSONParser.parse(request.body), case .object(let object) = root.value else {
             return Self.json(400, Self.error("the body is not a JSON object"))
         }
-        func integer(_ key: String) -> Int64? { if case .number(let n)? = body[key]?.value, n.isInteger { n.int64Value } else { nil } }
-        func text(_ key: String) -> String? { if case .string(let s)? = body[key]?.value { s } else { nil } }
-        guard let device = integer("device"), let app = integer("app"), let lane = provider.lane(device: device, app: app) else {
-            return Self.json(404, Self.error("no device app with that \"device\" and \"app\""))
+        let body = CallBody(object: object)
+        guard let device = body.integer("device"), let app = body.integer("app") else {
+            return Self.json(400, Self.error("the body needs \"device\" and \"app\", integers"))
         }
-        // A controlled clock stands still at the instant the phone called: the provider is there too.
-        if controlled, let at = request.value("pushsim-time").flatMap({ SimTime($0) }), stepping != nil {
-            provider.advance(to: at)
+        guard let lane = provider.lane(device: device, app: app) else {
+            return Self.json(404, Self.error("no device \(device) with app \(app) in the population"))
         }
-        switch path {
-        case "/register":
-            guard let token = text("token"), let deviceID = text("deviceId"), let hashText = text("deviceIdHash"),
-                  let hash = UInt32(hashText, radix: 16) else {
-                return Self.json(400, Self.error("a registration needs token, deviceId and deviceIdHash"))
+        if controlled, let at = request.value("pushsim-time").flatMap({ SimTime($0) }) {
+            if at < provider.now {
+                // Serve's controlled clock never goes back: a call stamped before the provider's
+                // clock is a restarted serve's (its phones register again at time 0).
+                if !restartSeen { restarts += 1 }
+                restartSeen = true
+            } else if stepping != nil {
+                // The clock stands still at the instant the phone called: the provider is there too.
+                provider.advance(to: at)
             }
-            provider.register(lane: lane, token: token, deviceID: deviceID, deviceIDHash: hash)
-            return HTTPResponse(status: 204)
-        case "/subscriptions":
-            guard let generation = integer("generation").flatMap({ Int32(exactly: $0) }) else {
-                return Self.json(400, Self.error("subscriptions need generation"))
-            }
-            provider.subscriptionsSynced(lane: lane, generation: generation)
-            return HTTPResponse(status: 204)
-        default:
-            guard let position = integer("position").flatMap({ Int32(exactly: $0) }),
-                  let gap = integer("gap").flatMap({ Int32(exactly: $0) }), gap >= 1 else {
-                return Self.json(400, Self.error("a re-request needs position and gap ≥ 1"))
-            }
-            let queued = provider.outbox.count
-            guard provider.rerequest(lane: lane, position: position, gap: gap), let outgoing, let apns else {
-                return Self.json(404, Self.error("none of those positions is held"))
-            }
-            // Answered once APNs answered what was re-sent, so it arrives after them.
-            let id = nextRerequest
-            nextRerequest += 1
-            let resent = Array(provider.takeOutbox())
-            for push in resent[..<queued] { send(push, rerequest: 0, over: outgoing, to: apns) }
-            rerequests[id] = (request.laterAnswer, resent.count - queued)
-            for push in resent[queued...] { send(push, rerequest: id, over: outgoing, to: apns) }
-            return .later
         }
+        return answer(lane, body)
     }
 
-    static func json(_ status: Int, _ text: String) -> HTTPResponse {
-        HTTPResponse(status: status, headers: [Header("content-type", "application/json")], body: Array((text + "\n").utf8))
+    /// Re-sends the held positions of a re-request; answered (200) once APNs answered them.
+    private func resend(lane: Int32, position: Int32, gap: Int32, answer: LaterAnswer) -> HTTPResponse {
+        let queued = provider.outbox.count
+        guard provider.rerequest(lane: lane, position: position, gap: gap), let outgoing, let apns else {
+            if provider.lanes[Int(lane)].provider.isDown {
+                return Self.json(503, Self.error("the provider is down (an outage of the scenario's): nothing re-sent"))
+            }
+            return Self.json(404, Self.error("none of those positions is held (past the payload TTL, or never numbered)"))
+        }
+        // Answered once APNs answered what was re-sent, so it arrives after them.
+        let id = nextRerequest
+        nextRerequest += 1
+        let resent = Array(provider.takeOutbox())
+        for push in resent[..<queued] { send(push, rerequest: nil, over: outgoing, to: apns) }
+        rerequests[id] = (answer, resent.count - queued)
+        for push in resent[queued...] { send(push, rerequest: id, over: outgoing, to: apns) }
+        return .later
+    }
+
+    /// `GET /`: where the run stands, the provider's counts so far (provider.csv's own
+    /// columns, summed), the routes.
+    /// - Complexity: O(l) in the device apps.
+    func indexJSON() -> String {
+        var totals = ProviderLaneCounts()
+        for lane in provider.lanes { totals += lane.counts }
+        return JSONText.object([
+            ("phase", JSONText.string("\(phase)")), ("now", String(provider.now)), ("pushesInFlight", String(pushesInFlight)),
+            ("rerequestsWaiting", String(rerequests.count)), ("waitingForServe", String(phase == .connecting || lostServe != nil)),
+            ("serveReconnections", String(reconnections)), ("serveRestarts", String(restarts)),
+            ("counts", JSONText.object(ProviderLaneCount.allCases.map { ($0.columnName, String(totals[$0])) })),
+            ("routes", JSONText.array(ProviderRoute.allCases.map {
+                JSONText.object([("route", JSONText.string($0.pattern)), ("answers", JSONText.string($0.summary))])
+            })),
+        ])
+    }
+
+    static func json(_ status: Int, _ text: String, extra: [Header] = []) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [Header("content-type", "application/json")] + extra, body: Array((text + "\n").utf8))
     }
 
     static func error(_ message: String) -> String { JSONText.object([("error", JSONText.string(message))]) }
+}
+
+/// A phone's call's JSON body, read by field.
+struct CallBody {
+    let object: JSONObject
+
+    /// The integer at `key`, or nil (absent, not a number, not whole).
+    func integer(_ key: String) -> Int64? {
+        if case .number(let number)? = object[key]?.value, number.isInteger { number.int64Value } else { nil }
+    }
+
+    /// The string at `key`, or nil.
+    func text(_ key: String) -> String? {
+        if case .string(let text)? = object[key]?.value { text } else { nil }
+    }
 }

@@ -154,98 +154,185 @@ package struct PartialResult {
     /// another shape, another pushsim file (a scenario, `run.json`), or a damaged field.
     package static func decode(_ bytes: [UInt8], file: String, expected: Expected = .partial)
         throws(DecodingError) -> (partial: PartialResult, scenario: Scenario) {
+        let reader = Reader(file: file, expected: expected)
+        let object = try reader.header(bytes)
+        try reader.checkCounterNames(object)
+        let embedded = try reader.embeddedScenario(object)
+        var scenario = embedded.scenario
+        guard let seed = UInt64(exactly: try reader.integer(object["seed"])) else { throw reader.fail("\(reader.damaged) (seed)") }
+        scenario.seed = seed
+        let shard = try reader.shard(object)
+        let strategies = try reader.strategies(object, of: scenario)
+        scenario.strategies = strategies
+        let aggregates = try reader.aggregates(object, strategies: strategies.count, days: scenario.dayCount)
+        let result = SimulationResult(strategies: strategies, aggregates: aggregates,
+                                      users: try reader.integer(object["users"]), events: try reader.integer(object["events"]))
+        try reader.check(result, shard: shard, devices: scenario.devices)
+        let commandLine = try reader.commandLine(object)
+        return (PartialResult(scenarioText: embedded.text, seed: seed, shard: shard, result: result, commandLine: commandLine),
+                scenario)
+    }
+
+    /// `decode`'s steps: each reads a part of the file, or throws what is wrong with it,
+    /// naming `file` and what the user meant it for (`expected`).
+    private struct Reader {
+        let file: String
+        let expected: Expected
+        let damaged: String
+
+        init(file: String, expected: Expected) {
+            self.file = file
+            self.expected = expected
+            damaged = "damaged " + expected.short
+        }
+
         func fail(_ message: String) -> DecodingError { DecodingError(description: "\(UserText.path(file)): \(message)") }
-        let damaged = "damaged " + expected.short
-        let root: JSONNode
-        do { root = try JSONParser.parse(bytes) } catch {
-            throw fail("not \(expected.noun): not JSON (\(error.location): \(error.message))")
-        }
-        guard case .object(let object) = root.value else {
-            throw fail("not \(expected.noun): the file holds \(root.value.kindName), not a JSON object")
-        }
-        guard case .string(let foundFormat)? = object["format"]?.value else {
-            throw fail(Self.notThisFormat(object, expected: expected))
-        }
-        guard foundFormat == format else {
-            let known = foundFormat == RunRecord.format ? " (a run's \(RunRecord.fileName))" : ""
-            throw fail("not \(expected.noun): its \"format\" is \(UserText.quote(foundFormat))\(known), not \"\(format)\"")
-        }
+
         func integer(_ node: JSONNode?) throws(DecodingError) -> Int64 {
             guard case .number(let number)? = node?.value, let value = number.int64Value else {
                 throw fail("\(damaged) (expected an integer at \(node?.location.description ?? "?"))")
             }
             return value
         }
+
         func array(_ node: JSONNode?) throws(DecodingError) -> [JSONNode] {
             guard case .array(let items)? = node?.value else { throw fail("\(damaged) (expected an array)") }
             return items
         }
-        let fileVersion = try integer(object["version"])
-        guard fileVersion == version else {
-            throw fail(fileVersion < version
-                ? "a version \(fileVersion) \(expected.short), from an older pushsim whose reports had other columns; "
-                  + "this pushsim reads version \(version): \(expected.remedy) with it"
-                : "a version \(fileVersion) \(expected.short), from a newer pushsim; this one reads version \(version)")
+
+        func integers(_ node: JSONNode?) throws(DecodingError) -> [Int64] {
+            try array(node).map { node throws(DecodingError) in try integer(node) }
         }
-        // The counters by name: a part from a pushsim with other counters would put
-        // its numbers under the wrong columns.
-        for (key, kind, names) in [("chainCounters", "chain", ChainCounts.columnNames),
-                                   ("apnsCounters", "APNs", APNsCounters.columnNames)] {
-            let found = try array(object[key]).map { node throws(DecodingError) -> String in
-                guard case .string(let name) = node.value else { throw fail("\(damaged) (\(key))") }
-                return name
+
+        /// The file's JSON object, once it is JSON, an object, this format and this version.
+        func header(_ bytes: [UInt8]) throws(DecodingError) -> JSONObject {
+            let root: JSONNode
+            do { root = try JSONParser.parse(bytes) } catch {
+                throw fail("not \(expected.noun): not JSON (\(error.location): \(error.message))")
             }
-            guard found == names else {
-                let missing = names.filter { !found.contains($0) }, unknown = found.filter { !names.contains($0) }
-                let difference = (missing.isEmpty ? [] : ["without " + missing.joined(separator: ", ")])
-                    + (unknown.isEmpty ? [] : ["with " + UserText.list(unknown)])
-                throw fail("from a pushsim with other \(kind) counters ("
-                           + (difference.isEmpty ? "in another order" : difference.joined(separator: "; "))
-                           + "): \(expected.remedy) with this one")
+            guard case .object(let object) = root.value else {
+                throw fail("not \(expected.noun): the file holds \(root.value.kindName), not a JSON object")
+            }
+            guard case .string(let foundFormat)? = object["format"]?.value else {
+                throw fail(PartialResult.notThisFormat(object, expected: expected))
+            }
+            guard foundFormat == format else {
+                let known = foundFormat == RunRecord.format ? " (a run's \(RunRecord.fileName))" : ""
+                throw fail("not \(expected.noun): its \"format\" is \(UserText.quote(foundFormat))\(known), not \"\(format)\"")
+            }
+            let fileVersion = try integer(object["version"])
+            guard fileVersion == version else {
+                throw fail(fileVersion < version
+                    ? "a version \(fileVersion) \(expected.short), from an older pushsim whose reports had other columns; "
+                      + "this pushsim reads version \(version): \(expected.remedy) with it"
+                    : "a version \(fileVersion) \(expected.short), from a newer pushsim; this one reads version \(version)")
+            }
+            return object
+        }
+
+        /// The counters by name: a part from a pushsim with other counters would put
+        /// its numbers under the wrong columns.
+        func checkCounterNames(_ object: JSONObject) throws(DecodingError) {
+            for (key, kind, names) in [("chainCounters", "chain", ChainCounts.columnNames),
+                                       ("apnsCounters", "APNs", APNsCounters.columnNames)] {
+                let found = try array(object[key]).map { node throws(DecodingError) -> String in
+                    guard case .string(let name) = node.value else { throw fail("\(damaged) (\(key))") }
+                    return name
+                }
+                guard found == names else {
+                    let missing = names.filter { !found.contains($0) }, unknown = found.filter { !names.contains($0) }
+                    let difference = (missing.isEmpty ? [] : ["without " + missing.joined(separator: ", ")])
+                        + (unknown.isEmpty ? [] : ["with " + UserText.list(unknown)])
+                    throw fail("from a pushsim with other \(kind) counters ("
+                               + (difference.isEmpty ? "in another order" : difference.joined(separator: "; "))
+                               + "): \(expected.remedy) with this one")
+                }
             }
         }
-        guard case .string(let scenarioText)? = object["scenario"]?.value else { throw fail("\(damaged) (no scenario)") }
-        var scenario: Scenario
-        do { scenario = try ScenarioDecoder.decode(Array(scenarioText.utf8), file: file + " (embedded scenario)") } catch {
-            throw fail("\(error)")
-        }
-        guard let seed = UInt64(exactly: try integer(object["seed"])) else { throw fail("\(damaged) (seed)") }
-        scenario.seed = seed
-        let shardItems = try array(object["shard"])
-        guard shardItems.count == 2 else { throw fail("\(damaged) (shard)") }
-        let shard = (index: Int(try integer(shardItems[0])), count: Int(try integer(shardItems[1])))
-        guard (1...maximumShardCount).contains(shard.count), (1...shard.count).contains(shard.index) else {
-            throw fail("\(damaged) (shard \(shard.index)/\(shard.count))")
-        }
-        var strategies: [Strategy] = []
-        for item in try array(object["strategies"]) {
-            guard case .string(let label) = item.value,
-                  let strategy = scenario.strategies.first(where: { $0.label == label }) else {
-                throw fail("\(damaged) (unknown strategy)")
+
+        /// The scenario's own text and the scenario it decodes to.
+        func embeddedScenario(_ object: JSONObject) throws(DecodingError) -> (text: String, scenario: Scenario) {
+            guard case .string(let scenarioText)? = object["scenario"]?.value else { throw fail("\(damaged) (no scenario)") }
+            do { return (scenarioText, try ScenarioDecoder.decode(Array(scenarioText.utf8), file: file + " (embedded scenario)")) } catch {
+                throw fail("\(error)")
             }
-            strategies.append(strategy)
         }
-        scenario.strategies = strategies
-        var aggregates: [StrategyAggregate] = []
-        let aggregateItems = try array(object["aggregates"])
-        guard aggregateItems.count == strategies.count else { throw fail("\(damaged) (aggregates)") }
-        for item in aggregateItems {
-            guard case .object(let fields) = item.value else { throw fail("\(damaged) (aggregate)") }
-            var aggregate = StrategyAggregate(days: scenario.dayCount)
-            let counts = try array(fields["counts"]).map { node throws(DecodingError) in try integer(node) }
+
+        /// The shard `index` of `count`, within what `run --shard` writes.
+        func shard(_ object: JSONObject) throws(DecodingError) -> (index: Int, count: Int) {
+            let shardItems = try array(object["shard"])
+            guard shardItems.count == 2 else { throw fail("\(damaged) (shard)") }
+            let shard = (index: Int(try integer(shardItems[0])), count: Int(try integer(shardItems[1])))
+            guard (1...maximumShardCount).contains(shard.count), (1...shard.count).contains(shard.index) else {
+                throw fail("\(damaged) (shard \(shard.index)/\(shard.count))")
+            }
+            return shard
+        }
+
+        /// The strategies run, by label, as `scenario` defines them.
+        func strategies(_ object: JSONObject, of scenario: Scenario) throws(DecodingError) -> [Strategy] {
+            var strategies: [Strategy] = []
+            for item in try array(object["strategies"]) {
+                guard case .string(let label) = item.value,
+                      let strategy = scenario.strategies.first(where: { $0.label == label }) else {
+                    throw fail("\(damaged) (unknown strategy)")
+                }
+                strategies.append(strategy)
+            }
+            return strategies
+        }
+
+        /// One aggregate per strategy run, each over `days` days.
+        func aggregates(_ object: JSONObject, strategies: Int, days: Int) throws(DecodingError) -> [StrategyAggregate] {
+            var aggregates: [StrategyAggregate] = []
+            let aggregateItems = try array(object["aggregates"])
+            guard aggregateItems.count == strategies else { throw fail("\(damaged) (aggregates)") }
+            for item in aggregateItems {
+                guard case .object(let fields) = item.value else { throw fail("\(damaged) (aggregate)") }
+                aggregates.append(try aggregate(fields, days: days))
+            }
+            return aggregates
+        }
+
+        /// One strategy's aggregate: its counts, chain, losses, APNs counters, latency, days and blocks.
+        func aggregate(_ fields: JSONObject, days dayCount: Int) throws(DecodingError) -> StrategyAggregate {
+            var aggregate = StrategyAggregate(days: dayCount)
+            let counts = try integers(fields["counts"])
             guard counts.count == StrategyAggregate.counts.count else { throw fail("\(damaged) (counts)") }
             for ((_, field), value) in zip(StrategyAggregate.counts, counts) { aggregate[keyPath: field] = value }
-            let chain = try array(fields["chain"]).map { node throws(DecodingError) in try integer(node) }
+            let chain = try integers(fields["chain"])
             guard let chainCounts = ChainCounts(values: chain) else { throw fail("\(damaged) (chain)") }
             aggregate.chain = chainCounts
             let lost = try array(fields["lost"])
             guard lost.count == LossReason.slots else { throw fail("\(damaged) (lost)") }
             for (index, node) in lost.enumerated() { aggregate.lostByReason[index] = try integer(node) }
-            let apns = try array(fields["apns"]).map { node throws(DecodingError) in try integer(node) }
+            let apns = try integers(fields["apns"])
             guard let counters = APNsCounters(values: apns) else { throw fail("\(damaged) (apns)") }
             aggregate.apns = counters
+            try readLatency(fields["latency"], into: &aggregate)
+            let days = try array(fields["daily"])
+            guard days.count == dayCount else { throw fail("\(damaged) (daily)") }
+            for (day, node) in days.enumerated() {
+                guard let counts = DayCounts(values: try integers(node)) else { throw fail("\(damaged) (day)") }
+                aggregate.daily[day] = counts
+            }
+            let dailyLost = try integers(fields["dailyLost"])
+            guard dailyLost.count == aggregate.dailyLostByReason.count else { throw fail("\(damaged) (dailyLost)") }
+            aggregate.dailyLostByReason = ContiguousArray(dailyLost)
+            let blocks = try integers(fields["blocks"])
+            guard blocks.count == aggregate.blocks.count else { throw fail("\(damaged) (blocks)") }
+            aggregate.blocks = ContiguousArray(blocks)
+            let dailyBlocks = try integers(fields["dailyBlocks"])
+            guard dailyBlocks.count == aggregate.dailyBlocks.count else { throw fail("\(damaged) (dailyBlocks)") }
+            aggregate.dailyBlocks = ContiguousArray(dailyBlocks)
+            return aggregate
+        }
+
+        /// The latency's non-empty buckets, each a bucket a latency can fall in, their counts
+        /// adding up within an Int64.
+        func readLatency(_ node: JSONNode?, into aggregate: inout StrategyAggregate) throws(DecodingError) {
             var latencyTotal: Int64 = 0
-            for bucket in try array(fields["latency"]) {
+            for bucket in try array(node) {
                 let pair = try array(bucket)
                 guard pair.count == 2 else { throw fail("\(damaged) (latency)") }
                 let index = Int(try integer(pair[0])), count = try integer(pair[1])
@@ -259,46 +346,33 @@ package struct PartialResult {
                 latencyTotal = total
                 aggregate.latency.add(bucket: index, count: UInt64(count))
             }
-            let days = try array(fields["daily"])
-            guard days.count == scenario.dayCount else { throw fail("\(damaged) (daily)") }
-            for (day, node) in days.enumerated() {
-                let values = try array(node).map { node throws(DecodingError) in try integer(node) }
-                guard let counts = DayCounts(values: values) else { throw fail("\(damaged) (day)") }
-                aggregate.daily[day] = counts
-            }
-            let dailyLost = try array(fields["dailyLost"]).map { node throws(DecodingError) in try integer(node) }
-            guard dailyLost.count == aggregate.dailyLostByReason.count else { throw fail("\(damaged) (dailyLost)") }
-            aggregate.dailyLostByReason = ContiguousArray(dailyLost)
-            let blocks = try array(fields["blocks"]).map { node throws(DecodingError) in try integer(node) }
-            guard blocks.count == aggregate.blocks.count else { throw fail("\(damaged) (blocks)") }
-            aggregate.blocks = ContiguousArray(blocks)
-            let dailyBlocks = try array(fields["dailyBlocks"]).map { node throws(DecodingError) in try integer(node) }
-            guard dailyBlocks.count == aggregate.dailyBlocks.count else { throw fail("\(damaged) (dailyBlocks)") }
-            aggregate.dailyBlocks = ContiguousArray(dailyBlocks)
-            aggregates.append(aggregate)
         }
-        let result = SimulationResult(strategies: strategies, aggregates: aggregates,
-                                      users: try integer(object["users"]), events: try integer(object["events"]))
-        // A part is checked on its own, so a damaged one is named (exit 65) rather
-        // than found out after merging: every rule a run's own result obeys.
-        guard result.events >= 0 else { throw fail("\(damaged) (events \(result.events) < 0)") }
-        for (strategy, aggregate) in zip(strategies, aggregates) {
-            if let broken = PartialChecks.violation(in: aggregate) {
-                throw fail("\(damaged) (strategy \(UserText.escape(strategy.label)): \(broken))")
+
+        /// A part is checked on its own, so a damaged one is named (exit 65) rather
+        /// than found out after merging: every rule a run's own result obeys, and the
+        /// users its shard of `devices` holds.
+        func check(_ result: SimulationResult, shard: (index: Int, count: Int), devices: Int) throws(DecodingError) {
+            guard result.events >= 0 else { throw fail("\(damaged) (events \(result.events) < 0)") }
+            for (strategy, aggregate) in zip(result.strategies, result.aggregates) {
+                if let broken = PartialChecks.violation(in: aggregate) {
+                    throw fail("\(damaged) (strategy \(UserText.escape(strategy.label)): \(broken))")
+                }
+            }
+            let expectedUsers = Simulation.shardRange(index: shard.index, count: shard.count, devices: devices).count
+            guard result.users == Int64(expectedUsers) else {
+                throw fail("\(damaged) (\(Counted.phrase(result.users, "user")); shard \(shard.index)/\(shard.count) "
+                           + "of \(Counted.phrase(devices, "device")) has \(expectedUsers))")
             }
         }
-        let expectedUsers = Simulation.shardRange(index: shard.index, count: shard.count, devices: scenario.devices).count
-        guard result.users == Int64(expectedUsers) else {
-            throw fail("\(damaged) (\(Counted.phrase(result.users, "user")); shard \(shard.index)/\(shard.count) "
-                       + "of \(Counted.phrase(scenario.devices, "device")) has \(expectedUsers))")
-        }
-        var commandLine: String?
-        if let node = object["command"] {
+
+        /// The command line that made the file, when it holds one.
+        func commandLine(_ object: JSONObject) throws(DecodingError) -> String? {
+            guard let node = object["command"] else { return nil }
             guard case .string(let text) = node.value else { throw fail("\(damaged) (command)") }
-            commandLine = text
+            return text
         }
-        return (PartialResult(scenarioText: scenarioText, seed: seed, shard: shard, result: result, commandLine: commandLine), scenario)
     }
+
     package init(scenarioText: String, seed: UInt64, shard: (index: Int, count: Int), result: SimulationResult, commandLine: String? = nil) {
         self.scenarioText = scenarioText
         self.seed = seed

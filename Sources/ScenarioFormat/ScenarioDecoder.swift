@@ -72,46 +72,15 @@ public enum ScenarioDecoder {
         let top = try reader.object(Top.object)
         let log = reader.log
 
-        let name = log.attempt {
-            let nameReader = try top.required(Top.name)
-            let name = try nameReader.string()
-            guard !name.isEmpty, name.count <= 100,
-                  name.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0)) }),
-                  name != ".", name != ".." else {
-                throw nameReader.invalid("a name is 1–100 letters, digits, '-', '_' or '.' (it names the report folder)")
-            }
-            return name
-        } ?? ""
+        let name = decodeName(top, log: log)
         let description = log.attemptOptional { try top.optional(Top.description)?.string() } ?? ""
         let seed = log.attemptOptional { try top.optional(Top.seed)?.integer() }.map(UInt64.init) ?? 0
-
-        let startReader = top.optional(Top.start)
-        let start = log.attempt { () throws -> CivilDate in
-            try top.required(Top.start).date()
-        }
-        let duration = log.attempt { try top.required(Top.duration).duration() }
-        if let start, let duration, let startReader {
-            // Reports write days as YYYY-MM-DD: four digits.
-            let lastDay = start.adding(days: Int((duration - 1) / TimeUnit.day))
-            if lastDay.year > 9999 {
-                log.record(startReader.invalid("the run would end on \(lastDay), after 9999-12-31 (reports write YYYY-MM-DD)"))
-            }
-        }
+        let (start, duration) = decodePeriod(top, log: log)
         let devices = log.attempt { Int(try top.required(Top.devices).integer()) } ?? 1
 
         let mail = log.attempt { try decodeRhythm(try top.required(Top.mail), events: "mails") } ?? MailModel(perDay: 0)
         let connectivity = top.optional(Top.connectivity).flatMap { field in log.attempt { try decodeConnectivity(field) } }
-
-        var latency = LatencyModel()
-        if let latencyReader = top.optional(Top.latency),
-           let fields = log.attempt({ try latencyReader.object(ScenarioFields.Latency.object) }) {
-            func hop(_ declaration: FieldDeclaration) -> Distribution {
-                fields.optional(declaration).flatMap { field in log.attempt { try field.distribution() } } ?? .constant(0)
-            }
-            latency.providerToAPNs = hop(ScenarioFields.Latency.providerToAPNs)
-            latency.apnsToDevice = hop(ScenarioFields.Latency.apnsToDevice)
-            latency.rerequestRoundTrip = hop(ScenarioFields.Latency.rerequestRoundTrip)
-        }
+        let latency = decodeLatency(top, log: log)
 
         var chain = ChainModel()
         var payloadTTL: SimDuration?
@@ -127,6 +96,81 @@ public enum ScenarioDecoder {
             expiration = log.attempt { try decodeAPNs(apnsReader, chain: &chain) } ?? .absent
         }
 
+        let push = decodePush(top, log: log)
+
+        var extensionTimeLimit = 30 * TimeUnit.second
+        var launchesNamed = false
+        if let deviceReader = top.optional(Top.device) {
+            let device = log.attempt { try decodeDevice(deviceReader, chain: &chain) }
+            extensionTimeLimit = device?.extensionTimeLimit ?? extensionTimeLimit
+            launchesNamed = device?.launchesNamed ?? true
+        }
+        // Checked once the device is read: launches are named after the provider in the file.
+        if chain.provider.subscriptions?.syncOn == .launch && !launchesNamed, let subscriptionSyncReader {
+            log.record(subscriptionSyncReader.invalid("needs device.launches: nothing would ever sync"))
+        }
+
+        let (strategies, readWithoutErrors) = decodeStrategies(top, log: log, start: start, duration: duration)
+        // Labels are checked only against a strategy list read without errors.
+        let labels = readWithoutErrors ? strategies.map(\.label) : nil
+        let expectations = top.optional(Top.expect).flatMap { field in log.attempt { try decodeExpectations(field, labels: labels) } }
+
+        guard let start, let duration else { return nil }
+        return Scenario(name: name, description: description, seed: seed, start: start,
+                        duration: duration, devices: devices, mail: mail, connectivity: connectivity,
+                        latency: latency, payloadTTL: payloadTTL, expiration: expiration, app: push.app,
+                        alertBodyBytes: push.alertBodyBytes, extensionTimeLimit: extensionTimeLimit, strategies: strategies,
+                        chain: chain, expectations: expectations ?? [])
+    }
+
+    /// `name`: 1–100 letters, digits, '-', '_' or '.', for it names the report folder ("" when broken).
+    private static func decodeName(_ top: ObjectReader, log: ScenarioErrorLog) -> String {
+        log.attempt {
+            let nameReader = try top.required(Top.name)
+            let name = try nameReader.string()
+            guard !name.isEmpty, name.count <= 100,
+                  name.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0)) }),
+                  name != ".", name != ".." else {
+                throw nameReader.invalid("a name is 1–100 letters, digits, '-', '_' or '.' (it names the report folder)")
+            }
+            return name
+        } ?? ""
+    }
+
+    /// `start` and `duration` (each nil when broken), the run ending by 9999-12-31.
+    private static func decodePeriod(_ top: ObjectReader, log: ScenarioErrorLog) -> (start: CivilDate?, duration: SimDuration?) {
+        let startReader = top.optional(Top.start)
+        let start = log.attempt { () throws -> CivilDate in
+            try top.required(Top.start).date()
+        }
+        let duration = log.attempt { try top.required(Top.duration).duration() }
+        if let start, let duration, let startReader {
+            // Reports write days as YYYY-MM-DD: four digits.
+            let lastDay = start.adding(days: Int((duration - 1) / TimeUnit.day))
+            if lastDay.year > 9999 {
+                log.record(startReader.invalid("the run would end on \(lastDay), after 9999-12-31 (reports write YYYY-MM-DD)"))
+            }
+        }
+        return (start, duration)
+    }
+
+    /// `latency`: each hop's distribution, 0 when absent or broken.
+    private static func decodeLatency(_ top: ObjectReader, log: ScenarioErrorLog) -> LatencyModel {
+        var latency = LatencyModel()
+        if let latencyReader = top.optional(Top.latency),
+           let fields = log.attempt({ try latencyReader.object(ScenarioFields.Latency.object) }) {
+            func hop(_ declaration: FieldDeclaration) -> Distribution {
+                fields.optional(declaration).flatMap { field in log.attempt { try field.distribution() } } ?? .constant(0)
+            }
+            latency.providerToAPNs = hop(ScenarioFields.Latency.providerToAPNs)
+            latency.apnsToDevice = hop(ScenarioFields.Latency.apnsToDevice)
+            latency.rerequestRoundTrip = hop(ScenarioFields.Latency.rerequestRoundTrip)
+        }
+        return latency
+    }
+
+    /// `push`: the app's bundle id and the alert body's size, their defaults when absent or broken.
+    private static func decodePush(_ top: ObjectReader, log: ScenarioErrorLog) -> (app: String, alertBodyBytes: Int) {
         var app = "ru.yandex.mail"
         var alertBodyBytes = 120
         if let pushReader = top.optional(Top.push),
@@ -141,19 +185,13 @@ public enum ScenarioDecoder {
             alertBodyBytes = log.attemptOptional { try fields.optional(ScenarioFields.Push.alertBodyBytes)?.integer() }
                 .map { Int($0) } ?? 120
         }
+        return (app, alertBodyBytes)
+    }
 
-        var extensionTimeLimit = 30 * TimeUnit.second
-        var launchesNamed = false
-        if let deviceReader = top.optional(Top.device) {
-            let device = log.attempt { try decodeDevice(deviceReader, chain: &chain) }
-            extensionTimeLimit = device?.extensionTimeLimit ?? extensionTimeLimit
-            launchesNamed = device?.launchesNamed ?? true
-        }
-        // Checked once the device is read: launches are named after the provider in the file.
-        if chain.provider.subscriptions?.syncOn == .launch && !launchesNamed, let subscriptionSyncReader {
-            log.record(subscriptionSyncReader.invalid("needs device.launches: nothing would ever sync"))
-        }
-
+    /// `strategies`: 1 to the limit of them, within the strategy-days limit, each label once;
+    /// with whether they were read without an error (only then are labels checked against them).
+    private static func decodeStrategies(_ top: ObjectReader, log: ScenarioErrorLog, start: CivilDate?,
+                                         duration: SimDuration?) -> (strategies: [Strategy], readWithoutErrors: Bool) {
         var strategies: [Strategy] = []
         let errorsBeforeStrategies = log.errors.count
         if let strategyReaders = log.attempt({ () throws -> [FieldReader] in
@@ -185,17 +223,7 @@ public enum ScenarioDecoder {
                 strategies.append(strategy)
             }
         }
-
-        // Labels are checked only against a strategy list read without errors.
-        let labels = log.errors.count == errorsBeforeStrategies ? strategies.map(\.label) : nil
-        let expectations = top.optional(Top.expect).flatMap { field in log.attempt { try decodeExpectations(field, labels: labels) } }
-
-        guard let start, let duration else { return nil }
-        return Scenario(name: name, description: description, seed: seed, start: start,
-                        duration: duration, devices: devices, mail: mail, connectivity: connectivity,
-                        latency: latency, payloadTTL: payloadTTL, expiration: expiration, app: app,
-                        alertBodyBytes: alertBodyBytes, extensionTimeLimit: extensionTimeLimit, strategies: strategies,
-                        chain: chain, expectations: expectations ?? [])
+        return (strategies, log.errors.count == errorsBeforeStrategies)
     }
 
     /// A Poisson process with a daily rhythm (mail arrivals, app launches): `perDay`,

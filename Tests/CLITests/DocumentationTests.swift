@@ -89,9 +89,12 @@ struct DocumentationTests {
         }
     }
 
-    @Test("docs/provider.md names every provider.csv column, every live.json figure and every report file")
+    @Test("docs/provider.md names every route pushsim provider answers, every provider.csv column, every live.json figure and every report file")
     func providerIsDocumented() throws {
         let provider = try Self.page("docs/provider.md")
+        for route in ProviderRoute.allCases {
+            #expect(provider.contains("| `" + route.pattern + "` |"), "docs/provider.md has no row for the route \(route.pattern)")
+        }
         for column in ProviderReport.columns {
             #expect(provider.contains("`" + column + "`"), "docs/provider.md does not name provider.csv's \(column)")
         }

@@ -73,9 +73,9 @@ struct ExampleProviderTests {
     }
 
     @Test("the phones register at install with examples/provider.py started after serve; a mail shows; of two mails sent while offline APNs keeps the newer, and the extension's re-request (position 3, gap 1) brings the other back: all three show, 1 coalesced, 1 re-request",
-          .timeLimit(.minutes(5)))
+          .needs(.curl, .httpx), .timeLimit(.minutes(5)))
     func rerequestBringsBackACoalescedMail() throws {
-        guard let binary = ServeClientTests.require([.curl, .httpx]) else { return }
+        let binary = try ServeClientTests.require([.curl, .httpx])
         let scratch = try CommandFixtures.ScratchDirectory()
         defer { scratch.remove() }
         // The example needs serve's APNs port and serve the example's URL: serve starts first, and

@@ -3,29 +3,63 @@ import Foundation
 @testable import Reports
 import Testing
 
-/// The layers as docs/architecture.md draws them, read from Package.swift and the sources:
-/// the compiler refuses an import a target does not declare, and this refuses a declared
-/// dependency that points up a layer.
+/// The layers as docs/architecture.md draws them, read from Package.swift and the sources.
+/// `.ci/run` builds with `--explicit-target-dependency-import-check error`, so the build
+/// refuses an import of a module a target does not reach through its declared dependencies;
+/// SwiftPM lets through one a declared dependency brings along (Live imported Provider that
+/// way). These tests refuse that, a declared dependency never imported, and one that points
+/// up a layer.
 @Suite("Layers: dependencies point one way")
 struct LayerTests {
     /// Bottom to top; a module may depend only on modules before it.
     static let layers = ["Base", "Kernel", "FakeAPNs", "Provider", "Device", "Simulator", "ScenarioFormat",
-                         "Reports", "Studies", "ProviderAuth", "HTTP2", "HTTP1", "Transport", "Live", "CLI", "pushsim"]
+                         "Reports", "Studies", "ProviderAuth", "HTTP2", "HTTP1", "TLSCrypto", "Transport", "Live", "CLI", "pushsim"]
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// Each non-test target of Package.swift with its dependencies.
-    static func targets() throws -> [String: [String]] {
+    /// A target of Package.swift: its declared dependencies and the folder of its sources.
+    struct Target {
+        let dependencies: [String]
+        let folder: String
+    }
+
+    /// Every target of Package.swift, test targets and TestSupport included.
+    static func manifestTargets() throws -> [String: Target] {
         let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
-        let pattern = try NSRegularExpression(pattern: #"\.(?:target|executableTarget)\(name: "(\w+)"(?:, dependencies: \[([^\]]*)\])?"#)
-        var targets: [String: [String]] = [:]
+        let pattern = try NSRegularExpression(
+            pattern: #"\.(target|executableTarget|testTarget)\(name: "(\w+)"(?:, dependencies: \[([^\]]*)\])?(?:[^)]*?path: "([^"]+)")?"#)
+        var targets: [String: Target] = [:]
         for match in pattern.matches(in: manifest, range: NSRange(manifest.startIndex..., in: manifest)) {
-            let name = String(manifest[Range(match.range(at: 1), in: manifest)!])
-            let list = Range(match.range(at: 2), in: manifest).map { String(manifest[$0]) } ?? ""
-            targets[name] = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines.union(["\""])) }
-                .filter { !$0.isEmpty }
+            func group(_ index: Int) -> String? { Range(match.range(at: index), in: manifest).map { String(manifest[$0]) } }
+            let name = group(2)!
+            let dependencies = (group(3) ?? "").split(separator: ",")
+                .map { $0.trimmingCharacters(in: .whitespacesAndNewlines.union(["\""])) }.filter { !$0.isEmpty }
+            let folder = group(4) ?? (group(1) == "testTarget" ? "Tests/" : "Sources/") + name
+            targets[name] = Target(dependencies: dependencies, folder: folder)
         }
         return targets
+    }
+
+    /// Each non-test target of Package.swift with its dependencies.
+    static func targets() throws -> [String: [String]] {
+        try manifestTargets().filter { $0.value.folder.hasPrefix("Sources/") }.mapValues(\.dependencies)
+    }
+
+    /// The modules of `modules` that the Swift files under `directory` import, in any form
+    /// (`@testable import`, `package import`, `import struct M.T`, inside `#if`).
+    static func imports(in directory: URL, among modules: Set<String>) throws -> Set<String> {
+        let statement = try NSRegularExpression(pattern: #"^[ \t]*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|fileprivate|private)\s+)?"#
+            + #"import\s+(?:(?:typealias|struct|class|enum|protocol|let|var|func)\s+)?(\w+)"#, options: .anchorsMatchLines)
+        guard let walker = FileManager.default.enumerator(atPath: directory.path) else { return [] }
+        var found: Set<String> = []
+        for case let file as String in walker where file.hasSuffix(".swift") {
+            let text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+            for match in statement.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                let module = String(text[Range(match.range(at: 1), in: text)!])
+                if modules.contains(module) { found.insert(module) }
+            }
+        }
+        return found
     }
 
     @Test("every module of Sources/ is a layer, and each depends only on layers below it")
@@ -59,7 +93,7 @@ struct LayerTests {
         }
     }
 
-    @Test("the protocol layers depend on no module and import nothing: no Foundation, no I/O", arguments: ["HTTP2", "HTTP1"])
+    @Test("the protocol layers depend on no module and import nothing: no Foundation, no I/O", arguments: ["HTTP2", "HTTP1", "TLSCrypto"])
     func protocolImportsNothing(module: String) throws {
         #expect(try Self.targets()[module] == [])
         let folder = Self.root.appendingPathComponent("Sources/" + module)
@@ -69,6 +103,61 @@ struct LayerTests {
             let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
             let imports = text.split(separator: "\n").filter { $0.hasPrefix("import ") || $0.hasPrefix("@preconcurrency import ") }
             #expect(imports.isEmpty, "\(file) imports \(imports)")
+        }
+    }
+
+    @Test("every folder of Sources/ and Tests/ (but Fixtures) is a target, and each target declares exactly the package modules its sources import")
+    func declaredDependenciesAreTheImports() throws {
+        let targets = try Self.manifestTargets()
+        var folders: Set<String> = []
+        for parent in ["Sources", "Tests"] {
+            let url = Self.root.appendingPathComponent(parent)
+            for entry in try FileManager.default.contentsOfDirectory(atPath: url.path) where !entry.hasPrefix(".") && entry != "Fixtures" {
+                var isDirectory: ObjCBool = false
+                if FileManager.default.fileExists(atPath: url.appendingPathComponent(entry).path, isDirectory: &isDirectory),
+                   isDirectory.boolValue { folders.insert(parent + "/" + entry) }
+            }
+        }
+        #expect(Set(targets.values.map(\.folder)) == folders)
+        let modules = Set(targets.keys)
+        for (name, target) in targets.sorted(by: { $0.key < $1.key }) {
+            let imported = try Self.imports(in: Self.root.appendingPathComponent(target.folder), among: modules)
+            let declared = Set(target.dependencies)
+            #expect(declared.count == target.dependencies.count, "\(name) declares a dependency twice")
+            #expect(imported.subtracting(declared).isEmpty,
+                    "\(name) imports \(imported.subtracting(declared).sorted()) without declaring it: add it to its dependencies in Package.swift")
+            #expect(declared.subtracting(imported).isEmpty,
+                    "\(name) declares \(declared.subtracting(imported).sorted()) but never imports it: remove it from Package.swift")
+        }
+    }
+
+    @Test("the import scan sees every form of import of a package module, and nothing else")
+    func importScanSeesEveryForm() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushsim-layer-scan-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("Nested"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Lines joined here, so that this file itself imports none of them.
+        let text = ["@testable import Base", "@preconcurrency package import Kernel", "import struct FakeAPNs.PushNotification",
+                    "#if canImport(Glibc)", "    import Provider", "#endif", "import Foundation",
+                    "let script = \"import json\"", "// importing Device is not an import"].joined(separator: "\n")
+        try Data(text.utf8).write(to: directory.appendingPathComponent("A.swift"))
+        try Data("internal import Reports\n".utf8).write(to: directory.appendingPathComponent("Nested/B.swift"))
+        #expect(try Self.imports(in: directory, among: Set(Self.layers)) == ["Base", "Kernel", "FakeAPNs", "Provider", "Reports"])
+    }
+
+    @Test("docs/architecture.md's table names each module's declared dependencies as what it imports")
+    func architectureTableIsTheManifest() throws {
+        let page = try String(contentsOf: Self.root.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
+        let targets = try Self.targets()
+        var rows: [String: Set<String>] = [:]
+        for line in page.split(separator: "\n") where line.hasPrefix("| `") {
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            let module = cells[0].trimmingCharacters(in: ["`"])
+            rows[module] = cells.last == "nothing" ? [] : Set(cells.last!.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        }
+        #expect(Set(rows.keys) == Set(Self.layers.dropLast()), "one row per module but the executable")
+        for (module, imports) in rows {
+            #expect(imports == Set(targets[module] ?? []), "\(module)'s row says \(imports.sorted())")
         }
     }
 }

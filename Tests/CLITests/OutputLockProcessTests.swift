@@ -20,7 +20,7 @@ struct OutputLockProcessTests {
 
     @Test("a run into a folder another run is writing waits for it, then writes all its files: both exit 0, no mix of seeds")
     func secondWriterWaits() throws {
-        guard let binary = ProcessSignalsTests.requireBinary() else { return }
+        let binary = try ProcessSignalsTests.builtBinary()
         let scratch = try Scratch()
         defer { scratch.remove() }
         let out = scratch.path + "/out", reference = scratch.path + "/reference"

@@ -55,7 +55,7 @@ struct PathBytesTests {
 
     @Test("the built pushsim reads its arguments as bytes: --out $'r\\xff' from a shell writes to r\\xff")
     func processArgumentsKeepTheirBytes() throws {
-        guard let binary = ProcessSignalsTests.requireBinary() else { return }
+        let binary = try ProcessSignalsTests.builtBinary()
         let scratch = try ProcessSignalsTests.Scratch()
         defer { scratch.remove() }
         let run = try ProcessSignalsTests.launch(

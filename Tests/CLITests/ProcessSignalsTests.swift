@@ -15,12 +15,10 @@ struct ProcessSignalsTests {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
     }()
 
-    /// The binary, or nil after recording an issue when CI=true (locally the test is skipped).
-    static func requireBinary() -> String? {
-        if binary == nil && ProcessInfo.processInfo.environment["CI"] == "true" {
-            Issue.record("the pushsim binary is needed for this test: swift build")
-        }
-        return binary
+    /// The binary, or a failure: `swift test` builds it with the tests (and `.ci/run` before
+    /// them), so a missing one is a broken build, never a reason to skip.
+    static func builtBinary() throws -> String {
+        try #require(binary, "no pushsim beside the tests or in .build/debug: swift build")
     }
 
     /// A scratch folder holding the tiny scenario.
@@ -62,7 +60,7 @@ struct ProcessSignalsTests {
 
     @Test("run with a closed stdout (`| true`) exits 1 with one line on stderr, and leaves the folder as it was")
     func closedPipe() throws {
-        guard let binary = Self.requireBinary() else { return }
+        let binary = try Self.builtBinary()
         let scratch = try Scratch()
         defer { scratch.remove() }
         // A new folder is not created.
@@ -85,7 +83,7 @@ struct ProcessSignalsTests {
 
     @Test("merge with a closed stdout exits 1 with one line on stderr and creates no folder")
     func closedPipeMerge() throws {
-        guard let binary = Self.requireBinary() else { return }
+        let binary = try Self.builtBinary()
         let scratch = try Scratch()
         defer { scratch.remove() }
         for shard in 1...2 {
@@ -101,7 +99,7 @@ struct ProcessSignalsTests {
 
     @Test("sweep with a closed stdout exits 1 with one line on stderr and creates no folder")
     func closedPipeSweep() throws {
-        guard let binary = Self.requireBinary() else { return }
+        let binary = try Self.builtBinary()
         let scratch = try Scratch()
         defer { scratch.remove() }
         let sweep = try Self.launch(binary, ["sweep", scratch.scenario, "--set", "seed=1,2", "--quiet", "--out", scratch.path + "/s"],
@@ -117,7 +115,7 @@ struct ProcessSignalsTests {
 
     @Test("SIGTERM or SIGINT while the reports are written leaves no temporary file and no new folder", arguments: [SIGTERM, SIGINT])
     func signalInWritePhase(signal: Int32) throws {
-        guard let binary = Self.requireBinary() else { return }
+        let binary = try Self.builtBinary()
         let scratch = try Scratch()
         defer { scratch.remove() }
         let out = scratch.path + "/a/b"
@@ -140,7 +138,7 @@ struct ProcessSignalsTests {
 
     @Test("a file size limit (ulimit -f) ends the run with exit 1, one line naming the file, and no temporary file")
     func fileSizeLimit() throws {
-        guard let binary = Self.requireBinary() else { return }
+        let binary = try Self.builtBinary()
         let scratch = try Scratch()
         defer { scratch.remove() }
         let out = scratch.path + "/limited"

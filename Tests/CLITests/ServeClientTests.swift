@@ -10,7 +10,7 @@ import Testing
 /// nghttp, Python's httpx, aioapns through haproxy's TLS (docs/serve.md's recipe, with
 /// certificates and a token key made by openssl), raw HTTP/2 frames, and h2load. The scripts
 /// are in Tests/Fixtures/serve. A missing tool skips a test locally and fails it with CI=true
-/// (.ci/run installs them). Every test bounds its processes in time and stops them.
+/// (.ci/run installs them; `ExternalTool`). Every test bounds its processes in time and stops them.
 @Suite("serve: real clients (nghttp, httpx, aioapns through haproxy TLS, raw frames, h2load)", .serialized)
 struct ServeClientTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -31,41 +31,12 @@ struct ServeClientTests {
     }
     """
 
-    // MARK: - Tools
-
-    /// A tool a test needs: how to tell it is there, and how to install it.
-    struct Tool {
-        let name: String
-        let probe: [String]
-        let install: String
-
-        static let curl = Tool(name: "curl with HTTP/2", probe: ["sh", "-c", "curl --version | grep -q HTTP2"],
-                               install: "apt-get install curl")
-        static let nghttp = Tool(name: "nghttp", probe: ["nghttp", "--version"], install: "apt-get install nghttp2-client")
-        static let h2load = Tool(name: "h2load", probe: ["h2load", "--version"], install: "apt-get install nghttp2-client")
-        static let haproxy = Tool(name: "haproxy", probe: ["haproxy", "-v"], install: "apt-get install haproxy")
-        static let openssl = Tool(name: "openssl", probe: ["openssl", "version"], install: "apt-get install openssl")
-        static let httpx = Tool(name: "Python's httpx with h2", probe: ["python3", "-c", "import httpx, h2"],
-                                install: "python3 -m pip install httpx h2")
-        static let aioapns = Tool(name: "Python's aioapns", probe: ["python3", "-c", "import aioapns, jwt, cryptography"],
-                                  install: "python3 -m pip install aioapns")
-        static let hyperframe = Tool(name: "Python's hyperframe and hpack", probe: ["python3", "-c", "import hyperframe, hpack"],
-                                     install: "python3 -m pip install hyperframe hpack")
-
-        var present: Bool { (try? ServeClientTests.run(probe, seconds: 20).status) == 0 }
-    }
-
-    /// The binary when it and every tool are there; else nil, after recording an issue for each
-    /// missing one when CI=true (locally the test is skipped).
-    static func require(_ tools: [Tool]) -> String? {
-        guard let binary = ProcessSignalsTests.requireBinary() else { return nil }
+    /// The built binary, after failing the test on each of `tools` that is missing: reached with
+    /// a tool missing only under CI=true, since the test's `.needs(…)` skips it otherwise.
+    static func require(_ tools: [ExternalTool]) throws -> String {
+        let binary = try ProcessSignalsTests.builtBinary()
         let missing = tools.filter { !$0.present }
-        if !missing.isEmpty {
-            if ProcessInfo.processInfo.environment["CI"] == "true" {
-                for tool in missing { Issue.record("\(tool.name) is needed for this test (\(tool.install))") }
-            }
-            return nil
-        }
+        try #require(missing.isEmpty, "CI=true, but this test needs \(missing.map { "\($0.name) (\($0.install))" }.joined(separator: ", "))")
         return binary
     }
 
@@ -233,9 +204,9 @@ struct ServeClientTests {
     // MARK: - nghttp
 
     @Test("nghttp (PRIORITY frames on idle streams, its first request on stream 13) pushes to 5 listed tokens twice each at once over h2c: ten 200s, each with its own apns-id",
-          .timeLimit(.minutes(2)))
+          .needs(.curl, .nghttp), .timeLimit(.minutes(2)))
     func nghttpConcurrentPushes() throws {
-        guard let binary = Self.require([.curl, .nghttp]) else { return }
+        let binary = try Self.require([.curl, .nghttp])
         let scratch = try CommandFixtures.ScratchDirectory()
         defer { scratch.remove() }
         let payload = try scratch.write("payload.json", #"{"aps":{"alert":{"title":"nghttp","body":"hello"}}}"#)
@@ -268,9 +239,9 @@ struct ServeClientTests {
     // MARK: - httpx
 
     @Test("Python's httpx over h2c (http2=True, http1=False): 200 with the request's apns-id, 400 BadDeviceToken for an unknown token, 410 Unregistered with a timestamp for a rotated one",
-          .timeLimit(.minutes(2)))
+          .needs(.curl, .httpx), .timeLimit(.minutes(2)))
     func httpxAnswers() throws {
-        guard let binary = Self.require([.curl, .httpx]) else { return }
+        let binary = try Self.require([.curl, .httpx])
         let scratch = try CommandFixtures.ScratchDirectory()
         defer { scratch.remove() }
         let serve = try Self.startControlled(binary, in: scratch)
@@ -368,9 +339,9 @@ struct ServeClientTests {
     }
 
     @Test("aioapns with a client certificate (UID=com.example.mail) through haproxy's TLS, docs/serve.md's recipe: 200, 400 BadDeviceToken, 410 Unregistered with its timestamp, as aioapns parses them; a certificate without UID is 403 BadCertificate",
-          .timeLimit(.minutes(3)))
+          .needs(.curl, .openssl, .haproxy, .aioapns), .timeLimit(.minutes(3)))
     func aioapnsWithCertificate() throws {
-        guard let binary = Self.require([.curl, .openssl, .haproxy, .aioapns]) else { return }
+        let binary = try Self.require([.curl, .openssl, .haproxy, .aioapns])
         let scratch = try CommandFixtures.ScratchDirectory()
         defer { scratch.remove() }
         try Self.makePKI(scratch.path)
@@ -393,9 +364,9 @@ struct ServeClientTests {
     }
 
     @Test("aioapns with a provider token (an openssl-made P-256 key as --provider-key) through haproxy's TLS: 200, 400 BadDeviceToken, 410 with its timestamp",
-          .timeLimit(.minutes(3)))
+          .needs(.curl, .openssl, .haproxy, .aioapns), .timeLimit(.minutes(3)))
     func aioapnsWithToken() throws {
-        guard let binary = Self.require([.curl, .openssl, .haproxy, .aioapns]) else { return }
+        let binary = try Self.require([.curl, .openssl, .haproxy, .aioapns])
         let scratch = try CommandFixtures.ScratchDirectory()
         defer { scratch.remove() }
         try Self.makePKI(scratch.path)
@@ -422,9 +393,9 @@ struct ServeClientTests {
     // MARK: - HTTP/2 conformance
 
     @Test("raw HTTP/2 frames against serve's APNs port, as h2spec's sections: a bad preface and DATA on stream 0 end the connection with GOAWAY PROTOCOL_ERROR; an uppercase field name resets the stream; a window of 1 still gets the whole answer; PING is echoed; an unknown frame type is ignored",
-          .timeLimit(.minutes(2)))
+          .needs(.curl, .hyperframe), .timeLimit(.minutes(2)))
     func conformance() throws {
-        guard let binary = Self.require([.curl, .hyperframe]) else { return }
+        let binary = try Self.require([.curl, .hyperframe])
         let scratch = try CommandFixtures.ScratchDirectory()
         defer { scratch.remove() }
         let serve = try Self.startControlled(binary, in: scratch)
@@ -454,9 +425,9 @@ struct ServeClientTests {
     // MARK: - h2load
 
     @Test("h2load -n 20000 -c 10 -m 10 on one token's path under the scaled clock: no request fails, and serve still answers (the million is tools/serve-bench.sh's)",
-          .timeLimit(.minutes(5)))
+          .needs(.curl, .h2load), .timeLimit(.minutes(5)))
     func h2loadLoad() throws {
-        guard let binary = Self.require([.curl, .h2load]) else { return }
+        let binary = try Self.require([.curl, .h2load])
         let scratch = try CommandFixtures.ScratchDirectory()
         defer { scratch.remove() }
         let scenario = try scratch.write("clients.json", Self.scenario)

@@ -70,18 +70,6 @@ func runTool(_ tool: String, _ arguments: [String]) -> (status: Int32, out: Stri
 
 @Suite("serve: a whole run with curl, as a user makes it", .serialized)
 struct ServeEndToEndTests {
-    static let curl: Bool = runTool("curl", ["--version"])?.out.contains("HTTP2") == true
-
-    static func requireTools() -> String? {
-        let ci = ProcessInfo.processInfo.environment["CI"] == "true"
-        guard let binary = ProcessSignalsTests.requireBinary() else { return nil }
-        guard curl else {
-            if ci { Issue.record("curl with HTTP/2 is needed for this test (apt-get install curl)") }
-            return nil
-        }
-        return binary
-    }
-
     static let scenario = """
     {
       "name": "serve-e2e", "seed": 5, "start": "2026-01-05", "duration": "2d", "devices": 6,
@@ -96,9 +84,10 @@ struct ServeEndToEndTests {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
-    @Test("curl's push to a listed device is 200 with its apns-id and shows; offline, only the newer of two is shown after reconnecting; POST /stop writes the reports")
+    @Test("curl's push to a listed device is 200 with its apns-id and shows; offline, only the newer of two is shown after reconnecting; POST /stop writes the reports",
+          .needs(.curl))
     func curlPushesAndInspects() throws {
-        guard let binary = Self.requireTools() else { return }
+        let binary = try ServeClientTests.require([.curl])
         let scratch = try CommandFixtures.ScratchDirectory()
         defer { scratch.remove() }
         let scenario = try scratch.write("e2e.json", Self.scenario)
@@ -154,7 +143,7 @@ struct ServeEndToEndTests {
 
     @Test("SIGTERM ends a scaled run: the reports are written and the exit is 0")
     func signalEndsTheRun() throws {
-        guard let binary = Self.requireTools() else { return }
+        let binary = try ProcessSignalsTests.builtBinary()
         let scratch = try CommandFixtures.ScratchDirectory()
         defer { scratch.remove() }
         let scenario = try scratch.write("e2e.json", Self.scenario)
@@ -170,7 +159,7 @@ struct ServeEndToEndTests {
 
     @Test("a scaled run ends by itself at --for and writes its reports")
     func forEndsTheRun() throws {
-        guard let binary = Self.requireTools() else { return }
+        let binary = try ProcessSignalsTests.builtBinary()
         let scratch = try CommandFixtures.ScratchDirectory()
         defer { scratch.remove() }
         let scenario = try scratch.write("e2e.json", Self.scenario)

@@ -24,13 +24,27 @@ private func push(_ position: Int32, hash pushHash: UInt32) -> PushNotification 
                                           xiva: XivaInfo(position: position, deviceIDHash: pushHash), byteCount: 300))
 }
 
+/// A phone's configuration for these tests: an app with nothing unusual unless told
+/// (the engine names every field: `StrategyPlan.phoneConfiguration`).
+private func appConfiguration(serviceExtension: ServiceExtension, updatedExtension: ServiceExtension? = nil,
+                              eligibility: ExtensionEligibility = ExtensionEligibility(),
+                              extensionTimeLimit: SimDuration = PhoneConfiguration.defaultExtensionTimeLimit,
+                              registrationPolicy: RegistrationPolicy = .everyLaunch, subscriptionSync: SubscriptionSync = .reconnect,
+                              memoryLimitKB: Int64 = .max, reportsSavedPosition: Bool = false,
+                              copyBounds: CopyBounds? = nil) -> PhoneConfiguration {
+    PhoneConfiguration(serviceExtension: serviceExtension, updatedExtension: updatedExtension, eligibility: eligibility,
+                       extensionTimeLimit: extensionTimeLimit, registrationPolicy: registrationPolicy,
+                       subscriptionSync: subscriptionSync, memoryLimitKB: memoryLimitKB,
+                       reportsSavedPosition: reportsSavedPosition, copyBounds: copyBounds)
+}
+
 /// The `queue` extension with repeatMaxCount 3.
 private let queueExtension = ServiceExtension(positionSaving: .everyNewerPosition, repeatMaxCount: 3)
 
 /// An offline phone with the `queue` extension and the given app policies.
 private func offlinePhone(registration: RegistrationPolicy = .everyLaunch,
                           sync: SubscriptionSync = .reconnect) -> Phone {
-    Phone(configuration: PhoneConfiguration(serviceExtension: queueExtension, registrationPolicy: registration,
+    Phone(configuration: appConfiguration(serviceExtension: queueExtension, registrationPolicy: registration,
                                             subscriptionSync: sync),
           token: token, deviceID: deviceID, deviceIDHash: hash)
 }
@@ -38,7 +52,7 @@ private func offlinePhone(registration: RegistrationPolicy = .everyLaunch,
 /// An online phone with the `queue` extension (repeatMaxCount 3).
 private func onlinePhone(saving: PositionSaving = .everyNewerPosition,
                          eligibility: ExtensionEligibility = ExtensionEligibility()) -> Phone {
-    var phone = Phone(configuration: PhoneConfiguration(serviceExtension: ServiceExtension(positionSaving: saving,
+    var phone = Phone(configuration: appConfiguration(serviceExtension: ServiceExtension(positionSaving: saving,
                                                                                            repeatMaxCount: 3),
                                                         eligibility: eligibility),
                       token: token, deviceID: deviceID, deviceIDHash: hash)
@@ -96,7 +110,7 @@ struct PhoneTests {
 
     @Test("asked to, the phone reports each change of the saved position, and a position saved again for a new device id")
     func reportsSavedPosition() {
-        var configuration = PhoneConfiguration(serviceExtension: queueExtension)
+        var configuration = appConfiguration(serviceExtension: queueExtension)
         configuration.reportsSavedPosition = true
         var phone = Phone(configuration: configuration, token: token, deviceID: deviceID, deviceIDHash: hash)
         var effects: ContiguousArray<DeviceEffect> = []
@@ -146,7 +160,7 @@ struct PhoneTests {
     func forgetsOnlyWhatNoCopyCanMatch() {
         // A copy reaches APNs within 10 s of its sending and the phone within 5 s of
         // that once connected; a re-request reaches the provider within 2 s.
-        var configuration = PhoneConfiguration(serviceExtension: queueExtension)
+        var configuration = appConfiguration(serviceExtension: queueExtension)
         configuration.copyBounds = CopyBounds(toAPNs: 10 * second, toDevice: 5 * second, rerequestToProvider: 2 * second)
         var phone = Phone(configuration: configuration, token: token, deviceID: deviceID, deviceIDHash: hash)
         var effects: ContiguousArray<DeviceEffect> = []
@@ -198,7 +212,7 @@ struct PhoneTests {
 
     @Test("setOnline emits connected and disconnected only when the state changes")
     func connectivityChanges() {
-        var phone = Phone(configuration: PhoneConfiguration(serviceExtension: queueExtension),
+        var phone = Phone(configuration: appConfiguration(serviceExtension: queueExtension),
                           token: token, deviceID: deviceID, deviceIDHash: hash)
         var effects: ContiguousArray<DeviceEffect> = []
         #expect(!phone.isOnline)
@@ -283,7 +297,7 @@ struct PhoneTests {
 
     @Test("the deadline uses the phone's own extension time limit, and invocations are numbered 0, 1, 2 …")
     func customTimeLimit() {
-        var phone = Phone(configuration: PhoneConfiguration(serviceExtension: queueExtension,
+        var phone = Phone(configuration: appConfiguration(serviceExtension: queueExtension,
                                                             extensionTimeLimit: 7 * second),
                           token: token, deviceID: deviceID, deviceIDHash: hash)
         var effects: ContiguousArray<DeviceEffect> = []
@@ -467,7 +481,7 @@ struct PhoneTests {
 
     @Test("defaults: every-launch registration, sync at reconnect, no memory limit")
     func defaults() {
-        let phone = Phone(configuration: PhoneConfiguration(serviceExtension: queueExtension),
+        let phone = Phone(configuration: appConfiguration(serviceExtension: queueExtension),
                           token: token, deviceID: deviceID, deviceIDHash: hash)
         #expect(phone.configuration.registrationPolicy == .everyLaunch)
         #expect(phone.configuration.subscriptionSync == .reconnect)
@@ -800,7 +814,7 @@ struct PhoneTests {
     @Test("before its update the old app shows numbered pushes as they come; after it, the new extension finds gaps")
     func updateSwitchesTheExtension() {
         let old = ServiceExtension(positionSaving: .everyNewerPosition, repeatMaxCount: 3, readsNumbering: false)
-        var phone = Phone(configuration: PhoneConfiguration(serviceExtension: old, updatedExtension: queueExtension),
+        var phone = Phone(configuration: appConfiguration(serviceExtension: old, updatedExtension: queueExtension),
                           token: token, deviceID: deviceID, deviceIDHash: hash)
         var effects: ContiguousArray<DeviceEffect> = []
         phone.setOnline(true, at: 0, into: &effects)
@@ -828,7 +842,7 @@ struct PhoneTests {
         var effects: ContiguousArray<DeviceEffect> = []
         plain.updateApp(into: &effects)
         #expect(effects.isEmpty && !plain.appUpdated)
-        var phone = Phone(configuration: PhoneConfiguration(serviceExtension: queueExtension, updatedExtension: queueExtension),
+        var phone = Phone(configuration: appConfiguration(serviceExtension: queueExtension, updatedExtension: queueExtension),
                           token: token, deviceID: deviceID, deviceIDHash: hash)
         phone.updateApp(into: &effects)
         phone.reset(configuration: phone.configuration, token: token, deviceID: deviceID, deviceIDHash: hash)

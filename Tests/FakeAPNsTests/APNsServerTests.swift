@@ -975,6 +975,29 @@ struct APNsNondeterministicStorageTests {
         #expect(again == choices(seed: 11))
     }
 
+    @Test("a coin lent around each call (serve's one APNs for many device apps) gives each stream the choices of a server seeded with it alone")
+    func lentCoins() {
+        func choices(seed: UInt64) -> [Bool] {
+            var apns = server(policy, seed: seed)
+            return (0..<32).map { trial in
+                let start = SimTime(trial) * TimeUnit.minute
+                return keptOlder(&apns, first: start, second: start + 1)
+            }
+        }
+        var shared = server(policy, seed: 99)
+        var coins = [SplitMix64(seed: 11), SplitMix64(seed: 12)]
+        var lent: [[Bool]] = [[], []]
+        for trial in 0..<64 {
+            let app = trial % 2
+            shared.storageCoin = coins[app]
+            let start = SimTime(trial) * TimeUnit.minute
+            lent[app].append(keptOlder(&shared, first: start, second: start + 1))
+            coins[app] = shared.storageCoin
+        }
+        #expect(lent[0] == choices(seed: 11))
+        #expect(lent[1] == choices(seed: 12))
+    }
+
     @Test("closeness is measured from when the kept one was stored: a third push far from the first always wins")
     func keptOneKeepsItsTime() {
         var apns = server(policy, seed: 5)

@@ -79,6 +79,7 @@ extension JSONNode {
     var string: String? { if case .string(let text) = value { text } else { nil } }
     var int: Int64? { if case .number(let number) = value { number.int64Value } else { nil } }
     var bool: Bool? { if case .bool(let flag) = value { flag } else { nil } }
+    var number: Double? { if case .number(let number) = value { number.doubleValue } else { nil } }
 }
 
 extension HTTPResponse {

@@ -4,7 +4,7 @@ import Testing
 
 /// Against a real outside implementation: keys openssl makes, signatures openssl makes and
 /// checks, and the key files of other kinds it writes.
-@Suite("openssl interop", .enabled(if: OpenSSL.present || OpenSSL.required, "openssl is not installed"))
+@Suite("openssl interop", .enabled(if: OpenSSL.present || OpenSSL.required, "apt-get install openssl (with CI=true its absence fails the tests)"))
 struct OpenSSLTests {
     /// `openssl ecparam | openssl pkcs8 -topk8 -nocrypt`, as the brief for a .p8 goes; the
     /// scratch folder holding key.p8 and pub.pem (openssl's own public key file).

@@ -1,5 +1,6 @@
 import Foundation
 @testable import ProviderAuth
+import Testing
 
 /// Bytes from hex digits (spaces and line breaks ignored), as the standards print vectors.
 func bytes(hex text: String) -> [UInt8] {
@@ -99,6 +100,8 @@ enum OpenSSL {
 
     /// A fresh scratch directory, removed by the caller.
     static func scratch() throws -> URL {
+        // Reached without openssl only with CI=true (the suite is skipped otherwise): a failure.
+        try #require(present, "CI=true, but openssl is missing (apt-get install openssl)")
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("provider-auth-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url

@@ -109,6 +109,24 @@ package struct LineChart {
         let plot = plot
         var svg = SVG(width: width, height: height, id: id, title: title, kind: "line-chart")
         legend.draw(into: &svg, x: plot.left, y: 16, width: plot.right - plot.left)
+        drawShaded(into: &svg, plot: plot)
+        ChartAxes.draw(into: &svg, x: xAxis, y: yAxis, plot: plot, xGrid: true)
+        drawReferences(into: &svg, plot: plot)
+        let overlaps = overlaps
+        for (index, line) in series.enumerated() { drawBand(of: line, index, into: &svg, overlaps: overlaps) }
+        for (index, line) in series.enumerated() {
+            let present = line.points.compactMap { point in point.y.map { (point.x, $0) } }
+            svg.start("g", [("class", "series"), ("data-series", line.label), ("data-points", String(present.count))])
+            drawLine(line, index, into: &svg, overlaps: overlaps)
+            drawErrorBars(of: line, into: &svg)
+            if line.markers { drawMarkers(of: line, index, into: &svg, overlaps: overlaps) }
+            svg.end()
+        }
+        return svg.finished()
+    }
+
+    /// The shaded x-ranges, clipped to the plot.
+    private func drawShaded(into svg: inout SVG, plot: (left: Double, top: Double, right: Double, bottom: Double)) {
         svg.start("g", [("class", "shaded")])
         for range in shaded {
             let low = xAxis.position(range.lowerBound, from: plot.left, to: plot.right)
@@ -119,7 +137,10 @@ package struct LineChart {
                                  ("height", SVG.number(plot.bottom - plot.top)), ("fill", Palette.shade)])
         }
         svg.end()
-        ChartAxes.draw(into: &svg, x: xAxis, y: yAxis, plot: plot, xGrid: true)
+    }
+
+    /// The reference lines within the x axis's domain, each with its label.
+    private func drawReferences(into svg: inout SVG, plot: (left: Double, top: Double, right: Double, bottom: Double)) {
         svg.start("g", [("class", "references")])
         for reference in references where xAxis.domain.contains(reference.value) {
             let x = xAxis.position(reference.value, from: plot.left, to: plot.right)
@@ -132,85 +153,88 @@ package struct LineChart {
                                  ("text-anchor", fits ? "start" : "end"), ("fill", Palette.axis)], text: reference.label)
         }
         svg.end()
-        let overlaps = overlaps
-        for (index, line) in series.enumerated() {
-            guard let band = line.band, !band.isEmpty else { continue }
-            // Where the line lies under an earlier one, the earlier's band stands for both:
-            // bands of several colours over each other would mix into a colour of none.
-            var segmentPlace: [Double: Place] = [:]
-            for point in line.points.indices.dropLast() where line.points[point].y != nil {
-                segmentPlace[line.points[point].x] = overlaps.segments[index][point]
-            }
-            var runs: [[(x: Double, lower: Double, upper: Double)]] = [[]]
-            for (offset, entry) in band.enumerated() {
-                runs[runs.count - 1].append(entry)
-                if offset + 1 < band.count, (segmentPlace[entry.x]?.rank ?? 0) > 0 { runs.append([]) }
-            }
-            let outlines = runs.filter { $0.count > 1 }.map { run in
-                let upper = run.map { position(x: $0.x, y: $0.upper) }, lower = run.reversed().map { position(x: $0.x, y: $0.lower) }
-                return (upper + lower).enumerated().map { ($0.offset == 0 ? "M" : "L") + SVG.number($0.element.x) + " " + SVG.number($0.element.y) }
-                    .joined(separator: " ") + " Z"
-            }
-            guard !outlines.isEmpty else { continue }
-            svg.element("path", [("class", "band"), ("data-series", line.label), ("d", outlines.joined(separator: " ")),
-                                 ("fill", line.colour), ("fill-opacity", "0.18"), ("stroke", "none")])
+    }
+
+    /// The band behind series `index`, when it has one, broken where the line lies under an
+    /// earlier one: there the earlier's band stands for both, for bands of several colours
+    /// over each other would mix into a colour of none.
+    private func drawBand(of line: Series, _ index: Int, into svg: inout SVG, overlaps: Overlaps) {
+        guard let band = line.band, !band.isEmpty else { return }
+        var segmentPlace: [Double: Place] = [:]
+        for point in line.points.indices.dropLast() where line.points[point].y != nil {
+            segmentPlace[line.points[point].x] = overlaps.segments[index][point]
         }
-        for (index, line) in series.enumerated() {
-            let present = line.points.compactMap { point in point.y.map { (point.x, $0) } }
-            svg.start("g", [("class", "series"), ("data-series", line.label), ("data-points", String(present.count))])
-            // The line itself, less the segments it draws in a coincident member's dashes.
-            var path = "", penDown = false
-            var shared: [(from: (x: Double, y: Double), to: (x: Double, y: Double), dashes: (array: String, offset: String))] = []
-            for (point, value) in line.points.enumerated() {
-                guard let y = value.y else { penDown = false; continue }
-                let at = position(x: value.x, y: y)
-                path += (path.isEmpty ? "" : " ") + (penDown ? "L" : "M") + SVG.number(at.x) + " " + SVG.number(at.y)
-                penDown = true
-                if point + 1 < line.points.count, let nextY = line.points[point + 1].y,
-                   let dashes = Self.dashes(overlaps.segments[index][point], dashed: line.dashed) {
-                    shared.append((at, position(x: line.points[point + 1].x, y: nextY), dashes))
-                    penDown = false
-                }
-            }
-            let stroke = [("fill", "none"), ("stroke", line.colour), ("stroke-width", "2"), ("stroke-linejoin", "round")]
-            if path.contains("L") {
-                svg.element("path", [("d", path)] + stroke + [("stroke-linecap", "round")]
-                                    + (line.dashed ? [("stroke-dasharray", "6 4")] : []))
-            }
-            // One element a segment: each starts its dashes at the segment's start, as its
-            // fellow members' do, so the slots interleave.
-            for segment in shared {
-                svg.element("path", [("class", "overlap"),
-                                     ("d", "M" + SVG.number(segment.from.x) + " " + SVG.number(segment.from.y)
-                                          + " L" + SVG.number(segment.to.x) + " " + SVG.number(segment.to.y))]
-                                    + stroke + [("stroke-linecap", "butt"), ("stroke-dasharray", segment.dashes.array),
-                                                ("stroke-dashoffset", segment.dashes.offset)])
-            }
-            if !line.errorBars.isEmpty {
-                // Under the markers; a cap 3 px each side, so neighbouring points stay apart.
-                svg.start("g", [("class", "error-bars"), ("data-bars", String(line.errorBars.count))])
-                for bar in line.errorBars {
-                    let low = position(x: bar.x, y: bar.lower), high = position(x: bar.x, y: bar.upper)
-                    let x = SVG.number(low.x), left = SVG.number(low.x - 3), right = SVG.number(low.x + 3)
-                    let path = "M\(x) \(SVG.number(low.y)) L\(x) \(SVG.number(high.y)) M\(left) \(SVG.number(low.y)) L\(right) "
-                        + "\(SVG.number(low.y)) M\(left) \(SVG.number(high.y)) L\(right) \(SVG.number(high.y))"
-                    svg.element("path", [("class", "error-bar"), ("d", path), ("fill", "none"), ("stroke", line.colour),
-                                         ("stroke-width", "1.2")])
-                }
-                svg.end()
-            }
-            if line.markers {
-                for (point, value) in line.points.enumerated() {
-                    guard let y = value.y else { continue }
-                    let at = position(x: value.x, y: y)
-                    // Nested where markers coincide: the first series' largest, under the others.
-                    let place = overlaps.markers[index][point]
-                    line.marker.draw(into: &svg, x: at.x, y: at.y, radius: Self.markerRadius + 1.2 * Double(place.of - 1 - place.rank),
-                                     fill: line.dashed ? "#FFFFFF" : line.colour, stroke: line.colour)
-                }
-            }
-            svg.end()
+        var runs: [[(x: Double, lower: Double, upper: Double)]] = [[]]
+        for (offset, entry) in band.enumerated() {
+            runs[runs.count - 1].append(entry)
+            if offset + 1 < band.count, (segmentPlace[entry.x]?.rank ?? 0) > 0 { runs.append([]) }
         }
-        return svg.finished()
+        let outlines = runs.filter { $0.count > 1 }.map { run in
+            let upper = run.map { position(x: $0.x, y: $0.upper) }, lower = run.reversed().map { position(x: $0.x, y: $0.lower) }
+            return (upper + lower).enumerated().map { ($0.offset == 0 ? "M" : "L") + SVG.number($0.element.x) + " " + SVG.number($0.element.y) }
+                .joined(separator: " ") + " Z"
+        }
+        guard !outlines.isEmpty else { return }
+        svg.element("path", [("class", "band"), ("data-series", line.label), ("d", outlines.joined(separator: " ")),
+                             ("fill", line.colour), ("fill-opacity", "0.18"), ("stroke", "none")])
+    }
+
+    /// Series `index`'s line, less the segments it draws in a coincident member's dashes,
+    /// then those segments, one element each: each starts its dashes at the segment's
+    /// start, as its fellow members' do, so the slots interleave.
+    private func drawLine(_ line: Series, _ index: Int, into svg: inout SVG, overlaps: Overlaps) {
+        var path = "", penDown = false
+        var shared: [(from: (x: Double, y: Double), to: (x: Double, y: Double), dashes: (array: String, offset: String))] = []
+        for (point, value) in line.points.enumerated() {
+            guard let y = value.y else { penDown = false; continue }
+            let at = position(x: value.x, y: y)
+            path += (path.isEmpty ? "" : " ") + (penDown ? "L" : "M") + SVG.number(at.x) + " " + SVG.number(at.y)
+            penDown = true
+            if point + 1 < line.points.count, let nextY = line.points[point + 1].y,
+               let dashes = Self.dashes(overlaps.segments[index][point], dashed: line.dashed) {
+                shared.append((at, position(x: line.points[point + 1].x, y: nextY), dashes))
+                penDown = false
+            }
+        }
+        let stroke = [("fill", "none"), ("stroke", line.colour), ("stroke-width", "2"), ("stroke-linejoin", "round")]
+        if path.contains("L") {
+            svg.element("path", [("d", path)] + stroke + [("stroke-linecap", "round")]
+                                + (line.dashed ? [("stroke-dasharray", "6 4")] : []))
+        }
+        for segment in shared {
+            svg.element("path", [("class", "overlap"),
+                                 ("d", "M" + SVG.number(segment.from.x) + " " + SVG.number(segment.from.y)
+                                      + " L" + SVG.number(segment.to.x) + " " + SVG.number(segment.to.y))]
+                                + stroke + [("stroke-linecap", "butt"), ("stroke-dasharray", segment.dashes.array),
+                                            ("stroke-dashoffset", segment.dashes.offset)])
+        }
+    }
+
+    /// The series' error bars, when it has any: under the markers; a cap 3 px each side, so
+    /// neighbouring points stay apart.
+    private func drawErrorBars(of line: Series, into svg: inout SVG) {
+        guard !line.errorBars.isEmpty else { return }
+        svg.start("g", [("class", "error-bars"), ("data-bars", String(line.errorBars.count))])
+        for bar in line.errorBars {
+            let low = position(x: bar.x, y: bar.lower), high = position(x: bar.x, y: bar.upper)
+            let x = SVG.number(low.x), left = SVG.number(low.x - 3), right = SVG.number(low.x + 3)
+            let path = "M\(x) \(SVG.number(low.y)) L\(x) \(SVG.number(high.y)) M\(left) \(SVG.number(low.y)) L\(right) "
+                + "\(SVG.number(low.y)) M\(left) \(SVG.number(high.y)) L\(right) \(SVG.number(high.y))"
+            svg.element("path", [("class", "error-bar"), ("d", path), ("fill", "none"), ("stroke", line.colour),
+                                 ("stroke-width", "1.2")])
+        }
+        svg.end()
+    }
+
+    /// Series `index`'s markers, nested where markers coincide: the first series' largest,
+    /// under the others.
+    private func drawMarkers(of line: Series, _ index: Int, into svg: inout SVG, overlaps: Overlaps) {
+        for (point, value) in line.points.enumerated() {
+            guard let y = value.y else { continue }
+            let at = position(x: value.x, y: y)
+            let place = overlaps.markers[index][point]
+            line.marker.draw(into: &svg, x: at.x, y: at.y, radius: Self.markerRadius + 1.2 * Double(place.of - 1 - place.rank),
+                             fill: line.dashed ? "#FFFFFF" : line.colour, stroke: line.colour)
+        }
     }
 }

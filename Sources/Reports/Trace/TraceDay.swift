@@ -56,112 +56,135 @@ package struct TraceDay {
     /// Hours since the day's midnight.
     private static func hours(_ time: SimTime, dayStart: SimTime) -> Double { Double(time - dayStart) / Double(TimeUnit.hour) }
 
-    private static func chart(stories: [DeviceStory], app: Int32, day: Int, scenario: Scenario, strategies: [Strategy],
-                              title: String) -> TimelineChart {
-        let dayStart = SimTime(day) * TimeUnit.day, dayEnd = dayStart + TimeUnit.day
+    /// The day drawn: its bounds, and where and when a time falls in it.
+    private struct Window {
+        let dayStart: SimTime, dayEnd: SimTime
+
+        init(day: Int) {
+            dayStart = SimTime(day) * TimeUnit.day
+            dayEnd = dayStart + TimeUnit.day
+        }
+
         func within(_ time: SimTime) -> Bool { time >= dayStart && time < dayEnd }
         func at(_ time: SimTime) -> Double { hours(time, dayStart: dayStart) }
         func clock(_ time: SimTime) -> String { TraceText.clock(time - dayStart) }
         func overlaps(_ span: TraceSpan) -> Bool { span.to > dayStart && span.from < dayEnd && span.to >= span.from }
-        let mailColour = "#333333", neutral = Palette.axis
+    }
+
+    private static let mailColour = "#333333", neutral = Palette.axis
+
+    private static func chart(stories: [DeviceStory], app: Int32, day: Int, scenario: Scenario, strategies: [Strategy],
+                              title: String) -> TimelineChart {
+        let window = Window(day: day)
         let ticks = stride(from: 0, through: 24, by: 3).map { Tick(value: Double($0), label: ($0 < 10 ? "0" : "") + "\($0):00") }
         let axis = Axis(label: "time of day (\(scenario.start.adding(days: day)), local)", domain: 0...24, ticks: ticks)
 
         let first = stories.first.map { story in story.events.filter { $0.app == app } } ?? []
-        let firstSpans = TraceSpans.spans(of: first, end: scenario.duration)
-        let offline = firstSpans.filter { $0.kind == .offline && overlaps($0) }
-        // Online is the rest of the day (connectivity is the device's: the same under every strategy).
+        let offline = TraceSpans.spans(of: first, end: scenario.duration).filter { $0.kind == .offline && window.overlaps($0) }
+        var rows = deviceRows(first, offline: offline, window: window, scenario: scenario)
+        for story in stories {
+            rows += strategyRows(story.events.filter { $0.app == app }, label: strategies[story.strategy].label,
+                                 colour: Palette.series(story.strategy), window: window, scenario: scenario)
+        }
+
+        var chart = TimelineChart(id: "trace-day", title: title, xAxis: axis, rows: rows)
+        chart.shaded = offline.map { window.at(max($0.from, window.dayStart))...window.at(min($0.to, window.dayEnd)) }
+        chart.shadedLabel = "offline"
+        chart.legendEntries = stories.map { story in
+            Legend.Entry(label: strategies[story.strategy].label, swatch: .box(colour: Palette.series(story.strategy)))
+        } + legendOfMarks
+        return chart
+    }
+
+    /// The rows the strategies share: when the device was online (connectivity is the
+    /// device's: the same under every strategy), the rest of the day from its `offline`
+    /// spans, and the mail that arrived.
+    private static func deviceRows(_ first: [TraceEvent], offline: [TraceSpan], window: Window,
+                                   scenario: Scenario) -> [TimelineChart.Row] {
+        let (at, clock) = (window.at, window.clock)
         var online: [TimelineChart.Bar] = []
-        var cursor = dayStart
+        var cursor = window.dayStart
         for span in offline {
             if span.from > cursor { online.append(.init(from: at(cursor), to: at(span.from), colour: neutral, note: "online from \(clock(cursor)) to \(clock(span.from))")) }
             cursor = max(cursor, span.to)
         }
-        if cursor < min(dayEnd, scenario.duration) {
-            online.append(.init(from: at(cursor), to: at(min(dayEnd, scenario.duration)), colour: neutral,
-                                note: "online from \(clock(cursor)) to \(clock(min(dayEnd, scenario.duration)))"))
+        if cursor < min(window.dayEnd, scenario.duration) {
+            online.append(.init(from: at(cursor), to: at(min(window.dayEnd, scenario.duration)), colour: neutral,
+                                note: "online from \(clock(cursor)) to \(clock(min(window.dayEnd, scenario.duration)))"))
         }
-        let mails = first.filter { $0.kind == .mailArrived && within($0.time) }.map { event in
+        let mails = first.filter { $0.kind == .mailArrived && window.within($0.time) }.map { event in
             TimelineChart.Mark(at: at(event.time), marker: nil, colour: mailColour, filled: true,
                                note: "mail \(event.message) arrives at \(clock(event.time))")
         }
-        var rows = [TimelineChart.Row(label: "online", bars: online), TimelineChart.Row(label: "mail", marks: mails)]
-
-        for story in stories {
-            let label = strategies[story.strategy].label, colour = Palette.series(story.strategy)
-            let events = story.events.filter { $0.app == app }
-            let spans = TraceSpans.spans(of: events, end: scenario.duration)
-            let held = spans.filter { ($0.kind == .stored || $0.kind == .heldForPower) && overlaps($0) }.map { span in
-                TimelineChart.Bar(from: at(max(span.from, dayStart)), to: at(min(span.to, dayEnd)), colour: colour,
-                                  note: "message \(span.message) \(span.kind.title) \(clock(max(span.from, dayStart)))–"
-                                      + "\(span.to >= dayEnd ? "after midnight" : clock(span.to))"
-                                      + (span.ending.isEmpty ? "" : ": " + span.ending),
-                                  thin: span.kind == .heldForPower)
-            }
-            var dropped: [TimelineChart.Mark] = [], reached: [TimelineChart.Mark] = [], shown: [TimelineChart.Mark] = []
-            for event in events where within(event.time) {
-                let time = clock(event.time), message = event.message
-                switch event.kind {
-                case .apnsDiscarded:
-                    let reason = event.name(.discardReason) ?? ""
-                    // The loss each discard is counted as (World.routeAPNsEffects), for its colour.
-                    let loss: LossReason = switch event.value(.discardReason, as: APNsDiscardReason.self) {
-                    case .replaced?: .apnsCoalesced
-                    case .expired?: .apnsExpired
-                    case .disabled?: .disabled
-                    case .unregistered?, nil: .unregistered
-                    }
-                    dropped.append(.init(at: at(event.time), marker: .cross, colour: Palette.lost(loss), filled: true,
-                                         note: "message \(message) dropped by APNs at \(time): \(reason)"))
-                case .deviceReceived:
-                    let resend = event.flag(.resend)
-                    reached.append(.init(at: at(event.time), marker: nil, colour: colour, filled: true,
-                                         note: "message \(message)\(resend ? " (re-sent)" : "") reaches the device at \(time)"))
-                case .bounced:
-                    reached.append(.init(at: at(event.time), marker: .triangleDown, colour: neutral, filled: false,
-                                         note: "message \(message) found the device gone at \(time): back to APNs"))
-                case .shown:
-                    let replaced = event.flag(.replaced)
-                    shown.append(.init(at: at(event.time), marker: .circle, colour: colour, filled: !replaced,
-                                       note: "message \(message) shown at \(time)" + (replaced ? ", replacing its collapse id's entry" : "")
-                                           + (event.name(.run).map { $0 == "ran" ? "" : " (extension: \($0))" } ?? "")))
-                case .summaryShown:
-                    shown.append(.init(at: at(event.time), marker: .diamond, colour: Palette.summarized, filled: true,
-                                       note: "\"you have missed messages\" at \(time), for positions "
-                                           + "\(event.value(.fromPosition) ?? 0)–\(event.value(.toPosition) ?? 0)"))
-                case .notShown:
-                    shown.append(.init(at: at(event.time), marker: .square, colour: Palette.pending, filled: false,
-                                       note: "message \(message) not shown at \(time): \(event.name(.notShownReason) ?? "")"))
-                case .mailArrived, .connectivityChanged, .launched, .tapped, .tokenRotated, .deviceIDChanged, .subscriptionChanged,
-                     .providerOutage, .appUpdated, .dropped, .requestSent, .requestLost, .retryScheduled, .providerGaveUp,
-                     .rerequestReceived, .rerequestServed, .positionsExpired, .registered, .subscriptionsSynced, .apnsAnswered,
-                     .apnsStored, .apnsHeldForPower, .apnsDelivered, .gapDetected, .rerequestSent, .rerequestAnswerReceived,
-                     .rerequestFailed, .positionSaved, .logUploaded, .outcome:
-                    break
-                }
-            }
-            rows.append(.init(label: label + " · APNs", bars: held, marks: dropped, startsGroup: true))
-            rows.append(.init(label: label + " · device", marks: reached))
-            rows.append(.init(label: label + " · shown", marks: shown))
-        }
-
-        var chart = TimelineChart(id: "trace-day", title: title, xAxis: axis, rows: rows)
-        chart.shaded = offline.map { at(max($0.from, dayStart))...at(min($0.to, dayEnd)) }
-        chart.shadedLabel = "offline"
-        chart.legendEntries = stories.map { story in
-            Legend.Entry(label: strategies[story.strategy].label, swatch: .box(colour: Palette.series(story.strategy)))
-        } + [
-            .init(label: "mail arrives", swatch: .mark(nil, colour: mailColour, filled: true), newRow: true),
-            .init(label: "held at APNs (bar)", swatch: .band(colour: neutral)),
-            .init(label: "replaced at APNs", swatch: .mark(.cross, colour: Palette.lost(.apnsCoalesced), filled: true)),
-            .init(label: "expired at APNs", swatch: .mark(.cross, colour: Palette.lost(.apnsExpired), filled: true)),
-            .init(label: "reaches the device", swatch: .mark(nil, colour: neutral, filled: true)),
-            .init(label: "bounced", swatch: .mark(.triangleDown, colour: neutral, filled: false)),
-            .init(label: "shown", swatch: .mark(.circle, colour: neutral, filled: true), newRow: true),
-            .init(label: "replaced via collapse id", swatch: .mark(.circle, colour: neutral, filled: false)),
-            .init(label: "\"missed messages\" summary", swatch: .mark(.diamond, colour: Palette.summarized, filled: true)),
-            .init(label: "not shown", swatch: .mark(.square, colour: Palette.pending, filled: false)),
-        ]
-        return chart
+        return [TimelineChart.Row(label: "online", bars: online), TimelineChart.Row(label: "mail", marks: mails)]
     }
+
+    /// A strategy's three rows from its `events`: what APNs held (bars) and dropped, what
+    /// reached the device, and what Notification Center showed.
+    private static func strategyRows(_ events: [TraceEvent], label: String, colour: String, window: Window,
+                                     scenario: Scenario) -> [TimelineChart.Row] {
+        let (at, clock, dayStart, dayEnd) = (window.at, window.clock, window.dayStart, window.dayEnd)
+        let spans = TraceSpans.spans(of: events, end: scenario.duration)
+        let held = spans.filter { ($0.kind == .stored || $0.kind == .heldForPower) && window.overlaps($0) }.map { span in
+            TimelineChart.Bar(from: at(max(span.from, dayStart)), to: at(min(span.to, dayEnd)), colour: colour,
+                              note: "message \(span.message) \(span.kind.title) \(clock(max(span.from, dayStart)))–"
+                                  + "\(span.to >= dayEnd ? "after midnight" : clock(span.to))"
+                                  + (span.ending.isEmpty ? "" : ": " + span.ending),
+                              thin: span.kind == .heldForPower)
+        }
+        var dropped: [TimelineChart.Mark] = [], reached: [TimelineChart.Mark] = [], shown: [TimelineChart.Mark] = []
+        for event in events where window.within(event.time) {
+            let time = clock(event.time), message = event.message
+            switch event.kind {
+            case .apnsDiscarded:
+                let reason = event.name(.discardReason) ?? ""
+                // The loss each discard is counted as (`LossReason`'s one mapping, as the router counts it), for its colour.
+                let loss = LossReason(event.value(.discardReason, as: APNsDiscardReason.self) ?? .unregistered)
+                dropped.append(.init(at: at(event.time), marker: .cross, colour: Palette.lost(loss), filled: true,
+                                     note: "message \(message) dropped by APNs at \(time): \(reason)"))
+            case .deviceReceived:
+                let resend = event.flag(.resend)
+                reached.append(.init(at: at(event.time), marker: nil, colour: colour, filled: true,
+                                     note: "message \(message)\(resend ? " (re-sent)" : "") reaches the device at \(time)"))
+            case .bounced:
+                reached.append(.init(at: at(event.time), marker: .triangleDown, colour: neutral, filled: false,
+                                     note: "message \(message) found the device gone at \(time): back to APNs"))
+            case .shown:
+                let replaced = event.flag(.replaced)
+                shown.append(.init(at: at(event.time), marker: .circle, colour: colour, filled: !replaced,
+                                   note: "message \(message) shown at \(time)" + (replaced ? ", replacing its collapse id's entry" : "")
+                                       + (event.name(.run).map { $0 == "ran" ? "" : " (extension: \($0))" } ?? "")))
+            case .summaryShown:
+                shown.append(.init(at: at(event.time), marker: .diamond, colour: Palette.summarized, filled: true,
+                                   note: "\"you have missed messages\" at \(time), for positions "
+                                       + "\(event.value(.fromPosition) ?? 0)–\(event.value(.toPosition) ?? 0)"))
+            case .notShown:
+                shown.append(.init(at: at(event.time), marker: .square, colour: Palette.pending, filled: false,
+                                   note: "message \(message) not shown at \(time): \(event.name(.notShownReason) ?? "")"))
+            case .mailArrived, .connectivityChanged, .launched, .tapped, .tokenRotated, .deviceIDChanged, .subscriptionChanged,
+                 .providerOutage, .appUpdated, .dropped, .requestSent, .requestLost, .retryScheduled, .providerGaveUp,
+                 .rerequestReceived, .rerequestServed, .positionsExpired, .registered, .subscriptionsSynced, .apnsAnswered,
+                 .apnsStored, .apnsHeldForPower, .apnsDelivered, .gapDetected, .rerequestSent, .rerequestAnswerReceived,
+                 .rerequestFailed, .positionSaved, .logUploaded, .outcome:
+                break
+            }
+        }
+        return [.init(label: label + " · APNs", bars: held, marks: dropped, startsGroup: true),
+                .init(label: label + " · device", marks: reached),
+                .init(label: label + " · shown", marks: shown)]
+    }
+
+    /// The legend's entries after the strategies': what each mark and bar means.
+    private static let legendOfMarks: [Legend.Entry] = [
+        .init(label: "mail arrives", swatch: .mark(nil, colour: mailColour, filled: true), newRow: true),
+        .init(label: "held at APNs (bar)", swatch: .band(colour: neutral)),
+        .init(label: "replaced at APNs", swatch: .mark(.cross, colour: Palette.lost(.apnsCoalesced), filled: true)),
+        .init(label: "expired at APNs", swatch: .mark(.cross, colour: Palette.lost(.apnsExpired), filled: true)),
+        .init(label: "reaches the device", swatch: .mark(nil, colour: neutral, filled: true)),
+        .init(label: "bounced", swatch: .mark(.triangleDown, colour: neutral, filled: false)),
+        .init(label: "shown", swatch: .mark(.circle, colour: neutral, filled: true), newRow: true),
+        .init(label: "replaced via collapse id", swatch: .mark(.circle, colour: neutral, filled: false)),
+        .init(label: "\"missed messages\" summary", swatch: .mark(.diamond, colour: Palette.summarized, filled: true)),
+        .init(label: "not shown", swatch: .mark(.square, colour: Palette.pending, filled: false)),
+    ]
 }

@@ -12,7 +12,15 @@ package enum BalanceRules {
     /// The first rule `aggregate` breaks, described; nil when a run could have produced it.
     /// - Complexity: O(days + counters).
     package static func violation(in aggregate: StrategyAggregate) -> String? {
-        // Every count is a number of things that happened.
+        negativeCount(in: aggregate) ?? unbalancedBuckets(in: aggregate) ?? unbalancedDays(in: aggregate)
+            ?? brokenFunnel(in: aggregate)
+            // The fold adds a user's counts to its block as well as to the totals.
+            ?? aggregate.checkBlocks()
+            ?? violation(in: aggregate.apns, pushesSent: aggregate[.pushesSent])
+    }
+
+    /// Every count is a number of things that happened: the first below 0.
+    private static func negativeCount(in aggregate: StrategyAggregate) -> String? {
         for (name, field) in StrategyAggregate.counts where aggregate[keyPath: field] < 0 {
             return "\(name) \(aggregate[keyPath: field]) < 0"
         }
@@ -40,9 +48,15 @@ package enum BalanceRules {
         if let negative = aggregate.dailyBlocks.firstIndex(where: { $0 < 0 }) {
             return "day \(negative / (UserBlocks.count * RateCount.daily.count) + 1) block count \(aggregate.dailyBlocks[negative]) < 0"
         }
+        return nil
+    }
+
+    /// Every message ends in exactly one bucket of its arrival day, and the measured
+    /// ones are among those sent and received. Every count is ≥ 0 here.
+    private static func unbalancedBuckets(in aggregate: StrategyAggregate) -> String? {
         // Ledger.fold: a lost message has the reason of its first loss (raw value ≥ 1).
         if aggregate.lostByReason[0] != 0 { return "a loss without a reason was counted" }
-        // From here on every count is ≥ 0, so a sum that does not overflow bounds its terms.
+        // Every count is ≥ 0, so a sum that does not overflow bounds its terms.
         guard let lost = sum(aggregate.lostByReason) else { return "the lost_* counts add up past \(Int64.max)" }
         // Ledger.fold: every message ends in exactly one bucket …
         guard sum([aggregate[.delivered], aggregate[.summarized], lost, aggregate.pending]) == aggregate[.messages] else {
@@ -61,8 +75,13 @@ package enum BalanceRules {
                 return "day \(index + 1): \(smaller.columnName) \(day[smaller]) > \(larger.columnName) \(day[larger])"
             }
         }
+        return nil
+    }
+
+    /// The days add up to the totals: each day counter, and the losses by day and reason.
+    private static func unbalancedDays(in aggregate: StrategyAggregate) -> String? {
         for counter in DayCounter.allCases {
-            // `lost` is the reasons' sum, which did not overflow above.
+            // `lost` is the reasons' sum, which did not overflow (`unbalancedBuckets`).
             let days = sum(aggregate.daily.lazy.map { $0[counter] })
             if days != counter.total(in: aggregate) {
                 return "the daily \(counter.columnName) add up to \(days.map(String.init) ?? "more than \(Int64.max)"), "
@@ -84,6 +103,12 @@ package enum BalanceRules {
                     + "the total is \(aggregate.lost(reason))"
             }
         }
+        return nil
+    }
+
+    /// The funnel's stages and what they are counted against: latencies, nested stages,
+    /// APNs's answers and hand-outs, launches and the Console's days.
+    private static func brokenFunnel(in aggregate: StrategyAggregate) -> String? {
         // The fold records a latency for each delivered message, and only for those.
         if aggregate.latency.total != UInt64(aggregate[.delivered]) {
             return "latency was recorded for \(aggregate.latency.total) messages, \(aggregate[.delivered]) delivered"
@@ -126,9 +151,7 @@ package enum BalanceRules {
         if aggregate[.consoleDelivered] != handedOut {
             return "the daily console_delivered add up to \(aggregate[.consoleDelivered]), apns delivered + delivered_from_storage is \(handedOut)"
         }
-        // The fold adds a user's counts to its block as well as to the totals.
-        if let broken = aggregate.checkBlocks() { return broken }
-        return violation(in: aggregate.apns, pushesSent: aggregate[.pushesSent])
+        return nil
     }
 
     /// The rules of FakeAPNs's counters (APNsServer), against the requests the provider sent.

@@ -98,11 +98,3 @@ package struct SampleTape {
         return sampler.sample(&overflow)
     }
 }
-
-extension Sampler {
-    /// One draw from a lane's tape of this sampler's stream (`SampleTape`, started with
-    /// this sampler): the same value `sample(_:)` gives on the stream at that point.
-    /// - Complexity: O(1).
-    @inline(__always)
-    package func sample(_ tape: inout SampleTape) -> SimDuration { tape.next() }
-}

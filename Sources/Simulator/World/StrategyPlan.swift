@@ -16,6 +16,10 @@ package struct StrategyPlan {
     package let apns: APNsConfiguration
     /// `apns` telling where it holds each notification, for a traced device's world.
     package let reportingAPNs: APNsConfiguration
+    /// What every phone of the strategy shares; `phoneConfiguration` adds the device app's own.
+    private let extensionTimeLimit: SimDuration
+    private let subscriptionSync: SubscriptionSync
+    private let memory: ExtensionMemoryModel?
 
     package init(strategy: Strategy, scenario: Scenario) {
         self.strategy = strategy
@@ -46,6 +50,30 @@ package struct StrategyPlan {
         var reporting = apns
         reporting.reportsHolding = true
         reportingAPNs = reporting
+        extensionTimeLimit = scenario.extensionTimeLimit
+        subscriptionSync = chain.provider.subscriptions?.syncOn ?? .reconnect
+        memory = chain.device.memory
+    }
+
+    /// The one construction site of a phone's configuration, for `run`'s world and `serve`'s
+    /// population alike: the strategy's extension and policies, the scenario's limits, and the
+    /// device app's own traits. Every input is a parameter without a default, so a field
+    /// wired in one place cannot silently take its default in another.
+    /// - Parameters:
+    ///   - device: the device's traits (iOS version, memory limit).
+    ///   - alertsNotAllowed, displayOff: the app's notification settings, as drawn.
+    ///   - reportsSavedPosition: tell every save of the extension's position (a long lane's or a traced world's ledger).
+    ///   - copyBounds: how long copies can take (a long lane's phone drops the collapse ids no copy can match); nil: keep all.
+    /// - Complexity: O(1).
+    package func phoneConfiguration(device: World.DeviceTraits, alertsNotAllowed: Bool, displayOff: Bool,
+                                    reportsSavedPosition: Bool, copyBounds: CopyBounds?) -> PhoneConfiguration {
+        PhoneConfiguration(
+            serviceExtension: serviceExtension, updatedExtension: updatedExtension,
+            eligibility: ExtensionEligibility(alertsAllowed: !alertsNotAllowed, displayEnabled: !displayOff,
+                                              supportsServiceExtension: !device.legacyIOS),
+            extensionTimeLimit: extensionTimeLimit, registrationPolicy: strategy.registration, subscriptionSync: subscriptionSync,
+            memoryLimitKB: memory.map { device.olderIOS ? $0.olderLimitKB : $0.newerLimitKB } ?? .max,
+            reportsSavedPosition: reportsSavedPosition, copyBounds: copyBounds)
     }
 
     /// Whether a world under this plan, a rollout, plays exactly as one under `other`

@@ -54,7 +54,7 @@ extension World {
             routeAPNsEffects(at: now, observer: Observer.self)
         case .pushReachesDevice(let slot):
             // The push stays in its slot while the phone takes it: a bounce goes back from there.
-            let footprintKB = footprint?.sample(&memoryRandom) ?? 0
+            let footprintKB = memoryRandom.next()
             phone.receive(pushPool[slot], footprintKB: footprintKB, at: now, into: &deviceEffects)
             routeDeviceEffects(at: now, handedOver: slot, observer: Observer.self)
         case .rerequestReachesProvider(let position, let gap, let invocation, let returnDelay):
@@ -144,35 +144,19 @@ extension World {
         routeDeviceEffects(at: now, observer: Observer.self)
     }
 
-    /// Routes what the provider answered, each effect shown first to `observer`.
+    /// Routes what the provider answered (`EffectRouter`), each effect shown first to
+    /// `observer`. `returnDelay`: what is left of the round trip of the re-request being
+    /// handled, which its answer takes back.
     /// - Complexity: O(effects) amortized.
     package mutating func routeProviderEffects<Observer: WorldObserver>(at now: SimTime, returnDelay: SimDuration,
                                                                         observer: Observer.Type) {
+        self.returnDelay = returnDelay
         // By index: iterating the array itself would retain it on every call.
         while providerRouted < providerEffects.count {
             let effect = providerEffects[providerRouted]
             providerRouted += 1
             Observer.routing(effect, at: now, in: &self)
-            switch effect {
-            case .send(let push):
-                ledger.pushSent(push)
-                send(push, attempt: 0, at: now)
-            case .sendRetry(let push, let attempt):
-                ledger.pushSent(push, isRetry: true)
-                send(push, attempt: attempt, at: now)
-            case .retry(let push, let attempt, let after):
-                ledger.counts[.retries] += 1
-                agenda.send(.retryDue(pushPool.park(push, attempt: attempt)), arrivingAt: now + after)
-            case .answer(let invocation, let ok):
-                if !ok { ledger.counts[.rerequestErrors] += 1 }
-                agenda.send(.answerReachesDevice(invocation: invocation, ok: ok), arrivingAt: now + returnDelay)
-            case .positionsExpired(let count):
-                ledger.counts[.positionsExpired] += Int64(count)
-            case .failed(let push, let failure):
-                ledger.lost(push, Self.lossReason(failure))
-            case .dropped(let message, let reason):
-                ledger.dropped(messageIndex: message, Self.lossReason(reason))
-            }
+            EffectRouter.route(effect, at: now, through: &self)
         }
         if providerRouted >= World.effectsKept {
             providerEffects.removeAll(keepingCapacity: true)
@@ -180,78 +164,38 @@ extension World {
         }
     }
 
-    /// A request leaves the provider: the network loses it (the provider's timeout
-    /// fires) or it reaches APNs after the provider-to-APNs latency.
-    @inline(__always)
-    private mutating func send(_ push: PushNotification, attempt: Int32, at now: SimTime) {
-        let slot = pushPool.park(push, attempt: attempt)
-        if let network = chain.provider.network, networkRandom.nextUnitInterval() <= network.failureProbability {
-            agenda.send(.sendFailureReachesProvider(slot), arrivingAt: now + network.timeout)
-        } else {
-            agenda.send(.pushReachesAPNs(slot), arrivingAt: now + providerToAPNs.sample(&providerLatencyRandom))
-        }
-    }
-
-    package static func lossReason(_ failure: ProviderFailure) -> LossReason {
-        switch failure {
-        case .rejected(let response):
-            // Out of retries, a throttled request is lost to the throttle; every other
-            // refusal (APNs unavailable included) to APNs.
-            switch response.reason?.remedy {
-            case .dropToken?: .unregistered
-            case .retryLater?: response.reason == .tooManyRequests ? .rateLimited : .apnsRejected
-            case .giveUp?, nil: .apnsRejected
-            }
-        case .network: .providerNetwork
-        case .outage: .providerOutage
-        }
-    }
-
-    package static func lossReason(_ notShown: NotShownReason) -> LossReason {
-        switch notShown {
-        case .alertsNotAllowed: .alertsNotAllowed
-        case .displayOff: .displayOff
-        }
-    }
-
-    package static func lossReason(_ drop: ProviderDropReason) -> LossReason {
-        switch drop {
-        case .noValidToken: .unregistered
-        case .staleSubscription: .staleSubscription
-        case .outage: .providerOutage
-        }
-    }
-
-    /// Routes what APNs answered, each effect shown first to `observer`.
+    /// Routes what APNs answered (`EffectRouter`), each effect shown first to `observer`.
     /// - Complexity: O(effects) amortized.
     package mutating func routeAPNsEffects<Observer: WorldObserver>(at now: SimTime, observer: Observer.Type) {
         while apnsRouted < apnsEffects.count {
             let effect = apnsEffects[apnsRouted]
             apnsRouted += 1
             Observer.routing(effect, at: now, in: &self)
-            switch effect {
-            case .deliver(let push):
-                let delay = apnsToDevice.sample(&apnsLatencyRandom)
-                agenda.send(.pushReachesDevice(pushPool.park(push, attempt: 0)), arrivingAt: now + delay)
-            case .deferForPower(let token):
-                let delay = powerDeferral?.sample(&powerRandom) ?? 0
-                agenda.send(.powerWindowOpens(token), arrivingAt: now + delay)
-            case .discard(let push, .replaced):
-                ledger.lost(push, .apnsCoalesced)
-            case .discard(let push, .expired):
-                ledger.lost(push, .apnsExpired)
-            case .discard(let push, .unregistered):
-                ledger.lost(push, .unregistered)
-            case .discard(let push, .disabled):
-                ledger.lost(push, .disabled)
-            case .held:
-                // Told only to a traced world (`APNsConfiguration.reportsHolding`), for its observer.
-                break
-            }
+            EffectRouter.route(effect, at: now, through: &self)
         }
         if apnsRouted >= World.effectsKept {
             apnsEffects.removeAll(keepingCapacity: true)
             apnsRouted = 0
+        }
+    }
+
+    /// Routes what the phone answered (`EffectRouter`), each effect shown first to
+    /// `observer`. `handedOver`: the slot of the push just given to `Phone.receive` (-1:
+    /// none), which `.deliveryFailed` names; it is freed unless the push goes back to APNs from it.
+    /// - Complexity: O(effects) amortized.
+    package mutating func routeDeviceEffects<Observer: WorldObserver>(at now: SimTime, handedOver: PushSlot = -1,
+                                                                      observer: Observer.Type) {
+        var bounced = false
+        while deviceRouted < deviceEffects.count {
+            let effect = deviceEffects[deviceRouted]
+            deviceRouted += 1
+            Observer.routing(effect, at: now, in: &self)
+            if EffectRouter.route(effect, handedOver: handedOver, at: now, through: &self) { bounced = true }
+        }
+        if handedOver >= 0 && !bounced { pushPool.free(handedOver) }
+        if deviceRouted >= World.effectsKept {
+            deviceEffects.removeAll(keepingCapacity: true)
+            deviceRouted = 0
         }
     }
 
@@ -261,77 +205,130 @@ extension World {
     private mutating func logUploaded(at now: SimTime, atReconnect: Bool) {
         ledger.uploaded(at: now, atReconnect: atReconnect)
     }
+}
 
-    /// Routes what the phone answered. `handedOver`: the slot of the push just given
-    /// to `Phone.receive` (-1: none), which `.deliveryFailed` names; it is freed
-    /// unless the push goes back to APNs from it.
-    /// - Complexity: O(effects) amortized.
-    package mutating func routeDeviceEffects<Observer: WorldObserver>(at now: SimTime, handedOver: PushSlot = -1,
-                                                                      observer: Observer.Type) {
-        var bounced = false
-        while deviceRouted < deviceEffects.count {
-            let effect = deviceEffects[deviceRouted]
-            deviceRouted += 1
-            Observer.routing(effect, at: now, in: &self)
-            switch effect {
-            case .connected(let token):
-                agenda.sendNow(.connectionReachesAPNs(token))
-            case .disconnected(let token):
-                agenda.sendNow(.disconnectionReachesAPNs(token))
-            case .deliveryFailed:
-                precondition(handedOver >= 0, "a delivery failed with no push handed over")
-                bounced = true
-                agenda.sendNow(.bounceReachesAPNs(handedOver))
-            case .received(let message, let isResend, let logged):
-                ledger.reachedDevice(messageIndex: message, isResend: isResend)
-                if logged { ledger.logged(messageIndex: message, at: now) }
-            case .logUploaded(let atReconnect):
-                logUploaded(at: now, atReconnect: atReconnect)
-            case .appUpdated:
-                ledger.counts[.appUpdates] += 1
-            case .rerequest(let position, let gap, let invocation):
-                ledger.rerequested()
-                ledger.rerequestOpened(position: position, gap: gap, invocation: invocation)
-                let roundTrip = rerequestRoundTrip.sample(&rerequestRandom)
-                agenda.send(.rerequestReachesProvider(position: position, gap: gap, invocation: invocation,
-                                                         returnDelay: roundTrip - roundTrip / 2), arrivingAt: now + roundTrip / 2)
-            case .startDeadline(let invocation, let after):
-                agenda.send(.extensionDeadline(invocation: invocation), arrivingAt: now + after)
-            case .presented(let message, let replacedExisting, let run):
-                switch run {
-                case .ran: break
-                case .notRun: ledger.counts[.extensionNotRun] += 1
-                case .killed: ledger.counts[.extensionKilled] += 1
-                case .timedOut: ledger.counts[.extensionTimedOut] += 1
-                case .hashMismatch: ledger.counts[.hashMismatches] += 1
-                }
-                let first = ledger.presented(messageIndex: message, replacedExisting: replacedExisting, at: now)
-                if first, let taps = chain.device.taps, tapRandom.nextUnitInterval() <= taps.probability {
-                    let delay = tapDelay?.sample(&tapRandom) ?? 0
-                    if now + delay < scenario.duration {
-                        agenda.send(.tapped(messageIndex: message), arrivingAt: now + delay)
-                    }
-                }
-            case .rerequestAnswerMissed:
-                ledger.counts[.rerequestAnswersMissed] += 1
-            case .summaryShown(let message, let from, let to, let replacedExisting):
-                ledger.summaryShown(messageIndex: message, from: from, to: to, replacedExisting: replacedExisting)
-            case .notShown(let message, let reason):
-                ledger.lost(messageIndex: message, Self.lossReason(reason))
-            case .tokenChanged(let old, let new):
-                agenda.sendNow(.tokenChangeReachesAPNs(old: old, new: new))
-            case .registered(let token, let hash):
-                agenda.sendNow(.registrationReachesProvider(token, deviceIDHash: hash))
-            case .subscriptionsSynced(let generation):
-                agenda.sendNow(.subscriptionSyncReachesProvider(generation: generation))
-            case .positionSaved(let position):
-                ledger.positionSaved(position)
-            }
+/// A world is one lane for the router: one device app, its agenda and pool, its ledger as
+/// the books, and the provider in process, reached through the agenda after drawn latencies.
+extension World: ProviderEffectLane, APNsEffectLane, DeviceEffectLane {
+    package typealias Message = WorldEvent
+
+    @inline(__always) package mutating func send(_ message: WorldEvent, arrivingAt time: SimTime) {
+        agenda.send(message, arrivingAt: time)
+    }
+
+    @inline(__always) package mutating func sendNow(_ message: WorldEvent) { agenda.sendNow(message) }
+
+    @inline(__always) package mutating func park(_ push: PushNotification, attempt: Int32) -> PushSlot {
+        pushPool.park(push, attempt: attempt)
+    }
+
+    @inline(__always)
+    package mutating func deliveryDelay(for token: DeviceToken) -> SimDuration { apnsLatencyRandom.next() }
+
+    @inline(__always)
+    package mutating func powerDelay(for token: DeviceToken) -> SimDuration { powerRandom.next() }
+
+    @inline(__always)
+    package mutating func tapDelay() -> SimDuration? { draws.tap(&tapRandom) }
+
+    package var routedLane: Int32 { 0 }
+    package var end: SimTime { scenario.duration }
+
+    /// A request leaves the provider: the network loses it (the provider's timeout
+    /// fires) or it reaches APNs after the provider-to-APNs latency.
+    @inline(__always)
+    package mutating func sendToAPNs(_ push: PushNotification, attempt: Int32, at now: SimTime) {
+        let slot = pushPool.park(push, attempt: attempt)
+        if let network = draws.network, networkRandom.nextUnitInterval() <= network.failureProbability {
+            agenda.send(.sendFailureReachesProvider(slot), arrivingAt: now + network.timeout)
+        } else {
+            agenda.send(.pushReachesAPNs(slot), arrivingAt: now + providerLatencyRandom.next())
         }
-        if handedOver >= 0 && !bounced { pushPool.free(handedOver) }
-        if deviceRouted >= World.effectsKept {
-            deviceEffects.removeAll(keepingCapacity: true)
-            deviceRouted = 0
+    }
+
+    @inline(__always)
+    package mutating func retry(_ push: PushNotification, attempt: Int32, due: SimTime) {
+        agenda.send(.retryDue(pushPool.park(push, attempt: attempt)), arrivingAt: due)
+    }
+
+    @inline(__always)
+    package mutating func answerRerequest(invocation: Int32, ok: Bool, at now: SimTime) {
+        agenda.send(.answerReachesDevice(invocation: invocation, ok: ok), arrivingAt: now + returnDelay)
+    }
+
+    @inline(__always)
+    package mutating func note(_ note: ProviderNote, at now: SimTime) {
+        switch note {
+        case .sent(let push, let isRetry): ledger.pushSent(push, isRetry: isRetry)
+        case .retryScheduled: ledger.counts[.retries] += 1
+        case .rerequestAnswered(let ok): if !ok { ledger.counts[.rerequestErrors] += 1 }
+        case .positionsExpired(let count): ledger.counts[.positionsExpired] += Int64(count)
+        case .failed(let push, _, let loss): ledger.lost(push, loss)
+        case .dropped(let message, _, let loss): ledger.dropped(messageIndex: message, loss)
         }
+    }
+
+    @inline(__always)
+    package mutating func discarded(_ push: PushNotification, _ reason: APNsDiscardReason, loss: LossReason, at now: SimTime) {
+        ledger.lost(push, loss)
+    }
+
+    /// The phone's calls reach the in-process provider through the agenda: a registration
+    /// and a subscription sync at once, a re-request after half a drawn round trip (its
+    /// answer takes the other half back).
+    @inline(__always)
+    package mutating func callProvider(_ call: PhoneCall, at now: SimTime) {
+        switch call {
+        case .register(let token, let hash):
+            agenda.sendNow(.registrationReachesProvider(token, deviceIDHash: hash))
+        case .subscriptions(let generation):
+            agenda.sendNow(.subscriptionSyncReachesProvider(generation: generation))
+        case .rerequest(let position, let gap, let invocation):
+            ledger.rerequested()
+            ledger.rerequestOpened(position: position, gap: gap, invocation: invocation)
+            let roundTrip = rerequestRandom.next()
+            agenda.send(.rerequestReachesProvider(position: position, gap: gap, invocation: invocation,
+                                                     returnDelay: roundTrip - roundTrip / 2), arrivingAt: now + roundTrip / 2)
+        }
+    }
+
+    @inline(__always)
+    package mutating func presented(messageIndex: Int32, replacedExisting: Bool, run: ExtensionRun, at now: SimTime) -> Bool {
+        switch run {
+        case .ran: break
+        case .notRun: ledger.counts[.extensionNotRun] += 1
+        case .killed: ledger.counts[.extensionKilled] += 1
+        case .timedOut: ledger.counts[.extensionTimedOut] += 1
+        case .hashMismatch: ledger.counts[.hashMismatches] += 1
+        }
+        return ledger.presented(messageIndex: messageIndex, replacedExisting: replacedExisting, at: now)
+    }
+
+    @inline(__always)
+    package mutating func note(_ note: DeviceNote, at now: SimTime) {
+        switch note {
+        case .online, .offline, .bounced: break
+        case .received(let message, let isResend, let logged):
+            ledger.reachedDevice(messageIndex: message, isResend: isResend)
+            if logged { ledger.logged(messageIndex: message, at: now) }
+        case .logUploaded(let atReconnect): logUploaded(at: now, atReconnect: atReconnect)
+        case .appUpdated: ledger.counts[.appUpdates] += 1
+        case .answerMissed: ledger.counts[.rerequestAnswersMissed] += 1
+        case .summaryShown(let message, let from, let to, let replacedExisting):
+            ledger.summaryShown(messageIndex: message, from: from, to: to, replacedExisting: replacedExisting)
+        case .notShown(let message, _, let loss): ledger.lost(messageIndex: message, loss)
+        case .positionSaved(let position): ledger.positionSaved(position)
+        }
+    }
+}
+
+extension WorldEvent: DeviceAppMessage {
+    /// A world holds one device app: the lane is not carried.
+    @inline(__always) package static func extensionDeadline(lane: Int32, invocation: Int32) -> WorldEvent {
+        .extensionDeadline(invocation: invocation)
+    }
+
+    @inline(__always) package static func tapped(lane: Int32, messageIndex: Int32) -> WorldEvent {
+        .tapped(messageIndex: messageIndex)
     }
 }

@@ -57,12 +57,11 @@ package struct World {
         var drawnFor: (seed: UInt64, user: Int)?
     }
 
-    package let providerToAPNs: Sampler
-    package let apnsToDevice: Sampler
-    package let rerequestRoundTrip: Sampler
-    package let powerDeferral: Sampler?
-    package let footprint: Sampler?
-    package let tapDelay: Sampler?
+    /// What the router draws delays, footprints and taps from.
+    package let draws: ChainDraws
+    /// The round trip still to come back with the provider's answer to the re-request being
+    /// handled (the rest of the one drawn when it left).
+    package var returnDelay: SimDuration = 0
     /// How long a copy can take (`CopyBounds`), told to a long lane's phone.
     package let copyBounds: CopyBounds
 
@@ -91,14 +90,12 @@ package struct World {
         chain = scenario.chain
         let placeholder = StrategyPlan(strategy: scenario.strategies[0], scenario: scenario)
         provider = XivaProvider(configuration: placeholder.provider)
-        phone = Phone(configuration: PhoneConfiguration(serviceExtension: placeholder.serviceExtension),
+        // Every lane resets the phone with its own configuration (`runLane`).
+        let noDevice = DeviceTraits(deviceID: 0, legacyIOS: false, olderIOS: false, apps: 1)
+        phone = Phone(configuration: placeholder.phoneConfiguration(device: noDevice, alertsNotAllowed: false, displayOff: false,
+                                                                    reportsSavedPosition: false, copyBounds: nil),
                       token: DeviceToken(0), deviceID: 0, deviceIDHash: 0)
-        providerToAPNs = Sampler(scenario.latency.providerToAPNs)
-        apnsToDevice = Sampler(scenario.latency.apnsToDevice)
-        rerequestRoundTrip = Sampler(scenario.latency.rerequestRoundTrip)
-        powerDeferral = scenario.chain.apns.lowPriorityDeferral.map(Sampler.init)
-        footprint = scenario.chain.device.memory.map { Sampler($0.footprintKB) }
-        tapDelay = scenario.chain.device.taps.map { Sampler($0.delay) }
+        draws = ChainDraws(scenario)
         copyBounds = Self.copyBounds(scenario)
         timeline = UserTimeline(scenario: scenario, outages: outages, window: timelineWindow)
     }
@@ -278,14 +275,8 @@ package struct World {
     private func phoneConfiguration<Observer: WorldObserver>(_ lane: Int, traits: DeviceTraits, plan: StrategyPlan, folds: Bool,
                                                              observer: Observer.Type) -> PhoneConfiguration {
         let long = timeline.lanes[lane].isLong
-        return PhoneConfiguration(
-            serviceExtension: plan.serviceExtension, updatedExtension: plan.updatedExtension,
-            eligibility: ExtensionEligibility(alertsAllowed: !timeline.lanes[lane].alertsNotAllowed,
-                                              displayEnabled: !timeline.lanes[lane].displayOff,
-                                              supportsServiceExtension: !traits.legacyIOS),
-            extensionTimeLimit: scenario.extensionTimeLimit, registrationPolicy: plan.strategy.registration,
-            subscriptionSync: chain.provider.subscriptions?.syncOn ?? .reconnect,
-            memoryLimitKB: chain.device.memory.map { traits.olderIOS ? $0.olderLimitKB : $0.newerLimitKB } ?? .max,
+        return plan.phoneConfiguration(
+            device: traits, alertsNotAllowed: timeline.lanes[lane].alertsNotAllowed, displayOff: timeline.lanes[lane].displayOff,
             reportsSavedPosition: folds || Observer.wantsEverything, copyBounds: long && plan.provider.sendsCollapseID ? copyBounds : nil)
     }
 
@@ -405,11 +396,13 @@ package struct World {
             laneTapes[lane].memory.rewind()
         } else {
             laneTapes[lane].drawnFor = (seed, user)
-            laneTapes[lane].providerLatency.start(stream(.providerLatency), drawnBy: providerToAPNs)
-            laneTapes[lane].apnsLatency.start(stream(.apnsLatency), drawnBy: apnsToDevice)
-            laneTapes[lane].rerequest.start(stream(.rerequestLatency), drawnBy: rerequestRoundTrip)
-            laneTapes[lane].power.start(stream(.powerDeferral), drawnBy: powerDeferral ?? Sampler(.constant(0)))
-            laneTapes[lane].memory.start(stream(.extensionMemory), drawnBy: footprint ?? Sampler(.constant(0)))
+            // Each tape keeps the sampler of `draws` that reads its stream (none: a constant 0,
+            // as `ChainDraws.powerDelay` and `footprintKB` answer).
+            laneTapes[lane].providerLatency.start(stream(.providerLatency), drawnBy: draws.providerToAPNs)
+            laneTapes[lane].apnsLatency.start(stream(.apnsLatency), drawnBy: draws.apnsToDevice)
+            laneTapes[lane].rerequest.start(stream(.rerequestLatency), drawnBy: draws.rerequestRoundTrip)
+            laneTapes[lane].power.start(stream(.powerDeferral), drawnBy: draws.powerDeferral ?? Sampler(.constant(0)))
+            laneTapes[lane].memory.start(stream(.extensionMemory), drawnBy: draws.footprint ?? Sampler(.constant(0)))
         }
         swapTapes(lane)
     }

@@ -139,65 +139,285 @@ package struct FitPosterior: Sendable {
         self.finePerAxis = fine
 
         let surrogate = FitSurrogate(axes: axes, nodesPerAxis: nodesPerAxis)
-        let usable = entries.indices.filter { Self.informative($0, entries: entries, nodes: nodes) }
-        // The fields move a statistic on every day alike, while each day's simulated figure
-        // carries its own noise: so a statistic's value is a surface of its pooled figure (all
-        // its days' mail together, far less noisy than one day's) plus each day's offset from
-        // it, the offset averaged over the nodes. One surface a day would wiggle
-        // with each day's noise, and those wiggles would add up to a posterior peak where
-        // there is none.
-        //
-        // A share's day moves with its pooled figure one for one (an offset). A rate's does not:
-        // launches per mail on a day of little mail rise with the launch rate faster than on a
-        // busy day, so its day is a line in the pooled figure, a_d + b_d · P(θ), fitted over the nodes.
-        let nodeCount = Double(nodes.count)
-        var pooledSurfaces: [FitStatistic: (coefficients: [Double], residualVariance: Double)] = [:]
-        var offsets = [Double](repeating: 0, count: usable.count), scatter = [Double](repeating: 0, count: usable.count)
-        var slopes = [Double](repeating: 1, count: usable.count)
-        for statistic in FitStatistic.allCases {
-            let slots = usable.indices.filter { entries[usable[$0]].statistic == statistic }
-            guard !slots.isEmpty else { continue }
-            let pooled = nodes.map { node in
-                let total = slots.reduce(0.0) { $0 + node.count[usable[$1]] }
-                return slots.reduce(0.0) { $0 + node.mean[usable[$1]] * node.count[usable[$1]] } / max(total, 1)
+        let likelihood = Likelihood(entries: entries, nodes: nodes, surrogate: surrogate)
+        let grid = Grid(windows: likelihood.windowsOfMass(axes: axes, fine: fine), fine: fine)
+        let (logLikelihood, best) = likelihood.logLikelihoods(grid)
+        let modeFractions = grid.fractions(best)
+        // The days' correlation is in the likelihood (the shared error); reported, not used.
+        dayCorrelation = max(1, nodes[Self.nearestNode(modeFractions, nodesPerAxis: nodesPerAxis)].dayCorrelation)
+        let posterior = Self.normalised(logLikelihood, best: best)
+
+        let moments = Moments(posterior, grid: grid, axes: axes)
+        correlation = moments.correlation
+        marginals = moments.marginals(mode: modeFractions)
+        (deliverability, gain) = Self.predictions(nodes: nodes, posterior: posterior, grid: grid, surrogate: surrogate)
+
+        // Residuals at the mode, aligned with `entries` (NaN where not informative).
+        let mode = likelihood.terms(surrogate.basis(grid.fractions(best)))
+        residuals = Self.aligned(mode.residuals, usable: likelihood.usable, entries: entries.count)
+        chiSquare = mode.chiSquare
+        degreesOfFreedom = max(likelihood.usable.count - axes, 1)
+    }
+
+    /// The node nearest a point of the grid.
+    private static func nearestNode(_ fractions: [Double], nodesPerAxis: Int) -> Int {
+        fractions.reduce(0) { $0 * nodesPerAxis + Int(($1 * Double(nodesPerAxis - 1)).rounded()) }
+    }
+
+    /// The posterior over the grid from its log-likelihoods (`best` the highest), summing to 1.
+    private static func normalised(_ logLikelihood: [Double], best: Int) -> [Double] {
+        let top = logLikelihood[best]
+        var posterior = logLikelihood.map { exp($0 - top) }
+        let mass = posterior.reduce(0, +)
+        for index in posterior.indices { posterior[index] /= mass }
+        return posterior
+    }
+
+    /// The residuals of the informative entries (`usable`, by slot) placed at their entries,
+    /// NaN at the others.
+    private static func aligned(_ atMode: [Residual], usable: [Int], entries: Int) -> [Residual] {
+        var residuals = [Residual](repeating: Residual(fitted: .nan, fittedError: .nan, measuredError: .nan, z: .nan), count: entries)
+        for (slot, entry) in usable.enumerated() { residuals[entry] = atMode[slot] }
+        return residuals
+    }
+
+    /// Predictions: the posterior's mean and spread of each strategy's interpolated
+    /// figure, plus the simulation's variance there.
+    private static func predictions(nodes: [FitNode], posterior: [Double], grid: Grid, surrogate: FitSurrogate)
+        -> (deliverability: [Prediction], gain: [Prediction]) {
+        let strategies = nodes[0].deliverability.count
+        let figures = (0..<strategies).map { s in
+            (deliverability: surrogate.fit(nodes.map { $0.deliverability[s] }),
+             deliverabilityVariance: surrogate.fit(nodes.map { $0.deliverabilityVariance[s] }).coefficients,
+             gain: surrogate.fit(nodes.map { $0.gain[s] }),
+             gainVariance: surrogate.fit(nodes.map { $0.gainVariance[s] }).coefficients)
+        }
+        var sums = [Double](repeating: 0, count: strategies * 6)
+        for point in 0..<grid.count where posterior[point] > 1e-300 {
+            let basis = surrogate.basis(grid.fractions(point))
+            let p = posterior[point]
+            for (s, figure) in figures.enumerated() {
+                // A surface near 1 may overshoot it: a share stays within 0…1, a gain within −1…1.
+                let d = min(max(FitSurrogate.value(figure.deliverability.coefficients, basis), 0), 1)
+                let g = min(max(FitSurrogate.value(figure.gain.coefficients, basis), -1), 1)
+                sums[s * 6] += p * d
+                sums[s * 6 + 1] += p * d * d
+                sums[s * 6 + 2] += p * surrogate.variance(nodeVariance: max(FitSurrogate.value(figure.deliverabilityVariance, basis), 0),
+                                                          residualVariance: figure.deliverability.residualVariance, basis: basis)
+                sums[s * 6 + 3] += p * g
+                sums[s * 6 + 4] += p * g * g
+                sums[s * 6 + 5] += p * surrogate.variance(nodeVariance: max(FitSurrogate.value(figure.gainVariance, basis), 0),
+                                                          residualVariance: figure.gain.residualVariance, basis: basis)
             }
-            let surface = surrogate.fit(pooled)
-            pooledSurfaces[statistic] = surface
-            let fitted = surrogate.fitted(surface.coefficients)
-            let fittedMean = fitted.reduce(0, +) / nodeCount
-            let fittedSpread = fitted.reduce(0.0) { $0 + ($1 - fittedMean) * ($1 - fittedMean) }
-            // A slope needs the pooled figure to move over the nodes, and a third node to leave scatter.
-            let sloped = !statistic.isShare && nodes.count > 2 && fittedSpread > 1e-12 * max(fittedMean * fittedMean, 1e-12)
-            for slot in slots {
-                let values = nodes.indices.map { nodes[$0].mean[usable[slot]] }
-                if sloped {
-                    let valueMean = values.reduce(0, +) / nodeCount
-                    slopes[slot] = zip(values, fitted).reduce(0.0) { $0 + ($1.0 - valueMean) * ($1.1 - fittedMean) } / fittedSpread
+        }
+        func prediction(_ offset: Int) -> Prediction {
+            let mean = sums[offset], spread = max(sums[offset + 1] - mean * mean, 0), simulation = sums[offset + 2]
+            return Prediction(value: mean, standardError: (spread + simulation).squareRoot(), parameterError: spread.squareRoot(),
+                              simulationError: simulation.squareRoot())
+        }
+        return ((0..<strategies).map { prediction($0 * 6) }, (0..<strategies).map { prediction($0 * 6 + 3) })
+    }
+
+    /// The posterior's marginals, means and second moments over a grid, in fractions of
+    /// each range: the parameters' answers and their correlation.
+    private struct Moments {
+        var marginalDensity: [[Double]]
+        var meanFraction: [Double]
+        var second: [Double]
+        let axes: Int
+        let windows: [ClosedRange<Double>]
+
+        init(_ posterior: [Double], grid: Grid, axes: Int) {
+            self.axes = axes
+            windows = grid.windows
+            marginalDensity = [[Double]](repeating: [Double](repeating: 0, count: grid.fine), count: axes)
+            meanFraction = [Double](repeating: 0, count: axes)
+            second = [Double](repeating: 0, count: axes * axes)
+            for point in 0..<grid.count where posterior[point] > 0 {
+                let coordinates = grid.coordinates(point)
+                let fractions = grid.fractions(point)
+                for a in 0..<axes {
+                    marginalDensity[a][coordinates[a]] += posterior[point]
+                    meanFraction[a] += posterior[point] * fractions[a]
+                    for b in 0..<axes { second[a * axes + b] += posterior[point] * fractions[a] * fractions[b] }
                 }
-                let deviations = nodes.indices.map { values[$0] - slopes[slot] * fitted[$0] }
-                let offset = deviations.reduce(0, +) / nodeCount
-                offsets[slot] = offset
-                let freedom = nodeCount - (sloped ? 2 : 1)
-                scatter[slot] = freedom > 0 ? deviations.reduce(0.0) { $0 + ($1 - offset) * ($1 - offset) } / freedom : 0
             }
         }
-        let variances = usable.map { entry in surrogate.fit(nodes.map { $0.variance[entry] }).coefficients }
-        let sharedVariances = FitStatistic.allCases.indices.map { index in surrogate.fit(nodes.map { $0.pooledVariance[index] }).coefficients }
-        // How the statistics' levels move together beyond their same days, relative to their pooled
-        // variances: a property of the population more than of the point, so averaged over the nodes.
+
+        /// Each pair of parameters' correlation, row-major axes × axes.
+        var correlation: [Double] {
+            var correlation = [Double](repeating: 0, count: axes * axes)
+            for a in 0..<axes {
+                for b in 0..<axes {
+                    let covariance = second[a * axes + b] - meanFraction[a] * meanFraction[b]
+                    let va = second[a * axes + a] - meanFraction[a] * meanFraction[a]
+                    let vb = second[b * axes + b] - meanFraction[b] * meanFraction[b]
+                    correlation[a * axes + b] = va > 1e-300 && vb > 1e-300 ? covariance / (va * vb).squareRoot() : (a == b ? 1 : 0)
+                }
+            }
+            return correlation
+        }
+
+        /// Each parameter's median, 95% interval and density over its window; `mode` the joint
+        /// mode's fractions.
+        func marginals(mode: [Double]) -> [Marginal] {
+            var marginals: [Marginal] = []
+            for axis in 0..<axes {
+                let density = marginalDensity[axis]
+                let peak = density.max() ?? 1
+                let window = windows[axis]
+                let at = { (q: Double) in window.lowerBound + (window.upperBound - window.lowerBound) * FitPosterior.quantile(density, q) }
+                marginals.append(Marginal(median: at(0.5), low: at(0.025), high: at(0.975), mode: mode[axis],
+                                          density: density.map { peak > 0 ? $0 / peak : 0 }, window: window))
+            }
+            return marginals
+        }
+    }
+
+    /// A statistic's pooled surface over the nodes (`FitSurrogate.fit`).
+    private typealias Surface = (coefficients: [Double], residualVariance: Double)
+
+    /// The Gaussian likelihood of the measured figures at a point of the ranges, from what
+    /// the nodes say, read once: each statistic's pooled surface and each day's place
+    /// against it, the surfaces of the variances and counts, and how the statistics' errors
+    /// move together.
+    private struct Likelihood {
+        let entries: [FitEntry]
+        let surrogate: FitSurrogate
+        /// The informative entries (`FitPosterior.informative`), by slot.
+        let usable: [Int]
+        let pooledSurfaces: [FitStatistic: Surface]
+        /// Per slot: the day's offset from its pooled surface, its slope in it, its scatter about it.
+        let offsets: [Double], slopes: [Double], scatter: [Double]
+        /// Per slot, the surface of its simulated variance and of its count.
+        let variances: [[Double]], counts: [[Double]]
+        /// Per statistic, the surface of its pooled figure's variance.
+        let sharedVariances: [[Double]]
+        /// How the statistics' levels move together beyond their same days, and their same
+        /// days' figures together (row-major, `FitStatistic.index`), averaged over the nodes.
+        let levelCorrelation: [Double], sameDay: [Double]
+        /// The slots of each measured day, the days in order.
+        let slotsByDay: [[Int]]
         let statisticCount = FitStatistic.allCases.count
-        let levelCorrelation = (0..<(statisticCount * statisticCount)).map { slot in
-            nodes.reduce(0.0) { $0 + $1.levelCorrelation[slot] } / nodeCount
+
+        init(entries: [FitEntry], nodes: [FitNode], surrogate: FitSurrogate) {
+            self.entries = entries
+            self.surrogate = surrogate
+            let usable = entries.indices.filter { FitPosterior.informative($0, entries: entries, nodes: nodes) }
+            self.usable = usable
+            (pooledSurfaces, offsets, scatter, slopes) = Self.daysOnPooledSurfaces(entries: entries, nodes: nodes, usable: usable,
+                                                                                   surrogate: surrogate)
+            let nodeCount = Double(nodes.count)
+            variances = usable.map { entry in surrogate.fit(nodes.map { $0.variance[entry] }).coefficients }
+            sharedVariances = FitStatistic.allCases.indices.map { index in surrogate.fit(nodes.map { $0.pooledVariance[index] }).coefficients }
+            // How the statistics' levels move together beyond their same days, relative to their pooled
+            // variances: a property of the population more than of the point, so averaged over the nodes.
+            let statisticCount = FitStatistic.allCases.count
+            levelCorrelation = (0..<(statisticCount * statisticCount)).map { slot in
+                nodes.reduce(0.0) { $0 + $1.levelCorrelation[slot] } / nodeCount
+            }
+            counts = usable.map { entry in surrogate.fit(nodes.map { $0.count[entry] }).coefficients }
+            // The same day's figures move together too (its users launch, receive and log that day):
+            // each day's errors are one vector, correlated as the nodes' blocks say.
+            sameDay = (0..<(statisticCount * statisticCount)).map { slot in
+                // Held inside ±0.99 so a day's covariance stays invertible.
+                min(max(nodes.reduce(0.0) { $0 + $1.sameDayCorrelation[slot] } / nodeCount, -0.99), 0.99)
+            }
+            slotsByDay = Dictionary(grouping: usable.indices, by: { entries[usable[$0]].day }).sorted { $0.key < $1.key }.map(\.value)
         }
-        let counts = usable.map { entry in surrogate.fit(nodes.map { $0.count[entry] }).coefficients }
-        // The same day's figures move together too (its users launch, receive and log that day):
-        // each day's errors are one vector, correlated as the nodes' blocks say.
-        let sameDay = (0..<(statisticCount * statisticCount)).map { slot in
-            // Held inside ±0.99 so a day's covariance stays invertible.
-            min(max(nodes.reduce(0.0) { $0 + $1.sameDayCorrelation[slot] } / nodeCount, -0.99), 0.99)
+
+        /// Each statistic's pooled surface, and each informative day's place against it: its
+        /// offset, slope and scatter.
+        ///
+        /// The fields move a statistic on every day alike, while each day's simulated figure
+        /// carries its own noise: so a statistic's value is a surface of its pooled figure (all
+        /// its days' mail together, far less noisy than one day's) plus each day's offset from
+        /// it, the offset averaged over the nodes. One surface a day would wiggle
+        /// with each day's noise, and those wiggles would add up to a posterior peak where
+        /// there is none.
+        ///
+        /// A share's day moves with its pooled figure one for one (an offset). A rate's does not:
+        /// launches per mail on a day of little mail rise with the launch rate faster than on a
+        /// busy day, so its day is a line in the pooled figure, a_d + b_d · P(θ), fitted over the nodes.
+        private static func daysOnPooledSurfaces(entries: [FitEntry], nodes: [FitNode], usable: [Int], surrogate: FitSurrogate)
+            -> (pooledSurfaces: [FitStatistic: Surface], offsets: [Double], scatter: [Double], slopes: [Double]) {
+            let nodeCount = Double(nodes.count)
+            var pooledSurfaces: [FitStatistic: Surface] = [:]
+            var offsets = [Double](repeating: 0, count: usable.count), scatter = [Double](repeating: 0, count: usable.count)
+            var slopes = [Double](repeating: 1, count: usable.count)
+            for statistic in FitStatistic.allCases {
+                let slots = usable.indices.filter { entries[usable[$0]].statistic == statistic }
+                guard !slots.isEmpty else { continue }
+                let pooled = nodes.map { node in
+                    let total = slots.reduce(0.0) { $0 + node.count[usable[$1]] }
+                    return slots.reduce(0.0) { $0 + node.mean[usable[$1]] * node.count[usable[$1]] } / max(total, 1)
+                }
+                let surface = surrogate.fit(pooled)
+                pooledSurfaces[statistic] = surface
+                let fitted = surrogate.fitted(surface.coefficients)
+                let fittedMean = fitted.reduce(0, +) / nodeCount
+                let fittedSpread = fitted.reduce(0.0) { $0 + ($1 - fittedMean) * ($1 - fittedMean) }
+                // A slope needs the pooled figure to move over the nodes, and a third node to leave scatter.
+                let sloped = !statistic.isShare && nodes.count > 2 && fittedSpread > 1e-12 * max(fittedMean * fittedMean, 1e-12)
+                for slot in slots {
+                    let values = nodes.indices.map { nodes[$0].mean[usable[slot]] }
+                    if sloped {
+                        let valueMean = values.reduce(0, +) / nodeCount
+                        slopes[slot] = zip(values, fitted).reduce(0.0) { $0 + ($1.0 - valueMean) * ($1.1 - fittedMean) } / fittedSpread
+                    }
+                    let deviations = nodes.indices.map { values[$0] - slopes[slot] * fitted[$0] }
+                    let offset = deviations.reduce(0, +) / nodeCount
+                    offsets[slot] = offset
+                    let freedom = nodeCount - (sloped ? 2 : 1)
+                    scatter[slot] = freedom > 0 ? deviations.reduce(0.0) { $0 + ($1 - offset) * ($1 - offset) } / freedom : 0
+                }
+            }
+            return (pooledSurfaces, offsets, scatter, slopes)
         }
-        let slotsByDay = Dictionary(grouping: usable.indices, by: { entries[usable[$0]].day }).sorted { $0.key < $1.key }.map(\.value)
+
+        /// The log-likelihood at each point of `grid`, and the point where it is highest.
+        func logLikelihoods(_ grid: Grid) -> (values: [Double], best: Int) {
+            var values = [Double](repeating: 0, count: grid.count)
+            var best = 0
+            for point in 0..<grid.count {
+                values[point] = terms(surrogate.basis(grid.fractions(point))).logLikelihood
+                if values[point] > values[best] { best = point }
+            }
+            return (values, best)
+        }
+
+        /// The first pass, over the whole ranges: the box where the posterior is above 1e-9
+        /// of its peak, one step wider each way, as each axis's window.
+        func windowsOfMass(axes: Int, fine: Int) -> [ClosedRange<Double>] {
+            let whole = Grid(windows: Array(repeating: 0...1, count: axes), fine: fine)
+            let first = logLikelihoods(whole)
+            var lows = [Int](repeating: fine - 1, count: axes), highs = [Int](repeating: 0, count: axes)
+            for point in 0..<whole.count where first.values[point] - first.values[first.best] > log(1e-9) {
+                for (axis, coordinate) in whole.coordinates(point).enumerated() {
+                    lows[axis] = min(lows[axis], coordinate)
+                    highs[axis] = max(highs[axis], coordinate)
+                }
+            }
+            return (0..<axes).map { axis in
+                Grid.fraction(max(0, lows[axis] - 1), 0...1, fine)...Grid.fraction(min(fine - 1, highs[axis] + 1), 0...1, fine)
+            }
+        }
+
+        /// The log-likelihood at the point whose basis is `basis`, each informative entry's
+        /// residual there, and the residuals' chi-square.
         func terms(_ basis: [Double]) -> (logLikelihood: Double, residuals: [Residual], chiSquare: Double) {
+            let errors = dayErrors(basis)
+            let days = overDays(errors.differences, errors.variances)
+            let levels = sharedLevels(errors.sums, basis: basis, b: days.b, w: days.w)
+            let chiSquare = days.quadratic - levels.form
+            let sum = -0.5 * (chiSquare + days.logDeterminants + levels.logDeterminant)
+            return (sum, errors.residuals, chiSquare)
+        }
+
+        /// Each informative entry's error at the point: the measured figure's difference from
+        /// the fitted one and its variance, its residual, and its statistic's sums for the
+        /// shared error.
+        private func dayErrors(_ basis: [Double]) -> (residuals: [Residual], differences: [Double], variances: [Double], sums: [Sums]) {
             var residuals: [Residual] = []
             var pooledValues: [FitStatistic: Double] = [:]
             for (statistic, surface) in pooledSurfaces { pooledValues[statistic] = FitSurrogate.value(surface.coefficients, basis) }
@@ -226,8 +446,14 @@ package struct FitPosterior: Sendable {
                 residuals.append(Residual(fitted: m, fittedError: simulated.squareRoot(), measuredError: measured.squareRoot(),
                                           z: difference / v.squareRoot()))
             }
-            // Each day: its figures' errors r_d ~ N(0, V_d), V_d = R ∘ √v √vᵀ (R: `sameDay`).
-            // Over days: Q = Σ r_dᵀ V_d⁻¹ r_d, b = Σ V_d⁻¹ r_d and W = Σ V_d⁻¹ (per statistic).
+            return (residuals, differences, dayVariances, sums)
+        }
+
+        /// Each day: its figures' errors r_d ~ N(0, V_d), V_d = R ∘ √v √vᵀ (R: `sameDay`).
+        /// Over days: Q = Σ r_dᵀ V_d⁻¹ r_d, b = Σ V_d⁻¹ r_d and W = Σ V_d⁻¹ (per statistic),
+        /// with Σ log det V_d.
+        private func overDays(_ differences: [Double], _ dayVariances: [Double])
+            -> (quadratic: Double, logDeterminants: Double, b: [Double], w: [Double]) {
             var quadratic = 0.0, logDeterminants = 0.0
             var b = [Double](repeating: 0, count: statisticCount), w = [Double](repeating: 0, count: statisticCount * statisticCount)
             for slots in slotsByDay {
@@ -259,15 +485,45 @@ package struct FitPosterior: Sendable {
                     }
                 }
             }
-            // A statistic's days move together (the same users, in the simulation and in the
-            // team): beyond what independent days would give, the variance of its pooled figure
-            // is an error of its level that every day shares, τ² (the simulation's, plus the
-            // team's scaled by the mail counted). The statistics' levels move together too (a
-            // team that launches more has both more launches and more of its mail counted), so
-            // the shared errors are one normal vector u ~ N(0, T), T_st = ρ_st τ_s τ_t. Integrated
-            // out: −½ [Q − bᵀ T (I + W T)⁻¹ b + Σ log det V_d + log det(I + W T)]; for one
-            // statistic and independent days, −½ [Σ w r² − (Σ w r)² / (1/τ² + Σ w) + Σ log v + log(1 + τ² Σ w)].
+            return (quadratic, logDeterminants, b, w)
+        }
+
+        /// The statistics' shared level errors integrated out: bᵀ T (I + W T)⁻¹ b and
+        /// log det(I + W T), over the statistics measured (`sums`).
+        ///
+        /// A statistic's days move together (the same users, in the simulation and in the
+        /// team): beyond what independent days would give, the variance of its pooled figure
+        /// is an error of its level that every day shares, τ² (the simulation's, plus the
+        /// team's scaled by the mail counted). The statistics' levels move together too (a
+        /// team that launches more has both more launches and more of its mail counted), so
+        /// the shared errors are one normal vector u ~ N(0, T), T_st = ρ_st τ_s τ_t. Integrated
+        /// out: −½ [Q − bᵀ T (I + W T)⁻¹ b + Σ log det V_d + log det(I + W T)]; for one
+        /// statistic and independent days, −½ [Σ w r² − (Σ w r)² / (1/τ² + Σ w) + Σ log v + log(1 + τ² Σ w)].
+        private func sharedLevels(_ sums: [Sums], basis: [Double], b: [Double], w: [Double]) -> (form: Double, logDeterminant: Double) {
             let active = sums.indices.filter { sums[$0].days > 0 }
+            let covariance = levelCovariance(active, sums: sums, basis: basis)
+            let size = active.count
+            var matrix = [Double](repeating: 0, count: size * size)
+            for row in 0..<size {
+                for column in 0..<size {
+                    var product = 0.0
+                    for k in 0..<size { product += w[active[row] * statisticCount + active[k]] * covariance[k * size + column] }
+                    matrix[row * size + column] = (row == column ? 1 : 0) + product
+                }
+            }
+            let bActive = active.map { b[$0] }
+            let (solution, logDeterminant) = SmallMatrix.solve(matrix, bActive)
+            var sharedForm = 0.0
+            for row in 0..<size {
+                for column in 0..<size { sharedForm += bActive[row] * covariance[row * size + column] * solution[column] }
+            }
+            return (sharedForm, logDeterminant)
+        }
+
+        /// T: the covariance of the `active` statistics' level errors at the point, each level's
+        /// variance beyond its days' (the team's share scaled by the mail counted) and each pair's
+        /// beyond their same days.
+        private func levelCovariance(_ active: [Int], sums: [Sums], basis: [Double]) -> [Double] {
             let pooled = active.map { max(FitSurrogate.value(sharedVariances[$0], basis), 0) }
             // The team's share of each, scaled by the mail counted: × (1 + n_sim / n_measured).
             let scale = active.map { 1 + sums[$0].simulatedCount / sums[$0].measuredCount }
@@ -276,7 +532,7 @@ package struct FitPosterior: Sendable {
                 return max(max(pooled[slot] - total.simulated / (days * days), 0) * scale[slot], 1e-15)
             }
             let size = active.count
-            var covariance = [Double](repeating: 0, count: size * size), matrix = covariance
+            var covariance = [Double](repeating: 0, count: size * size)
             // The pairs' covariance beyond their same days (a user's habits move every day of
             // every figure). A figure's own level error can be small where its days' variances
             // already count its pooled variance whole; the pair's must still be carried, so a
@@ -295,138 +551,8 @@ package struct FitPosterior: Sendable {
             for row in 0..<size { covariance[row * size + row] = variances[row] }
             // Pairwise bounds leave three or more figures possibly indefinite: not a covariance.
             if size > 2 { covariance = SmallMatrix.shrunkToSemidefinite(covariance, size: size) }
-            for row in 0..<size {
-                for column in 0..<size {
-                    var product = 0.0
-                    for k in 0..<size { product += w[active[row] * statisticCount + active[k]] * covariance[k * size + column] }
-                    matrix[row * size + column] = (row == column ? 1 : 0) + product
-                }
-            }
-            let bActive = active.map { b[$0] }
-            let (solution, logDeterminant) = SmallMatrix.solve(matrix, bActive)
-            var sharedForm = 0.0
-            for row in 0..<size {
-                for column in 0..<size { sharedForm += bActive[row] * covariance[row * size + column] * solution[column] }
-            }
-            let chiSquare = quadratic - sharedForm
-            let sum = -0.5 * (chiSquare + logDeterminants + logDeterminant)
-            return (sum, residuals, chiSquare)
+            return covariance
         }
-        func logLikelihoods(_ grid: Grid) -> (values: [Double], best: Int) {
-            var values = [Double](repeating: 0, count: grid.count)
-            var best = 0
-            for point in 0..<grid.count {
-                values[point] = terms(surrogate.basis(grid.fractions(point))).logLikelihood
-                if values[point] > values[best] { best = point }
-            }
-            return (values, best)
-        }
-        // The node nearest a point of the grid.
-        func nearestNode(_ fractions: [Double]) -> Int {
-            fractions.reduce(0) { $0 * nodesPerAxis + Int(($1 * Double(nodesPerAxis - 1)).rounded()) }
-        }
-
-        // First pass over the whole ranges; then the box where the posterior is
-        // above 1e-9 of its peak, one step wider each way.
-        let whole = Grid(windows: Array(repeating: 0...1, count: axes), fine: fine)
-        let first = logLikelihoods(whole)
-        var lows = [Int](repeating: fine - 1, count: axes), highs = [Int](repeating: 0, count: axes)
-        for point in 0..<whole.count where first.values[point] - first.values[first.best] > log(1e-9) {
-            for (axis, coordinate) in whole.coordinates(point).enumerated() {
-                lows[axis] = min(lows[axis], coordinate)
-                highs[axis] = max(highs[axis], coordinate)
-            }
-        }
-        let windows = (0..<axes).map { axis in
-            Grid.fraction(max(0, lows[axis] - 1), 0...1, fine)...Grid.fraction(min(fine - 1, highs[axis] + 1), 0...1, fine)
-        }
-        let grid = Grid(windows: windows, fine: fine)
-        let (logLikelihood, best) = logLikelihoods(grid)
-        let modeFractions = grid.fractions(best)
-        // The days' correlation is in the likelihood (the shared error); reported, not used.
-        dayCorrelation = max(1, nodes[nearestNode(modeFractions)].dayCorrelation)
-        let top = logLikelihood[best]
-        var posterior = logLikelihood.map { exp($0 - top) }
-        let mass = posterior.reduce(0, +)
-        for index in posterior.indices { posterior[index] /= mass }
-
-        // Marginals, moments and correlation, in fractions of each range.
-        var marginalDensity = [[Double]](repeating: [Double](repeating: 0, count: fine), count: axes)
-        var meanFraction = [Double](repeating: 0, count: axes)
-        var second = [Double](repeating: 0, count: axes * axes)
-        for point in 0..<grid.count where posterior[point] > 0 {
-            let coordinates = grid.coordinates(point)
-            let fractions = grid.fractions(point)
-            for a in 0..<axes {
-                marginalDensity[a][coordinates[a]] += posterior[point]
-                meanFraction[a] += posterior[point] * fractions[a]
-                for b in 0..<axes { second[a * axes + b] += posterior[point] * fractions[a] * fractions[b] }
-            }
-        }
-        var correlation = [Double](repeating: 0, count: axes * axes)
-        for a in 0..<axes {
-            for b in 0..<axes {
-                let covariance = second[a * axes + b] - meanFraction[a] * meanFraction[b]
-                let va = second[a * axes + a] - meanFraction[a] * meanFraction[a]
-                let vb = second[b * axes + b] - meanFraction[b] * meanFraction[b]
-                correlation[a * axes + b] = va > 1e-300 && vb > 1e-300 ? covariance / (va * vb).squareRoot() : (a == b ? 1 : 0)
-            }
-        }
-        self.correlation = correlation
-        var marginals: [Marginal] = []
-        for axis in 0..<axes {
-            let density = marginalDensity[axis]
-            let peak = density.max() ?? 1
-            let window = windows[axis]
-            let at = { (q: Double) in window.lowerBound + (window.upperBound - window.lowerBound) * Self.quantile(density, q) }
-            marginals.append(Marginal(median: at(0.5), low: at(0.025), high: at(0.975), mode: modeFractions[axis],
-                                      density: density.map { peak > 0 ? $0 / peak : 0 }, window: window))
-        }
-        self.marginals = marginals
-
-        // Predictions: the posterior's mean and spread of each strategy's interpolated
-        // figure, plus the simulation's variance there.
-        let strategies = nodes[0].deliverability.count
-        let figures = (0..<strategies).map { s in
-            (deliverability: surrogate.fit(nodes.map { $0.deliverability[s] }),
-             deliverabilityVariance: surrogate.fit(nodes.map { $0.deliverabilityVariance[s] }).coefficients,
-             gain: surrogate.fit(nodes.map { $0.gain[s] }),
-             gainVariance: surrogate.fit(nodes.map { $0.gainVariance[s] }).coefficients)
-        }
-        var sums = [Double](repeating: 0, count: strategies * 6)
-        for point in 0..<grid.count where posterior[point] > 1e-300 {
-            let basis = surrogate.basis(grid.fractions(point))
-            let p = posterior[point]
-            for (s, figure) in figures.enumerated() {
-                // A surface near 1 may overshoot it: a share stays within 0…1, a gain within −1…1.
-                let d = min(max(FitSurrogate.value(figure.deliverability.coefficients, basis), 0), 1)
-                let g = min(max(FitSurrogate.value(figure.gain.coefficients, basis), -1), 1)
-                sums[s * 6] += p * d
-                sums[s * 6 + 1] += p * d * d
-                sums[s * 6 + 2] += p * surrogate.variance(nodeVariance: max(FitSurrogate.value(figure.deliverabilityVariance, basis), 0),
-                                                          residualVariance: figure.deliverability.residualVariance, basis: basis)
-                sums[s * 6 + 3] += p * g
-                sums[s * 6 + 4] += p * g * g
-                sums[s * 6 + 5] += p * surrogate.variance(nodeVariance: max(FitSurrogate.value(figure.gainVariance, basis), 0),
-                                                          residualVariance: figure.gain.residualVariance, basis: basis)
-            }
-        }
-        func prediction(_ offset: Int) -> Prediction {
-            let mean = sums[offset], spread = max(sums[offset + 1] - mean * mean, 0), simulation = sums[offset + 2]
-            return Prediction(value: mean, standardError: (spread + simulation).squareRoot(), parameterError: spread.squareRoot(),
-                              simulationError: simulation.squareRoot())
-        }
-        deliverability = (0..<strategies).map { prediction($0 * 6) }
-        gain = (0..<strategies).map { prediction($0 * 6 + 3) }
-
-        // Residuals at the mode, aligned with `entries` (NaN where not informative).
-        let mode = terms(surrogate.basis(grid.fractions(best)))
-        let atMode = mode.residuals
-        var residuals = [Residual](repeating: Residual(fitted: .nan, fittedError: .nan, measuredError: .nan, z: .nan), count: entries.count)
-        for (slot, entry) in usable.enumerated() { residuals[entry] = atMode[slot] }
-        self.residuals = residuals
-        chiSquare = mode.chiSquare
-        degreesOfFreedom = max(usable.count - axes, 1)
     }
 
     /// The `q` quantile of a density given at equally spaced points over [0, 1]

@@ -65,9 +65,39 @@ package struct MeasuredSeries: Sendable, Equatable {
     /// skipped), a header naming columns of `MeasuredColumn`, then one row a day.
     /// - Complexity: O(n) in the bytes.
     package static func parse(_ bytes: [UInt8], file: String) throws(ScenarioError) -> MeasuredSeries {
-        func fail(_ message: String, _ line: Int, _ column: Int, path: String = "") -> ScenarioError {
-            ScenarioError(.invalidValue(message), file: file, path: path, location: SourceLocation(line: line, column: column))
+        let records = try CSVRecords.split(try text(bytes, file: file), file: file)
+        guard let header = records.first else {
+            throw failure("empty file: expected a header (date,time_zone,mail,sent,logged)", in: file, 1, 1)
         }
+        let columns = try readHeader(header, file: file)
+        let countColumns = MeasuredColumn.allCases.filter { $0.isCount && columns.contains($0) }
+        var days: [Day] = []
+        var zone: (text: String, line: Int)?
+        for record in records.dropFirst() {
+            // A line with nothing on it (a trailing blank line) is no row.
+            if record.cells.count == 1 && record.cells[0].text.trimmingSpaces.isEmpty { continue }
+            guard record.cells.count == columns.count else {
+                throw failure("expected \(columns.count) cells as in the header, found \(record.cells.count)", in: file, record.line, 1)
+            }
+            guard days.count < maxDays else { throw failure("more than \(maxDays) rows", in: file, record.line, 1) }
+            guard let day = try readRow(record, columns: columns, first: days.first?.date, zone: &zone, file: file) else { continue }
+            if let last = days.last, day.date <= last.date {
+                throw failure("\(day.date) is not after the row before (\(last.date)): one row a day, dates increasing",
+                              in: file, record.line, record.cells[columns.firstIndex(of: .date)!].column, path: MeasuredColumn.date.name)
+            }
+            days.append(day)
+        }
+        guard let zone, !days.isEmpty else { throw failure("no rows after the header", in: file, header.line + 1, 1) }
+        return MeasuredSeries(file: file, timeZone: zone.text, columns: countColumns, days: days)
+    }
+
+    /// An error at `line` and `column` of `file`, in the column named `path`.
+    private static func failure(_ message: String, in file: String, _ line: Int, _ column: Int, path: String = "") -> ScenarioError {
+        ScenarioError(.invalidValue(message), file: file, path: path, location: SourceLocation(line: line, column: column))
+    }
+
+    /// The file's text: at most `maxBytes`, UTF-8, a byte order mark skipped.
+    private static func text(_ bytes: [UInt8], file: String) throws(ScenarioError) -> String {
         guard bytes.count <= maxBytes else {
             throw ScenarioError(.invalidValue("cannot read the measured figures: larger than \(maxBytes >> 20) MiB"), file: file, path: "", location: nil)
         }
@@ -79,14 +109,18 @@ package struct MeasuredSeries: Sendable, Equatable {
             throw ScenarioError(.invalidValue("not UTF-8 text (a CSV of daily counts: docs/fit.md)"), file: file, path: "",
                                 location: SourceLocation(line: line, column: 1))
         }
-        let records = try CSVRecords.split(text, file: file)
-        guard let header = records.first else { throw fail("empty file: expected a header (date,time_zone,mail,sent,logged)", 1, 1) }
+        return text
+    }
+
+    /// The header's columns, in its order: each a known column, once, the required ones
+    /// present, and the two columns of at least one figure the fit matches.
+    private static func readHeader(_ header: CSVRecords.Record, file: String) throws(ScenarioError) -> [MeasuredColumn?] {
         var columns: [MeasuredColumn?] = []
-        for (index, cell) in header.cells.enumerated() {
+        for cell in header.cells {
             let name = cell.text.trimmingSpaces
             guard !name.isEmpty else {
-                throw fail("an empty column name (a comma too many in the header?); the columns are "
-                           + MeasuredColumn.allCases.map(\.name).joined(separator: ", "), header.line, cell.column)
+                throw failure("an empty column name (a comma too many in the header?); the columns are "
+                              + MeasuredColumn.allCases.map(\.name).joined(separator: ", "), in: file, header.line, cell.column)
             }
             guard let column = MeasuredColumn(rawValue: name) else {
                 throw ScenarioError(.unknownField(known: MeasuredColumn.allCases.map(\.name)), file: file,
@@ -94,87 +128,80 @@ package struct MeasuredSeries: Sendable, Equatable {
                                     location: SourceLocation(line: header.line, column: cell.column))
             }
             guard !columns.contains(column) else {
-                throw fail("the column appears twice in the header", header.line, cell.column, path: column.name)
+                throw failure("the column appears twice in the header", in: file, header.line, cell.column, path: column.name)
             }
             columns.append(column)
-            _ = index
         }
         for column in MeasuredColumn.allCases where column.isRequired && !columns.contains(column) {
-            throw fail("the header has no \(column.name) column (\(column.summary))", header.line, 1)
+            throw failure("the header has no \(column.name) column (\(column.summary))", in: file, header.line, 1)
         }
         let countColumns = MeasuredColumn.allCases.filter { $0.isCount && columns.contains($0) }
         let series = MeasuredSeries(file: file, timeZone: "", columns: countColumns, days: [])
         guard !series.statistics.isEmpty else {
             let pairs = FitStatistic.allCases.map { "\($0.numerator.name) and \($0.denominator.name) (\($0.name))" }
-            throw fail("the header needs the two columns of a figure the fit matches: " + pairs.joined(separator: ", or ")
-                       + "; it has " + columns.compactMap { $0?.name }.joined(separator: ", "), header.line, 1)
+            throw failure("the header needs the two columns of a figure the fit matches: " + pairs.joined(separator: ", or ")
+                          + "; it has " + columns.compactMap { $0?.name }.joined(separator: ", "), in: file, header.line, 1)
         }
-        var days: [Day] = []
-        var zone: (text: String, line: Int)?
-        for record in records.dropFirst() {
-            // A line with nothing on it (a trailing blank line) is no row.
-            if record.cells.count == 1 && record.cells[0].text.trimmingSpaces.isEmpty { continue }
-            guard record.cells.count == columns.count else {
-                throw fail("expected \(columns.count) cells as in the header, found \(record.cells.count)", record.line, 1)
-            }
-            guard days.count < maxDays else { throw fail("more than \(maxDays) rows", record.line, 1) }
-            var date: CivilDate?
-            var counts: [MeasuredColumn: Int64] = [:]
-            for (cell, column) in zip(record.cells, columns) {
-                let column = column!
-                let value = cell.text.trimmingSpaces
-                switch column {
-                case .date:
-                    switch CivilDate.parse(iso: value) {
-                    case .success(let parsed):
-                        // A scenario's dates: the years it can start and end in.
-                        guard parsed.year >= 1970 && parsed.year <= 9990 else {
-                            throw fail("\(parsed) is outside the years 1970 to 9990", record.line, cell.column, path: column.name)
-                        }
-                        if let first = days.first?.date, parsed.daysSinceEpoch - first.daysSinceEpoch >= maxDays {
-                            throw fail("\(parsed) is \(parsed.daysSinceEpoch - first.daysSinceEpoch) days after the first row (\(first)): "
-                                       + "a file spans at most \(maxDays) days", record.line, cell.column, path: column.name)
-                        }
-                        date = parsed
-                    case .failure(let error):
-                        throw fail("\(UserText.quote(value)): \(error.explanation)", record.line, cell.column, path: column.name)
-                    }
-                case .timeZone:
-                    guard Self.isZone(value) else {
-                        throw fail("\(UserText.quote(value)) is not a time zone (UTC, UTC+03:00, UTC-05:00 or an IANA name such as Europe/Berlin)",
-                                   record.line, cell.column, path: column.name)
-                    }
-                    if let zone, zone.text != value {
-                        throw fail("\(UserText.quote(value)) differs from \(UserText.quote(zone.text)) on line \(zone.line): one zone a file",
-                                   record.line, cell.column, path: column.name)
-                    }
-                    if zone == nil { zone = (value, record.line) }
-                case .mail, .sent, .logged, .launches, .consoleReceived, .consoleDelivered:
-                    if value.isEmpty { continue }
-                    guard value.utf8.allSatisfy({ (0x30...0x39).contains($0) }), value.utf8.count <= 16,
-                          let count = Int64(value), count <= maxCount else {
-                        throw fail("\(UserText.quote(value)) is not a count (a whole number from 0 to \(maxCount))",
-                                   record.line, cell.column, path: column.name)
-                    }
-                    counts[column] = count
-                }
-            }
-            guard let date else { continue }
-            for (column, count) in counts {
-                if let bound = column.atMost, let limit = counts[bound], count > limit {
-                    let cell = record.cells[columns.firstIndex(of: column)!]
-                    throw fail("\(count) is more than \(bound.name) (\(limit)) on the same day: \(column.name) counts a part of \(bound.name)",
-                               record.line, cell.column, path: column.name)
-                }
-            }
-            if let last = days.last, date <= last.date {
-                throw fail("\(date) is not after the row before (\(last.date)): one row a day, dates increasing",
-                           record.line, record.cells[columns.firstIndex(of: .date)!].column, path: MeasuredColumn.date.name)
-            }
-            days.append(Day(date: date, counts: counts))
+        return columns
+    }
+
+    /// One row's date and counts, each cell checked (nil when it has no date): a date within
+    /// the years and the span a file may have (`first`: the first row's), the file's one zone
+    /// (the first row's, kept in `zone`), counts no larger than the count they are a part of.
+    private static func readRow(_ record: CSVRecords.Record, columns: [MeasuredColumn?], first: CivilDate?,
+                                zone: inout (text: String, line: Int)?, file: String) throws(ScenarioError) -> Day? {
+        func fail(_ message: String, _ cell: CSVRecords.Cell, _ column: MeasuredColumn) -> ScenarioError {
+            failure(message, in: file, record.line, cell.column, path: column.name)
         }
-        guard let zone, !days.isEmpty else { throw fail("no rows after the header", header.line + 1, 1) }
-        return MeasuredSeries(file: file, timeZone: zone.text, columns: countColumns, days: days)
+        var date: CivilDate?
+        var counts: [MeasuredColumn: Int64] = [:]
+        for (cell, column) in zip(record.cells, columns) {
+            let column = column!
+            let value = cell.text.trimmingSpaces
+            switch column {
+            case .date:
+                switch CivilDate.parse(iso: value) {
+                case .success(let parsed):
+                    // A scenario's dates: the years it can start and end in.
+                    guard parsed.year >= 1970 && parsed.year <= 9990 else {
+                        throw fail("\(parsed) is outside the years 1970 to 9990", cell, column)
+                    }
+                    if let first, parsed.daysSinceEpoch - first.daysSinceEpoch >= maxDays {
+                        throw fail("\(parsed) is \(parsed.daysSinceEpoch - first.daysSinceEpoch) days after the first row (\(first)): "
+                                   + "a file spans at most \(maxDays) days", cell, column)
+                    }
+                    date = parsed
+                case .failure(let error):
+                    throw fail("\(UserText.quote(value)): \(error.explanation)", cell, column)
+                }
+            case .timeZone:
+                guard Self.isZone(value) else {
+                    throw fail("\(UserText.quote(value)) is not a time zone (UTC, UTC+03:00, UTC-05:00 or an IANA name such as Europe/Berlin)",
+                               cell, column)
+                }
+                if let zone, zone.text != value {
+                    throw fail("\(UserText.quote(value)) differs from \(UserText.quote(zone.text)) on line \(zone.line): one zone a file",
+                               cell, column)
+                }
+                if zone == nil { zone = (value, record.line) }
+            case .mail, .sent, .logged, .launches, .consoleReceived, .consoleDelivered:
+                if value.isEmpty { continue }
+                guard value.utf8.allSatisfy({ (0x30...0x39).contains($0) }), value.utf8.count <= 16,
+                      let count = Int64(value), count <= maxCount else {
+                    throw fail("\(UserText.quote(value)) is not a count (a whole number from 0 to \(maxCount))", cell, column)
+                }
+                counts[column] = count
+            }
+        }
+        guard let date else { return nil }
+        for (column, count) in counts {
+            if let bound = column.atMost, let limit = counts[bound], count > limit {
+                let cell = record.cells[columns.firstIndex(of: column)!]
+                throw fail("\(count) is more than \(bound.name) (\(limit)) on the same day: \(column.name) counts a part of \(bound.name)",
+                           cell, column)
+            }
+        }
+        return Day(date: date, counts: counts)
     }
 
     /// `UTC`, `UTC±HH:MM`, or an IANA-style name (letters, digits, `/`, `_`, `+`, `-`).

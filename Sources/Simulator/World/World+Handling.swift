@@ -212,23 +212,20 @@ extension World {
 extension World: ProviderEffectLane, APNsEffectLane, DeviceEffectLane {
     package typealias Message = WorldEvent
 
-    @inline(__always) package mutating func send(_ message: WorldEvent, arrivingAt time: SimTime) {
+    package mutating func send(_ message: WorldEvent, arrivingAt time: SimTime) {
         agenda.send(message, arrivingAt: time)
     }
 
-    @inline(__always) package mutating func sendNow(_ message: WorldEvent) { agenda.sendNow(message) }
+    package mutating func sendNow(_ message: WorldEvent) { agenda.sendNow(message) }
 
-    @inline(__always) package mutating func park(_ push: PushNotification, attempt: Int32) -> PushSlot {
+    package mutating func park(_ push: PushNotification, attempt: Int32) -> PushSlot {
         pushPool.park(push, attempt: attempt)
     }
 
-    @inline(__always)
     package mutating func deliveryDelay(for token: DeviceToken) -> SimDuration { apnsLatencyRandom.next() }
 
-    @inline(__always)
     package mutating func powerDelay(for token: DeviceToken) -> SimDuration { powerRandom.next() }
 
-    @inline(__always)
     package mutating func tapDelay() -> SimDuration? { draws.tap(&tapRandom) }
 
     package var routedLane: Int32 { 0 }
@@ -236,7 +233,6 @@ extension World: ProviderEffectLane, APNsEffectLane, DeviceEffectLane {
 
     /// A request leaves the provider: the network loses it (the provider's timeout
     /// fires) or it reaches APNs after the provider-to-APNs latency.
-    @inline(__always)
     package mutating func sendToAPNs(_ push: PushNotification, attempt: Int32, at now: SimTime) {
         let slot = pushPool.park(push, attempt: attempt)
         if let network = draws.network, networkRandom.nextUnitInterval() <= network.failureProbability {
@@ -246,17 +242,14 @@ extension World: ProviderEffectLane, APNsEffectLane, DeviceEffectLane {
         }
     }
 
-    @inline(__always)
     package mutating func retry(_ push: PushNotification, attempt: Int32, due: SimTime) {
         agenda.send(.retryDue(pushPool.park(push, attempt: attempt)), arrivingAt: due)
     }
 
-    @inline(__always)
     package mutating func answerRerequest(invocation: Int32, ok: Bool, at now: SimTime) {
         agenda.send(.answerReachesDevice(invocation: invocation, ok: ok), arrivingAt: now + returnDelay)
     }
 
-    @inline(__always)
     package mutating func note(_ note: ProviderNote, at now: SimTime) {
         switch note {
         case .sent(let push, let isRetry): ledger.pushSent(push, isRetry: isRetry)
@@ -268,7 +261,6 @@ extension World: ProviderEffectLane, APNsEffectLane, DeviceEffectLane {
         }
     }
 
-    @inline(__always)
     package mutating func discarded(_ push: PushNotification, _ reason: APNsDiscardReason, loss: LossReason, at now: SimTime) {
         ledger.lost(push, loss)
     }
@@ -276,7 +268,6 @@ extension World: ProviderEffectLane, APNsEffectLane, DeviceEffectLane {
     /// The phone's calls reach the in-process provider through the agenda: a registration
     /// and a subscription sync at once, a re-request after half a drawn round trip (its
     /// answer takes the other half back).
-    @inline(__always)
     package mutating func callProvider(_ call: PhoneCall, at now: SimTime) {
         switch call {
         case .register(let token, let hash):
@@ -292,7 +283,6 @@ extension World: ProviderEffectLane, APNsEffectLane, DeviceEffectLane {
         }
     }
 
-    @inline(__always)
     package mutating func presented(messageIndex: Int32, replacedExisting: Bool, run: ExtensionRun, at now: SimTime) -> Bool {
         switch run {
         case .ran: break
@@ -304,7 +294,6 @@ extension World: ProviderEffectLane, APNsEffectLane, DeviceEffectLane {
         return ledger.presented(messageIndex: messageIndex, replacedExisting: replacedExisting, at: now)
     }
 
-    @inline(__always)
     package mutating func note(_ note: DeviceNote, at now: SimTime) {
         switch note {
         case .online, .offline, .bounced: break

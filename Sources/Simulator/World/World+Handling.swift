@@ -159,7 +159,7 @@ extension World {
             EffectRouter.route(effect, at: now, through: &self)
         }
         if providerRouted >= World.effectsKept {
-            providerEffects.removeAll(keepingCapacity: true)
+            providerEffects.removeAll()
             providerRouted = 0
         }
     }
@@ -174,7 +174,7 @@ extension World {
             EffectRouter.route(effect, at: now, through: &self)
         }
         if apnsRouted >= World.effectsKept {
-            apnsEffects.removeAll(keepingCapacity: true)
+            apnsEffects.removeAll()
             apnsRouted = 0
         }
     }
@@ -194,7 +194,7 @@ extension World {
         }
         if handedOver >= 0 && !bounced { pushPool.free(handedOver) }
         if deviceRouted >= World.effectsKept {
-            deviceEffects.removeAll(keepingCapacity: true)
+            deviceEffects.removeAll()
             deviceRouted = 0
         }
     }

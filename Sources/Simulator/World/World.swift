@@ -25,9 +25,9 @@ package struct World {
     /// What happens whatever the strategy (mail, connectivity, launches, outages, …):
     /// drawn once per user, replayed for each strategy.
     package var timeline: UserTimeline
-    package var apnsEffects = ContiguousArray<APNsEffect>()
-    package var providerEffects = ContiguousArray<ProviderEffect>()
-    package var deviceEffects = ContiguousArray<DeviceEffect>()
+    package var apnsEffects = OwnedBuffer<APNsEffect>()
+    package var providerEffects = OwnedBuffer<ProviderEffect>()
+    package var deviceEffects = OwnedBuffer<DeviceEffect>()
     /// Effects already routed, per array. The arrays are emptied only every
     /// `effectsKept` effects: emptying one costs more than routing a few.
     package var providerRouted = 0, apnsRouted = 0, deviceRouted = 0
@@ -188,9 +188,9 @@ package struct World {
         var phone: Phone
         var ledger: Ledger
         var pushPool: PushPool
-        var apnsEffects: ContiguousArray<APNsEffect>
-        var providerEffects: ContiguousArray<ProviderEffect>
-        var deviceEffects: ContiguousArray<DeviceEffect>
+        var apnsEffects: OwnedBuffer<APNsEffect>
+        var providerEffects: OwnedBuffer<ProviderEffect>
+        var deviceEffects: OwnedBuffer<DeviceEffect>
         var routed: (provider: Int, apns: Int, device: Int)
         var tapes: (provider: SampleTape.Position, apns: SampleTape.Position, rerequest: SampleTape.Position,
                     power: SampleTape.Position, memory: SampleTape.Position)
@@ -225,9 +225,12 @@ package struct World {
             agenda.start(timeline: timeline.lanes[lane].entries)
         }
         pushPool.removeAll()
-        providerEffects.removeAll(keepingCapacity: true)
-        apnsEffects.removeAll(keepingCapacity: true)
-        deviceEffects.removeAll(keepingCapacity: true)
+        providerEffects.removeAll()
+        apnsEffects.removeAll()
+        deviceEffects.removeAll()
+        providerEffects.makeUnique()
+        apnsEffects.makeUnique()
+        deviceEffects.makeUnique()
         (providerRouted, apnsRouted, deviceRouted) = (0, 0, 0)
         var apnsSeed = stream(.apnsChoice)
         apns.reset(configuration: Observer.wantsEverything ? plan.reportingAPNs : plan.apns, seed: apnsSeed.next())
@@ -341,6 +344,9 @@ package struct World {
         kept.agenda.ownStorage()
         kept.ledger.ownStorage()
         kept.pushPool.ownStorage()
+        kept.apnsEffects.makeUnique()
+        kept.providerEffects.makeUnique()
+        kept.deviceEffects.makeUnique()
         keptLanes[lane] = kept
     }
 
@@ -367,6 +373,9 @@ package struct World {
         ledger.ownStorage()
         pushPool.ownStorage()
         (apnsEffects, providerEffects, deviceEffects) = (kept.apnsEffects, kept.providerEffects, kept.deviceEffects)
+        apnsEffects.makeUnique()
+        providerEffects.makeUnique()
+        deviceEffects.makeUnique()
         (providerRouted, apnsRouted, deviceRouted) = kept.routed
         (networkRandom, tapRandom) = (kept.networkRandom, kept.tapRandom)
         (nextTokenNumber, folderGeneration) = (kept.nextTokenNumber, kept.folderGeneration)

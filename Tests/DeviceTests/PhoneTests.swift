@@ -94,7 +94,7 @@ private extension DeviceEffect {
 /// bookkeeping ones (a receipt the extension did not log, `.logUploaded`), which
 /// their own tests check.
 private func decisions(_ effects: OwnedBuffer<DeviceEffect>) -> OwnedBuffer<DeviceEffect> {
-    effects.filter {
+    OwnedBuffer(effects.filter {
         switch $0 {
         case .received(_, _, let logged): logged
         case .logUploaded: false
@@ -102,7 +102,7 @@ private func decisions(_ effects: OwnedBuffer<DeviceEffect>) -> OwnedBuffer<Devi
              .summaryShown, .notShown, .tokenChanged, .registered, .subscriptionsSynced, .positionSaved,
              .appUpdated: true
         }
-    }
+    })
 }
 
 @Suite("Device: Phone")

@@ -197,6 +197,12 @@ extension World {
             deviceEffects.removeAll()
             deviceRouted = 0
         }
+        // The message the agenda would hand out next, handled now (`handlesNowAtOnce`).
+        if let message = pendingNow {
+            pendingNow = nil
+            eventsAtOnce += 1
+            handle(message, at: now, observer: Observer.self)
+        }
     }
 
     /// The app's log went up. Rare next to deliveries, and the ledger's upload is
@@ -216,7 +222,30 @@ extension World: ProviderEffectLane, APNsEffectLane, DeviceEffectLane {
         agenda.send(message, arrivingAt: time)
     }
 
-    package mutating func sendNow(_ message: WorldEvent) { agenda.sendNow(message) }
+    package mutating func sendNow(_ message: WorldEvent) {
+        // Sent by the last of the phone's effects with nothing else due now: the agenda would
+        // hand it out next, so the routing hands it over as it ends (`handlesNowAtOnce`).
+        if handlesNowAtOnce, deviceRouted == deviceEffects.count, pendingNow == nil, !agenda.holdsZeroTimeMessages,
+           Self.isHandledAtOnce(message) {
+            pendingNow = message
+        } else {
+            agenda.sendNow(message)
+        }
+    }
+
+    /// The zero-time messages that may skip the agenda: those that reach APNs's connection
+    /// state or the provider's registrations, and send nothing at zero time themselves.
+    @inline(__always)
+    private static func isHandledAtOnce(_ message: WorldEvent) -> Bool {
+        switch message {
+        case .connectionReachesAPNs, .disconnectionReachesAPNs, .registrationReachesProvider, .subscriptionSyncReachesProvider:
+            true
+        case .bounceReachesAPNs, .tokenChangeReachesAPNs, .pushReachesAPNs, .apnsErrorReachesProvider, .sendFailureReachesProvider,
+             .retryDue, .powerWindowOpens, .pushReachesDevice, .rerequestReachesProvider, .answerReachesDevice,
+             .extensionDeadline, .appUpdateReachesDevice, .tapped:
+            false
+        }
+    }
 
     package mutating func park(_ push: PushNotification, attempt: Int32) -> PushSlot {
         pushPool.park(push, attempt: attempt)
@@ -271,9 +300,9 @@ extension World: ProviderEffectLane, APNsEffectLane, DeviceEffectLane {
     package mutating func callProvider(_ call: PhoneCall, at now: SimTime) {
         switch call {
         case .register(let token, let hash):
-            agenda.sendNow(.registrationReachesProvider(token, deviceIDHash: hash))
+            sendNow(.registrationReachesProvider(token, deviceIDHash: hash))
         case .subscriptions(let generation):
-            agenda.sendNow(.subscriptionSyncReachesProvider(generation: generation))
+            sendNow(.subscriptionSyncReachesProvider(generation: generation))
         case .rerequest(let position, let gap, let invocation):
             ledger.rerequested()
             ledger.rerequestOpened(position: position, gap: gap, invocation: invocation)

@@ -76,6 +76,16 @@ package struct World {
     /// What a traced device's world was shown (`Recording`); untouched otherwise.
     package var recorder = TraceRecorder(device: -1, strategy: -1)
 
+    /// Whether a zero-time message that the agenda would hand out next is handled as soon as
+    /// the phone's effects are routed, without a trip through the agenda (`sendNow`): the
+    /// same order, one event's dispatch less. Off for an observer, which sees every message
+    /// in the agenda's order among the effects.
+    package var handlesNowAtOnce = false
+    /// The zero-time message to handle once the phone's effects are routed (`handlesNowAtOnce`).
+    package var pendingNow: WorldEvent?
+    /// Messages handled that way since the lane's last count, counted as events.
+    package var eventsAtOnce: Int64 = 0
+
     /// Events processed, for the benchmark's events/s.
     package private(set) var eventsProcessed: Int64 = 0
 
@@ -240,6 +250,7 @@ package struct World {
         ledger.reset(folding: folds ? Ledger.Folding(recordsHeld: recordsHeld, block: UserBlocks.block(of: user),
                                                    days: scenario.dayCount, deviceIDHash: hash) : nil)
         currentLane = lane
+        handlesNowAtOnce = Observer.self == Unobserved.self
         ledger.launches.measured = !traits.legacyIOS
         nextTokenNumber = 1
         folderGeneration = 0
@@ -306,7 +317,8 @@ package struct World {
             case .occurrence(let occurrence): handle(occurrence, at: agenda.now, folding: &aggregate, observer: Observer.self)
             }
         }
-        play.events += events
+        play.events += events + eventsAtOnce
+        eventsAtOnce = 0
     }
 
     /// The lane's end: the last day's Console, what the run's end does, the checks and the fold.
@@ -380,6 +392,7 @@ package struct World {
         (networkRandom, tapRandom) = (kept.networkRandom, kept.tapRandom)
         (nextTokenNumber, folderGeneration) = (kept.nextTokenNumber, kept.folderGeneration)
         currentLane = lane
+        handlesNowAtOnce = true
         var play = kept.play
         // The Console's days already cut went to the kept lane's strategy: this one counts them too.
         play.console.replayCuts(into: &aggregate, block: UserBlocks.block(of: user))

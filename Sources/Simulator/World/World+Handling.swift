@@ -255,6 +255,7 @@ extension World: ProviderEffectLane, APNsEffectLane, DeviceEffectLane {
 
     package mutating func powerDelay(for token: DeviceToken) -> SimDuration { powerRandom.next() }
 
+    @inline(__always)
     package mutating func tapDelay() -> SimDuration? { draws.tap(&tapRandom) }
 
     package var routedLane: Int32 { 0 }

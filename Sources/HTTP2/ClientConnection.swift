@@ -77,12 +77,14 @@ public struct ClientConnection: Sendable, ReceivingConnection {
     var localSettingsAcknowledged = false
 
     var sendWindow = Settings.defaultWindowSize
+    var sendWindowCeiling = Settings.defaultWindowSize
     var receiveWindow = Settings.defaultWindowSize
     var receivedUnacknowledged = 0
     var queuedDataBytes = 0
 
     var controlMeter: RateMeter
     var emptyFrames = 0
+    public internal(set) var framesReceived = 0
     var clock: Int64 = 0
     /// Events of the call in progress.
     var events: [ClientEvent] = []

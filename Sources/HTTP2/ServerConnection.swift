@@ -49,6 +49,7 @@ public struct ServerConnection: Sendable, ReceivingConnection {
 
     /// What we may send on the connection (RFC 9113 §6.9).
     var sendWindow = Settings.defaultWindowSize
+    var sendWindowCeiling = Settings.defaultWindowSize
     /// What the client may still send on the connection, and what it sent that we have
     /// handed over but not yet acknowledged.
     var receiveWindow = Settings.defaultWindowSize
@@ -59,6 +60,7 @@ public struct ServerConnection: Sendable, ReceivingConnection {
     var resetMeter: RateMeter
     var controlMeter: RateMeter
     var emptyFrames = 0
+    public internal(set) var framesReceived = 0
     /// The latest `now`, in nanoseconds.
     var clock: Int64 = 0
     /// Events of the `receive` call in progress.

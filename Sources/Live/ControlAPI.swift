@@ -115,7 +115,7 @@ extension ServeService {
     func devicesJSON(topic: String?, counts: Bool = false) -> String {
         var listing = DeviceListing(answer: nil, topic: topic, counts: counts, now: time(population.now))
         continueListing(&listing, for: population.lanes.count)
-        return listing.json
+        return listing.finished()
     }
 
     /// Adds up to `budget` device apps to `listing`, from where it stands.
@@ -128,7 +128,7 @@ extension ServeService {
             if let topic = listing.topic, topic != appTopic { continue }
             let current = deviceApp.phone.token
             let old = deviceApp.tokens.filter { $0 != current }
-            listing.items.append(JSONText.object([
+            listing.append(JSONText.object([
                 ("device", String(deviceApp.device)), ("app", String(deviceApp.app)), ("topic", JSONText.string(appTopic)),
                 ("token", JSONText.string(population.tokens.hex(current))), ("online", String(deviceApp.phone.isOnline)),
                 ("oldTokens", JSONText.array(old.map { JSONText.string(population.tokens.hex($0)) })),

@@ -14,6 +14,8 @@ extension Server {
     /// client loop: it serves only its outgoing requests.
     /// - Complexity: O(c) per turn plus the octets moved, c the connections.
     public func run(service: Service) {
+        // Room for every connection the listeners allow, the outgoing ones and the listeners.
+        Socket.raiseDescriptorLimit(to: listeners.reduce(256) { $0 + $1.maxConnections + 1 })
         let clock = ContinuousClock()
         let start = clock.now
         var now = Duration.zero

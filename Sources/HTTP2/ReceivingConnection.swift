@@ -66,7 +66,10 @@ extension ReceivingConnection {
         // then decoded where it lies in the parser's buffer, not copied into a frame value.
         var input = parser
         parser = FrameParser()
-        defer { parser = input }
+        defer {
+            input.releaseStorageIfEmpty()
+            parser = input
+        }
         input.append(bytes)
         let maxPending = receiveLimits.maxPendingControlFrames
         while !isClosed {

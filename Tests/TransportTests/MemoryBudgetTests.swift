@@ -116,4 +116,47 @@ struct MemoryBudgetTests {
         #expect(statistics.peakRequestMemory <= RequestMemoryBudget().shared + Self.connections * RequestMemoryBudget().reservedPerConnection)
         #expect(growth <= Self.bound)
     }
+
+    @Test("one connection's bodies are capped by perConnection: past it its streams are refused (REFUSED_STREAM), the connection serves on")
+    func perConnectionCap() throws {
+        var configuration = TransportConfiguration()
+        configuration.requestMemory.perConnection = 256 << 10
+        let running = try RunningServer(configuration: configuration)
+        defer { running.stop() }
+        let client = try RawClient(port: running.port)
+        defer { client.close() }
+        var wire = H2Wire()
+        var bytes = H2Wire.start + H2Wire.settingsAcknowledgement
+        for index in 0..<15 { // 15 × 64 KiB: within the connection's window of 1 MiB
+            let stream = UInt32(2 * index + 1)
+            bytes += wire.headers(stream: stream, path: "/echo", endStream: false)
+            for _ in 0..<4 { bytes += H2Wire.data(stream: stream, [UInt8](repeating: 1, count: 16_384), endStream: false) }
+        }
+        bytes += wire.headers(stream: 31, path: "/small", endStream: true)
+        try client.send(bytes)
+        let answer = client.read { H2Wire.frames($0)?.contains { if case .data(_, true, _) = $0.payload { $0.stream == StreamID(31) } else { false } } == true }
+        let frames = try #require(H2Wire.frames(answer))
+        let refused = frames.filter { if case .rstStream(.refusedStream) = $0.payload { true } else { false } }
+        #expect(refused.count >= 10, "\(refused.count) streams refused")
+        client.close()
+        let statistics = running.stop()
+        #expect(statistics.peakRequestMemory <= 256 << 10)
+        #expect(statistics.requestsRefusedForMemory == refused.count)
+    }
+
+    @Test("an HTTP/1.1 request past the budget is answered 503 with retry-after, and the connection closes")
+    func http1PastTheBudget() throws {
+        var configuration = TransportConfiguration()
+        configuration.requestMemory.perConnection = 64 << 10
+        let running = try RunningServer(configuration: configuration, listeners: [("127.0.0.1", .http1OrHTTP2)])
+        defer { running.stop() }
+        let client = try RawClient(port: running.port)
+        defer { client.close() }
+        try client.send("POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 200000\r\n\r\n" + String(repeating: "b", count: 100_000))
+        let (bytes, end) = client.readUntilClosed()
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.hasPrefix("HTTP/1.1 503 Service Unavailable\r\n") && text.contains("retry-after: 1\r\n"), "\(text)")
+        #expect(end != .timedOut)
+        #expect(running.service.requestCount == 0)
+    }
 }

@@ -30,8 +30,8 @@ final class Connection {
     /// Octets taken from the session and not yet accepted by the socket.
     private var unsent = PendingWrite()
     private(set) var phase = Phase.open
-    /// The last time the client completed something (a frame, a request's head or the
-    /// request) or an octet was written: a byte now and then is not activity.
+    /// The last time the client completed something (an HTTP/2 frame, an HTTP/1.1 request
+    /// or the head asking for 100-continue) or an octet was written: a byte now and then is not activity.
     private(set) var lastActivity: Duration
     /// The session's `progress` when last looked at.
     private var progressSeen = 0

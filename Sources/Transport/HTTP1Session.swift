@@ -31,7 +31,7 @@ final class HTTP1Session: Session {
     private var answeredThisTurn = 0
     /// Whole requests may wait in the parser: this turn's share was answered.
     private(set) var hasDeferredWork = false
-    /// Requests and heads read whole (what counts as the client's activity).
+    /// Requests read whole, and heads asking for 100-continue (what counts as the client's activity).
     private(set) var progress = 0
 
     init(limits: RequestLimits, maxQueuedWriteBytes: Int, requestsPerTurn: Int, memory: RequestMemory, listener: Int,

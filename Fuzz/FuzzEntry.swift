@@ -11,8 +11,8 @@
 // the seed corpus's token) and `http2` (the input as a client's octets after the preface, to a `ServerConnection` that
 // answers every request and reads each as APNs would (`APNsWireRequest`); as frames; as an
 // HPACK block; as Huffman code; then as a server's octets to a `ClientConnection` — see
-// fuzzHTTP2 and fuzzHTTP2Client) and `http1` (the input as a client's octets
-// to HTTP1's `RequestParser`, whole and in pieces, each request written back and read again
+// fuzzHTTP2 and fuzzHTTP2Client) and `http1` (the input as a request line's start to
+// `RequestStart`, then as a client's octets to HTTP1's `RequestParser`, whole and in pieces, each request written back and read again
 // — see fuzzHTTP1), then the same octets as a server's answers to HTTP1's `ResponseParser`,
 // whole and in pieces, each response written back and read again — see fuzzHTTP1Responses)
 // and `measured` (pushsim fit's measured CSV, read, written back and read again)
@@ -496,12 +496,30 @@ private func fuzzHTTP1Responses(_ bytes: [UInt8]) {
 /// - every request, written back as a request with its body by `content-length`, reads
 ///   again as the same request, and its fields can be sent back in a `Response`: what the
 ///   parser accepts, the writer does not refuse.
+/// `RequestStart` (how serve's HTTP/2 port tells an HTTP/1.1 request line): a method is a
+/// non-empty token of at most 32 octets followed by a space, and every prefix of the input
+/// agrees with the whole (undecided until the space, then the same verdict).
+private func fuzzRequestStart(_ bytes: [UInt8]) {
+    let verdict = RequestStart.of(bytes)
+    if case .method(let method) = verdict {
+        precondition(!method.isEmpty && method.utf8.count <= RequestStart.maxMethodLength && bytes[method.utf8.count] == 0x20,
+                     "a method that is not the octets before a space: \(method)")
+    }
+    for length in 0...min(bytes.count, RequestStart.maxMethodLength + 2) {
+        switch (RequestStart.of(bytes[..<length]), verdict) {
+        case (.undecided, _), (.method, .method), (.notARequest, .notARequest): break
+        case (let early, let late): preconditionFailure("a prefix of \(length) octets says \(early), the whole \(late)")
+        }
+    }
+}
+
 private func fuzzHTTP1(_ bytes: [UInt8]) {
     var limits = RequestLimits()
     limits.maxBodySize = 4_096
     limits.maxHeaderSectionSize = 2_048
     limits.maxRequestLineLength = 512
     limits.maxFieldCount = 32
+    fuzzRequestStart(bytes)
     let whole = http1Requests(bytes, limits: limits, pieces: .max)
     let split = http1Requests(bytes, limits: limits, pieces: 1 + Int(bytes.first ?? 0) % 13)
     precondition(whole.requests == split.requests && whole.error?.status == split.error?.status,

@@ -297,4 +297,31 @@ struct ProviderTokenCheckTests {
         // Deterministic: the same inputs give the same token.
         #expect(Self.token() == text)
     }
+
+    @Test("a token sent again gets the same answer without a second signature verification: forged, accepted, or refused for its age")
+    func repeatedTokensVerifiedOnce() throws {
+        var check = try Self.check()
+        let forged = "bearer " + Self.token(key: Self.otherKey)
+        let first = check.check(authorization: forged, now: Self.now0)
+        #expect(first.reason == .invalidProviderToken)
+        for second in 1...1_000 {
+            #expect(check.check(authorization: forged, now: Self.now0 + Int64(second) * TimeUnit.second) == first)
+        }
+        #expect(check.signatureVerifications == 1)
+
+        // A token judged well signed but too old is answered by its age each time, verified once.
+        let old = "bearer " + Self.token(issuedAt: Self.t0 - 7_200)
+        #expect(check.check(authorization: old, now: Self.now0).reason == .expiredProviderToken)
+        #expect(check.check(authorization: old, now: Self.now0).reason == .expiredProviderToken)
+        #expect(check.signatureVerifications == 2)
+
+        // The accepted token, then the forged one again: judged anew (only the last is remembered), once.
+        let good = "bearer " + Self.token()
+        #expect(check.check(authorization: good, now: Self.now0) == .accepted)
+        #expect(check.check(authorization: good, now: Self.now0 + TimeUnit.second) == .accepted)
+        #expect(check.signatureVerifications == 3)
+        #expect(check.check(authorization: forged, now: Self.now0) == first)
+        #expect(check.check(authorization: forged, now: Self.now0) == first)
+        #expect(check.signatureVerifications == 4)
+    }
 }

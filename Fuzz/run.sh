@@ -30,6 +30,8 @@ if [ ! -x "$binary" ] || [ -n "$(find Sources Fuzz/FuzzEntry.swift -name '*.swif
         mapfile -t sources < <(find "Sources/$module" -name '*.swift' | sort)
         checks=()
         [ "$module" = HTTP2 ] && checks=(-DPUSHSIM_INVARIANTS)
+        # A fresh archive: ar keeps the members of sources removed since, which would link stale code.
+        rm -f "$build/lib$module.a"
         swiftc "${flags[@]}" "${checks[@]}" -module-name "$module" -emit-library -static -emit-module \
             -emit-module-path "$build/$module.swiftmodule" -o "$build/lib$module.a" "${sources[@]}"
         links=("-l$module" "${links[@]}")

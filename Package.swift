@@ -5,10 +5,11 @@
 // The modules are the layers (docs/architecture.md draws them); a dependency points
 // down only, so a loop between layers is a compile error:
 //   Base → Kernel → FakeAPNs, Provider, Device (the three actors) → Simulator (the engine)
-//   → ScenarioFormat → Reports → Studies → TLSCrypto → ProviderAuth → HTTP2, HTTP1 (protocols, bytes
-//   in and values out) → Transport (sockets) → Live (a population on a live clock, served) → CLI → pushsim
+//   → ScenarioFormat → Reports → Studies → TLSCrypto → X509 → ProviderAuth → HTTP2, HTTP1 (protocols,
+//   bytes in and values out) → Transport (sockets) → Live (a population on a live clock, served) → CLI → pushsim
 // HTTP2 and HTTP1 (the protocols of `pushsim serve`) and TLSCrypto (the primitives of its TLS 1.3,
-// P-256 included, which ProviderAuth signs and verifies with) depend on nothing.
+// P-256 included, which ProviderAuth signs and verifies with) depend on nothing; X509 (certificates)
+// on TLSCrypto alone.
 // Each target's `dependencies` are exactly the package's modules its sources import, no more:
 // `.ci/run` builds with `--explicit-target-dependency-import-check error`, which refuses an
 // import of a module a target does not reach through them, and LayerTests refuses the rest
@@ -55,9 +56,13 @@ let package = Package(
         // SHA-384, SHA-512, HMAC, HKDF and the TLS 1.3 key schedule, X25519, P-256 (ECDH and
         // ECDSA), RSA verification, ChaCha20-Poly1305 and AES-128-GCM. Imports nothing.
         .target(name: "TLSCrypto"),
+        // X.509 for a test server on loopback: DER read and written, PEM and base64, certificates
+        // parsed (RFC 5280), chains verified (ECDSA P-256, RSA PKCS #1 v1.5 and PSS), a local
+        // certificate authority issuing server and client certificates. Imports TLSCrypto only.
+        .target(name: "X509", dependencies: ["TLSCrypto"]),
         // APNs' check of provider authentication tokens (ES256 JWTs): TLSCrypto's P-256 ECDSA, the
         // .p8 and public key files, the reasons APNs answers. For `pushsim serve`.
-        .target(name: "ProviderAuth", dependencies: ["Base", "FakeAPNs", "TLSCrypto"]),
+        .target(name: "ProviderAuth", dependencies: ["Base", "FakeAPNs", "TLSCrypto", "X509"]),
         // HTTP/2 as a protocol without I/O: frames, HPACK, the server connection's state
         // machine and its limits against hostile peers. Imports nothing, not even Foundation.
         .target(name: "HTTP2", swiftSettings: checked),
@@ -87,7 +92,7 @@ let package = Package(
         .testTarget(name: "FakeAPNsTests", dependencies: ["FakeAPNs", "Base"]),
         .testTarget(name: "ProviderTests", dependencies: ["Provider", "FakeAPNs", "Base"]),
         .testTarget(name: "DeviceTests", dependencies: ["Device", "FakeAPNs", "Base"]),
-        .testTarget(name: "ProviderAuthTests", dependencies: ["ProviderAuth", "Base"]),
+        .testTarget(name: "ProviderAuthTests", dependencies: ["ProviderAuth", "X509", "Base"]),
         // Engine tests decode their fixtures from scenario text and compare report bytes.
         .testTarget(name: "SimulatorTests", dependencies: ["CLI", "TestSupport", "Simulator", "ScenarioFormat", "Reports", "Kernel",
                                                            "Provider", "Device", "FakeAPNs", "Base"]),
@@ -100,6 +105,8 @@ let package = Package(
         // Published vectors byte for byte; Base's SHA-256 as a second opinion; Python's
         // cryptography package as a peer.
         .testTarget(name: "TLSCryptoTests", dependencies: ["TLSCrypto", "Base"]),
+        // openssl's certificates as fixtures, and openssl as a peer for the ones made here.
+        .testTarget(name: "X509Tests", dependencies: ["X509", "TLSCrypto"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "HTTP2"]),
         .testTarget(name: "LiveTests", dependencies: ["TestSupport", "Live", "Transport", "Simulator", "ProviderAuth", "FakeAPNs", "Kernel",
                                                       "Base"]),

@@ -1,5 +1,5 @@
 // libFuzzer's entry point, compiled by Fuzz/run.sh as a module on top of PushSim's (never
-// by SwiftPM: Package.swift does not list this folder). One binary, ten targets, chosen
+// by SwiftPM: Package.swift does not list this folder). One binary, eleven targets, chosen
 // by PUSHSIM_FUZZ_TARGET: `json` (the JSON parser; and the input as a push's payload, read
 // by serve's fast scan and by the parser, which must agree), `scenario` (the scenario decoder,
 // then the cost estimate of what it accepts), `partial` (a shard's partial result or a
@@ -17,9 +17,10 @@
 // whole and in pieces, each response written back and read again — see fuzzHTTP1Responses)
 // and `measured` (pushsim fit's measured CSV, read, written back and read again)
 // and `aead` (TLSCrypto's AEADs: the input as a key, a nonce, additional data and a sealed
-// record to open, then sealed and opened again — see fuzzAEAD) and `signature` (TLSCrypto's
+// record to open, then sealed and opened again — see fuzzAEAD), `signature` (TLSCrypto's
 // signatures from outside bytes: the input as a DER ECDSA signature, a P-256 point, an RSA
-// signature and an RSA modulus — see fuzzSignatures).
+// signature and an RSA modulus — see fuzzSignatures) and `x509` (X509's DER reader,
+// certificate parser and PEM readers — see fuzzX509).
 // Beyond "no crash", every error message must be lines without control characters,
 // each of bounded length: user text is escaped and cut (`UserText`).
 import Base
@@ -35,6 +36,7 @@ import ScenarioFormat
 import Simulator
 import Studies
 import TLSCrypto
+import X509
 
 private let target = ProcessInfo.processInfo.environment["PUSHSIM_FUZZ_TARGET"] ?? "scenario"
 
@@ -90,6 +92,8 @@ public func pushsimFuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> I
         fuzzAEAD(bytes, AES128GCM.self)
     case "signature":
         fuzzSignatures(bytes)
+    case "x509":
+        fuzzX509(bytes)
     case "folder":
         do {
             let folder = try ReportFolder(path: "fuzz", summary: bytes, record: nil)
@@ -647,5 +651,57 @@ private func fuzzSignatures(_ bytes: [UInt8]) {
         let signature = Array(bytes.reversed().prefix(key.modulus.count))
         _ = key.isValidPKCS1v15Signature(signature, digest: SHA256.hash(bytes), hash: .sha256)
         _ = key.isValidPSSSignature(signature, digest: SHA256.hash(bytes), hash: .sha256)
+    }
+}
+
+/// `x509`: the input as DER (walked to the bottom, every element written back by
+/// `DERWriter` to the same bytes: DER has one encoding), as a certificate (what is accepted
+/// reads back from its own DER, and verifies against itself as a root without a trap), and as
+/// PEM text (a chain file, a P-256 key file). Every refusal is a message of bounded lines.
+private func fuzzX509(_ bytes: [UInt8]) {
+    var reader = DERReader(bytes)
+    do {
+        var rewritten = DERWriter()
+        while !reader.isAtEnd { try rewriteDER(&reader, into: &rewritten) }
+        precondition(rewritten.bytes == bytes, "DER read does not write back to the same bytes")
+    } catch {
+        checkMessage("\(error)")
+    }
+    do {
+        let certificate = try Certificate(der: bytes)
+        checkMessage(certificate.description)
+        _ = certificate.extensions.subjectAlternativeNames.map(\.description)
+        let again = try Certificate(der: certificate.der)
+        precondition(again == certificate, "a certificate does not read back")
+        // Its signature checked with its own key (self-signed or not): a verdict, never a trap.
+        do {
+            try certificate.verifySignature(issuedBy: certificate)
+        } catch {
+            checkMessage("\(error)")
+        }
+    } catch {
+        checkMessage("\(error)")
+    }
+    for read in [{ _ = try Certificate.chain(pem: bytes) }, { _ = try P256KeyPEM.privateKey(pem: bytes) }] as [() throws -> Void] {
+        do { try read() } catch { checkMessage("\(error)") }
+    }
+}
+
+/// One element of `reader` written to `writer` from what was read: constructed ones element by element.
+private func rewriteDER(_ reader: inout DERReader, into writer: inout DERWriter) throws(DERError) {
+    guard let tag = reader.nextTag else { return }
+    if tag.isConstructed {
+        var inner = try reader.constructed(tag, "a constructed element")
+        var failure: DERError?
+        writer.constructed(tag) { nested in
+            do throws(DERError) {
+                while !inner.isAtEnd { try rewriteDER(&inner, into: &nested) }
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+    } else {
+        writer.element(tag, try reader.read(tag, "a primitive element"))
     }
 }

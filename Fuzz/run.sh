@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes PushSim's parsers with libFuzzer: Fuzz/run.sh TARGET [LENGTH]
-#   TARGET  json | scenario | partial | folder | auth | http2 | http1 | measured | aead | signature | all
+#   TARGET  json | scenario | partial | folder | auth | http2 | http1 | measured | aead | signature | x509 | all
 #   LENGTH  seconds (e.g. 30s, the default 10s) or executions per target (e.g. 1000000)
 # Builds .build/fuzz/pushsim-fuzz once (swiftc -sanitize=fuzzer: every module of
 # Package.swift as a library, Fuzz/FuzzEntry.swift as a module of its own on top),
@@ -10,7 +10,7 @@
 # PUSHSIM_INVARIANTS, so the connection checks its books after every call.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-target=${1:?usage: Fuzz/run.sh json|scenario|partial|folder|auth|http2|http1|measured|aead|signature|all [seconds like 30s | executions like 1000000]}
+target=${1:?usage: Fuzz/run.sh json|scenario|partial|folder|auth|http2|http1|measured|aead|signature|x509|all [seconds like 30s | executions like 1000000]}
 length=${2:-10s}
 build=.build/fuzz
 binary=$build/pushsim-fuzz
@@ -19,7 +19,7 @@ mkdir -p "$build"
 
 # The modules in dependency order (Package.swift's layers), each a static library; the
 # entry point is a module of its own on top. One -package-name makes `package` visible.
-modules=(Base Kernel FakeAPNs Provider Device Simulator ScenarioFormat Reports Studies TLSCrypto ProviderAuth HTTP2 HTTP1 Transport Live CLI)
+modules=(Base Kernel FakeAPNs Provider Device Simulator ScenarioFormat Reports Studies TLSCrypto X509 ProviderAuth HTTP2 HTTP1 Transport Live CLI)
 
 # Rebuilt when a source is newer than the binary.
 if [ ! -x "$binary" ] || [ -n "$(find Sources Fuzz/FuzzEntry.swift -name '*.swift' -newer "$binary" | head -1)" ]; then
@@ -30,6 +30,8 @@ if [ ! -x "$binary" ] || [ -n "$(find Sources Fuzz/FuzzEntry.swift -name '*.swif
         mapfile -t sources < <(find "Sources/$module" -name '*.swift' | sort)
         checks=()
         [ "$module" = HTTP2 ] && checks=(-DPUSHSIM_INVARIANTS)
+        # A fresh archive: ar keeps the members of sources removed since, which would link stale code.
+        rm -f "$build/lib$module.a"
         swiftc "${flags[@]}" "${checks[@]}" -module-name "$module" -emit-library -static -emit-module \
             -emit-module-path "$build/$module.swiftmodule" -o "$build/lib$module.a" "${sources[@]}"
         links=("-l$module" "${links[@]}")
@@ -50,7 +52,7 @@ run() {
 }
 
 case "$target" in
-    all) for name in json scenario partial folder auth http2 http1 measured aead signature; do run "$name"; done ;;
-    json|scenario|partial|folder|auth|http2|http1|measured|aead|signature) run "$target" ;;
-    *) echo "unknown target $target: json, scenario, partial, folder, auth, http2, http1, measured, aead, signature or all" >&2; exit 64 ;;
+    all) for name in json scenario partial folder auth http2 http1 measured aead signature x509; do run "$name"; done ;;
+    json|scenario|partial|folder|auth|http2|http1|measured|aead|signature|x509) run "$target" ;;
+    *) echo "unknown target $target: json, scenario, partial, folder, auth, http2, http1, measured, aead, signature, x509 or all" >&2; exit 64 ;;
 esac

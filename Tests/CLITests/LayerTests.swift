@@ -13,7 +13,7 @@ import Testing
 struct LayerTests {
     /// Bottom to top; a module may depend only on modules before it.
     static let layers = ["Base", "Kernel", "FakeAPNs", "Provider", "Device", "Simulator", "ScenarioFormat",
-                         "Reports", "Studies", "TLSCrypto", "ProviderAuth", "HTTP2", "HTTP1", "Transport", "Live", "CLI", "pushsim"]
+                         "Reports", "Studies", "TLSCrypto", "X509", "ProviderAuth", "HTTP2", "HTTP1", "Transport", "Live", "CLI", "pushsim"]
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
@@ -104,6 +104,21 @@ struct LayerTests {
             let imports = text.split(separator: "\n").filter { $0.hasPrefix("import ") || $0.hasPrefix("@preconcurrency import ") }
             #expect(imports.isEmpty, "\(file) imports \(imports)")
         }
+    }
+
+    @Test("X509 depends on TLSCrypto alone and imports nothing else, not even Foundation")
+    func x509ImportsOnlyTLSCrypto() throws {
+        #expect(try Self.targets()["X509"] == ["TLSCrypto"])
+        let folder = Self.root.appendingPathComponent("Sources/X509")
+        let walker = try #require(FileManager.default.enumerator(atPath: folder.path))
+        var files = 0
+        for case let file as String in walker where file.hasSuffix(".swift") {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            let imports = text.split(separator: "\n").filter { $0.contains("import ") && !$0.hasPrefix("//") && !$0.hasPrefix("    ") }
+            #expect(imports.allSatisfy { $0 == "import TLSCrypto" }, "\(file) imports \(imports)")
+            files += 1
+        }
+        #expect(files > 10)
     }
 
     @Test("every folder of Sources/ and Tests/ (but Fixtures) is a target, and each target declares exactly the package modules its sources import")

@@ -1,4 +1,5 @@
 @testable import ProviderAuth
+import X509
 import Testing
 
 /// Key files built here from their parts (so each test changes one part), read back.
@@ -123,9 +124,10 @@ struct KeyFileTests {
         (Array(F.pkcs8().dropLast()), "claims"),
         ([0x30, 0x80, 0x00, 0x00], "indefinite length"),
         ([0x30, 0x81, 0x05, 0x02, 0x01, 0x00, 0x05, 0x00], "shortest form"),
-        ([0x30, 0x84, 0x00, 0x00, 0x00, 0x01, 0x00], "longer than a key can be"),
+        ([0x30, 0x85, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00], "a length of more than 4 bytes"),
+        ([0x30, 0x84, 0x00, 0x00, 0x00, 0x01, 0x00], "shortest form"),
         ([0x02, 0x01, 0x00], "expected PrivateKeyInfo"),
-        (F.tlv(0x30, F.tlv(0x02, [0x00, 0x00])), "not a small integer"),
+        (F.tlv(0x30, F.tlv(0x02, [0x00, 0x00])), "not an INTEGER in DER"),
     ])
     func brokenDER(der: [UInt8], message: String) {
         #expect { try P256KeyFile(pem: F.pem("PRIVATE KEY", der)) } throws: { error in

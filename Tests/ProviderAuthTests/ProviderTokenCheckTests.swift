@@ -1,6 +1,7 @@
 @testable import Base
 import Foundation
 @testable import ProviderAuth
+import X509
 import Testing
 
 /// Every answer APNs gives about a provider token, at the boundaries of its rules.

@@ -1,3 +1,6 @@
+import Base
+import X509
+
 /// A P-256 key as a PEM file holds it: Apple's `.p8` (PKCS#8, RFC 5208, wrapping an
 /// RFC 5915 ECPrivateKey) or a SubjectPublicKeyInfo (RFC 5480), what
 /// `openssl ec -pubout` writes. Anything else is refused with a message that says what it
@@ -11,9 +14,19 @@ public enum P256KeyFile: Sendable {
     /// The key in the PEM file `bytes`.
     /// - Complexity: O(n) in the file, plus O(256) point operations for a private key.
     public init(pem bytes: [UInt8]) throws(KeyError) {
-        let (label, der) = try PEM.block(bytes)
-        self = label == "PRIVATE KEY" ? .privateKey(try Self.privateKey(pkcs8: der[...]))
-                                      : .publicKey(try Self.publicKey(subjectPublicKeyInfo: der[...]))
+        let block: PEMBlock
+        do {
+            block = try PEM.block(bytes, labels: ["PRIVATE KEY", "PUBLIC KEY"])
+        } catch {
+            switch error {
+            case .notPEM: throw .notPEM
+            case .unexpectedLabel(let label): throw .unsupportedPEMLabel(UserText.escape(label))
+            case .textBefore, .missingEnd, .mismatchedEnd, .textAfter, .malformedBoundary, .badLabel, .badBase64:
+                throw .malformedPEM(error.description)
+            }
+        }
+        self = block.label == "PRIVATE KEY" ? .privateKey(try Self.privateKey(pkcs8: block.der[...]))
+                                            : .publicKey(try Self.publicKey(subjectPublicKeyInfo: block.der[...]))
     }
 
     /// The public key, given or derived: all a token check needs.
@@ -34,35 +47,14 @@ public enum P256KeyFile: Sendable {
     /// [0] named curve OPTIONAL, [1] public key OPTIONAL }. A stored public key must be d·G.
     /// - Complexity: O(n) plus O(256) point operations.
     package static func privateKey(pkcs8 der: ArraySlice<UInt8>) throws(KeyError) -> P256PrivateKey {
-        var file = DERReader(der)
-        var info = try file.sequence("PrivateKeyInfo")
-        try file.expectEnd("PrivateKeyInfo")
-        guard try info.smallInteger("the PKCS#8 version") == 0 else {
-            throw .malformedDER("the PKCS#8 version is not 0 (v1, what Apple and openssl write)")
-        }
-        try algorithm(&info)
-        let octets = try info.read(.octetString, "the PKCS#8 privateKey")
-        if info.nextTag == DERReader.Tag.context0.rawValue { _ = try info.read(.context0, "the PKCS#8 attributes") }
-        try info.expectEnd("PrivateKeyInfo")
-
-        var inner = DERReader(octets)
-        var ec = try inner.sequence("ECPrivateKey")
-        try inner.expectEnd("ECPrivateKey")
-        guard try ec.smallInteger("the ECPrivateKey version") == 1 else { throw .malformedDER("the ECPrivateKey version is not 1") }
-        let scalar = try ec.read(.octetString, "the ECPrivateKey privateKey")
-        if ec.nextTag == DERReader.Tag.context0.rawValue {
-            var parameters = DERReader(try ec.read(.context0, "the ECPrivateKey parameters"))
-            try curve(parameters.read(.objectIdentifier, "the ECPrivateKey named curve"))
-            try parameters.expectEnd("the ECPrivateKey parameters")
-        }
-        var stored: P256PublicKey?
-        if ec.nextTag == DERReader.Tag.context1.rawValue {
-            var publicKey = DERReader(try ec.read(.context1, "the ECPrivateKey public key"))
-            stored = try P256PublicKey(x963Representation: Array(publicKey.byteAlignedBitString("the ECPrivateKey public key")))
-            try publicKey.expectEnd("the ECPrivateKey public key")
-        }
-        try ec.expectEnd("ECPrivateKey")
-        let key = try P256PrivateKey(rawRepresentation: Array(scalar))
+        let fields: ECPrivateKeyFields
+        do { fields = try ECPrivateKeyFields(pkcs8: der) } catch { throw .malformedDER(error.description) }
+        guard fields.pkcs8Version == 0 else { throw .malformedDER("the PKCS#8 version is not 0 (v1, what Apple and openssl write)") }
+        if let algorithm = fields.algorithm { try check(algorithm) }
+        guard fields.version == 1 else { throw .malformedDER("the ECPrivateKey version is not 1") }
+        if let named = fields.curve { try curve(named) }
+        let stored = try fields.point.map { point throws(KeyError) in try P256PublicKey(x963Representation: Array(point)) }
+        let key = try P256PrivateKey(rawRepresentation: Array(fields.scalar))
         if let stored, stored != key.publicKey { throw .publicKeyMismatch }
         return key
     }
@@ -70,25 +62,27 @@ public enum P256KeyFile: Sendable {
     /// SubjectPublicKeyInfo { AlgorithmIdentifier, subjectPublicKey BIT STRING (the point) }.
     /// - Complexity: O(n).
     package static func publicKey(subjectPublicKeyInfo der: ArraySlice<UInt8>) throws(KeyError) -> P256PublicKey {
-        var file = DERReader(der)
-        var info = try file.sequence("SubjectPublicKeyInfo")
-        try file.expectEnd("SubjectPublicKeyInfo")
-        try algorithm(&info)
-        let point = try info.byteAlignedBitString("the subjectPublicKey")
-        try info.expectEnd("SubjectPublicKeyInfo")
+        let algorithm: KeyAlgorithmFields
+        let point: ArraySlice<UInt8>
+        do throws(DERError) {
+            var file = DERReader(der)
+            var info = try file.sequence("SubjectPublicKeyInfo")
+            try file.expectEnd("SubjectPublicKeyInfo")
+            algorithm = try KeyAlgorithmFields(&info)
+            point = try info.byteAlignedBitString("the subjectPublicKey")
+            try info.expectEnd("SubjectPublicKeyInfo")
+        } catch {
+            throw .malformedDER(error.description)
+        }
+        try check(algorithm)
         return try P256PublicKey(x963Representation: Array(point))
     }
 
     /// AlgorithmIdentifier { id-ecPublicKey, namedCurve prime256v1 }.
-    private static func algorithm(_ reader: inout DERReader) throws(KeyError) {
-        var identifier = try reader.sequence("the AlgorithmIdentifier")
-        let algorithm = try identifier.read(.objectIdentifier, "the algorithm")
-        guard algorithm.elementsEqual(ecPublicKey) else { throw .unsupportedAlgorithm("the algorithm is \(name(algorithm))") }
-        guard identifier.nextTag == DERReader.Tag.objectIdentifier.rawValue else {
-            throw .unsupportedAlgorithm("explicit curve parameters, not the named curve prime256v1")
-        }
-        try curve(identifier.read(.objectIdentifier, "the named curve"))
-        try identifier.expectEnd("the AlgorithmIdentifier")
+    private static func check(_ fields: KeyAlgorithmFields) throws(KeyError) {
+        guard fields.algorithm.elementsEqual(ecPublicKey) else { throw .unsupportedAlgorithm("the algorithm is \(name(fields.algorithm))") }
+        guard let curve = fields.curve else { throw .unsupportedAlgorithm("explicit curve parameters, not the named curve prime256v1") }
+        try self.curve(curve)
     }
 
     private static func curve(_ oid: ArraySlice<UInt8>) throws(KeyError) {

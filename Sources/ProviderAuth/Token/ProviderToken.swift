@@ -1,4 +1,5 @@
 import Base
+import X509
 
 /// A provider authentication token (a JWS in compact form, RFC 7515 and 7519), read the way
 /// APNs reads it: header `{"alg":"ES256","kid":KEY}`, claims `{"iss":TEAM,"iat":SECONDS}`,

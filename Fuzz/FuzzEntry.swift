@@ -19,8 +19,9 @@
 // and `aead` (TLSCrypto's AEADs: the input as a key, a nonce, additional data and a sealed
 // record to open, then sealed and opened again — see fuzzAEAD), `signature` (TLSCrypto's
 // signatures from outside bytes: the input as a DER ECDSA signature, a P-256 point, an RSA
-// signature and an RSA modulus — see fuzzSignatures) and `x509` (X509's DER reader,
-// certificate parser and PEM readers — see fuzzX509).
+// signature and an RSA modulus — see fuzzSignatures) `x509` (X509's DER reader,
+// certificate parser and PEM readers — see fuzzX509) and `tls` (TLS's server against a
+// client's bytes, raw and sealed under an honest client's keys — see FuzzTLS.swift).
 // Beyond "no crash", every error message must be lines without control characters,
 // each of bounded length: user text is escaped and cut (`UserText`).
 import Base
@@ -87,6 +88,8 @@ public func pushsimFuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> I
         fuzzHTTP2(bytes)
     case "http1":
         fuzzHTTP1(bytes)
+    case "tls":
+        fuzzTLS(bytes)
     case "aead":
         fuzzAEAD(bytes, ChaCha20Poly1305.self)
         fuzzAEAD(bytes, AES128GCM.self)

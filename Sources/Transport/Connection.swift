@@ -3,7 +3,7 @@ import HTTP1
 import HTTP2
 
 /// One accepted client: its socket, its session (chosen by the first octets on a listener
-/// that speaks both), what is left to write, and where it stands in its life:
+/// that speaks both; TLS with HTTP/2 inside on a TLS listener), what is left to write, and where it stands in its life:
 /// open → flushing its last octets → lingering (our side shut, the client's octets read and
 /// dropped until it closes) → closed. Every step is bounded in time.
 final class Connection {
@@ -55,6 +55,17 @@ final class Connection {
         self.configuration = configuration
         speaks = listener.speaks
         lastActivity = now
+        switch listener.speaks {
+        case .http2OverTLS: session = makeTLSSession()
+        // The client's first octets choose the session.
+        case .http2PriorKnowledge, .http1OrHTTP2: break
+        }
+    }
+
+    /// TLS with HTTP/2 inside; `bind` refused the listener without `configuration.tls`.
+    private func makeTLSSession() -> TLSSession? {
+        configuration.tls.map { TLSSession(configuration: $0.server, inner: makeHTTP2Session(),
+                                           maxQueuedWriteBytes: configuration.maxQueuedWriteBytes) }
     }
 
     private func makeHTTP2Session() -> HTTP2Session {
@@ -185,6 +196,8 @@ final class Connection {
         case (_, .http2): chosen = makeHTTP2Session()
         case (.http1OrHTTP2, .http1): chosen = makeHTTP1Session()
         case (.http2PriorKnowledge, .http1): chosen = HTTP1RefusalSession(method: Self.method(sniffed))
+        // Never: a TLS listener's session is made with its connection.
+        case (.http2OverTLS, .http1): return close()
         }
         session = chosen
         sniffed.withUnsafeBytes { chosen.receive($0, now: now, service: service) }

@@ -59,6 +59,9 @@ public final class Server {
     public func bind(host: String, port: Int, protocol speaks: ListenerProtocol,
                      maxConnections: Int? = nil) throws(TransportError) -> (listener: Int, port: Int) {
         let address = try ListenAddress(host: host, port: port)
+        if speaks == .http2OverTLS && configuration.tls == nil {
+            throw .cannotListen(address: address.display, reason: "TLS needs a certificate and its key (TransportConfiguration.tls)")
+        }
         let listener = try Listener(address: address, index: listeners.count, speaks: speaks, backlog: configuration.listenBacklog,
                                     maxConnections: maxConnections ?? configuration.maxConnections)
         listeners.append(listener)

@@ -46,6 +46,8 @@ public struct TransportConfiguration: Hashable, Sendable {
     public var outgoing = OutgoingConfiguration()
     /// The listen(2) backlog: connections the kernel completes before the loop accepts them.
     public var listenBacklog = 511
+    /// The TLS of listeners that speak `.http2OverTLS`: nil, none can be bound.
+    public var tls: TLSSettings?
 
     /// The defaults.
     /// - Complexity: O(1).

@@ -1,5 +1,5 @@
 // libFuzzer's entry point, compiled by Fuzz/run.sh as a module on top of PushSim's (never
-// by SwiftPM: Package.swift does not list this folder). One binary, ten targets, chosen
+// by SwiftPM: Package.swift does not list this folder). One binary, eleven targets, chosen
 // by PUSHSIM_FUZZ_TARGET: `json` (the JSON parser; and the input as a push's payload, read
 // by serve's fast scan and by the parser, which must agree), `scenario` (the scenario decoder,
 // then the cost estimate of what it accepts), `partial` (a shard's partial result or a
@@ -11,15 +11,17 @@
 // the seed corpus's token) and `http2` (the input as a client's octets after the preface, to a `ServerConnection` that
 // answers every request and reads each as APNs would (`APNsWireRequest`); as frames; as an
 // HPACK block; as Huffman code; then as a server's octets to a `ClientConnection` — see
-// fuzzHTTP2 and fuzzHTTP2Client) and `http1` (the input as a client's octets
-// to HTTP1's `RequestParser`, whole and in pieces, each request written back and read again
+// fuzzHTTP2 and fuzzHTTP2Client) and `http1` (the input as a request line's start to
+// `RequestStart`, then as a client's octets to HTTP1's `RequestParser`, whole and in pieces, each request written back and read again
 // — see fuzzHTTP1), then the same octets as a server's answers to HTTP1's `ResponseParser`,
 // whole and in pieces, each response written back and read again — see fuzzHTTP1Responses)
 // and `measured` (pushsim fit's measured CSV, read, written back and read again)
 // and `aead` (TLSCrypto's AEADs: the input as a key, a nonce, additional data and a sealed
-// record to open, then sealed and opened again — see fuzzAEAD), `x509` (X509's DER reader,
-// certificate parser and PEM readers — see fuzzX509) and `tls` (TLS's server
-// against a client's bytes, raw and sealed under an honest client's keys — see FuzzTLS.swift).
+// record to open, then sealed and opened again — see fuzzAEAD), `signature` (TLSCrypto's
+// signatures from outside bytes: the input as a DER ECDSA signature, a P-256 point, an RSA
+// signature and an RSA modulus — see fuzzSignatures) `x509` (X509's DER reader,
+// certificate parser and PEM readers — see fuzzX509) and `tls` (TLS's server against a
+// client's bytes, raw and sealed under an honest client's keys — see FuzzTLS.swift).
 // Beyond "no crash", every error message must be lines without control characters,
 // each of bounded length: user text is escaped and cut (`UserText`).
 import Base
@@ -91,6 +93,8 @@ public func pushsimFuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> I
     case "aead":
         fuzzAEAD(bytes, ChaCha20Poly1305.self)
         fuzzAEAD(bytes, AES128GCM.self)
+    case "signature":
+        fuzzSignatures(bytes)
     case "x509":
         fuzzX509(bytes)
     case "folder":
@@ -499,12 +503,30 @@ private func fuzzHTTP1Responses(_ bytes: [UInt8]) {
 /// - every request, written back as a request with its body by `content-length`, reads
 ///   again as the same request, and its fields can be sent back in a `Response`: what the
 ///   parser accepts, the writer does not refuse.
+/// `RequestStart` (how serve's HTTP/2 port tells an HTTP/1.1 request line): a method is a
+/// non-empty token of at most 32 octets followed by a space, and every prefix of the input
+/// agrees with the whole (undecided until the space, then the same verdict).
+private func fuzzRequestStart(_ bytes: [UInt8]) {
+    let verdict = RequestStart.of(bytes)
+    if case .method(let method) = verdict {
+        precondition(!method.isEmpty && method.utf8.count <= RequestStart.maxMethodLength && bytes[method.utf8.count] == 0x20,
+                     "a method that is not the octets before a space: \(method)")
+    }
+    for length in 0...min(bytes.count, RequestStart.maxMethodLength + 2) {
+        switch (RequestStart.of(bytes[..<length]), verdict) {
+        case (.undecided, _), (.method, .method), (.notARequest, .notARequest): break
+        case (let early, let late): preconditionFailure("a prefix of \(length) octets says \(early), the whole \(late)")
+        }
+    }
+}
+
 private func fuzzHTTP1(_ bytes: [UInt8]) {
     var limits = RequestLimits()
     limits.maxBodySize = 4_096
     limits.maxHeaderSectionSize = 2_048
     limits.maxRequestLineLength = 512
     limits.maxFieldCount = 32
+    fuzzRequestStart(bytes)
     let whole = http1Requests(bytes, limits: limits, pieces: .max)
     let split = http1Requests(bytes, limits: limits, pieces: 1 + Int(bytes.first ?? 0) % 13)
     precondition(whole.requests == split.requests && whole.error?.status == split.error?.status,
@@ -591,6 +613,48 @@ private func fuzzAEAD<Cipher: AEAD>(_ bytes: [UInt8], _: Cipher.Type) {
     }
     precondition(cipher.open(nonce: nonce, additionalData: additionalData, sealed: Array(resealed.dropLast())) == nil,
                  "a text cut short opened")
+}
+
+/// The P-256 key the `signature` target verifies and exchanges with (RFC 6979 A.2.5's).
+private let signatureKey = P256.PrivateKey(rawRepresentation: [
+    0xc9, 0xaf, 0xa9, 0xd8, 0x45, 0xba, 0x75, 0x16, 0x6b, 0x5c, 0x21, 0x57, 0x67, 0xb1, 0xd6, 0x93,
+    0x4e, 0x50, 0xc3, 0xdb, 0x36, 0xe8, 0x9b, 0x12, 0x7b, 0x8a, 0x62, 0x2b, 0x12, 0x0f, 0x67, 0x21,
+])!
+
+/// A 2048-bit RSA key for the `signature` target: the modulus of the seed `rsa-modulus.bin`
+/// (Wycheproof's rsa_pss_2048_sha256_mgf1_32 key), read from the corpus at start.
+private let rsaKey: RSA.PublicKey? = (try? FileBytes.read(path: "Fuzz/corpus/signature/rsa-modulus.bin"))
+    .flatMap { RSA.PublicKey(modulus: $0, exponent: [0x01, 0x00, 0x01]) }
+
+/// TLSCrypto's signatures from outside bytes. The input as DER's ECDSA-Sig-Value: what reads
+/// must be canonical (written back to the same bytes), and must not verify over a digest of
+/// the input under the fixed key (a forgery); as a P-256 point: a valid one gives a shared
+/// secret; as an RSA signature (the first 256 bytes, the rest as the message) under a fixed
+/// 2048-bit key, with every hash and both paddings; as an RSA modulus, whose key (when accepted)
+/// verifies the input as a signature of its own length. None may trap.
+private func fuzzSignatures(_ bytes: [UInt8]) {
+    if let signature = P256.Signature(derRepresentation: bytes) {
+        precondition(signature.derRepresentation == bytes, "DER read but not canonical: \(bytes)")
+        precondition(P256.Signature(rawRepresentation: signature.rawRepresentation) == signature, "r ‖ s does not round-trip")
+        precondition(!signatureKey.publicKey.isValidSignature(signature, forDigest: SHA256.hash(bytes)), "a forgery: \(bytes)")
+    }
+    _ = signatureKey.publicKey.isValidSignature(P256.Signature(rawRepresentation: bytes), forDigest: bytes)
+    if let point = P256.PublicKey(x963Representation: bytes) {
+        precondition(point.x963Representation == bytes, "a point does not write back as read")
+        precondition(signatureKey.sharedSecret(with: point)?.count == P256.byteCount, "no shared secret with a valid point")
+    }
+    if let rsaKey {
+        let signature = Array(bytes.prefix(rsaKey.modulus.count)), message = Array(bytes.dropFirst(rsaKey.modulus.count))
+        for hash in RSA.Hash.allCases {
+            _ = rsaKey.isValidPKCS1v15Signature(signature, digest: hash.hash(message), hash: hash)
+            _ = rsaKey.isValidPSSSignature(signature, digest: hash.hash(message), hash: hash)
+        }
+    }
+    if let key = RSA.PublicKey(modulus: bytes, exponent: [0x01, 0x00, 0x01]) {
+        let signature = Array(bytes.reversed().prefix(key.modulus.count))
+        _ = key.isValidPKCS1v15Signature(signature, digest: SHA256.hash(bytes), hash: .sha256)
+        _ = key.isValidPSSSignature(signature, digest: SHA256.hash(bytes), hash: .sha256)
+    }
 }
 
 /// `x509`: the input as DER (walked to the bottom, every element written back by

@@ -113,18 +113,21 @@ public struct TLSServer {
 
     /// Whether the connection is over (close_notify, an alert either way): once the queued
     /// bytes are written, the transport closes.
+    /// - Complexity: O(1).
     public var isFinished: Bool {
         if case .closed = state { return true }
         return false
     }
 
     /// Whether application data may be sent.
+    /// - Complexity: O(1).
     public var isConnected: Bool {
         if case .connected = state { return true }
         return false
     }
 
     /// Bytes queued for the client.
+    /// - Complexity: O(1).
     public var outboundByteCount: Int { outbound.count - outboundStart }
 
     /// Removes and returns up to `maxBytes` queued bytes, oldest first.

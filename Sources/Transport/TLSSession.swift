@@ -96,4 +96,14 @@ final class TLSSession: Session {
     }
 
     var awaitsLaterAnswer: Bool { inner.awaitsLaterAnswer }
+
+    /// The inner session's whole frames, and the handshake once complete: a client that
+    /// dribbles its hello byte by byte shows no activity (slowloris).
+    var progress: Int { inner.progress + (tls.isConnected ? 1 : 0) }
+
+    var hasDeferredWork: Bool { tls.isConnected && inner.hasDeferredWork }
+
+    var refusedForMemory: Int { inner.refusedForMemory }
+
+    func connectionClosed() { inner.connectionClosed() }
 }

@@ -14,7 +14,11 @@ public struct TLSSettings: Hashable, Sendable {
         self.server = server
     }
 
+    /// Whether both were made by the same `init`.
+    /// - Complexity: O(1).
     public static func == (lhs: TLSSettings, rhs: TLSSettings) -> Bool { lhs.identity === rhs.identity }
 
+    /// Hashes the identity `==` compares.
+    /// - Complexity: O(1).
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(identity)) }
 }

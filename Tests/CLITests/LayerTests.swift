@@ -106,6 +106,21 @@ struct LayerTests {
         }
     }
 
+    @Test("X509 depends on TLSCrypto alone and imports nothing else, not even Foundation")
+    func x509ImportsOnlyTLSCrypto() throws {
+        #expect(try Self.targets()["X509"] == ["TLSCrypto"])
+        let folder = Self.root.appendingPathComponent("Sources/X509")
+        let walker = try #require(FileManager.default.enumerator(atPath: folder.path))
+        var files = 0
+        for case let file as String in walker where file.hasSuffix(".swift") {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            let imports = text.split(separator: "\n").filter { $0.contains("import ") && !$0.hasPrefix("//") && !$0.hasPrefix("    ") }
+            #expect(imports.allSatisfy { $0 == "import TLSCrypto" }, "\(file) imports \(imports)")
+            files += 1
+        }
+        #expect(files > 10)
+    }
+
     @Test("TLS imports TLSCrypto and nothing else: no Foundation, no I/O")
     func tlsImportsOnlyItsCrypto() throws {
         #expect(try Self.targets()["TLS"] == ["TLSCrypto"])

@@ -69,9 +69,12 @@ let package = Package(
         // HTTP/1.1 as a protocol without I/O: requests parsed from bytes, responses written.
         // For the control API beside APNs's HTTP/2. Imports nothing.
         .target(name: "HTTP1"),
+        // TLS 1.3's server side (RFC 8446) as a protocol without I/O: records, the handshake's
+        // state machine, alerts and limits; credentials are injected (no X.509 here).
+        .target(name: "TLS", dependencies: ["TLSCrypto"]),
         // Sockets: listeners and connections on one poll(2) loop, each driving HTTP2's or
         // HTTP1's state machine, handing whole requests to a service and writing its answers.
-        .target(name: "Transport", dependencies: ["HTTP2", "HTTP1"]),
+        .target(name: "Transport", dependencies: ["HTTP2", "HTTP1", "TLS"]),
         // The scenario's population of phones on one live clock (scaled wall time or a clock
         // a test advances), behind APNs's wire contract and a control API: the service
         // `pushsim serve` runs on the transport; and `pushsim provider`'s, the simulation's
@@ -107,7 +110,9 @@ let package = Package(
         .testTarget(name: "TLSCryptoTests", dependencies: ["TLSCrypto", "Base"]),
         // openssl's certificates as fixtures, and openssl as a peer for the ones made here.
         .testTarget(name: "X509Tests", dependencies: ["X509", "TLSCrypto"]),
-        .testTarget(name: "TransportTests", dependencies: ["Transport", "HTTP2"]),
+        // RFC 8448's handshake byte for byte, a test per alert and limit; openssl and Python's ssl as peers.
+        .testTarget(name: "TLSTests", dependencies: ["TLS", "TLSCrypto", "ProviderAuth"]),
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "HTTP2", "TLS", "TLSCrypto", "ProviderAuth"]),
         .testTarget(name: "LiveTests", dependencies: ["TestSupport", "Live", "Transport", "Simulator", "ProviderAuth", "FakeAPNs", "Kernel",
                                                       "Base"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "CLI", "Live", "Studies", "Reports", "ScenarioFormat", "Simulator",

@@ -11,16 +11,17 @@
 // the seed corpus's token) and `http2` (the input as a client's octets after the preface, to a `ServerConnection` that
 // answers every request and reads each as APNs would (`APNsWireRequest`); as frames; as an
 // HPACK block; as Huffman code; then as a server's octets to a `ClientConnection` — see
-// fuzzHTTP2 and fuzzHTTP2Client) and `http1` (the input as a client's octets
-// to HTTP1's `RequestParser`, whole and in pieces, each request written back and read again
+// fuzzHTTP2 and fuzzHTTP2Client) and `http1` (the input as a request line's start to
+// `RequestStart`, then as a client's octets to HTTP1's `RequestParser`, whole and in pieces, each request written back and read again
 // — see fuzzHTTP1), then the same octets as a server's answers to HTTP1's `ResponseParser`,
 // whole and in pieces, each response written back and read again — see fuzzHTTP1Responses)
 // and `measured` (pushsim fit's measured CSV, read, written back and read again)
 // and `aead` (TLSCrypto's AEADs: the input as a key, a nonce, additional data and a sealed
 // record to open, then sealed and opened again — see fuzzAEAD), `signature` (TLSCrypto's
 // signatures from outside bytes: the input as a DER ECDSA signature, a P-256 point, an RSA
-// signature and an RSA modulus — see fuzzSignatures) and `x509` (X509's DER reader,
-// certificate parser and PEM readers — see fuzzX509).
+// signature and an RSA modulus — see fuzzSignatures) `x509` (X509's DER reader,
+// certificate parser and PEM readers — see fuzzX509) and `tls` (TLS's server against a
+// client's bytes, raw and sealed under an honest client's keys — see FuzzTLS.swift).
 // Beyond "no crash", every error message must be lines without control characters,
 // each of bounded length: user text is escaped and cut (`UserText`).
 import Base
@@ -87,6 +88,8 @@ public func pushsimFuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> I
         fuzzHTTP2(bytes)
     case "http1":
         fuzzHTTP1(bytes)
+    case "tls":
+        fuzzTLS(bytes)
     case "aead":
         fuzzAEAD(bytes, ChaCha20Poly1305.self)
         fuzzAEAD(bytes, AES128GCM.self)
@@ -500,12 +503,30 @@ private func fuzzHTTP1Responses(_ bytes: [UInt8]) {
 /// - every request, written back as a request with its body by `content-length`, reads
 ///   again as the same request, and its fields can be sent back in a `Response`: what the
 ///   parser accepts, the writer does not refuse.
+/// `RequestStart` (how serve's HTTP/2 port tells an HTTP/1.1 request line): a method is a
+/// non-empty token of at most 32 octets followed by a space, and every prefix of the input
+/// agrees with the whole (undecided until the space, then the same verdict).
+private func fuzzRequestStart(_ bytes: [UInt8]) {
+    let verdict = RequestStart.of(bytes)
+    if case .method(let method) = verdict {
+        precondition(!method.isEmpty && method.utf8.count <= RequestStart.maxMethodLength && bytes[method.utf8.count] == 0x20,
+                     "a method that is not the octets before a space: \(method)")
+    }
+    for length in 0...min(bytes.count, RequestStart.maxMethodLength + 2) {
+        switch (RequestStart.of(bytes[..<length]), verdict) {
+        case (.undecided, _), (.method, .method), (.notARequest, .notARequest): break
+        case (let early, let late): preconditionFailure("a prefix of \(length) octets says \(early), the whole \(late)")
+        }
+    }
+}
+
 private func fuzzHTTP1(_ bytes: [UInt8]) {
     var limits = RequestLimits()
     limits.maxBodySize = 4_096
     limits.maxHeaderSectionSize = 2_048
     limits.maxRequestLineLength = 512
     limits.maxFieldCount = 32
+    fuzzRequestStart(bytes)
     let whole = http1Requests(bytes, limits: limits, pieces: .max)
     let split = http1Requests(bytes, limits: limits, pieces: 1 + Int(bytes.first ?? 0) % 13)
     precondition(whole.requests == split.requests && whole.error?.status == split.error?.status,

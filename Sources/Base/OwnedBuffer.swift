@@ -143,3 +143,15 @@ extension OwnedBuffer: RandomAccessCollection {
     @inlinable public var startIndex: Int { 0 }
     @inlinable public var endIndex: Int { held }
 }
+
+extension OwnedBuffer: ExpressibleByArrayLiteral {
+    /// A buffer holding `elements` (an actor's effects written out in a test).
+    /// - Complexity: O(n).
+    public init(arrayLiteral elements: Element...) { self.init(elements) }
+}
+
+extension OwnedBuffer: Equatable where Element: Equatable {
+    /// Whether both hold equal elements in the same order.
+    /// - Complexity: O(n).
+    public static func == (lhs: OwnedBuffer, rhs: OwnedBuffer) -> Bool { lhs.elementsEqual(rhs) }
+}

@@ -198,6 +198,9 @@ package enum ServeCommand {
 
     /// SIGINT or SIGTERM came.
     static let signalled = Atomic<Bool>(false)
+    /// Connections the control port keeps open at once (the APNs port keeps the transport's
+    /// default, 1 024): a crowd on either port never locks clients out of the other.
+    static let controlConnections = 256
 
     package static func main(_ arguments: ArraySlice<String>, console: Console) -> ExitCode {
         if arguments.contains("--help") || arguments.contains("-h") { console.out(help); return .success }
@@ -233,7 +236,8 @@ package enum ServeCommand {
         let apnsBound: (listener: Int, port: Int), controlBound: (listener: Int, port: Int)
         do {
             apnsBound = try server.bind(host: settings.listen.host, port: settings.listen.port, protocol: .http2PriorKnowledge)
-            controlBound = try server.bind(host: settings.control.host, port: settings.control.port, protocol: .http1OrHTTP2)
+            controlBound = try server.bind(host: settings.control.host, port: settings.control.port, protocol: .http1OrHTTP2,
+                                           maxConnections: Self.controlConnections)
         } catch {
             console.err("error: \(error)\n")
             return .failure

@@ -8,6 +8,8 @@ struct CollapseKeySet {
     private var containsZero = false
     /// Keys in the set.
     private(set) var count = 0
+    /// Keys held by recent lanes at their end, halved at each start (`removeAll`).
+    private var recentPeak = 0
 
     /// Inserts `key`; returns false when it was already there.
     /// - Complexity: O(1) on average.
@@ -68,9 +70,11 @@ struct CollapseKeySet {
     /// - Complexity: O(capacity).
     mutating func removeAll() {
         // A table grown for one busy lane would be cleared whole for every lane after it:
-        // one much larger than what it held is made anew at the size that held it.
+        // one much larger than recent lanes needed (their peak, halved at each start) is
+        // made anew at that size.
+        recentPeak = Swift.max(count, recentPeak / 2)
         var fitting = 64
-        while (count + 1) * 4 > fitting * 3 { fitting *= 2 }
+        while (recentPeak + 1) * 4 > fitting * 3 { fitting *= 2 }
         if slots.count > 4 * fitting {
             slots = ContiguousArray(repeating: 0, count: fitting)
         } else if count > 0 {

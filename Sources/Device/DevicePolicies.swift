@@ -15,7 +15,7 @@ public enum SubscriptionSync: Sendable, Equatable {
 }
 
 /// How the Notification Service Extension took part in showing a push.
-public enum ExtensionRun: UInt8, Sendable, Equatable, CaseIterable {
+public enum ExtensionRun: UInt8, Sendable, Equatable, BitwiseCopyable, CaseIterable {
     /// It ran its logic and called its completion in time.
     case ran
     /// iOS did not run it (iOS < 10, no `mutable-content`, no alert): shown as is, nothing logged.
@@ -29,7 +29,7 @@ public enum ExtensionRun: UInt8, Sendable, Equatable, CaseIterable {
 }
 
 /// Why a push that reached the device was never shown.
-public enum NotShownReason: UInt8, Sendable, Equatable, CaseIterable {
+public enum NotShownReason: UInt8, Sendable, Equatable, BitwiseCopyable, CaseIterable {
     /// The user does not allow alerts for the app.
     case alertsNotAllowed
     /// The app's notification display is switched off in Settings.

@@ -5,7 +5,7 @@ import FakeAPNs
 /// An effect names a push by its message index, never by the whole request: the
 /// effect stays a few words (24 bytes, not the 96 a `PushNotification` payload made
 /// it), and the world copies one out for every effect it routes.
-public enum DeviceEffect: Equatable, Sendable {
+public enum DeviceEffect: Equatable, Sendable, BitwiseCopyable {
     /// The device opened its connection to APNs.
     case connected(DeviceToken)
     /// The device lost its connection to APNs.
@@ -291,7 +291,7 @@ public struct Phone: Sendable {
     /// token, then a registration and (under `.reconnect`) a subscription sync that
     /// were waiting for the network go out.
     /// - Complexity: O(1).
-    public mutating func setOnline(_ online: Bool, at now: SimTime, into effects: inout ContiguousArray<DeviceEffect>) {
+    public mutating func setOnline(_ online: Bool, at now: SimTime, into effects: inout OwnedBuffer<DeviceEffect>) {
         guard online != isOnline else { return }
         isOnline = online
         guard online else {
@@ -313,7 +313,7 @@ public struct Phone: Sendable {
     /// notifications on every launch, or under `.onceAtPrompt` only when the
     /// permission prompt is shown; online, it also syncs a pending subscription change.
     /// - Complexity: O(1).
-    public mutating func launch(into effects: inout ContiguousArray<DeviceEffect>) {
+    public mutating func launch(into effects: inout OwnedBuffer<DeviceEffect>) {
         if configuration.registrationPolicy == .everyLaunch || promptPending {
             promptPending = false
             registrationPending = true
@@ -334,7 +334,7 @@ public struct Phone: Sendable {
     /// next launch shows the prompt, so it registers under either policy.
     /// - Complexity: O(1).
     public mutating func rotateToken(to new: DeviceToken, promptShown: Bool,
-                                     into effects: inout ContiguousArray<DeviceEffect>) {
+                                     into effects: inout OwnedBuffer<DeviceEffect>) {
         let old = token
         token = new
         registrationPending = false
@@ -354,7 +354,7 @@ public struct Phone: Sendable {
     /// extension runs `configuration.updatedExtension`, with the storage it finds
     /// (`.appUpdated`; nothing without an update, or a second time).
     /// - Complexity: O(1).
-    public mutating func updateApp(into effects: inout ContiguousArray<DeviceEffect>) {
+    public mutating func updateApp(into effects: inout OwnedBuffer<DeviceEffect>) {
         guard !appUpdated, configuration.updatedExtension != nil else { return }
         appUpdated = true
         effects.append(.appUpdated)
@@ -373,7 +373,7 @@ public struct Phone: Sendable {
     /// subscription set. Online it reaches the provider at once; offline only the
     /// latest generation waits for `subscriptionSync`.
     /// - Complexity: O(1).
-    public mutating func subscriptionChanged(generation: Int32, into effects: inout ContiguousArray<DeviceEffect>) {
+    public mutating func subscriptionChanged(generation: Int32, into effects: inout OwnedBuffer<DeviceEffect>) {
         pendingSubscriptionGeneration = generation
         if isOnline { syncPendingSubscriptions(into: &effects) }
     }
@@ -384,7 +384,7 @@ public struct Phone: Sendable {
     /// (`.deliveryFailed`). `now` matters only under `configuration.copyBounds`.
     /// - Complexity: O(1) amortized.
     public mutating func receive(_ push: PushNotification, footprintKB: Int64 = 0, at now: SimTime,
-                                 into effects: inout ContiguousArray<DeviceEffect>) {
+                                 into effects: inout OwnedBuffer<DeviceEffect>) {
         guard isOnline else {
             effects.append(.deliveryFailed)
             return
@@ -397,7 +397,7 @@ public struct Phone: Sendable {
     /// What iOS and the extension do with a push received online.
     @inline(__always)
     private mutating func show(_ push: PushNotification, footprintKB: Int64, at now: SimTime,
-                               into effects: inout ContiguousArray<DeviceEffect>) {
+                               into effects: inout OwnedBuffer<DeviceEffect>) {
         let eligibility = configuration.eligibility
         let message = push.payload.messageIndex
         // The talk: without alerts, or with display off, the extension is not called and nothing is drawn.
@@ -461,7 +461,7 @@ public struct Phone: Sendable {
     /// shows "you have missed messages". Too late (after the deadline): ignored.
     /// - Complexity: O(k) in the number of waiting invocations.
     public mutating func receiveRerequestAnswer(invocation: Int32, ok: Bool, at now: SimTime,
-                                                into effects: inout ContiguousArray<DeviceEffect>) {
+                                                into effects: inout OwnedBuffer<DeviceEffect>) {
         guard let waiting = takeInvocation(invocation) else { return }
         if ok && isOnline {
             present(waiting.push, run: .ran, at: now, into: &effects)
@@ -475,7 +475,7 @@ public struct Phone: Sendable {
     /// The extension's time is up: iOS shows the original as is.
     /// - Complexity: O(k) in the number of waiting invocations.
     public mutating func extensionDeadline(invocation: Int32, at now: SimTime,
-                                           into effects: inout ContiguousArray<DeviceEffect>) {
+                                           into effects: inout OwnedBuffer<DeviceEffect>) {
         guard let waiting = takeInvocation(invocation) else { return }
         present(waiting.push, run: .timedOut, at: now, into: &effects)
     }
@@ -486,13 +486,13 @@ public struct Phone: Sendable {
     }
 
     /// Tells the provider the current token and hash; needs the network.
-    private mutating func register(into effects: inout ContiguousArray<DeviceEffect>) {
+    private mutating func register(into effects: inout OwnedBuffer<DeviceEffect>) {
         registrationPending = false
         effects.append(.registered(token, deviceIDHash: deviceIDHash))
     }
 
     /// Sends the latest offline subscription change, if any; needs the network.
-    private mutating func syncPendingSubscriptions(into effects: inout ContiguousArray<DeviceEffect>) {
+    private mutating func syncPendingSubscriptions(into effects: inout OwnedBuffer<DeviceEffect>) {
         guard let generation = pendingSubscriptionGeneration else { return }
         pendingSubscriptionGeneration = nil
         effects.append(.subscriptionsSynced(generation: generation))
@@ -505,13 +505,13 @@ public struct Phone: Sendable {
     }
 
     private mutating func present(_ push: PushNotification, run: ExtensionRun, at now: SimTime,
-                                  into effects: inout ContiguousArray<DeviceEffect>) {
+                                  into effects: inout OwnedBuffer<DeviceEffect>) {
         effects.append(.presented(messageIndex: push.payload.messageIndex,
                                   replacedExisting: enterNotificationCenter(push, at: now), run: run))
     }
 
     private mutating func presentSummary(_ push: PushNotification, fromPosition: Int32, toPosition: Int32, at now: SimTime,
-                                         into effects: inout ContiguousArray<DeviceEffect>) {
+                                         into effects: inout OwnedBuffer<DeviceEffect>) {
         effects.append(.summaryShown(messageIndex: push.payload.messageIndex, fromPosition: fromPosition,
                                      toPosition: toPosition,
                                      replacedExisting: enterNotificationCenter(push, at: now)))

@@ -2,7 +2,7 @@
 /// notification responses from APNs"), each with its HTTP status, and no other. Some
 /// clients turn a reason into an exception class by its name, so a string Apple does
 /// not send would crash them.
-public enum APNsReason: UInt8, Sendable, CaseIterable, Error {
+public enum APNsReason: UInt8, Sendable, BitwiseCopyable, CaseIterable, Error {
     // 400
     case badCollapseId, badDeviceToken, badExpirationDate, badMessageId, badPriority, badTopic
     case deviceTokenNotForTopic, duplicateHeaders, idleTimeout, invalidPushType, missingDeviceToken

@@ -1,7 +1,7 @@
 import Base
 
 /// APNs' answer to one request: 200, or a status with its reason.
-public struct APNsResponse: Equatable, Sendable, CustomStringConvertible {
+public struct APNsResponse: Equatable, Sendable, BitwiseCopyable, CustomStringConvertible {
     /// For 410: when APNs last confirmed the token was no longer valid. (First: the
     /// optional word, then the small fields in its padding, 16 bytes a response where
     /// the declared order made 24; a failure travels inside the provider's effects.)

@@ -1,7 +1,7 @@
 import Base
 
 /// Why APNs dropped a notification it had accepted.
-public enum APNsDiscardReason: UInt8, Sendable, CaseIterable {
+public enum APNsDiscardReason: UInt8, Sendable, BitwiseCopyable, CaseIterable {
     /// A newer notification for the same offline device + app replaced it
     /// (APNs keeps one per app): the talk's big loss, `apns_coalesced`.
     /// Under `APNsStoragePolicy.nondeterministic` the newer one may be the one dropped.
@@ -17,7 +17,7 @@ public enum APNsDiscardReason: UInt8, Sendable, CaseIterable {
 }
 
 /// What FakeAPNs does in answer to a message, for the simulator to route.
-public enum APNsEffect: Equatable, Sendable {
+public enum APNsEffect: Equatable, Sendable, BitwiseCopyable {
     /// Hand this notification to the device now (the wiring adds the delivery latency).
     case deliver(PushNotification)
     /// An accepted notification is gone for good.
@@ -34,7 +34,7 @@ public enum APNsEffect: Equatable, Sendable {
 }
 
 /// Where APNs holds an accepted notification it has not handed out.
-public enum APNsHold: UInt8, Sendable, CaseIterable {
+public enum APNsHold: UInt8, Sendable, BitwiseCopyable, CaseIterable {
     /// The token's one offline slot (the device is offline), until
     /// `APNsServer.storageDeadline(of:at:)` at the latest; a `.discard(_, .replaced)`
     /// of the one it took the slot from comes first.
@@ -160,7 +160,7 @@ public struct APNsServer: Sendable {
     /// is discarded as `.unregistered`.
     /// - Complexity: O(k) in the notifications held for the token.
     public mutating func invalidate(_ token: DeviceToken, at now: SimTime,
-                                    into effects: inout ContiguousArray<APNsEffect>) {
+                                    into effects: inout OwnedBuffer<APNsEffect>) {
         guard isKnown(token) else { return }
         let index = Int(token.rawValue)
         tokens[index].unregisteredAt = now
@@ -182,7 +182,7 @@ public struct APNsServer: Sendable {
     /// setting, which belongs to the app on the device, not to the token.
     /// - Complexity: O(k) in the notifications held for `old`.
     public mutating func tokenChanged(from old: DeviceToken, to new: DeviceToken, at now: SimTime,
-                                      into effects: inout ContiguousArray<APNsEffect>) {
+                                      into effects: inout OwnedBuffer<APNsEffect>) {
         let enabled = isKnown(old) ? tokens[Int(old.rawValue)].notificationsEnabled : true
         invalidate(old, at: now, into: &effects)
         register(new)
@@ -234,7 +234,7 @@ public struct APNsServer: Sendable {
     /// then 200; a 200 for a token whose notifications are disabled is discarded at once.
     /// - Complexity: O(1).
     public mutating func receive(_ push: PushNotification, at now: SimTime,
-                                 into effects: inout ContiguousArray<APNsEffect>) -> APNsResponse {
+                                 into effects: inout OwnedBuffer<APNsEffect>) -> APNsResponse {
         let index = Int(push.token.rawValue)
         // `validate`'s checks, in its order, with the token's state read once.
         guard index >= 0, index < tokens.count, tokens[index].known else { return rejected(.badDeviceToken) }
@@ -306,7 +306,7 @@ public struct APNsServer: Sendable {
     /// untouched: it waits for its window.
     /// - Complexity: O(1).
     public mutating func deviceConnected(_ token: DeviceToken, at now: SimTime,
-                                         into effects: inout ContiguousArray<APNsEffect>) {
+                                         into effects: inout OwnedBuffer<APNsEffect>) {
         guard isKnown(token) else { return }
         let index = Int(token.rawValue)
         tokens[index].connected = true
@@ -337,7 +337,7 @@ public struct APNsServer: Sendable {
     /// A window for an empty batch does nothing.
     /// - Complexity: O(k) in the notifications held for the token.
     public mutating func powerWindowOpens(_ token: DeviceToken, at now: SimTime,
-                                          into effects: inout ContiguousArray<APNsEffect>) {
+                                          into effects: inout OwnedBuffer<APNsEffect>) {
         guard isKnown(token) else { return }
         let index = Int(token.rawValue)
         let count = powerBatches[index].count
@@ -365,7 +365,7 @@ public struct APNsServer: Sendable {
     /// bounce for an unknown or unregistered token is discarded `.unregistered`.
     /// - Complexity: O(1).
     public mutating func deliveryFailed(_ push: PushNotification, at now: SimTime,
-                                        into effects: inout ContiguousArray<APNsEffect>) {
+                                        into effects: inout OwnedBuffer<APNsEffect>) {
         counters[.bounced] += 1
         guard isKnown(push.token), tokens[Int(push.token.rawValue)].unregisteredAt == nil else {
             discard(push, .unregistered, into: &effects)
@@ -406,7 +406,7 @@ public struct APNsServer: Sendable {
     /// itself) is discarded by the storage policy (`arrivingWins`). APNs keeps a
     /// notification at most `maximumStorage` after it accepted it.
     private mutating func store(_ push: PushNotification, at now: SimTime,
-                                into effects: inout ContiguousArray<APNsEffect>) {
+                                into effects: inout OwnedBuffer<APNsEffect>) {
         guard let until = Self.storageDeadline(of: push, at: now), until > now else {
             discard(push, .expired, into: &effects)
             return
@@ -454,7 +454,7 @@ public struct APNsServer: Sendable {
 
     /// Adds `push` to its token's power batch; the first one of a batch asks the
     /// world for a power window.
-    private mutating func holdForPower(_ push: PushNotification, into effects: inout ContiguousArray<APNsEffect>) {
+    private mutating func holdForPower(_ push: PushNotification, into effects: inout OwnedBuffer<APNsEffect>) {
         let index = Int(push.token.rawValue)
         if powerBatches[index].isEmpty { effects.append(.deferForPower(push.token)) }
         powerBatches[index].append(push)
@@ -464,14 +464,14 @@ public struct APNsServer: Sendable {
     }
 
     /// Hands `push` to its connected device.
-    private mutating func deliver(_ push: PushNotification, into effects: inout ContiguousArray<APNsEffect>) {
+    private mutating func deliver(_ push: PushNotification, into effects: inout OwnedBuffer<APNsEffect>) {
         counters[.delivered] += 1
         effects.append(.deliver(push))
     }
 
     /// Drops `push` for good and counts why.
     private mutating func discard(_ push: PushNotification, _ reason: APNsDiscardReason,
-                                  into effects: inout ContiguousArray<APNsEffect>) {
+                                  into effects: inout OwnedBuffer<APNsEffect>) {
         switch reason {
         case .replaced: counters[.discardedReplaced] += 1
         case .expired: counters[.discardedExpired] += 1
@@ -485,7 +485,7 @@ public struct APNsServer: Sendable {
     /// discarded; one still valid stays stored (the ledger counts it pending).
     /// - Complexity: O(1).
     public mutating func expireStored(for token: DeviceToken, at now: SimTime,
-                                      into effects: inout ContiguousArray<APNsEffect>) {
+                                      into effects: inout OwnedBuffer<APNsEffect>) {
         guard isKnown(token), tokens[Int(token.rawValue)].hasStored,
               now >= tokens[Int(token.rawValue)].storedUntil else { return }
         let stored = storedPushes[Int(token.rawValue)]
@@ -497,7 +497,7 @@ public struct APNsServer: Sendable {
     /// power-held notifications past their `apns-expiration` are discarded too; the
     /// valid ones stay held (still in flight).
     /// - Complexity: O(n) in the number of tokens.
-    public mutating func expireAll(at now: SimTime, into effects: inout ContiguousArray<APNsEffect>) {
+    public mutating func expireAll(at now: SimTime, into effects: inout OwnedBuffer<APNsEffect>) {
         var index = 0
         while index < tokens.count {
             expireStored(for: DeviceToken(Int32(index)), at: now, into: &effects)
@@ -508,7 +508,7 @@ public struct APNsServer: Sendable {
 
     /// Power-held notifications whose `apns-expiration` has passed are gone too;
     /// the others stay held (still in flight). Keeps the rest in arrival order.
-    private mutating func expirePowerHeld(_ index: Int, at now: SimTime, into effects: inout ContiguousArray<APNsEffect>) {
+    private mutating func expirePowerHeld(_ index: Int, at now: SimTime, into effects: inout OwnedBuffer<APNsEffect>) {
         var kept = 0
         var held = 0
         while held < powerBatches[index].count {

@@ -64,6 +64,15 @@ public struct RequestParser: Sendable {
     /// - Complexity: O(1).
     public var bufferedByteCount: Int { buffer.count - start }
 
+    /// The octets the parser holds for requests not yet handed out: those received and
+    /// not yet handed out, and a chunked body decoded so far. What a server counts against
+    /// its memory budget.
+    /// - Complexity: O(1).
+    public var heldByteCount: Int {
+        if case .chunked(_, let decoder) = phase { return bufferedByteCount + decoder.body.count }
+        return bufferedByteCount
+    }
+
     /// Whether a request has begun and is not whole: octets of it are buffered or its body
     /// is on its way. A server stopping may close a connection without one at once.
     /// - Complexity: O(1).

@@ -46,7 +46,8 @@ extension ClientConnection {
             try countControlFrame()
             receiveGoAway(lastStream: lastStream, code: code, debug: debug)
         case .windowUpdate(let increment):
-            try receiveWindowUpdate(increment, on: id)
+            // Without effect it is a frame to pay for, like PING (the WINDOW_UPDATE flood).
+            if try !receiveWindowUpdate(increment, on: id) { try countControlFrame() }
         case .unknown:
             // §5.5: "Implementations MUST ignore unknown or unsupported values ... frames of unknown types".
             try countControlFrame()

@@ -77,12 +77,14 @@ public struct ClientConnection: Sendable, ReceivingConnection {
     var localSettingsAcknowledged = false
 
     var sendWindow = Settings.defaultWindowSize
+    var sendWindowCeiling = Settings.defaultWindowSize
     var receiveWindow = Settings.defaultWindowSize
     var receivedUnacknowledged = 0
     var queuedDataBytes = 0
 
     var controlMeter: RateMeter
     var emptyFrames = 0
+    public internal(set) var framesReceived = 0
     var clock: Int64 = 0
     /// Events of the call in progress.
     var events: [ClientEvent] = []
@@ -261,6 +263,7 @@ public struct ClientConnection: Sendable, ReceivingConnection {
             precondition(state.pendingCount == (output.map { $0.data.count - $0.offset } ?? 0), "\(id)'s pending octets out of step")
             precondition(state.hasPendingTrailers == (output?.trailers != nil), "\(id)'s pending trailers out of step")
             precondition(state.sendWindow <= Settings.maxWindowSize, "\(id) send window above 2^31-1")
+            precondition(state.sendWindow <= state.sendWindowCeiling, "\(id) send window above its ceiling")
             buffered += state.pendingCount
         }
         precondition(pendingOutput.allSatisfy { streams[$0.key] != nil }, "output queued for a stream without state")
@@ -271,6 +274,7 @@ public struct ClientConnection: Sendable, ReceivingConnection {
         }
         precondition(streamOfRequest.count == exchanges.count, "requests with a stream ≠ exchanges")
         precondition(sendWindow <= Settings.maxWindowSize && receiveWindow >= 0, "connection windows out of range")
+        precondition(sendWindow <= sendWindowCeiling, "the connection's send window above its ceiling")
         precondition(phase != .closed || (streams.isEmpty && exchanges.isEmpty && waitingRequestCount == 0), "a closed connection with requests")
         #endif
     }

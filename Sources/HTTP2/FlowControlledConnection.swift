@@ -17,6 +17,9 @@ protocol FlowControlledConnection {
     var peerSettings: Settings { get set }
     /// What we may still send on the connection.
     var sendWindow: Int { get set }
+    /// The largest `sendWindow` has been: a WINDOW_UPDATE while the window is below it
+    /// gives back what our DATA used.
+    var sendWindowCeiling: Int { get set }
     /// What the peer may still send on the connection, and what it sent that we have
     /// handed over but not yet acknowledged.
     var receiveWindow: Int { get set }
@@ -232,24 +235,34 @@ extension FlowControlledConnection {
 
     /// A WINDOW_UPDATE from the peer (RFC 9113 §6.9): the connection's or a stream's send
     /// window grows, and a stream that waited for it is queued again.
-    mutating func receiveWindowUpdate(_ increment: UInt32, on id: StreamID) throws(ProtocolError) {
+    /// - Returns: whether it gave back window our DATA used. One that only grows a window
+    ///   beyond the largest it was, or names a closed stream, has no effect: the caller
+    ///   counts it against the flood budget (a peer can send such frames forever, a window
+    ///   of 2³¹−1 taking two billion increments of 1). Frames with effect are bounded by
+    ///   the octets we sent.
+    mutating func receiveWindowUpdate(_ increment: UInt32, on id: StreamID) throws(ProtocolError) -> Bool {
         if id == .connection {
             guard increment > 0 else { throw .connection(.protocolError, "WINDOW_UPDATE of 0 on the connection") } // §6.9
             guard sendWindow + Int(increment) <= Settings.maxWindowSize else {
                 throw .connection(.flowControlError, "the connection window above 2^31-1") // §6.9.1
             }
+            let givesBack = sendWindow < sendWindowCeiling
             sendWindow += Int(increment)
-            return
+            sendWindowCeiling = Swift.max(sendWindowCeiling, sendWindow)
+            return givesBack
         }
         guard !isIdle(id) else { throw .connection(.protocolError, "WINDOW_UPDATE on idle \(id)") }
-        guard var stream = streams[id] else { return } // closed: WINDOW_UPDATE may arrive late (§6.9)
+        guard var stream = streams[id] else { return false } // closed: WINDOW_UPDATE may arrive late (§6.9)
         guard increment > 0 else { throw .stream(id, .protocolError, "WINDOW_UPDATE of 0 on \(id)") }
         guard stream.sendWindow + Int(increment) <= Settings.maxWindowSize else {
             throw .stream(id, .flowControlError, "\(id)'s window above 2^31-1")
         }
+        let givesBack = stream.sendWindow < stream.sendWindowCeiling
         stream.sendWindow += Int(increment)
+        stream.sendWindowCeiling = Swift.max(stream.sendWindowCeiling, stream.sendWindow)
         enqueueIfWritable(id, &stream)
         streams[id] = stream
+        return givesBack
     }
 
     /// Applies the peer's SETTINGS and queues the acknowledgement.
@@ -271,6 +284,7 @@ extension FlowControlledConnection {
                     throw .connection(.flowControlError, "SETTINGS_INITIAL_WINDOW_SIZE takes \(id)'s window above 2^31-1")
                 }
                 stream.sendWindow += delta
+                stream.sendWindowCeiling += delta // moved by the setting, not by our DATA: nothing given back
                 if delta > 0 { enqueueIfWritable(id, &stream) }
                 streams[id] = stream
             }

@@ -44,6 +44,15 @@ public struct FrameParser: Sendable {
         bytes.withUnsafeBytes { append($0) }
     }
 
+    /// Gives back the buffer's storage once every octet is parsed and it grew past 32 KiB
+    /// (one large read): an idle connection then holds no more than a small one.
+    /// - Complexity: O(1).
+    public mutating func releaseStorageIfEmpty() {
+        guard start == buffer.count, buffer.capacity > 1 << 15 else { return }
+        buffer = []
+        start = 0
+    }
+
     /// Drops the octets already parsed once they are most of the buffer, so a long
     /// connection neither grows the buffer nor shifts it on every frame.
     private mutating func compact() {

@@ -30,6 +30,12 @@ public struct HeaderList: Hashable, Sendable, RandomAccessCollection, CustomStri
     var entries: [Entry] = []
     var first = 0
 
+    /// The memory the list holds: its octets' and its entries' storage, what a server
+    /// counts of a request's header list against its memory budget (HPACK can expand a
+    /// few octets on the wire to the whole `SETTINGS_MAX_HEADER_LIST_SIZE`).
+    /// - Complexity: O(1).
+    public var storageBytes: Int { octets.capacity + entries.capacity * MemoryLayout<Entry>.stride }
+
     /// The entries of the listed fields.
     var listed: ArraySlice<Entry> { entries[first...] }
 

@@ -34,6 +34,10 @@ protocol ReceivingConnection: FlowControlledConnection {
     var decoder: HPACKDecoder { get set }
     var controlMeter: RateMeter { get set }
     var emptyFrames: Int { get set }
+    /// Whole frames read so far: what a transport counts as the peer's activity (a byte
+    /// now and then is not).
+    /// - Complexity: O(1).
+    var framesReceived: Int { get set }
     /// The latest `now`, in nanoseconds.
     var clock: Int64 { get set }
     var localSettingsAcknowledged: Bool { get set }
@@ -62,12 +66,16 @@ extension ReceivingConnection {
         // then decoded where it lies in the parser's buffer, not copied into a frame value.
         var input = parser
         parser = FrameParser()
-        defer { parser = input }
+        defer {
+            input.releaseStorageIfEmpty()
+            parser = input
+        }
         input.append(bytes)
         let maxPending = receiveLimits.maxPendingControlFrames
         while !isClosed {
             do {
                 guard let next = try input.nextFrameInPlace() else { break }
+                framesReceived += 1
                 if next.type == FrameType.headers {
                     try input.withPayload(of: next) { payload throws(ProtocolError) in
                         let headers = try FrameParser.headers(flags: next.flags, stream: next.stream, payload: payload)

@@ -45,7 +45,8 @@ extension ServerConnection {
             try countControlFrame()
             events.append(.goAway(lastStream: lastStream, code: code, debug: debug))
         case .windowUpdate(let increment):
-            try receiveWindowUpdate(increment, on: id)
+            // Without effect it is a frame to pay for, like PING (the WINDOW_UPDATE flood).
+            if try !receiveWindowUpdate(increment, on: id) { try countControlFrame() }
         case .unknown:
             // §5.5: "Implementations MUST ignore unknown or unsupported values ... frames of unknown types".
             try countControlFrame()

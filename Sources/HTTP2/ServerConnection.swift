@@ -49,6 +49,7 @@ public struct ServerConnection: Sendable, ReceivingConnection {
 
     /// What we may send on the connection (RFC 9113 §6.9).
     var sendWindow = Settings.defaultWindowSize
+    var sendWindowCeiling = Settings.defaultWindowSize
     /// What the client may still send on the connection, and what it sent that we have
     /// handed over but not yet acknowledged.
     var receiveWindow = Settings.defaultWindowSize
@@ -59,6 +60,7 @@ public struct ServerConnection: Sendable, ReceivingConnection {
     var resetMeter: RateMeter
     var controlMeter: RateMeter
     var emptyFrames = 0
+    public internal(set) var framesReceived = 0
     /// The latest `now`, in nanoseconds.
     var clock: Int64 = 0
     /// Events of the `receive` call in progress.
@@ -220,6 +222,7 @@ public struct ServerConnection: Sendable, ReceivingConnection {
             precondition(state.pendingCount == (output.map { $0.data.count - $0.offset } ?? 0), "\(id)'s pending octets out of step")
             precondition(state.hasPendingTrailers == (output?.trailers != nil), "\(id)'s pending trailers out of step")
             precondition(state.sendWindow <= Settings.maxWindowSize, "\(id) send window above 2^31-1")
+            precondition(state.sendWindow <= state.sendWindowCeiling, "\(id) send window above its ceiling")
             buffered += state.pendingCount
             if state.queued { queued += 1 }
         }
@@ -228,6 +231,7 @@ public struct ServerConnection: Sendable, ReceivingConnection {
         precondition(queued <= dataQueue.count, "\(queued) streams marked queued, \(dataQueue.count) in the queue")
         precondition(streams.count <= configuration.maxConcurrentStreams, "more streams than SETTINGS_MAX_CONCURRENT_STREAMS")
         precondition(sendWindow <= Settings.maxWindowSize && receiveWindow >= 0, "connection windows out of range")
+        precondition(sendWindow <= sendWindowCeiling, "the connection's send window above its ceiling")
         precondition(phase != .closed || streams.isEmpty, "a closed connection with streams")
         #endif
     }

@@ -18,6 +18,9 @@ struct StreamState: Sendable {
     /// What we may still send on the stream (may go negative when the client lowers
     /// SETTINGS_INITIAL_WINDOW_SIZE, RFC 9113 §6.9.2).
     var sendWindow: Int
+    /// The largest `sendWindow` has been (moved with SETTINGS_INITIAL_WINDOW_SIZE): a
+    /// WINDOW_UPDATE while the window is below it gives back what our DATA used.
+    var sendWindowCeiling: Int
     /// What the client may still send on it.
     var receiveWindow: Int
     /// Octets handed over since our last WINDOW_UPDATE for the stream.
@@ -42,6 +45,7 @@ struct StreamState: Sendable {
     init(phase: Phase, sendWindow: Int, receiveWindow: Int) {
         self.phase = phase
         self.sendWindow = sendWindow
+        sendWindowCeiling = sendWindow
         self.receiveWindow = receiveWindow
     }
 

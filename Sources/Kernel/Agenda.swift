@@ -186,6 +186,11 @@ public struct Agenda<Message, Draw: TimelineDraw> {
         inFlightNow.ownStorage()
     }
 
+    /// Whether a message sent with `sendNow` waits: the next one handed out is then one of them.
+    /// - Complexity: O(1).
+    @inlinable
+    public var holdsZeroTimeMessages: Bool { !zeroTime.isEmpty }
+
     /// Messages waiting (zero-time and in flight), not counting the timeline.
     /// - Complexity: O(1).
     @inlinable

@@ -32,7 +32,9 @@ extension ServeService {
             break
         case .token:
             var check = tokenChecks[request.connection] ?? freshTokenCheck!
+            let verifiedBefore = check.signatureVerifications
             let verdict = check.check(authorization: wire.authorization, now: wallClock())
+            signatureVerifications += check.signatureVerifications - verifiedBefore
             tokenChecks[request.connection] = check
             if let reason = verdict.reason { return refuse(reason.apnsReason) }
             if topic == nil { return refuse(.missingTopic) }

@@ -79,7 +79,7 @@ extension ServeService {
                 JSONText.object([("route", JSONText.string($0.pattern)), ("answers", JSONText.string($0.summary))])
             }))]))
         case .devices:
-            return ControlAPI.json(200, devicesJSON(topic: query["topic"], counts: query["counts"] == "true"))
+            return listDevices(request, topic: query["topic"], counts: query["counts"] == "true")
         case .deviceApp:
             guard let device = Int32(segments[1]), let app = Int32(segments[3]),
                   let lane = population.lanes.firstIndex(where: { $0.device == device && $0.app == app }) else {
@@ -113,19 +113,28 @@ extension ServeService {
     func time(_ time: SimTime) -> String { JSONText.string(LiveClock.iso8601(time, start: population.scenario.start)) }
 
     func devicesJSON(topic: String?, counts: Bool = false) -> String {
-        var items: [String] = []
-        for deviceApp in population.lanes {
+        var listing = DeviceListing(answer: nil, topic: topic, counts: counts, now: time(population.now))
+        continueListing(&listing, for: population.lanes.count)
+        return listing.finished()
+    }
+
+    /// Adds up to `budget` device apps to `listing`, from where it stands.
+    /// - Complexity: O(budget).
+    func continueListing(_ listing: inout DeviceListing, for budget: Int) {
+        let end = Swift.min(population.lanes.count, listing.next + budget)
+        for lane in listing.next..<end {
+            let deviceApp = population.lanes[lane]
             let appTopic = population.topic(ofApp: deviceApp.app)
-            if let topic, topic != appTopic { continue }
+            if let topic = listing.topic, topic != appTopic { continue }
             let current = deviceApp.phone.token
             let old = deviceApp.tokens.filter { $0 != current }
-            items.append(JSONText.object([
+            listing.append(JSONText.object([
                 ("device", String(deviceApp.device)), ("app", String(deviceApp.app)), ("topic", JSONText.string(appTopic)),
                 ("token", JSONText.string(population.tokens.hex(current))), ("online", String(deviceApp.phone.isOnline)),
                 ("oldTokens", JSONText.array(old.map { JSONText.string(population.tokens.hex($0)) })),
-            ] + (counts ? [("counts", countsJSON(deviceApp.counts))] : [])))
+            ] + (listing.counts ? [("counts", countsJSON(deviceApp.counts))] : [])))
         }
-        return JSONText.object([("now", time(population.now)), ("devices", JSONText.array(items))])
+        listing.next = end
     }
 
     func countsJSON(_ counts: DeviceAppCounts) -> String {

@@ -96,7 +96,9 @@ extension LivePopulation {
             routed += 1
             EffectRouter.route(effect, at: now, through: &self)
         }
-        apnsEffects.removeAll(keepingCapacity: true)
+        apnsEffects.removeAll()
+        // Its own again, should a copy of this value share it (`OwnedBuffer`).
+        apnsEffects.makeUnique()
     }
 
     /// Routes what `lane`'s phone answered (`EffectRouter`). `handedOver`: the slot of the push
@@ -111,7 +113,9 @@ extension LivePopulation {
             routed += 1
             if EffectRouter.route(effect, handedOver: handedOver, at: now, through: &self) { bounced = true }
         }
-        deviceEffects.removeAll(keepingCapacity: true)
+        deviceEffects.removeAll()
+        // Its own again, should a copy of this value share it (`OwnedBuffer`).
+        deviceEffects.makeUnique()
         if handedOver >= 0 && !bounced { pool.free(handedOver) }
     }
 }

@@ -53,8 +53,8 @@ package struct LivePopulation {
 
     var agenda = Agenda<LiveMessage, PopulationDraw>()
     var pool = PushPool()
-    var apnsEffects = ContiguousArray<APNsEffect>()
-    var deviceEffects = ContiguousArray<DeviceEffect>()
+    var apnsEffects = OwnedBuffer<APNsEffect>()
+    var deviceEffects = OwnedBuffer<DeviceEffect>()
     let plan: StrategyPlan
     /// What the router draws delays, footprints and taps from.
     package let draws: ChainDraws

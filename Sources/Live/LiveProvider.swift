@@ -37,7 +37,7 @@ package struct LiveProvider {
 
     var agenda = Agenda<ProviderMessage, PopulationDraw>()
     var pool = PushPool()
-    var effects = ContiguousArray<ProviderEffect>()
+    var effects = OwnedBuffer<ProviderEffect>()
     /// The device app whose provider's effects are being routed, and its answer to a re-request.
     var routedLane: Int32 = 0
     var rerequestAnswer = false
@@ -202,7 +202,9 @@ package struct LiveProvider {
             routed += 1
             EffectRouter.route(effect, at: time, through: &self)
         }
-        effects.removeAll(keepingCapacity: true)
+        effects.removeAll()
+        // Its own again, should a copy of this value share it (`OwnedBuffer`).
+        effects.makeUnique()
         return rerequestAnswer
     }
 

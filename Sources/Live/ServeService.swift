@@ -27,6 +27,9 @@ public final class ServeService: Service {
     /// A new connection's provider-token check (token authentication).
     let freshTokenCheck: ProviderTokenCheck?
     var tokenChecks: [Int: ProviderTokenCheck] = [:]
+    /// Provider-token signatures verified so far, all connections: a token a connection
+    /// sends again (accepted or refused) is not verified again.
+    package internal(set) var signatureVerifications = 0
     /// Makes the `apns-id` of requests that come without one, in request order.
     var apnsIDs: SplitMix64
     /// The machine's time in microseconds since the epoch: provider tokens are judged by
@@ -52,6 +55,8 @@ public final class ServeService: Service {
     var installRetries: [(due: ContinuousClock.Instant, call: ProviderCall)] = []
     /// `POST /clock` requests waiting for the clock to get where they asked.
     var clockWaiters: [LaterAnswer] = []
+    /// `GET /devices` answers being built, a slice a turn (`DeviceListing`).
+    var listings: [DeviceListing] = []
     /// Requests answered on the APNs listener, by HTTP status (100…599).
     package internal(set) var answeredByStatus = [Int64](repeating: 0, count: 600)
 
@@ -116,6 +121,7 @@ public final class ServeService: Service {
         if signalled?() == true { stop(.signal) }
         followWallClock()
         afterTurn()
+        if continueListings() { return .zero }
         // A scaled clock moves on its own: look again soon. A controlled one waits for requests.
         switch clock.mode {
         case .scaled: return .milliseconds(10)

@@ -33,7 +33,7 @@ public struct RetryPolicy: Sendable, Equatable {
 }
 
 /// Why the provider gave up on a request.
-public enum ProviderFailure: Sendable, Equatable {
+public enum ProviderFailure: Sendable, Equatable, BitwiseCopyable {
     /// APNs answered an error and no retry is left (or the error is not retried).
     case rejected(APNsResponse)
     /// The request never got an answer (connection reset, timeout) and no retry is left.

@@ -30,7 +30,7 @@ public struct PushTemplate: Sendable, Equatable {
     private let collapseKeys: CollapseKeys
 
     /// Keys by position (index 0 unused), behind a reference so a template stays cheap to copy.
-    private final class CollapseKeys: Sendable {
+    final class CollapseKeys: Sendable {
         static let count = 4096
         let keys: ContiguousArray<UInt64>
         init(keys: ContiguousArray<UInt64>) { self.keys = keys }
@@ -61,6 +61,13 @@ public struct PushTemplate: Sendable, Equatable {
         fixedBytes = Int32(probe.utf8.count) - (numbered ? 2 : 1)
         plainFixedBytes = Int32(Self.render(app: app, deviceID: deviceID, title: alertTitle, body: alertBody,
                                             numbered: false, position: 0, messageIndex: 0, deviceIDHash: 0).utf8.count) - 1
+    }
+
+    /// What sizing and naming a push needs, as plain values (the provider keeps them beside
+    /// the template: its hot path then reads no string field).
+    var shape: PushShape {
+        PushShape(numbered: numbered, fixedBytes: fixedBytes, plainFixedBytes: plainFixedBytes,
+                  collapsePrefixBytes: collapsePrefixBytes, collapsePrefixHash: collapsePrefixHash, collapseKeys: collapseKeys)
     }
 
     /// The queue key the talk describes: `<apns_queue, device_id + app_name>`.
@@ -102,7 +109,7 @@ public struct PushTemplate: Sendable, Equatable {
     }
 
     /// The FNV-1a key of the prefix hashed into `prefixHash`, followed by `position`'s decimal digits.
-    private static func collapseKey(prefixHash: UInt64, position: Int32) -> UInt64 {
+    static func collapseKey(prefixHash: UInt64, position: Int32) -> UInt64 {
         // Continue `CollapseID.init(_:)`'s FNV-1a over the position's digits, most
         // significant first, by arithmetic: no string. Digits are peeled off the low
         // end by constant divisions (a multiply, where a division by a variable power
@@ -142,6 +149,33 @@ public struct PushTemplate: Sendable, Equatable {
         }
         json += #","mid":"# + String(messageIndex) + "}"
         return json
+    }
+}
+
+/// A template's sizes and collapse-id keys (`PushTemplate.shape`): `byteCount` and
+/// `collapseID` as the template computes them.
+struct PushShape: Sendable {
+    var numbered: Bool
+    var fixedBytes: Int32
+    var plainFixedBytes: Int32
+    var collapsePrefixBytes: Int32
+    var collapsePrefixHash: UInt64
+    var collapseKeys: PushTemplate.CollapseKeys
+
+    /// `PushTemplate.byteCount(position:messageIndex:)`.
+    @inline(__always)
+    func byteCount(position: Int32, messageIndex: Int32) -> Int32 {
+        guard numbered, position > 0 else { return plainFixedBytes + decimalDigits(messageIndex) }
+        return fixedBytes + decimalDigits(position) + decimalDigits(messageIndex)
+    }
+
+    /// `PushTemplate.collapseID(position:)`.
+    @inline(__always)
+    func collapseID(position: Int32) -> CollapseID {
+        let key = position > 0 && Int(position) < collapseKeys.keys.count
+            ? collapseKeys.keys[Int(position)]
+            : PushTemplate.collapseKey(prefixHash: collapsePrefixHash, position: position)
+        return CollapseID(key: key, byteCount: collapsePrefixBytes + decimalDigits(position))
     }
 }
 

@@ -50,7 +50,7 @@ public struct ProviderConfiguration: Sendable, Equatable {
 }
 
 /// Why the provider never got a message to APNs.
-public enum ProviderDropReason: UInt8, Sendable, CaseIterable {
+public enum ProviderDropReason: UInt8, Sendable, BitwiseCopyable, CaseIterable {
     /// The provider knows no valid token for the device (after 410, before re-registration).
     case noValidToken
     /// The mail is for a folder subscribed in the app that the provider has not synced yet.
@@ -60,7 +60,7 @@ public enum ProviderDropReason: UInt8, Sendable, CaseIterable {
 }
 
 /// What the provider does in answer to a message, for the simulator to route.
-public enum ProviderEffect: Equatable, Sendable {
+public enum ProviderEffect: Equatable, Sendable, BitwiseCopyable {
     /// Send this request to APNs (the wiring adds the network latency).
     case send(PushNotification)
     /// Answer a device's re-request: `ok` when at least one position was re-sent.
@@ -94,7 +94,11 @@ public struct XivaProvider: Sendable {
     public private(set) var configuration: ProviderConfiguration
     /// The template in use: the configuration's until the device id changes, then
     /// re-keyed so the new queue's collapse ids differ from the old queue's.
-    public private(set) var template: PushTemplate
+    public private(set) var template: PushTemplate {
+        didSet { shape = template.shape }
+    }
+    /// `template`'s sizes and keys, for the hot path.
+    private var shape: PushShape
     private var hash: UInt32
     private var token: DeviceToken?
     /// When the current token was last registered; a 410 stamped earlier is stale.
@@ -113,6 +117,7 @@ public struct XivaProvider: Sendable {
     public init(configuration: ProviderConfiguration, deviceIDHash hash: UInt32? = nil) {
         self.configuration = configuration
         self.template = configuration.template
+        shape = configuration.template.shape
         self.hash = hash ?? deviceIDHash(configuration.template.deviceID)
         queue.removeAll(keepsTimes: configuration.payloadTTL != nil)
     }
@@ -202,7 +207,7 @@ public struct XivaProvider: Sendable {
     /// then when it knows no valid token.
     /// - Complexity: amortized O(1).
     public mutating func receiveMail(messageIndex: Int32, folderGeneration: Int32 = 0, at now: SimTime,
-                                     into effects: inout ContiguousArray<ProviderEffect>) {
+                                     into effects: inout OwnedBuffer<ProviderEffect>) {
         // A down provider cannot even look the subscription up.
         if isDown {
             effects.append(.dropped(messageIndex: messageIndex, .outage))
@@ -234,7 +239,7 @@ public struct XivaProvider: Sendable {
     /// nothing held).
     /// - Complexity: O(gap).
     public mutating func receiveRerequest(lastPosition: Int32, gap: Int32, invocation: Int32, at now: SimTime,
-                                          into effects: inout ContiguousArray<ProviderEffect>) {
+                                          into effects: inout OwnedBuffer<ProviderEffect>) {
         guard !isDown, configuration.numbering, let token, gap > 0 else {
             effects.append(.answer(invocation: invocation, ok: false))
             return
@@ -277,7 +282,7 @@ public struct XivaProvider: Sendable {
     /// Handled the same while the provider is down: the request went out before.
     /// - Complexity: O(1).
     public mutating func receiveResponse(_ response: APNsResponse, for push: PushNotification, attempt: Int32 = 0,
-                                         into effects: inout ContiguousArray<ProviderEffect>) {
+                                         into effects: inout OwnedBuffer<ProviderEffect>) {
         guard !response.isSuccess else { return }
         switch response.reason?.remedy {
         case .retryLater?:
@@ -298,7 +303,7 @@ public struct XivaProvider: Sendable {
     /// reset, timeout): retry it while retries are left, else give up with `.network`.
     /// - Complexity: O(1).
     public mutating func sendFailed(_ push: PushNotification, attempt: Int32,
-                                    into effects: inout ContiguousArray<ProviderEffect>) {
+                                    into effects: inout OwnedBuffer<ProviderEffect>) {
         if attempt < configuration.retry.maxRetries {
             scheduleRetry(push, after: attempt, into: &effects)
         } else {
@@ -311,7 +316,7 @@ public struct XivaProvider: Sendable {
     /// with `.outage` while down, and as `Unregistered` when it knows no valid token.
     /// - Complexity: O(1).
     public mutating func retryDue(_ push: PushNotification, attempt: Int32, at now: SimTime,
-                                  into effects: inout ContiguousArray<ProviderEffect>) {
+                                  into effects: inout OwnedBuffer<ProviderEffect>) {
         if isDown {
             effects.append(.failed(push, .outage))
             return
@@ -326,7 +331,7 @@ public struct XivaProvider: Sendable {
     }
 
     private func scheduleRetry(_ push: PushNotification, after attempt: Int32,
-                               into effects: inout ContiguousArray<ProviderEffect>) {
+                               into effects: inout OwnedBuffer<ProviderEffect>) {
         let next = attempt + 1
         effects.append(.retry(push, attempt: next, after: configuration.retry.delay(beforeAttempt: next)))
     }
@@ -343,10 +348,10 @@ public struct XivaProvider: Sendable {
         let numbered = position > 0
         let payload = PushPayload(messageIndex: messageIndex,
                                   xiva: numbered ? XivaInfo(position: position, deviceIDHash: hash) : nil,
-                                  byteCount: template.byteCount(position: position, messageIndex: messageIndex))
+                                  byteCount: shape.byteCount(position: position, messageIndex: messageIndex))
         return PushNotification(token: token, priority: configuration.priority, expiration: expiration,
                                 collapseID: numbered && configuration.sendsCollapseID
-                                    ? template.collapseID(position: position) : nil,
+                                    ? shape.collapseID(position: position) : nil,
                                 payload: payload, isResend: isResend)
     }
 }

@@ -3,7 +3,7 @@ import HTTP1
 import HTTP2
 
 /// One accepted client: its socket, its session (chosen by the first octets on a listener
-/// that speaks both), what is left to write, and where it stands in its life:
+/// that speaks both; TLS with HTTP/2 inside on a TLS listener), what is left to write, and where it stands in its life:
 /// open → flushing its last octets → lingering (our side shut, the client's octets read and
 /// dropped until it closes) → closed. Every step is bounded in time.
 final class Connection {
@@ -21,6 +21,8 @@ final class Connection {
     /// The number `HTTPRequest.connection` and `Service.connectionClosed` use.
     let number: Int
     let listener: Int
+    /// What the listener speaks: how the first octets choose the session.
+    private let speaks: ListenerProtocol
     private let configuration: TransportConfiguration
     /// Nil while the first octets have not told HTTP/2 from HTTP/1.1.
     private(set) var session: Session?
@@ -28,8 +30,12 @@ final class Connection {
     /// Octets taken from the session and not yet accepted by the socket.
     private var unsent = PendingWrite()
     private(set) var phase = Phase.open
-    /// The last time an octet was read or written.
-    private var lastActivity: Duration
+    /// The last time the client completed something (an HTTP/2 frame, an HTTP/1.1 request
+    /// or the head asking for 100-continue) or an octet was written: a byte now and then is not activity.
+    private(set) var lastActivity: Duration
+    /// The session's `progress` when last looked at.
+    private var progressSeen = 0
+    private let memory: RequestMemory
     /// The idle timeout passed once and the session was asked to close.
     private var idleNoticeGiven = false
     private var clientClosed = false
@@ -40,25 +46,38 @@ final class Connection {
     /// The most a write takes from the session at once.
     static let writeChunk = 1 << 18
 
-    init(descriptor: Int32, number: Int, listener: Listener, configuration: TransportConfiguration, now: Duration) {
+    init(descriptor: Int32, number: Int, listener: Listener, configuration: TransportConfiguration, memory: RequestMemory,
+         now: Duration) {
+        self.memory = memory
         self.descriptor = descriptor
         self.number = number
         self.listener = listener.index
         self.configuration = configuration
+        speaks = listener.speaks
         lastActivity = now
-        if listener.speaks == .http2PriorKnowledge { session = makeHTTP2Session() }
+        switch listener.speaks {
+        case .http2OverTLS: session = makeTLSSession()
+        // The client's first octets choose the session.
+        case .http2PriorKnowledge, .http1OrHTTP2: break
+        }
+    }
+
+    /// TLS with HTTP/2 inside; `bind` refused the listener without `configuration.tls`.
+    private func makeTLSSession() -> TLSSession? {
+        configuration.tls.map { TLSSession(configuration: $0.server, inner: makeHTTP2Session(),
+                                           maxQueuedWriteBytes: configuration.maxQueuedWriteBytes) }
     }
 
     private func makeHTTP2Session() -> HTTP2Session {
         HTTP2Session(configuration: configuration.http2, maxRequestBodyBytes: configuration.maxRequestBodyBytes,
-                     maxQueuedWriteBytes: configuration.maxQueuedWriteBytes, listener: listener, connection: number)
+                     maxQueuedWriteBytes: configuration.maxQueuedWriteBytes, memory: memory, listener: listener, connection: number)
     }
 
     private func makeHTTP1Session() -> HTTP1Session {
         var limits = configuration.http1
         limits.maxBodySize = configuration.maxRequestBodyBytes
-        return HTTP1Session(limits: limits, maxQueuedWriteBytes: configuration.maxQueuedWriteBytes, listener: listener,
-                            connection: number)
+        return HTTP1Session(limits: limits, maxQueuedWriteBytes: configuration.maxQueuedWriteBytes,
+                            requestsPerTurn: configuration.maxRequestsPerTurn, memory: memory, listener: listener, connection: number)
     }
 
     var isClosed: Bool { phase == .closed }
@@ -93,7 +112,8 @@ final class Connection {
         }
     }
 
-    /// Sends what a new connection says first (HTTP/2's SETTINGS).
+    /// A new connection says nothing before the client's first octets chose its session
+    /// (HTTP/2's SETTINGS wait for the preface: RFC 9113 §3.4 only asks they come first).
     func start(now: Duration, service: Service) {
         flush(now: now, service: service)
     }
@@ -120,9 +140,8 @@ final class Connection {
     private func read(now: Duration, buffer: UnsafeMutableRawBufferPointer, service: Service) {
         switch Socket.read(descriptor, into: buffer) {
         case .read(let count):
-            lastActivity = now
-            idleNoticeGiven = false
             receive(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), now: now, service: service)
+            noteProgress(now: now)
         case .endOfStream:
             clientClosed = true
             if let session { session.inputEnded(now: now, service: service) } else { close() }
@@ -133,18 +152,62 @@ final class Connection {
         }
     }
 
+    /// Whether the session completed something since last looked at: then the client is active.
+    private func noteProgress(now: Duration) {
+        guard let session, session.progress != progressSeen else { return }
+        progressSeen = session.progress
+        lastActivity = now
+        idleNoticeGiven = false
+    }
+
+    /// Whether a request was ever handed to the service: when the listener is full, a
+    /// connection that never brought one is closed before one that did.
+    var hasServed: Bool { (session?.requestsServed ?? 0) > 0 }
+
+    /// Whether the connection is already on its way out (its last octets, or lingering).
+    var isClosing: Bool { phase != .open }
+
+    /// Whole requests wait that the last turn's share did not answer.
+    var hasDeferredWork: Bool { phase == .open && session?.hasDeferredWork == true }
+
+    /// Answers the next share of requests the last turn left (pipelined HTTP/1.1).
+    func serveDeferred(now: Duration, service: Service) {
+        guard hasDeferredWork, let session else { return }
+        session.resume(now: now, service: service)
+        flush(now: now, service: service)
+    }
+
+    /// Closes the connection to make room for a new one on a full listener: HTTP/2 gets
+    /// GOAWAY (NO_ERROR) first, written if the socket takes it.
+    func evict(now: Duration, service: Service) {
+        if phase == .open, let session {
+            session.closeIdle()
+            _ = unsent.drain(into: descriptor, wrote: {}, refill: { session.takeOutbound(maxBytes: Self.writeChunk) })
+        }
+        close()
+    }
+
     private func receive(_ bytes: UnsafeRawBufferPointer, now: Duration, service: Service) {
         if let session { return session.receive(bytes, now: now, service: service) }
         sniffed.append(contentsOf: bytes)
         let chosen: Session
-        switch ProtocolSniffer.verdict(sniffed) {
-        case .undecided: return
-        case .http2: chosen = makeHTTP2Session()
-        case .http1: chosen = makeHTTP1Session()
+        switch (speaks, speaks == .http1OrHTTP2 ? ProtocolSniffer.verdict(sniffed) : ProtocolSniffer.priorKnowledgeVerdict(sniffed)) {
+        case (_, .undecided): return
+        case (_, .http2): chosen = makeHTTP2Session()
+        case (.http1OrHTTP2, .http1): chosen = makeHTTP1Session()
+        case (.http2PriorKnowledge, .http1): chosen = HTTP1RefusalSession(method: Self.method(sniffed))
+        // Never: a TLS listener's session is made with its connection.
+        case (.http2OverTLS, .http1): return close()
         }
         session = chosen
         sniffed.withUnsafeBytes { chosen.receive($0, now: now, service: service) }
         sniffed = []
+    }
+
+    /// The method of the request line the first octets begin.
+    private static func method(_ octets: [UInt8]) -> String {
+        if case .method(let method) = RequestStart.of(octets) { return method }
+        return ""
     }
 
     /// Writes what the socket takes, lets a paused session go on when that made room,
@@ -229,6 +292,7 @@ final class Connection {
     func close() {
         guard phase != .closed else { return }
         phase = .closed
+        session?.connectionClosed()
         Socket.close(descriptor)
     }
 }

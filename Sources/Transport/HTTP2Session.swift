@@ -9,6 +9,8 @@ final class HTTP2Session: Session {
     private struct PendingRequest {
         var head: RequestHead
         var body: [UInt8]
+        /// What it holds of the memory budget: its header list and its body's storage.
+        var held: Int
     }
 
     /// Requests whose body is on its way.
@@ -22,9 +24,18 @@ final class HTTP2Session: Session {
     private var clientClosed = false
     private(set) var requestsServed = 0
     private(set) var endedByProtocolError = false
+    private let memory: RequestMemory
+    /// What this connection's pending requests hold of the memory budget.
+    private var holding = 0
+    private(set) var refusedForMemory = 0
 
-    init(configuration: ServerConfiguration, maxRequestBodyBytes: Int, maxQueuedWriteBytes: Int, listener: Int, connection: Int) {
+    /// What a pending request holds beyond its fields and body: its entry and head.
+    static let requestOverhead = 256
+
+    init(configuration: ServerConfiguration, maxRequestBodyBytes: Int, maxQueuedWriteBytes: Int, memory: RequestMemory,
+         listener: Int, connection: Int) {
         self.connection = ServerConnection(configuration: configuration)
+        self.memory = memory
         self.maxRequestBodyBytes = maxRequestBodyBytes
         self.maxQueuedWriteBytes = maxQueuedWriteBytes
         self.listener = listener
@@ -40,38 +51,89 @@ final class HTTP2Session: Session {
                 } else if endStream {
                     answer(stream, head, body: [], service)
                 } else {
-                    pending[stream] = PendingRequest(head: head, body: [])
+                    hold(stream, head)
                 }
             case .data(let stream, let bytes, let endStream):
-                // Data of a stream already answered (413) is dropped: it is acknowledged all the same.
-                guard var request = pending.removeValue(forKey: stream) else { continue }
-                if request.body.count + bytes.count > maxRequestBodyBytes {
-                    refuseAsTooLarge(stream)
-                    continue
-                }
-                // A body in one DATA frame (an APNs payload) is that frame's octets, not a copy.
-                if request.body.isEmpty { request.body = bytes } else { request.body += bytes }
-                if endStream { answer(stream, request.head, body: request.body, service) } else { pending[stream] = request }
+                // Data of a stream already answered (413) or refused is dropped: it is acknowledged all the same.
+                guard let request = pending.removeValue(forKey: stream) else { continue }
+                receiveBody(bytes, of: request, on: stream, endStream: endStream, service)
             case .trailers(let stream, _):
                 if let request = pending.removeValue(forKey: stream) {
+                    release(request)
                     answer(stream, request.head, body: request.body, service)
                 }
             case .streamReset(let stream, _):
-                pending[stream] = nil
-                awaitingLater[stream] = nil
+                forget(stream)
             case .streamError(let error):
-                if let stream = error.stream {
-                    pending[stream] = nil
-                    awaitingLater[stream] = nil
-                }
+                if let stream = error.stream { forget(stream) }
             case .connectionError:
-                pending.removeAll()
-                awaitingLater.removeAll()
+                forgetAll()
                 endedByProtocolError = true
             case .ping, .pingAcknowledged, .goAway:
                 break
             }
         }
+    }
+
+    /// Keeps a request whose body is to come, its header list counted against the memory
+    /// budget; past the budget the stream is refused (REFUSED_STREAM: the client may retry).
+    private func hold(_ stream: StreamID, _ head: RequestHead) {
+        let cost = head.fields.storageBytes + Self.requestOverhead
+        guard memory.take(cost, holding: &holding) else { return refuseForMemory(stream) }
+        pending[stream] = PendingRequest(head: head, body: [], held: cost)
+    }
+
+    /// Adds a DATA frame's octets to a pending request, its body's storage counted against
+    /// the memory budget, and answers it once whole.
+    private func receiveBody(_ bytes: [UInt8], of pendingRequest: PendingRequest, on stream: StreamID, endStream: Bool,
+                             _ service: Service) {
+        var request = pendingRequest
+        let needed = request.body.count + bytes.count
+        guard needed <= maxRequestBodyBytes else {
+            release(request)
+            return refuseAsTooLarge(stream)
+        }
+        // A body in one DATA frame (an APNs payload) is that frame's octets, not a copy.
+        let capacity = request.body.isEmpty ? bytes.capacity : request.body.capacity
+        let grown = needed <= capacity ? capacity : Swift.min(Swift.max(needed, capacity * 2), maxRequestBodyBytes)
+        let storage = request.body.isEmpty ? grown : grown - request.body.capacity
+        guard memory.take(storage, holding: &holding) else {
+            release(request)
+            return refuseForMemory(stream)
+        }
+        request.held += storage
+        if request.body.isEmpty {
+            request.body = bytes
+        } else {
+            if grown > request.body.capacity { request.body.reserveCapacity(grown) }
+            request.body += bytes
+        }
+        guard endStream else {
+            pending[stream] = request
+            return
+        }
+        release(request)
+        answer(stream, request.head, body: request.body, service)
+    }
+
+    private func release(_ request: PendingRequest) { memory.give(request.held, holding: &holding) }
+
+    /// The request on `stream` is gone (reset, or a stream error): its memory is given back.
+    private func forget(_ stream: StreamID) {
+        if let request = pending.removeValue(forKey: stream) { release(request) }
+        awaitingLater[stream] = nil
+    }
+
+    private func forgetAll() {
+        pending.removeAll()
+        awaitingLater.removeAll()
+        memory.give(holding, holding: &holding)
+    }
+
+    /// Past the memory budget: REFUSED_STREAM, which says the request was not processed.
+    private func refuseForMemory(_ stream: StreamID) {
+        refusedForMemory += 1
+        try? connection.resetStream(stream, code: .refusedStream)
     }
 
     /// 413 from the transport itself; the rest of the body is read and dropped.
@@ -153,9 +215,15 @@ final class HTTP2Session: Session {
         // Whatever came whole was answered as it came; data waiting for windows the client
         // can no longer open will not go.
         clientClosed = true
-        pending.removeAll()
-        awaitingLater.removeAll()
+        forgetAll()
     }
+
+    func connectionClosed() { forgetAll() }
+
+    var progress: Int { connection.framesReceived }
+
+    /// A turn reads at most one buffer of octets (64 KiB) and answers what it holds.
+    var hasDeferredWork: Bool { false }
 
     func beginShutdown() { connection.beginGracefulShutdown() }
 

@@ -7,6 +7,9 @@ struct Listener {
     let index: Int
     let speaks: ListenerProtocol
     let port: Int
+    /// Connections it keeps open at once (`TransportConfiguration.maxConnections` unless
+    /// `bind` said otherwise).
+    let maxConnections: Int
 
     enum AcceptOutcome {
         case accepted(Int32)
@@ -17,7 +20,7 @@ struct Listener {
     /// A socket bound to `address` (SO_REUSEADDR: a restarted server need not wait for
     /// TIME_WAIT to pass) and listening.
     /// - Complexity: O(1).
-    init(address: ListenAddress, index: Int, speaks: ListenerProtocol, backlog: Int) throws(TransportError) {
+    init(address: ListenAddress, index: Int, speaks: ListenerProtocol, backlog: Int, maxConnections: Int) throws(TransportError) {
         func failure(_ code: Int32) -> TransportError { .cannotListen(address: address.display, reason: Socket.errorText(code)) }
         let descriptor = socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw failure(errno) }
@@ -41,6 +44,7 @@ struct Listener {
         self.index = index
         self.speaks = speaks
         self.port = port
+        self.maxConnections = maxConnections
     }
 
     /// One accept(2), the new socket made nonblocking and close-on-exec (Glibc's module

@@ -9,4 +9,8 @@ public enum ListenerProtocol: Hashable, Sendable {
     /// connection HTTP/2, anything else HTTP/1.1. For the JSON control API, so that plain
     /// `curl URL` works as well as `curl --http2-prior-knowledge`.
     case http1OrHTTP2
+    /// TLS 1.3 (module TLS) with ALPN `h2`, then HTTP/2 inside it, as APNs speaks: the
+    /// credentials are `TransportConfiguration.tls`. A client offering ALPN without `h2`
+    /// gets the alert no_application_protocol; one offering none gets HTTP/2 all the same.
+    case http2OverTLS
 }

@@ -14,6 +14,8 @@ extension Server {
     /// client loop: it serves only its outgoing requests.
     /// - Complexity: O(c) per turn plus the octets moved, c the connections.
     public func run(service: Service) {
+        // Room for every connection the listeners allow, the outgoing ones and the listeners.
+        Socket.raiseDescriptorLimit(to: listeners.reduce(256) { $0 + $1.maxConnections + 1 })
         let clock = ContinuousClock()
         let start = clock.now
         var now = Duration.zero
@@ -33,6 +35,7 @@ extension Server {
                 sweepClosed(service)
                 outgoing.stop()
                 outgoing.deliver(to: service)
+                statistics.peakRequestMemory = requestMemory.peakHeld
                 return
             }
 
@@ -49,6 +52,7 @@ extension Server {
             for connection in connections {
                 pollSet.append(pollfd(fd: connection.descriptor, events: connection.pollEvents, revents: 0))
                 if let deadline = connection.deadline { wait = min(wait, deadline - now) }
+                if connection.hasDeferredWork { wait = .zero }
             }
             let outgoingOffset = pollSet.count
             for connection in outgoing.connections {
@@ -62,10 +66,14 @@ extension Server {
             outgoing.now = now
 
             // Connections before the listeners: one that closed frees its place first.
-            if ready > 0 {
-                for (offset, connection) in connections.enumerated() {
-                    let revents = pollSet[listenerCount + offset].revents
-                    if revents != 0 { connection.handle(revents, now: now, buffer: readBuffer, service: service) }
+            // Each connection gets one share a turn: one read, or the next requests a
+            // pipelining client left waiting, so none holds up the others.
+            for (offset, connection) in connections.enumerated() {
+                let revents = pollSet[listenerCount + offset].revents
+                if revents != 0 {
+                    connection.handle(revents, now: now, buffer: readBuffer, service: service)
+                } else if connection.hasDeferredWork {
+                    connection.serveDeferred(now: now, service: service)
                 }
             }
             if ready > 0 { outgoing.handle(pollSet, from: outgoingOffset, buffer: readBuffer) }
@@ -98,23 +106,26 @@ extension Server {
     }
 
     /// Accepts what the listener has, up to a bound so one listener cannot starve the
-    /// connections. Beyond `maxConnections` a connection is closed as soon as accepted.
+    /// connections. On a listener with `maxConnections` open, the one that waited longest
+    /// is closed to make room (`evictionCandidate`); when none can go (a closing one is
+    /// already on its way out), the new connection is closed as soon as accepted.
     /// - Returns: false when accepting failed for want of resources (descriptors, memory):
     ///   the listener stays readable, so the loop pauses accepting instead of spinning.
     func acceptConnections(on listener: Listener, now: Duration, service: Service) -> Bool {
         for _ in 0..<64 {
             switch listener.accept() {
             case .accepted(let descriptor):
-                guard connections.count < configuration.maxConnections else {
+                guard makeRoom(on: listener, now: now, service: service) else {
                     Socket.close(descriptor)
                     statistics.connectionsRefused += 1
                     continue
                 }
                 Socket.disableNagle(descriptor)
                 let connection = Connection(descriptor: descriptor, number: nextConnectionNumber, listener: listener,
-                                            configuration: configuration, now: now)
+                                            configuration: configuration, memory: requestMemory, now: now)
                 nextConnectionNumber += 1
                 connections.append(connection)
+                openByListener[listener.index] += 1
                 statistics.connectionsAccepted += 1
                 statistics.peakConnections = max(statistics.peakConnections, connections.count)
                 connection.start(now: now, service: service)
@@ -125,6 +136,37 @@ extension Server {
             }
         }
         return true
+    }
+
+    /// Whether `listener` has room for one more connection, made by closing the one that
+    /// waited longest when it is full.
+    /// - Complexity: O(c) when the listener is full, c the connections; O(1) otherwise.
+    func makeRoom(on listener: Listener, now: Duration, service: Service) -> Bool {
+        guard openByListener[listener.index] >= listener.maxConnections else { return true }
+        guard let victim = evictionCandidate(on: listener.index) else { return false }
+        victim.evict(now: now, service: service)
+        statistics.connectionsEvicted += 1
+        sweepClosed(service)
+        return openByListener[listener.index] < listener.maxConnections
+    }
+
+    /// The connection of `listener` a new one replaces: one that never brought a whole
+    /// request before one that did, then the one whose last activity (a whole frame or
+    /// request, octets written) is oldest. A slowloris or a silent crowd is closed before a
+    /// client that was served; nil when every connection is already closing.
+    /// - Complexity: O(c), c the connections.
+    func evictionCandidate(on listener: Int) -> Connection? {
+        var best: Connection?
+        for connection in connections where connection.listener == listener && !connection.isClosing {
+            guard let current = best else {
+                best = connection
+                continue
+            }
+            if (connection.hasServed ? 1 : 0, connection.lastActivity) < (current.hasServed ? 1 : 0, current.lastActivity) {
+                best = connection
+            }
+        }
+        return best
     }
 
     /// Closes the listeners: new clients are refused by the kernel from now on.
@@ -139,6 +181,8 @@ extension Server {
         connections.removeAll { connection in
             guard connection.isClosed else { return false }
             statistics.requests += connection.session?.requestsServed ?? 0
+            statistics.requestsRefusedForMemory += connection.session?.refusedForMemory ?? 0
+            openByListener[connection.listener] -= 1
             if connection.session?.endedByProtocolError == true { statistics.protocolErrors += 1 }
             if connection.closedIdle { statistics.connectionsClosedIdle += 1 }
             service.connectionClosed(connection.number)

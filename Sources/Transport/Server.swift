@@ -23,6 +23,10 @@ public final class Server {
 
     var listeners: [Listener] = []
     var connections: [Connection] = []
+    /// Connections open, by listener index.
+    var openByListener: [Int] = []
+    /// What requests not yet whole hold, all connections together.
+    let requestMemory: RequestMemory
     var nextConnectionNumber = 1
     /// Every read lands here first: one buffer for all connections, reused on every read.
     let readBuffer: UnsafeMutableRawBufferPointer
@@ -33,6 +37,7 @@ public final class Server {
     public init(configuration: TransportConfiguration = TransportConfiguration()) {
         self.configuration = configuration
         outgoing = OutgoingRequests(configuration: configuration.outgoing)
+        requestMemory = RequestMemory(budget: configuration.requestMemory)
         readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
     }
 
@@ -44,16 +49,23 @@ public final class Server {
     }
 
     /// Opens a listener on `host` (an IPv4 or IPv6 literal, brackets allowed, `localhost`
-    /// for 127.0.0.1, or a name) and `port` (0: a free one), speaking `protocol`.
+    /// for 127.0.0.1, or a name) and `port` (0: a free one), speaking `protocol`, keeping
+    /// at most `maxConnections` open (nil: the configuration's).
     /// - Returns: the listener's index (what `HTTPRequest.listener` will say) and the
     ///   port it is bound to.
     /// - Throws: `TransportError`, whose description is one line naming the address and
     ///   the system's reason (`cannot listen on 127.0.0.1:2197: Address already in use`).
     /// - Complexity: that of the resolver for a name; O(1) for a literal.
-    public func bind(host: String, port: Int, protocol speaks: ListenerProtocol) throws(TransportError) -> (listener: Int, port: Int) {
+    public func bind(host: String, port: Int, protocol speaks: ListenerProtocol,
+                     maxConnections: Int? = nil) throws(TransportError) -> (listener: Int, port: Int) {
         let address = try ListenAddress(host: host, port: port)
-        let listener = try Listener(address: address, index: listeners.count, speaks: speaks, backlog: configuration.listenBacklog)
+        if speaks == .http2OverTLS && configuration.tls == nil {
+            throw .cannotListen(address: address.display, reason: "TLS needs a certificate and its key (TransportConfiguration.tls)")
+        }
+        let listener = try Listener(address: address, index: listeners.count, speaks: speaks, backlog: configuration.listenBacklog,
+                                    maxConnections: maxConnections ?? configuration.maxConnections)
         listeners.append(listener)
+        openByListener.append(0)
         return (listener.index, listener.port)
     }
 }

@@ -30,4 +30,14 @@ protocol Session: AnyObject {
     func answerLater(stream: Int, _ response: HTTPResponse, now: Duration, service: Service)
     /// Whether a request waits for the service's later answer: the connection is not idle.
     var awaitsLaterAnswer: Bool { get }
+    /// Whole units read so far (HTTP/2 frames, HTTP/1.1 requests): what counts as
+    /// the client's activity. Octets that complete nothing (slowloris) do not.
+    var progress: Int { get }
+    /// Whether whole requests wait that this turn's share did not answer: the loop gives
+    /// the session another turn at once (`resume`) even if its socket stays quiet.
+    var hasDeferredWork: Bool { get }
+    /// Requests refused because the memory budget was spent.
+    var refusedForMemory: Int { get }
+    /// The connection closed, whatever the reason: give back the memory budget held.
+    func connectionClosed()
 }

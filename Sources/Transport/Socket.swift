@@ -101,3 +101,23 @@ enum Socket {
         String(cString: strerror(code))
     }
 }
+
+extension Socket {
+    /// Raises the process's soft limit on open descriptors to `wanted`, or to the hard
+    /// limit when that is lower (many systems start processes at 1 024, fewer than the
+    /// connections the listeners allow). Never lowers it.
+    /// - Returns: the soft limit now.
+    /// - Complexity: O(1).
+    @discardableResult
+    static func raiseDescriptorLimit(to wanted: Int) -> Int {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 0 }
+        let target = rlim_t(clamping: wanted)
+        if limit.rlim_cur < target {
+            limit.rlim_cur = Swift.min(target, limit.rlim_max)
+            _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+            _ = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        }
+        return Int(clamping: limit.rlim_cur)
+    }
+}

@@ -3,8 +3,15 @@
 public struct TransportStatistics: Hashable, Sendable {
     /// Connections accepted and served.
     public var connectionsAccepted = 0
-    /// Connections accepted and closed at once because `maxConnections` were open.
+    /// Connections accepted and closed at once because their listener was full and every
+    /// connection on it was already closing.
     public var connectionsRefused = 0
+    /// Connections closed to make room for a new one on a full listener.
+    public var connectionsEvicted = 0
+    /// Requests refused because the memory budget was spent (HTTP/2 REFUSED_STREAM, HTTP/1.1 503).
+    public var requestsRefusedForMemory = 0
+    /// The most octets requests not yet whole held at once, all connections.
+    public var peakRequestMemory = 0
     /// Requests handed to the service, both protocols.
     public var requests = 0
     /// Connections closed because nothing moved on them for the idle timeout.

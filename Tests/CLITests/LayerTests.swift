@@ -13,7 +13,7 @@ import Testing
 struct LayerTests {
     /// Bottom to top; a module may depend only on modules before it.
     static let layers = ["Base", "Kernel", "FakeAPNs", "Provider", "Device", "Simulator", "ScenarioFormat",
-                         "Reports", "Studies", "TLSCrypto", "X509", "ProviderAuth", "HTTP2", "HTTP1", "Transport", "Live", "CLI", "pushsim"]
+                         "Reports", "Studies", "TLSCrypto", "X509", "ProviderAuth", "HTTP2", "HTTP1", "TLS", "Transport", "Live", "CLI", "pushsim"]
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
@@ -119,6 +119,19 @@ struct LayerTests {
             files += 1
         }
         #expect(files > 10)
+    }
+
+    @Test("TLS imports TLSCrypto and nothing else: no Foundation, no I/O")
+    func tlsImportsOnlyItsCrypto() throws {
+        #expect(try Self.targets()["TLS"] == ["TLSCrypto"])
+        let folder = Self.root.appendingPathComponent("Sources/TLS")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
+        #expect(!files.isEmpty)
+        for file in files {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            let imports = text.split(separator: "\n").filter { $0.hasPrefix("import ") || $0.hasPrefix("@preconcurrency import ") }
+            #expect(imports.allSatisfy { $0 == "import TLSCrypto" }, "\(file) imports \(imports)")
+        }
     }
 
     @Test("every folder of Sources/ and Tests/ (but Fixtures) is a target, and each target declares exactly the package modules its sources import")

@@ -56,7 +56,7 @@ private func onlinePhone(saving: PositionSaving = .everyNewerPosition,
                                                                                            repeatMaxCount: 3),
                                                         eligibility: eligibility),
                       token: token, deviceID: deviceID, deviceIDHash: hash)
-    var effects: ContiguousArray<DeviceEffect> = []
+    var effects: OwnedBuffer<DeviceEffect> = []
     phone.setOnline(true, at: 0, into: &effects)
     return phone
 }
@@ -64,7 +64,7 @@ private func onlinePhone(saving: PositionSaving = .everyNewerPosition,
 /// An online phone whose extension already saved position 1.
 private func phoneAtPosition1() -> Phone {
     var phone = onlinePhone()
-    var effects: ContiguousArray<DeviceEffect> = []
+    var effects: OwnedBuffer<DeviceEffect> = []
     phone.receive(push(1), at: 0, into: &effects)
     return phone
 }
@@ -93,8 +93,8 @@ private extension DeviceEffect {
 /// The effects that carry what iOS and the extension decided, without the
 /// bookkeeping ones (a receipt the extension did not log, `.logUploaded`), which
 /// their own tests check.
-private func decisions(_ effects: ContiguousArray<DeviceEffect>) -> ContiguousArray<DeviceEffect> {
-    effects.filter {
+private func decisions(_ effects: OwnedBuffer<DeviceEffect>) -> OwnedBuffer<DeviceEffect> {
+    OwnedBuffer(effects.filter {
         switch $0 {
         case .received(_, _, let logged): logged
         case .logUploaded: false
@@ -102,7 +102,7 @@ private func decisions(_ effects: ContiguousArray<DeviceEffect>) -> ContiguousAr
              .summaryShown, .notShown, .tokenChanged, .registered, .subscriptionsSynced, .positionSaved,
              .appUpdated: true
         }
-    }
+    })
 }
 
 @Suite("Device: Phone")
@@ -113,7 +113,7 @@ struct PhoneTests {
         var configuration = appConfiguration(serviceExtension: queueExtension)
         configuration.reportsSavedPosition = true
         var phone = Phone(configuration: configuration, token: token, deviceID: deviceID, deviceIDHash: hash)
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         phone.setOnline(true, at: 0, into: &effects)
         effects.removeAll()
         phone.receive(push(1), at: 0, into: &effects)
@@ -143,7 +143,7 @@ struct PhoneTests {
     }
 
     /// Whether the push's own id replaced an entry, from the effects of one delivery.
-    private static func replaced(_ effects: ContiguousArray<DeviceEffect>) -> Bool? {
+    private static func replaced(_ effects: OwnedBuffer<DeviceEffect>) -> Bool? {
         for effect in effects.reversed() {
             switch effect {
             case .presented(_, let replacedExisting, _): return replacedExisting
@@ -163,7 +163,7 @@ struct PhoneTests {
         var configuration = appConfiguration(serviceExtension: queueExtension)
         configuration.copyBounds = CopyBounds(toAPNs: 10 * second, toDevice: 5 * second, rerequestToProvider: 2 * second)
         var phone = Phone(configuration: configuration, token: token, deviceID: deviceID, deviceIDHash: hash)
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         phone.setOnline(true, at: 0, into: &effects)
         phone.receive(push(1), at: 1 * second, into: &effects)
         phone.receive(push(2), at: 2 * second, into: &effects)
@@ -205,7 +205,7 @@ struct PhoneTests {
     @Test("without copy bounds Notification Center keeps every id")
     func keepsEveryIDWithoutBounds() {
         var plain = onlinePhone()
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         for position: Int32 in 1...4 { plain.receive(push(position), at: SimTime(position) * 1_000 * second, into: &effects) }
         #expect(plain.notificationCenterCount == 4)
     }
@@ -214,7 +214,7 @@ struct PhoneTests {
     func connectivityChanges() {
         var phone = Phone(configuration: appConfiguration(serviceExtension: queueExtension),
                           token: token, deviceID: deviceID, deviceIDHash: hash)
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         #expect(!phone.isOnline)
         phone.setOnline(false, at: 0, into: &effects)
         #expect(effects.isEmpty)
@@ -230,7 +230,7 @@ struct PhoneTests {
     @Test("an offline phone bounces a delivery back to APNs and its extension does not run")
     func offlineBounces() {
         var phone = onlinePhone()
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         phone.setOnline(false, at: 0, into: &effects)
         effects.removeAll()
         phone.receive(push(5), at: 0, into: &effects)
@@ -246,7 +246,7 @@ struct PhoneTests {
           ])
     func extensionDoesNotRun(notification: PushNotification, eligibility: ExtensionEligibility) {
         var phone = onlinePhone(eligibility: eligibility)
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         phone.receive(notification, at: 0, into: &effects)
         #expect(decisions(effects) == [.presented(notification, replacedExisting: false, run: .notRun)])
         #expect(phone.storage == ExtensionStorage())
@@ -262,7 +262,7 @@ struct PhoneTests {
           ])
     func notShown(eligibility: ExtensionEligibility, reason: NotShownReason) {
         var phone = onlinePhone(eligibility: eligibility)
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         phone.receive(push(9), at: 0, into: &effects)
         #expect(decisions(effects) == [.notShown(push(9), reason)])
         #expect(phone.storage == ExtensionStorage())
@@ -277,7 +277,7 @@ struct PhoneTests {
     @Test("the first numbered push is presented as is and its position saved for this device")
     func firstPushSaves() {
         var phone = onlinePhone()
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         phone.receive(push(1), at: 0, into: &effects)
         #expect(decisions(effects) == [.received(push(1), logged: true), .presented(push(1), replacedExisting: false, run: .ran)])
         #expect(phone.storage == ExtensionStorage(lastNotificationPosition: 1, lastPositionDeviceID: deviceID))
@@ -286,7 +286,7 @@ struct PhoneTests {
     @Test("a small gap re-requests (position, gap) and starts the 30 s deadline, presenting nothing yet")
     func rerequestPath() {
         var phone = phoneAtPosition1()
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         phone.receive(push(4), at: 0, into: &effects)
         #expect(decisions(effects) == [.received(push(4), logged: true), .rerequest(position: 4, gap: 2, invocation: 0),
                             .startDeadline(invocation: 0, after: 30 * second)])
@@ -300,7 +300,7 @@ struct PhoneTests {
         var phone = Phone(configuration: appConfiguration(serviceExtension: queueExtension,
                                                             extensionTimeLimit: 7 * second),
                           token: token, deviceID: deviceID, deviceIDHash: hash)
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         phone.setOnline(true, at: 0, into: &effects)
         phone.receive(push(1), at: 0, into: &effects)
         effects.removeAll()
@@ -316,7 +316,7 @@ struct PhoneTests {
     @Test("an ok answer presents the push that triggered the re-request")
     func answerOkPresents() {
         var phone = phoneAtPosition1()
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         phone.receive(push(4), at: 0, into: &effects)
         effects.removeAll()
         phone.receiveRerequestAnswer(invocation: 0, ok: true, at: 0, into: &effects)
@@ -327,7 +327,7 @@ struct PhoneTests {
     @Test("an error answer shows a summary for positions position-gap … position instead of the push")
     func answerErrorSummarises() {
         var phone = phoneAtPosition1()
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         phone.receive(push(4), at: 0, into: &effects)
         effects.removeAll()
         phone.receiveRerequestAnswer(invocation: 0, ok: false, at: 0, into: &effects)
@@ -338,7 +338,7 @@ struct PhoneTests {
     @Test("an ok answer arriving after the phone went offline is missed: the summary is shown, the miss announced first")
     func answerOkButOffline() {
         var phone = phoneAtPosition1()
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         phone.receive(push(4), at: 0, into: &effects)
         phone.setOnline(false, at: 0, into: &effects)
         effects.removeAll()
@@ -351,7 +351,7 @@ struct PhoneTests {
     @Test("an error answer arriving offline is an error like any other: summary, no miss announced")
     func answerErrorOffline() {
         var phone = phoneAtPosition1()
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         phone.receive(push(4), at: 0, into: &effects)
         phone.setOnline(false, at: 0, into: &effects)
         effects.removeAll()
@@ -362,7 +362,7 @@ struct PhoneTests {
     @Test("when the deadline comes first the push is presented as is with run timedOut and the later answer is ignored")
     func deadlineFirst() {
         var phone = phoneAtPosition1()
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         phone.receive(push(4), at: 0, into: &effects)
         effects.removeAll()
         phone.extensionDeadline(invocation: 0, at: 0, into: &effects)
@@ -377,7 +377,7 @@ struct PhoneTests {
     @Test("when the answer comes first the later deadline is ignored")
     func answerFirst() {
         var phone = phoneAtPosition1()
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         phone.receive(push(4), at: 0, into: &effects)
         phone.receiveRerequestAnswer(invocation: 0, ok: true, at: 0, into: &effects)
         effects.removeAll()
@@ -388,7 +388,7 @@ struct PhoneTests {
     @Test("answers are matched to their own invocation, whatever order they come in")
     func answersMatchInvocations() {
         var phone = phoneAtPosition1()
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         phone.receive(push(3), at: 0, into: &effects)     // invocation 0, gap 1
         phone.receive(push(6), at: 0, into: &effects)     // invocation 1, gap 2
         effects.removeAll()
@@ -402,7 +402,7 @@ struct PhoneTests {
     @Test("a gap bigger than repeatMaxCount shows a summary covering position-missed … position at once")
     func bigGapSummary() {
         var phone = phoneAtPosition1()
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         phone.receive(push(10), at: 0, into: &effects)    // 2…9 missed: 8 > 3
         #expect(decisions(effects) == [.received(push(10), logged: true),
                             .summaryShown(push(10), fromPosition: 2, toPosition: 10, replacedExisting: false)])
@@ -413,7 +413,7 @@ struct PhoneTests {
     @Test("a push with the same collapse id as one already shown replaces it")
     func sameCollapseIDReplaces() {
         var phone = phoneAtPosition1()
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         phone.receive(push(1), at: 0, into: &effects)     // the re-sent copy of position 1: a duplicate
         phone.receive(push(2), at: 0, into: &effects)
         #expect(decisions(effects) == [.received(push(1), logged: true), .presented(push(1), replacedExisting: true, run: .ran),
@@ -423,7 +423,7 @@ struct PhoneTests {
     @Test("a summary takes the collapse id of its push, so a later copy of that push replaces it")
     func summaryReplacedByCopy() {
         var phone = phoneAtPosition1()
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         phone.receive(push(10), at: 0, into: &effects)
         phone.receive(push(10), at: 0, into: &effects)
         #expect(decisions(effects) == [.received(push(10), logged: true),
@@ -434,7 +434,7 @@ struct PhoneTests {
     @Test("pushes without a collapse id are never replaced, even identical ones")
     func noCollapseIDNeverReplaced() {
         var phone = onlinePhone()
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         phone.receive(push(1, collapse: false), at: 0, into: &effects)
         phone.receive(push(1, collapse: false), at: 0, into: &effects)
         phone.receive(push(2, collapse: false), at: 0, into: &effects)
@@ -449,7 +449,7 @@ struct PhoneTests {
     @Test("queue-as-published on the phone: the second in-order push re-requests a gap of 1 that was not missed")
     func asPublishedOnPhone() {
         var phone = onlinePhone(saving: .onlyWhenGapFound)
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         phone.receive(push(1), at: 0, into: &effects)
         phone.receive(push(2), at: 0, into: &effects)
         phone.receive(push(3), at: 0, into: &effects)
@@ -462,7 +462,7 @@ struct PhoneTests {
     @Test("reset brings back a fresh, offline install with a new identity")
     func resetIsFreshInstall() {
         var phone = phoneAtPosition1()
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         phone.receive(push(4), at: 0, into: &effects)
         phone.reset(configuration: phone.configuration, token: DeviceToken(8), deviceID: 9, deviceIDHash: hash)
         #expect(phone.token == DeviceToken(8))
@@ -495,7 +495,7 @@ struct PhoneTests {
     func killedOverMemoryLimit() {
         var phone = phoneAtPosition1()
         phone.configuration.memoryLimitKB = 12_288
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         phone.receive(push(4), footprintKB: 12_289, at: 0, into: &effects)
         #expect(decisions(effects) == [.presented(push(4), replacedExisting: false, run: .killed)])
         #expect(phone.storage == ExtensionStorage(lastNotificationPosition: 1, lastPositionDeviceID: deviceID))
@@ -507,7 +507,7 @@ struct PhoneTests {
     func runsAtMemoryLimit(footprintKB: Int64) {
         var phone = phoneAtPosition1()
         phone.configuration.memoryLimitKB = 12_288
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         phone.receive(push(4), footprintKB: footprintKB, at: 0, into: &effects)
         #expect(decisions(effects) == [.received(push(4), logged: true), .rerequest(position: 4, gap: 2, invocation: 0),
                             .startDeadline(invocation: 0, after: 30 * second)])
@@ -517,7 +517,7 @@ struct PhoneTests {
     @Test("a push numbered for another device-id hash is logged, then presented with run hashMismatch")
     func hashMismatchRun() {
         var phone = phoneAtPosition1()
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         phone.receive(push(4, hash: 0xdead), at: 0, into: &effects)
         #expect(decisions(effects) == [.received(push(4, hash: 0xdead), logged: true),
                             .presented(push(4, hash: 0xdead), replacedExisting: false, run: .hashMismatch)])
@@ -530,7 +530,7 @@ struct PhoneTests {
         let plain = PushNotification(token: token, payload: PushPayload(messageIndex: 7, byteCount: 200))
         let foreign = PushNotification(token: token, payload: PushPayload(messageIndex: 8, fromProvider: false,
                                                                           byteCount: 200))
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         phone.receive(plain, at: 0, into: &effects)
         phone.receive(foreign, at: 0, into: &effects)
         #expect(decisions(effects) == [.received(plain, logged: true), .presented(plain, replacedExisting: false, run: .ran),
@@ -542,7 +542,7 @@ struct PhoneTests {
     @Test("reset emits nothing and leaves the app registered: a launch is needed to register again")
     func resetRegistersNothing() {
         var phone = offlinePhone(registration: .onceAtPrompt)
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         phone.reset(configuration: phone.configuration, token: DeviceToken(8), deviceID: 9, deviceIDHash: 3)
         phone.setOnline(true, at: 0, into: &effects)
         phone.launch(into: &effects)
@@ -552,7 +552,7 @@ struct PhoneTests {
     @Test("every-launch: a launch while online registers the token and hash at once, every time")
     func everyLaunchOnline() {
         var phone = onlinePhone()
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         phone.launch(into: &effects)
         phone.launch(into: &effects)
         #expect(decisions(effects) == [.registered(token, deviceIDHash: hash), .registered(token, deviceIDHash: hash)])
@@ -562,7 +562,7 @@ struct PhoneTests {
     @Test("every-launch: a launch while offline registers right after connected at the next reconnect, once")
     func everyLaunchOffline() {
         var phone = offlinePhone()
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         phone.launch(into: &effects)
         phone.launch(into: &effects)
         #expect(effects.isEmpty)
@@ -577,7 +577,7 @@ struct PhoneTests {
     @Test("once-at-prompt: a launch without the prompt registers nothing, online or offline")
     func onceAtPromptWithoutPrompt() {
         var phone = offlinePhone(registration: .onceAtPrompt)
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         phone.launch(into: &effects)
         phone.setOnline(true, at: 0, into: &effects)
         phone.launch(into: &effects)
@@ -587,7 +587,7 @@ struct PhoneTests {
     @Test("once-at-prompt: after a reinstall the first launch online registers the new token, the next does not")
     func onceAtPromptOnlineAfterReinstall() {
         var phone = offlinePhone(registration: .onceAtPrompt)
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         phone.setOnline(true, at: 0, into: &effects)
         phone.rotateToken(to: DeviceToken(3), promptShown: true, into: &effects)
         effects.removeAll()
@@ -600,7 +600,7 @@ struct PhoneTests {
     @Test("once-at-prompt: after a reinstall a launch offline registers the new token at the next reconnect")
     func onceAtPromptOfflineAfterReinstall() {
         var phone = offlinePhone(registration: .onceAtPrompt)
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         phone.rotateToken(to: DeviceToken(3), promptShown: true, into: &effects)
         #expect(phone.promptPending)
         phone.launch(into: &effects)
@@ -615,7 +615,7 @@ struct PhoneTests {
     @Test("a rotation online announces the new token and its connection, keeps storage, and registers nothing until a launch")
     func rotateOnline() {
         var phone = phoneAtPosition1()
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         phone.rotateToken(to: DeviceToken(3), promptShown: false, into: &effects)
         #expect(decisions(effects) == [.tokenChanged(old: token, new: DeviceToken(3)), .connected(DeviceToken(3))])
         #expect(phone.token == DeviceToken(3))
@@ -632,7 +632,7 @@ struct PhoneTests {
     @Test("a rotation offline only announces the new token; the connection opens with it at reconnect")
     func rotateOffline() {
         var phone = offlinePhone()
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         phone.rotateToken(to: DeviceToken(3), promptShown: false, into: &effects)
         #expect(decisions(effects) == [.tokenChanged(old: token, new: DeviceToken(3))])
         effects.removeAll()
@@ -643,7 +643,7 @@ struct PhoneTests {
     @Test("a reinstall (prompt shown) clears the extension's storage, so the next push is a first position")
     func rotateWithPromptClearsStorage() {
         var phone = phoneAtPosition1()
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         phone.rotateToken(to: DeviceToken(3), promptShown: true, into: &effects)
         #expect(phone.storage == ExtensionStorage())
         #expect(phone.promptPending)
@@ -656,7 +656,7 @@ struct PhoneTests {
     @Test("a rotation drops a registration still waiting for the network: the app process that asked is gone")
     func rotateDropsPendingRegistration() {
         var phone = offlinePhone()
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         phone.launch(into: &effects)
         phone.rotateToken(to: DeviceToken(3), promptShown: false, into: &effects)
         phone.setOnline(true, at: 0, into: &effects)
@@ -670,7 +670,7 @@ struct PhoneTests {
         var phone = phoneAtPosition1()
         phone.changeDeviceID(to: 43, hash: 0xbeef)
         #expect(phone.deviceID == 43 && phone.deviceIDHash == 0xbeef)
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         phone.receive(push(4), at: 0, into: &effects)     // still numbered with the old hash
         #expect(decisions(effects) == [.received(push(4), logged: true), .presented(push(4), replacedExisting: false, run: .hashMismatch)])
         #expect(phone.storage == ExtensionStorage(lastNotificationPosition: nil, lastPositionDeviceID: 43))
@@ -685,7 +685,7 @@ struct PhoneTests {
     @Test("once-at-prompt without a prompt: the provider never learns the new hash, so pushes keep failing the check")
     func deviceIDChangeNeverLearned() {
         var phone = offlinePhone(registration: .onceAtPrompt)
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         phone.setOnline(true, at: 0, into: &effects)
         phone.changeDeviceID(to: 43, hash: 0xbeef)
         effects.removeAll()
@@ -701,7 +701,7 @@ struct PhoneTests {
     @Test("a subscription change while online syncs at once")
     func subscriptionOnline() {
         var phone = onlinePhone()
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         phone.subscriptionChanged(generation: 3, into: &effects)
         #expect(decisions(effects) == [.subscriptionsSynced(generation: 3)])
         #expect(phone.pendingSubscriptionGeneration == nil)
@@ -710,7 +710,7 @@ struct PhoneTests {
     @Test("offline changes sync the latest generation right after connected, under reconnect")
     func subscriptionOfflineReconnect() {
         var phone = offlinePhone(sync: .reconnect)
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         phone.subscriptionChanged(generation: 3, into: &effects)
         phone.subscriptionChanged(generation: 4, into: &effects)
         #expect(effects.isEmpty)
@@ -725,7 +725,7 @@ struct PhoneTests {
     @Test("under launch, an offline change waits past reconnect and an offline launch, and syncs at a launch while online")
     func subscriptionOfflineLaunchPolicy() {
         var phone = offlinePhone(registration: .onceAtPrompt, sync: .launch)
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         phone.subscriptionChanged(generation: 4, into: &effects)
         phone.launch(into: &effects)
         phone.setOnline(true, at: 0, into: &effects)
@@ -739,7 +739,7 @@ struct PhoneTests {
     @Test("a launch while online registers, then syncs a pending change")
     func launchRegistersThenSyncs() {
         var phone = offlinePhone(sync: .launch)
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         phone.subscriptionChanged(generation: 2, into: &effects)
         phone.setOnline(true, at: 0, into: &effects)
         effects.removeAll()
@@ -750,7 +750,7 @@ struct PhoneTests {
     @Test("reconnecting emits connected, then the pending registration, then the pending sync")
     func reconnectOrder() {
         var phone = offlinePhone()
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         phone.subscriptionChanged(generation: 6, into: &effects)
         phone.launch(into: &effects)
         phone.setOnline(true, at: 0, into: &effects)
@@ -763,7 +763,7 @@ struct PhoneTests {
         var phone = offlinePhone(registration: .onceAtPrompt, sync: .launch)
         var configuration = phone.configuration
         configuration.memoryLimitKB = 24_576
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         phone.rotateToken(to: DeviceToken(3), promptShown: true, into: &effects)
         phone.launch(into: &effects)
         phone.subscriptionChanged(generation: 6, into: &effects)
@@ -784,7 +784,7 @@ struct PhoneTests {
     @Test("iOS receiving a push is an effect, first of the delivery's: online it is received, offline only bounced")
     func receiveAnswersArrival() {
         var phone = offlinePhone()
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         phone.receive(push(1), at: 0, into: &effects)
         #expect(effects == [.deliveryFailed])
         phone.setOnline(true, at: 0, into: &effects)
@@ -796,7 +796,7 @@ struct PhoneTests {
     @Test("a launch online uploads the log at once; a launch offline uploads it at the next connection, once")
     func launchUploadsTheLog() {
         var phone = offlinePhone(registration: .onceAtPrompt)
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         phone.launch(into: &effects)       // offline: waits
         phone.launch(into: &effects)       // still one pending upload
         #expect(phone.uploadPending && effects.isEmpty)
@@ -816,7 +816,7 @@ struct PhoneTests {
         let old = ServiceExtension(positionSaving: .everyNewerPosition, repeatMaxCount: 3, readsNumbering: false)
         var phone = Phone(configuration: appConfiguration(serviceExtension: old, updatedExtension: queueExtension),
                           token: token, deviceID: deviceID, deviceIDHash: hash)
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         phone.setOnline(true, at: 0, into: &effects)
         effects.removeAll()
         phone.receive(push(1), at: 0, into: &effects)
@@ -839,7 +839,7 @@ struct PhoneTests {
     @Test("without an update in the configuration updateApp changes nothing; reset forgets an update")
     func updateNeedsAnUpdate() {
         var plain = onlinePhone()
-        var effects: ContiguousArray<DeviceEffect> = []
+        var effects: OwnedBuffer<DeviceEffect> = []
         plain.updateApp(into: &effects)
         #expect(effects.isEmpty && !plain.appUpdated)
         var phone = Phone(configuration: appConfiguration(serviceExtension: queueExtension, updatedExtension: queueExtension),

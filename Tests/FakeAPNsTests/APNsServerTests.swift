@@ -34,9 +34,9 @@ struct APNsValidationTests {
 
     /// Sends `push` to a server knowing token 1 whose device is online; returns the
     /// answer and asserts what must accompany it.
-    private func outcome(of push: PushNotification) -> (APNsResponse, ContiguousArray<APNsEffect>) {
+    private func outcome(of push: PushNotification) -> (APNsResponse, OwnedBuffer<APNsEffect>) {
         var apns = server()
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         apns.deviceConnected(DeviceToken(1), at: 0, into: &effects)
         let response = apns.receive(push, at: 0, into: &effects)
         return (response, effects)
@@ -88,7 +88,7 @@ struct APNsValidationTests {
     @Test("a token APNs never saw is answered 400 BadDeviceToken and nothing is delivered or stored")
     func unknownToken() {
         var apns = server()
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         let stranger = push(1, to: DeviceToken(7))
         #expect(apns.receive(stranger, at: 0, into: &effects) == answer(status: 400, reason: .badDeviceToken,
                                                                               timestamp: nil))
@@ -101,7 +101,7 @@ struct APNsValidationTests {
     @Test("a token between known ones that was itself never registered is still unknown")
     func gapTokenIsUnknown() {
         var apns = server(knowing: [DeviceToken(5)])
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         #expect(apns.receive(push(1, to: DeviceToken(2)), at: 0, into: &effects) == .failure(.badDeviceToken))
         #expect(apns.receive(push(1, to: DeviceToken(5)), at: 0, into: &effects) == .ok)
     }
@@ -205,7 +205,7 @@ struct APNsValidationTests {
     @Test("an invalidated token is answered 410 Unregistered with the instant it was invalidated, until it registers again")
     func invalidatedToken() {
         var apns = server()
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         apns.deviceConnected(DeviceToken(1), at: 0, into: &effects)
         apns.invalidate(DeviceToken(1), at: 1_234 * second, into: &effects)
         let response = apns.receive(push(1), at: 2_000 * second, into: &effects)
@@ -220,7 +220,7 @@ struct APNsValidationTests {
     @Test("invalidating a token discards the notification stored for it as unregistered")
     func invalidateDropsStored() {
         var apns = server()
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         #expect(apns.receive(push(1), at: 0, into: &effects) == .ok)
         #expect(apns.storedNotification(for: DeviceToken(1)) == push(1))
         apns.invalidate(DeviceToken(1), at: second, into: &effects)
@@ -240,7 +240,7 @@ struct APNsDeliveryTests {
     @Test("a push to an online device is accepted and delivered at once")
     func onlineDelivers() {
         var apns = server()
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         apns.deviceConnected(DeviceToken(1), at: 0, into: &effects)
         #expect(effects.isEmpty)
         #expect(apns.receive(push(1), at: second, into: &effects) == .ok)
@@ -252,7 +252,7 @@ struct APNsDeliveryTests {
     @Test("apns-expiration 0 to an online device is still delivered (its one attempt)")
     func immediateToOnlineDelivers() {
         var apns = server()
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         apns.deviceConnected(DeviceToken(1), at: 0, into: &effects)
         #expect(apns.receive(push(1, expiration: .immediately), at: 0, into: &effects) == .ok)
         #expect(effects == [.deliver(push(1, expiration: .immediately))])
@@ -261,7 +261,7 @@ struct APNsDeliveryTests {
     @Test("three pushes to an offline device: the first two are discarded as replaced and only the third is delivered on reconnect")
     func offlineKeepsOnlyLatest() {
         var apns = server()
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         #expect(apns.receive(push(1), at: 1 * second, into: &effects) == .ok)
         #expect(effects.isEmpty)
         #expect(apns.receive(push(2), at: 2 * second, into: &effects) == .ok)
@@ -277,7 +277,7 @@ struct APNsDeliveryTests {
     @Test("a device that went offline again stores anew; reconnecting with nothing stored delivers nothing")
     func disconnectStoresAgain() {
         var apns = server()
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         apns.deviceConnected(DeviceToken(1), at: 0, into: &effects)
         apns.deviceDisconnected(DeviceToken(1))
         #expect(apns.receive(push(1), at: second, into: &effects) == .ok)
@@ -293,7 +293,7 @@ struct APNsDeliveryTests {
     func separateSlotsPerToken() {
         let mail = DeviceToken(1), other = DeviceToken(2)
         var apns = server(knowing: [mail, other])
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         #expect(apns.receive(push(1, to: mail), at: second, into: &effects) == .ok)
         #expect(apns.receive(push(2, to: other), at: second, into: &effects) == .ok)
         #expect(apns.receive(push(3, to: mail), at: 2 * second, into: &effects) == .ok)
@@ -311,7 +311,7 @@ struct APNsDeliveryTests {
     @Test("apns-expiration 0 to an offline device is discarded as expired at once and not stored")
     func immediateToOfflineExpires() {
         var apns = server()
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         #expect(apns.receive(push(1), at: 0, into: &effects) == .ok)
         #expect(apns.receive(push(2, expiration: .immediately), at: second, into: &effects) == .ok)
         #expect(effects == [.discard(push(2, expiration: .immediately), .expired)])
@@ -322,7 +322,7 @@ struct APNsDeliveryTests {
     @Test("an apns-expiration instant already past when the push reaches an offline device discards it as expired")
     func pastExpirationExpires() {
         var apns = server()
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         #expect(apns.receive(push(1, expiration: .at(5 * second)), at: 5 * second, into: &effects) == .ok)
         #expect(effects == [.discard(push(1, expiration: .at(5 * second)), .expired)])
         #expect(apns.storedNotification(for: DeviceToken(1)) == nil)
@@ -331,7 +331,7 @@ struct APNsDeliveryTests {
     @Test("an .at(t) expiry that passes before the device reconnects discards the stored push as expired on connect")
     func expiryPassesBeforeReconnect() {
         var apns = server()
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         let stored = push(1, expiration: .at(60 * second))
         #expect(apns.receive(stored, at: 0, into: &effects) == .ok)
         #expect(effects.isEmpty)
@@ -343,7 +343,7 @@ struct APNsDeliveryTests {
     @Test("an .at(t) expiry still ahead when the device reconnects delivers the stored push")
     func expiryAheadDelivers() {
         var apns = server()
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         let stored = push(1, expiration: .at(60 * second))
         #expect(apns.receive(stored, at: 0, into: &effects) == .ok)
         apns.deviceConnected(DeviceToken(1), at: 60 * second - 1, into: &effects)
@@ -355,7 +355,7 @@ struct APNsDeliveryTests {
         #expect(APNsServer.maximumStorage == 30 * day)
         let start = 7 * second
         var apns = server()
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         #expect(apns.receive(push(1), at: start, into: &effects) == .ok)
         apns.deviceConnected(DeviceToken(1), at: start + 30 * day - 1, into: &effects)
         #expect(effects == [.deliver(push(1))])
@@ -371,7 +371,7 @@ struct APNsDeliveryTests {
     func explicitExpirationCapped() {
         let farAway = push(1, expiration: .at(40 * day))
         var apns = server()
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         #expect(apns.receive(farAway, at: 0, into: &effects) == .ok)
         apns.deviceConnected(DeviceToken(1), at: 30 * day, into: &effects)
         #expect(effects == [.discard(farAway, .expired)])
@@ -380,7 +380,7 @@ struct APNsDeliveryTests {
     @Test("a newer push replacing a stored one whose expiry already passed discards the old one as expired, not replaced")
     func replacingExpiredIsExpired() {
         var apns = server()
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         let old = push(1, expiration: .at(10 * second))
         #expect(apns.receive(old, at: 0, into: &effects) == .ok)
         #expect(apns.receive(push(2), at: 10 * second, into: &effects) == .ok)
@@ -391,7 +391,7 @@ struct APNsDeliveryTests {
     @Test("a delivery that bounced off a disconnected device is stored and delivered when it reconnects")
     func bounceIsStored() {
         var apns = server()
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         apns.deviceConnected(DeviceToken(1), at: 0, into: &effects)
         #expect(apns.receive(push(1), at: second, into: &effects) == .ok)
         #expect(effects == [.deliver(push(1))])
@@ -407,7 +407,7 @@ struct APNsDeliveryTests {
     @Test("a bounced push coalesces with the one stored after the disconnect: the later-accepted stored one is kept")
     func bounceCoalescesKeepingLatest() {
         var apns = server()
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         apns.deviceConnected(DeviceToken(1), at: 0, into: &effects)
         #expect(apns.receive(push(1), at: second, into: &effects) == .ok)   // on its way to the device
         guard case .deliver(let onItsWay)? = effects.first else { Issue.record("not delivered"); return }
@@ -431,7 +431,7 @@ struct APNsDeliveryTests {
     @Test("storage lasts 30 days from acceptance: a bounce of a copy accepted longer ago is expired, not stored")
     func storageCountsFromAcceptance() {
         var apns = server()
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         var old = push(1), recent = push(2)
         old.acceptedAt = 0
         recent.acceptedAt = 2 * second
@@ -449,7 +449,7 @@ struct APNsDeliveryTests {
     func twoBouncesKeepTheLaterAccepted() {
         for laterBouncesFirst in [false, true] {
             var apns = server()
-            var effects: ContiguousArray<APNsEffect> = []
+            var effects: OwnedBuffer<APNsEffect> = []
             apns.deviceConnected(DeviceToken(1), at: 0, into: &effects)
             #expect(apns.receive(push(1), at: 0, into: &effects) == .ok)
             #expect(apns.receive(push(2), at: second, into: &effects) == .ok)
@@ -471,7 +471,7 @@ struct APNsDeliveryTests {
     @Test("a bounced push replaces a stored one whose expiry already passed, which is discarded as expired")
     func bounceReplacesExpiredStored() {
         var apns = server()
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         let stale = push(2, expiration: .at(2 * second + 1))
         #expect(apns.receive(stale, at: 2 * second, into: &effects) == .ok)
         apns.deliveryFailed(push(1), at: 3 * second, into: &effects)
@@ -482,7 +482,7 @@ struct APNsDeliveryTests {
     @Test("a bounced push that may not be stored by its own apns-expiration is discarded as expired")
     func bounceOfImmediateExpires() {
         var apns = server()
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         #expect(apns.receive(push(2), at: 0, into: &effects) == .ok)
         apns.deliveryFailed(push(1, expiration: .immediately), at: second, into: &effects)
         apns.deliveryFailed(push(3, expiration: .at(second)), at: second, into: &effects)
@@ -494,7 +494,7 @@ struct APNsDeliveryTests {
     @Test("a bounce that reaches APNs after the device reconnected is delivered again")
     func bounceWhileConnectedRedelivers() {
         var apns = server()
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         apns.deviceConnected(DeviceToken(1), at: 0, into: &effects)
         apns.deliveryFailed(push(1), at: second, into: &effects)
         #expect(effects == [.deliver(push(1))])
@@ -503,7 +503,7 @@ struct APNsDeliveryTests {
     @Test("a bounce for an invalidated or unknown token is discarded as unregistered, not expired")
     func bounceForDeadToken() {
         var apns = server()
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         apns.invalidate(DeviceToken(1), at: 0, into: &effects)
         #expect(effects.isEmpty)
         apns.deliveryFailed(push(1), at: second, into: &effects)
@@ -518,7 +518,7 @@ struct APNsDeliveryTests {
     @Test("expireStored discards a stored push past its expiry and keeps one still valid")
     func expireStored() {
         var apns = server(knowing: [DeviceToken(1), DeviceToken(2)])
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         let short = push(1, to: DeviceToken(1), expiration: .at(10 * second))
         let long = push(2, to: DeviceToken(2), expiration: .at(20 * second))
         #expect(apns.receive(short, at: 0, into: &effects) == .ok)
@@ -537,7 +537,7 @@ struct APNsDeliveryTests {
     @Test("reset forgets every token and stored notification")
     func resetForgets() {
         var apns = server()
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         #expect(apns.receive(push(1), at: 0, into: &effects) == .ok)
         apns.reset()
         #expect(apns.storedNotification(for: DeviceToken(1)) == nil)
@@ -587,7 +587,7 @@ struct APNsCounterTests {
     func answersAreCounted() {
         var apns = server(APNsConfiguration(rateLimit: APNsRateLimit(burst: 1, window: second)),
                           knowing: [DeviceToken(1), DeviceToken(2)])
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         apns.deviceConnected(DeviceToken(1), at: 0, into: &effects)
         #expect(apns.receive(push(1), at: 0, into: &effects) == .ok)
         #expect(apns.receive(push(2), at: 0, into: &effects) == .failure(.tooManyRequests))
@@ -603,7 +603,7 @@ struct APNsCounterTests {
     @Test("offline: storedOffline per slot fill, discardedReplaced per coalesced one, deliveredFromStorage on reconnect")
     func storageIsCounted() {
         var apns = server()
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         #expect(apns.receive(push(1), at: 0, into: &effects) == .ok)
         #expect(apns.receive(push(2), at: second, into: &effects) == .ok)
         apns.deviceConnected(DeviceToken(1), at: 2 * second, into: &effects)
@@ -614,7 +614,7 @@ struct APNsCounterTests {
     @Test("expired discards are counted whether sent with apns-expiration 0, already past, or past in the slot")
     func expiriesAreCounted() {
         var apns = server()
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         #expect(apns.receive(push(1, expiration: .immediately), at: 0, into: &effects) == .ok)
         #expect(apns.receive(push(2, expiration: .at(0)), at: 0, into: &effects) == .ok)
         #expect(apns.receive(push(3, expiration: .at(second)), at: 0, into: &effects) == .ok)
@@ -628,7 +628,7 @@ struct APNsCounterTests {
     @Test("a bounce is no new request but counts bounced: re-stored it counts storedOffline, handed to a connected device delivered")
     func bouncesAreNotRequests() {
         var apns = server()
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         apns.deviceConnected(DeviceToken(1), at: 0, into: &effects)
         #expect(apns.receive(push(1), at: 0, into: &effects) == .ok)
         apns.deviceDisconnected(DeviceToken(1))
@@ -644,7 +644,7 @@ struct APNsCounterTests {
     @Test("power-held notifications count storedPower when held and delivered when the window opens")
     func powerIsCounted() {
         var apns = server(deferring)
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         apns.deviceConnected(DeviceToken(1), at: 0, into: &effects)
         #expect(apns.receive(push(1, priority: 5), at: 0, into: &effects) == .ok)
         #expect(apns.receive(push(2, priority: 1), at: 0, into: &effects) == .ok)
@@ -656,7 +656,7 @@ struct APNsCounterTests {
     @Test("unregistered and disabled discards are counted by reason, and a disabled push still counts accepted")
     func unregisteredAndDisabledAreCounted() {
         var apns = server(knowing: [DeviceToken(1), DeviceToken(2)])
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         apns.setNotificationsEnabled(DeviceToken(2), false)
         #expect(apns.receive(push(1), at: 0, into: &effects) == .ok)
         #expect(apns.receive(push(2, to: DeviceToken(2)), at: 0, into: &effects) == .ok)
@@ -670,7 +670,7 @@ struct APNsCounterTests {
     @Test("reset(configuration:seed:) zeroes the counters, forgets tokens and takes the new configuration")
     func resetZeroes() {
         var apns = server()
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         #expect(apns.receive(push(1), at: 0, into: &effects) == .ok)
         #expect(apns.counters == counts(accepted: 1, storedOffline: 1))
         #expect(apns.heldNotifications == 1)
@@ -687,7 +687,7 @@ struct APNsCounterTests {
     @Test("after a reset a token's power batch starts empty, even if it held some before")
     func resetEmptiesPowerBatches() {
         var apns = server(deferring)
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         apns.deviceConnected(DeviceToken(1), at: 0, into: &effects)
         #expect(apns.receive(push(1, priority: 5), at: 0, into: &effects) == .ok)
         apns.reset()
@@ -707,7 +707,7 @@ struct APNsInvalidationTests {
     @Test("invalidate discards the stored notification and then every power-held one, in arrival order, as unregistered")
     func invalidateDiscardsAllHeld() {
         var apns = server(deferring)
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         apns.deviceConnected(DeviceToken(1), at: 0, into: &effects)
         #expect(apns.receive(push(1, priority: 5), at: 0, into: &effects) == .ok)
         #expect(apns.receive(push(2, priority: 1), at: 0, into: &effects) == .ok)
@@ -730,7 +730,7 @@ struct APNsInvalidationTests {
     @Test("invalidating an unknown token does nothing")
     func invalidateUnknown() {
         var apns = server()
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         apns.invalidate(DeviceToken(4), at: 0, into: &effects)
         #expect(effects.isEmpty)
         #expect(apns.receive(push(1, to: DeviceToken(4)), at: 0, into: &effects) == .failure(.badDeviceToken))
@@ -739,7 +739,7 @@ struct APNsInvalidationTests {
     @Test("with notifications disabled a valid push is answered 200 and discarded at once as disabled, online or offline")
     func disabledIsOKAndDiscarded() {
         var apns = server()
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         apns.setNotificationsEnabled(DeviceToken(1), false)
         #expect(apns.receive(push(1), at: 0, into: &effects) == .ok)
         apns.deviceConnected(DeviceToken(1), at: second, into: &effects)
@@ -752,7 +752,7 @@ struct APNsInvalidationTests {
     @Test("notifications are enabled by default, registering again does not re-enable them, enabling does")
     func enableSwitch() {
         var apns = server()
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         apns.deviceConnected(DeviceToken(1), at: 0, into: &effects)
         #expect(apns.receive(push(1), at: 0, into: &effects) == .ok)
         apns.setNotificationsEnabled(DeviceToken(1), false)
@@ -767,7 +767,7 @@ struct APNsInvalidationTests {
           arguments: [true, false])
     func tokenChangeCarriesTheSetting(enabled: Bool) {
         var apns = server()
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         apns.setNotificationsEnabled(DeviceToken(1), enabled)
         apns.tokenChanged(from: DeviceToken(1), to: DeviceToken(2), at: 5, into: &effects)
         apns.deviceConnected(DeviceToken(2), at: 6, into: &effects)
@@ -779,7 +779,7 @@ struct APNsInvalidationTests {
     @Test("a disabled token still gets 400 for an invalid request and 410 once invalidated")
     func disabledKeepsErrors() {
         var apns = server()
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         apns.setNotificationsEnabled(DeviceToken(1), false)
         #expect(apns.receive(push(1, priority: 3), at: 0, into: &effects) == .failure(.badPriority))
         apns.invalidate(DeviceToken(1), at: 5, into: &effects)
@@ -797,7 +797,7 @@ struct APNsRateLimitTests {
     @Test("burst requests back to back are accepted, the next is 429 with no effect, and one conforms again after one interval")
     func burstThenInterval() {
         var apns = server(limited)
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         for message: Int32 in 1...4 { #expect(apns.receive(push(message), at: 0, into: &effects) == .ok) }
         effects.removeAll()
         #expect(apns.receive(push(5), at: 0, into: &effects) == answer(status: 429, reason: .tooManyRequests,
@@ -814,7 +814,7 @@ struct APNsRateLimitTests {
     @Test("refused requests use no credit: after a hundred 429s one still conforms exactly one interval later")
     func refusedDoNotConsume() {
         var apns = server(limited)
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         for message: Int32 in 1...4 { #expect(apns.receive(push(message), at: 0, into: &effects) == .ok) }
         for message: Int32 in 5...104 {
             #expect(apns.receive(push(message), at: 0, into: &effects) == .failure(.tooManyRequests))
@@ -825,7 +825,7 @@ struct APNsRateLimitTests {
     @Test("a full window of silence refills the whole burst, and no more")
     func refill() {
         var apns = server(limited)
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         for message: Int32 in 1...4 { #expect(apns.receive(push(message), at: 0, into: &effects) == .ok) }
         let later = 100 * second
         for message: Int32 in 5...8 { #expect(apns.receive(push(message), at: later, into: &effects) == .ok) }
@@ -835,7 +835,7 @@ struct APNsRateLimitTests {
     @Test("a steady rate of one per interval conforms forever after the burst is spent")
     func steadyRate() {
         var apns = server(limited)
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         for message: Int32 in 1...4 { #expect(apns.receive(push(message), at: 0, into: &effects) == .ok) }
         for step: Int32 in 1...50 {
             #expect(apns.receive(push(100 + step), at: SimTime(step) * second, into: &effects) == .ok, "\(step)")
@@ -846,7 +846,7 @@ struct APNsRateLimitTests {
     @Test("integer arithmetic: burst 3 per 10 µs gives interval 3 µs and tolerance 7 µs")
     func integerInterval() {
         var apns = server(APNsConfiguration(rateLimit: APNsRateLimit(burst: 3, window: 10)))
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         for message: Int32 in 1...3 { #expect(apns.receive(push(message), at: 0, into: &effects) == .ok) }
         // tat is 9 now: 9 − 1 = 8 > 7 refuses, 9 − 2 = 7 conforms.
         #expect(apns.receive(push(4), at: 1, into: &effects) == .failure(.tooManyRequests))
@@ -858,7 +858,7 @@ struct APNsRateLimitTests {
     @Test("the limit is per token: another token is not throttled by the first one's burst")
     func perToken() {
         var apns = server(limited, knowing: [DeviceToken(1), DeviceToken(2)])
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         for message: Int32 in 1...4 { #expect(apns.receive(push(message), at: 0, into: &effects) == .ok) }
         #expect(apns.receive(push(5), at: 0, into: &effects) == .failure(.tooManyRequests))
         for message: Int32 in 1...4 {
@@ -869,7 +869,7 @@ struct APNsRateLimitTests {
     @Test("check order: a 400 and a 410 come before 429 and use no credit")
     func order() {
         var apns = server(limited, knowing: [DeviceToken(1), DeviceToken(2)])
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         for message: Int32 in 1...4 { #expect(apns.receive(push(message), at: 0, into: &effects) == .ok) }
         #expect(apns.receive(push(5, priority: 7), at: 0, into: &effects) == .failure(.badPriority))
         #expect(apns.receive(push(6, byteCount: 9000), at: 0, into: &effects) == .failure(.payloadTooLarge))
@@ -889,7 +889,7 @@ struct APNsRateLimitTests {
     @Test("without a rate limit a thousand back-to-back requests are all accepted")
     func noLimit() {
         var apns = server()
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         for message: Int32 in 1...1000 { #expect(apns.receive(push(message), at: 0, into: &effects) == .ok) }
         #expect(apns.counters[.tooManyRequests] == 0)
     }
@@ -905,7 +905,7 @@ struct APNsNondeterministicStorageTests {
     /// of the two exact outcomes, empties the slot by reconnecting, and returns
     /// whether the older (A) was kept.
     private func keptOlder(_ apns: inout APNsServer, first: SimTime, second: SimTime) -> Bool {
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         apns.deviceDisconnected(DeviceToken(1))
         #expect(apns.receive(push(1), at: first, into: &effects) == .ok)
         #expect(apns.receive(push(2), at: second, into: &effects) == .ok)
@@ -1004,7 +1004,7 @@ struct APNsNondeterministicStorageTests {
         var sawOlderKept = 0
         for trial in 0..<400 {
             let start = SimTime(trial) * TimeUnit.minute
-            var effects: ContiguousArray<APNsEffect> = []
+            var effects: OwnedBuffer<APNsEffect> = []
             #expect(apns.receive(push(1), at: start, into: &effects) == .ok)
             #expect(apns.receive(push(2), at: start + 6 * second, into: &effects) == .ok)
             guard apns.storedNotification(for: DeviceToken(1)) == push(1) else {
@@ -1028,7 +1028,7 @@ struct APNsNondeterministicStorageTests {
         func choicesAfter(expiredFirst: Bool) -> [Bool] {
             var apns = server(policy, seed: 3)
             if expiredFirst {
-                var effects: ContiguousArray<APNsEffect> = []
+                var effects: OwnedBuffer<APNsEffect> = []
                 let stale = push(9, expiration: .at(second))
                 #expect(apns.receive(stale, at: 0, into: &effects) == .ok)
                 #expect(apns.receive(push(10), at: second, into: &effects) == .ok)
@@ -1057,7 +1057,7 @@ struct APNsNondeterministicStorageTests {
         var keptBounce = 0, keptStored = 0
         for trial in 0..<200 {
             let start = SimTime(trial) * TimeUnit.minute
-            var effects: ContiguousArray<APNsEffect> = []
+            var effects: OwnedBuffer<APNsEffect> = []
             #expect(apns.receive(push(2), at: start, into: &effects) == .ok)
             // Accepted just before push 2 and handed out; it bounces a second later.
             apns.deliveryFailed(handedOut(acceptedAt: start - 1), at: start + second, into: &effects)
@@ -1075,7 +1075,7 @@ struct APNsNondeterministicStorageTests {
         #expect(keptBounce > 50 && keptStored > 50, "\(keptBounce) / \(keptStored)")
         for trial in 200..<300 {
             let start = SimTime(trial) * TimeUnit.minute
-            var effects: ContiguousArray<APNsEffect> = []
+            var effects: OwnedBuffer<APNsEffect> = []
             #expect(apns.receive(push(2), at: start, into: &effects) == .ok)
             apns.deliveryFailed(handedOut(acceptedAt: start - Self.closeTogether), at: start + second, into: &effects)
             #expect(effects == [.discard(push(1), .replaced)], "\(trial)")
@@ -1091,7 +1091,7 @@ struct APNsPowerDeferralTests {
     @Test("priority 5 and 1 for a connected device are held with one deferForPower per batch and delivered together in order")
     func heldAndDeliveredInOrder() {
         var apns = server(deferring)
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         apns.deviceConnected(DeviceToken(1), at: 0, into: &effects)
         #expect(apns.receive(push(1, priority: 5), at: 0, into: &effects) == .ok)
         #expect(apns.receive(push(2, priority: 1), at: second, into: &effects) == .ok)
@@ -1113,7 +1113,7 @@ struct APNsPowerDeferralTests {
     @Test("a held push released to an offline device does not push out a newer one stored meanwhile")
     func releasedHeldPushKeepsTheNewerStored() {
         var apns = server(deferring)
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         apns.deviceConnected(DeviceToken(1), at: 0, into: &effects)
         #expect(apns.receive(push(1, priority: 5), at: 0, into: &effects) == .ok)          // held for power
         apns.deviceDisconnected(DeviceToken(1))
@@ -1129,7 +1129,7 @@ struct APNsPowerDeferralTests {
     @Test("priority 10 is delivered at once past a held batch; without deferral priority 5 is delivered at once too")
     func highPriorityAndNoDeferral() {
         var apns = server(deferring)
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         apns.deviceConnected(DeviceToken(1), at: 0, into: &effects)
         #expect(apns.receive(push(1, priority: 5), at: 0, into: &effects) == .ok)
         #expect(apns.receive(push(2, priority: 10), at: 0, into: &effects) == .ok)
@@ -1147,7 +1147,7 @@ struct APNsPowerDeferralTests {
     @Test("priority 5 for an offline device is stored as usual, with no deferForPower")
     func offlineLowPriorityStored() {
         var apns = server(deferring)
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         #expect(apns.receive(push(1, priority: 5), at: 0, into: &effects) == .ok)
         #expect(effects.isEmpty)
         #expect(apns.storedNotification(for: DeviceToken(1)) == push(1, priority: 5))
@@ -1157,7 +1157,7 @@ struct APNsPowerDeferralTests {
     @Test("offline when the window opens: the held ones are stored like any offline push, so they coalesce to the last")
     func offlineAtWindowCoalesces() {
         var apns = server(deferring)
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         apns.deviceConnected(DeviceToken(1), at: 0, into: &effects)
         for message: Int32 in 1...3 { #expect(apns.receive(push(message, priority: 5), at: 0, into: &effects) == .ok) }
         apns.deviceDisconnected(DeviceToken(1))
@@ -1176,7 +1176,7 @@ struct APNsPowerDeferralTests {
     @Test("a held one whose apns-expiration passed is discarded as expired; apns-expiration 0 gets its one attempt at the window")
     func expiryAtWindow() {
         var apns = server(deferring)
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         apns.deviceConnected(DeviceToken(1), at: 0, into: &effects)
         let passed = push(1, priority: 5, expiration: .at(5 * second))
         let ahead = push(2, priority: 5, expiration: .at(5 * second + 1))
@@ -1199,7 +1199,7 @@ struct APNsPowerDeferralTests {
     @Test("reconnecting does not release the power batch, and a window for an empty batch or unknown token does nothing")
     func windowOnly() {
         var apns = server(deferring)
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         apns.deviceConnected(DeviceToken(1), at: 0, into: &effects)
         #expect(apns.receive(push(1, priority: 5), at: 0, into: &effects) == .ok)
         apns.deviceDisconnected(DeviceToken(1))
@@ -1217,7 +1217,7 @@ struct APNsPowerDeferralTests {
     @Test("each token has its own batch and its own deferForPower")
     func batchesPerToken() {
         var apns = server(deferring, knowing: [DeviceToken(1), DeviceToken(2)])
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         apns.deviceConnected(DeviceToken(1), at: 0, into: &effects)
         apns.deviceConnected(DeviceToken(2), at: 0, into: &effects)
         #expect(apns.receive(push(1, to: DeviceToken(1), priority: 5), at: 0, into: &effects) == .ok)
@@ -1237,7 +1237,7 @@ struct APNsEndOfRunTests {
     @Test("heldNotifications counts offline slots and power batches over all tokens, and follows every exit")
     func heldCount() {
         var apns = server(deferring, knowing: [DeviceToken(1), DeviceToken(2), DeviceToken(3)])
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         #expect(apns.heldNotifications == 0)
         #expect(apns.receive(push(1, to: DeviceToken(1)), at: 0, into: &effects) == .ok)
         #expect(apns.receive(push(2, to: DeviceToken(1)), at: 0, into: &effects) == .ok)     // replaces 1
@@ -1263,7 +1263,7 @@ struct APNsEndOfRunTests {
     func expireAll() {
         let tokens = [DeviceToken(1), DeviceToken(2), DeviceToken(3), DeviceToken(5)]
         var apns = server(deferring, knowing: tokens)
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         let short1 = push(1, to: DeviceToken(1), expiration: .at(10 * second))
         let long = push(2, to: DeviceToken(2), expiration: .at(20 * second))
         let short5 = push(5, to: DeviceToken(5), expiration: .at(5 * second))
@@ -1289,7 +1289,7 @@ struct APNsEndOfRunTests {
     @Test("tokens registered far apart and after rotation each get their own state")
     func growingTokens() {
         var apns = server(knowing: [DeviceToken(0)])
-        var effects: ContiguousArray<APNsEffect> = []
+        var effects: OwnedBuffer<APNsEffect> = []
         for number: Int32 in 1...200 { apns.register(DeviceToken(number)) }
         apns.register(DeviceToken(1000))
         for number: Int32 in [0, 1, 200, 1000] {

@@ -222,10 +222,54 @@ struct LimitsTests {
         try client.server.respond(to: 1, status: 200, body: [UInt8](repeating: 1, count: 100_000))
         _ = client.received()
         let update = Frame(stream: 1, payload: .windowUpdate(increment: 1)).encoded
-        for _ in 0..<10_000 { client.send(update) } // one DATA frame of one octet each
+        // One DATA frame of one octet each, until the high-water mark: then the window
+        // grows unused, and the 445 updates past that point are paid for (within the burst).
+        for _ in 0..<7_000 { client.send(update) }
+        #expect(!client.server.isFinished)
         #expect(client.server.outboundByteCount >= ServerConnection.outboundHighWater)
         #expect(client.server.outboundByteCount <= ServerConnection.outboundHighWater + 10)
         #expect(client.server.bufferedResponseBytes == 100_000 - 1 - (ServerConnection.outboundHighWater + 9) / 10)
+    }
+
+    @Test("WINDOW_UPDATE flood: updates that give back no window our DATA used are paid for like PINGs, past the burst ENHANCE_YOUR_CALM",
+          arguments: [StreamID(0), StreamID(1)])
+    func windowUpdateFlood(_ stream: StreamID) {
+        // On the connection, increments of 1 never overflow 2^31-1 soon; on a stream that ended, they are late frames.
+        var client = Self.connected()
+        client.request(1)
+        try? client.server.respond(to: 1, status: 200)
+        _ = client.received()
+        let update = Frame(stream: stream, payload: .windowUpdate(increment: 1)).encoded
+        var bytes: [UInt8] = []
+        for _ in 0..<1_100 { bytes += update }
+        client.send(bytes)
+        #expect(client.goAway()?.code == .enhanceYourCalm)
+
+        // Raising a stream's window above the largest it was is paid for as well.
+        var raiser = Self.connected()
+        raiser.request(3, body: [])
+        bytes = []
+        for _ in 0..<1_100 { bytes += Frame(stream: 3, payload: .windowUpdate(increment: 1)).encoded }
+        raiser.send(bytes)
+        #expect(raiser.goAway()?.code == .enhanceYourCalm)
+    }
+
+    @Test("a client that reads gives its windows back as often as it likes: 30 000 one-octet WINDOW_UPDATEs, each after one DATA, are served")
+    func windowUpdatesWithEffect() throws {
+        var client = Self.connected(settings: [Setting(.initialWindowSize, 1)])
+        client.request(1)
+        try client.server.respond(to: 1, status: 200, body: [UInt8](repeating: 7, count: 30_000))
+        var received = 0
+        for frame in client.received() { if case .data(let bytes, _, _) = frame.payload { received += bytes.count } }
+        while received < 30_000 && !client.server.isFinished {
+            // The stream's octet back, and the connection's every 10 000 (it starts at 65 535).
+            var updates = [Frame(stream: 1, payload: .windowUpdate(increment: 1))]
+            if received % 10_000 == 0 { updates.append(Frame(stream: 0, payload: .windowUpdate(increment: 10_000))) }
+            client.send(updates)
+            for frame in client.received() { if case .data(let bytes, _, _) = frame.payload { received += bytes.count } }
+        }
+        #expect(received == 30_000)
+        #expect(!client.server.isFinished)
     }
 
     @Test("closed streams are remembered up to a bound, whatever the peer does")

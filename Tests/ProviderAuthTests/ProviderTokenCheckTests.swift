@@ -203,23 +203,43 @@ struct ProviderTokenCheckTests {
             == .expiredProviderToken)
     }
 
-    @Test("TooManyProviderTokenUpdates: a new token within 20 minutes is 429 and the old one stays; at 20 minutes it is taken")
+    @Test("TooManyProviderTokenUpdates: a fifth new token within 20 minutes is 429 and the four held stay; at 20 minutes it is taken")
     func tooManyUpdates() throws {
         var check = try Self.check()
-        let first = Self.token(), second = Self.token(issuedAt: Self.t0 + 60)
-        #expect(check.check(authorization: "bearer " + first, now: Self.now0) == .accepted)
+        let tokens = (0..<5).map { Self.token(issuedAt: Self.t0 + 60 * Int64($0)) }
+        for (index, token) in tokens.prefix(4).enumerated() {
+            #expect(check.check(authorization: "bearer " + token, now: Self.now0 + Int64(index) * TimeUnit.minute) == .accepted)
+        }
         let almost = Self.now0 + 20 * TimeUnit.minute - 1
-        let refused = try #require(refusal(check.check(authorization: "bearer " + second, now: almost)))
+        let refused = try #require(refusal(check.check(authorization: "bearer " + tokens[4], now: almost)))
         #expect(refused.0 == .tooManyProviderTokenUpdates && refused.0.status == 429)
-        #expect(refused.1.contains("1199 s after the last one"), "\(refused.1)")
-        #expect(check.check(authorization: "bearer " + first, now: almost) == .accepted)
-        #expect(check.check(authorization: "bearer " + second, now: Self.now0 + 20 * TimeUnit.minute) == .accepted)
-        // Going back to the first token is an update too.
-        #expect(check.check(authorization: "bearer " + first, now: Self.now0 + 21 * TimeUnit.minute).reason == .tooManyProviderTokenUpdates)
-        // Refused tokens are not updates: an invalid one leaves the current token in place.
-        #expect(check.check(authorization: "bearer " + Self.token(key: Self.otherKey), now: Self.now0 + 41 * TimeUnit.minute).reason
+        #expect(refused.1.contains("1199 s after 4 others on this connection; at most 4 each 1200 s"), "\(refused.1)")
+        for token in tokens.prefix(4) { #expect(check.check(authorization: "bearer " + token, now: almost) == .accepted) }
+        // The first was seen 20 minutes ago: three recent ones, so the fifth is taken.
+        #expect(check.check(authorization: "bearer " + tokens[4], now: Self.now0 + 20 * TimeUnit.minute) == .accepted)
+        // Going back to a held token is no update.
+        #expect(check.check(authorization: "bearer " + tokens[0], now: Self.now0 + 21 * TimeUnit.minute) == .accepted)
+        // Refused tokens are not held: an invalid one takes no provider's place.
+        #expect(check.check(authorization: "bearer " + Self.token(key: Self.otherKey), now: Self.now0 + 22 * TimeUnit.minute).reason
             == .invalidProviderToken)
-        #expect(check.check(authorization: "bearer " + second, now: Self.now0 + 41 * TimeUnit.minute) == .accepted)
+        // A token is held for its hour only.
+        #expect(check.check(authorization: "bearer " + tokens[0], now: Self.now0 + TimeUnit.hour + TimeUnit.second).reason
+            == .expiredProviderToken)
+    }
+
+    @Test("Two providers behind one proxy connection, each with its own token, are both answered for the whole hour; one making a token a request is refused from its fifth")
+    func providersBehindOneConnection() throws {
+        var check = try Self.check()
+        let first = Self.token(), second = Self.token(issuedAt: Self.t0 + 300)
+        for minute: Int64 in stride(from: 0, through: 59, by: 1) {
+            let now = Self.now0 + minute * TimeUnit.minute
+            #expect(check.check(authorization: "bearer " + first, now: now) == .accepted, "minute \(minute)")
+            if minute >= 5 { #expect(check.check(authorization: "bearer " + second, now: now + 1) == .accepted, "minute \(minute)") }
+        }
+        var minting = try Self.check()
+        let verdicts = (0..<6).map { minting.check(authorization: "bearer " + Self.token(issuedAt: Self.t0 + Int64($0)),
+                                                   now: Self.now0 + Int64($0) * TimeUnit.second).reason }
+        #expect(verdicts == [nil, nil, nil, nil, .tooManyProviderTokenUpdates, .tooManyProviderTokenUpdates])
     }
 
     @Test("InvalidProviderToken: another team's token on a connection that carries one team's")
@@ -297,5 +317,32 @@ struct ProviderTokenCheckTests {
         #expect(String(decoding: claims, as: UTF8.self) == #"{"iss":"TEAM123456","iat":1767225600}"#)
         // Deterministic: the same inputs give the same token.
         #expect(Self.token() == text)
+    }
+
+    @Test("a token sent again gets the same answer without a second signature verification: forged, accepted, or refused for its age")
+    func repeatedTokensVerifiedOnce() throws {
+        var check = try Self.check()
+        let forged = "bearer " + Self.token(key: Self.otherKey)
+        let first = check.check(authorization: forged, now: Self.now0)
+        #expect(first.reason == .invalidProviderToken)
+        for second in 1...1_000 {
+            #expect(check.check(authorization: forged, now: Self.now0 + Int64(second) * TimeUnit.second) == first)
+        }
+        #expect(check.signatureVerifications == 1)
+
+        // A token judged well signed but too old is answered by its age each time, verified once.
+        let old = "bearer " + Self.token(issuedAt: Self.t0 - 7_200)
+        #expect(check.check(authorization: old, now: Self.now0).reason == .expiredProviderToken)
+        #expect(check.check(authorization: old, now: Self.now0).reason == .expiredProviderToken)
+        #expect(check.signatureVerifications == 2)
+
+        // The accepted token, then the forged one again: judged anew (only the last is remembered), once.
+        let good = "bearer " + Self.token()
+        #expect(check.check(authorization: good, now: Self.now0) == .accepted)
+        #expect(check.check(authorization: good, now: Self.now0 + TimeUnit.second) == .accepted)
+        #expect(check.signatureVerifications == 3)
+        #expect(check.check(authorization: forged, now: Self.now0) == first)
+        #expect(check.check(authorization: forged, now: Self.now0) == first)
+        #expect(check.signatureVerifications == 4)
     }
 }

@@ -22,14 +22,14 @@ struct RolloutProviderTests {
         return provider
     }
 
-    private func sent(_ effects: ContiguousArray<ProviderEffect>) -> [PushNotification] {
+    private func sent(_ effects: OwnedBuffer<ProviderEffect>) -> [PushNotification] {
         effects.compactMap { if case .send(let push) = $0 { push } else { nil } }
     }
 
     @Test("mail before numberingFrom goes out plain (no xiva, no collapse id, a plain payload's size); from it on, positions 1, 2, …")
     func numberingStartsAtItsInstant() {
         var provider = provider()
-        var effects: ContiguousArray<ProviderEffect> = []
+        var effects: OwnedBuffer<ProviderEffect> = []
         provider.receiveMail(messageIndex: 0, at: 0, into: &effects)
         provider.receiveMail(messageIndex: 1, at: from - 1, into: &effects)
         provider.receiveMail(messageIndex: 2, at: from, into: &effects)
@@ -48,7 +48,7 @@ struct RolloutProviderTests {
     @Test("a re-request before any numbered push is answered with an error: nothing is held")
     func rerequestBeforeNumberingFails() {
         var provider = provider()
-        var effects: ContiguousArray<ProviderEffect> = []
+        var effects: OwnedBuffer<ProviderEffect> = []
         provider.receiveMail(messageIndex: 0, at: 0, into: &effects)
         effects.removeAll()
         provider.receiveRerequest(lastPosition: 3, gap: 2, invocation: 7, at: 10, into: &effects)

@@ -45,7 +45,7 @@ private func expected(_ message: Int32, position: Int32, expiration: Expiration 
 
 /// Sends mails `messages` at `now`, clearing the effects.
 private func mail(_ provider: inout XivaProvider, _ messages: ClosedRange<Int32>, at now: SimTime) {
-    var effects: ContiguousArray<ProviderEffect> = []
+    var effects: OwnedBuffer<ProviderEffect> = []
     for message in messages { provider.receiveMail(messageIndex: message, at: now, into: &effects) }
 }
 
@@ -182,7 +182,7 @@ struct XivaProviderTests {
     func positionsCountUp() {
         var first = makeProvider()
         var other = makeProvider()
-        var effects: ContiguousArray<ProviderEffect> = []
+        var effects: OwnedBuffer<ProviderEffect> = []
         #expect(first.lastPosition == 0)
         first.receiveMail(messageIndex: 10, at: 0, into: &effects)
         first.receiveMail(messageIndex: 11, at: 0, into: &effects)
@@ -201,7 +201,7 @@ struct XivaProviderTests {
         let shape = template(numbered: true)
         var provider = XivaProvider(configuration: ProviderConfiguration(template: shape, numbering: true))
         provider.register(token)
-        var effects: ContiguousArray<ProviderEffect> = []
+        var effects: OwnedBuffer<ProviderEffect> = []
         provider.receiveMail(messageIndex: 1, at: 0, into: &effects)
         guard case .send(let push)? = effects.first else { Issue.record("no send: \(effects)"); return }
         #expect(push.payload.xiva == XivaInfo(position: 1, deviceIDHash: deviceIDHash(shape.deviceID)))
@@ -210,7 +210,7 @@ struct XivaProviderTests {
     @Test("the no-queue configuration sends no xiva info and no collapse id, and numbers nothing")
     func noQueueSendsPlainPushes() {
         var plain = makeProvider(numbering: false)
-        var effects: ContiguousArray<ProviderEffect> = []
+        var effects: OwnedBuffer<ProviderEffect> = []
         plain.receiveMail(messageIndex: 4, at: 0, into: &effects)
         plain.receiveMail(messageIndex: 5, at: 0, into: &effects)
         let shape = template(numbered: false)
@@ -228,7 +228,7 @@ struct XivaProviderTests {
     @Test("a numbering provider with collapse ids switched off numbers pushes but sends no collapse id")
     func collapseIDOff() {
         var numbered = makeProvider(sendsCollapseID: false)
-        var effects: ContiguousArray<ProviderEffect> = []
+        var effects: OwnedBuffer<ProviderEffect> = []
         numbered.receiveMail(messageIndex: 1, at: 0, into: &effects)
         var push = expected(1, position: 1)
         push.collapseID = nil
@@ -238,7 +238,7 @@ struct XivaProviderTests {
     @Test("apns-priority comes from the configuration")
     func priority() {
         var low = makeProvider(priority: 5)
-        var effects: ContiguousArray<ProviderEffect> = []
+        var effects: OwnedBuffer<ProviderEffect> = []
         low.receiveMail(messageIndex: 1, at: 0, into: &effects)
         var push = expected(1, position: 1)
         push.priority = 5
@@ -248,7 +248,7 @@ struct XivaProviderTests {
     @Test("expiration policy: absent sends none, immediately sends 0, after(d) sends the instant now + d")
     func expirationPolicy() {
         let now = 1_000 * second
-        var effects: ContiguousArray<ProviderEffect> = []
+        var effects: OwnedBuffer<ProviderEffect> = []
         var absent = makeProvider(expiration: .absent)
         absent.receiveMail(messageIndex: 1, at: now, into: &effects)
         var immediately = makeProvider(expiration: .immediately)
@@ -264,7 +264,7 @@ struct XivaProviderTests {
     func noTokenDrops() {
         var provider = XivaProvider(configuration: ProviderConfiguration(template: template(numbered: true),
                                                                          numbering: true), deviceIDHash: hash)
-        var effects: ContiguousArray<ProviderEffect> = []
+        var effects: OwnedBuffer<ProviderEffect> = []
         provider.receiveMail(messageIndex: 8, at: 0, into: &effects)
         #expect(effects == [.dropped(messageIndex: 8, .noValidToken)])
         #expect(provider.lastPosition == 0)
@@ -274,7 +274,7 @@ struct XivaProviderTests {
     func rerequestResendsHeld() {
         var provider = makeProvider()
         mail(&provider, 100...109, at: 0)                 // positions 1…10 carry messages 100…109
-        var effects: ContiguousArray<ProviderEffect> = []
+        var effects: OwnedBuffer<ProviderEffect> = []
         provider.receiveRerequest(lastPosition: 9, gap: 3, invocation: 4, at: 5 * second, into: &effects)
         #expect(effects == [.send(expected(105, position: 6, isResend: true)),
                             .send(expected(106, position: 7, isResend: true)),
@@ -286,7 +286,7 @@ struct XivaProviderTests {
     @Test("a re-sent push carries its original's collapse id, so it collapses with the original on the device")
     func resendSharesCollapseID() {
         var provider = makeProvider()
-        var effects: ContiguousArray<ProviderEffect> = []
+        var effects: OwnedBuffer<ProviderEffect> = []
         provider.receiveMail(messageIndex: 1, at: 0, into: &effects)
         provider.receiveMail(messageIndex: 2, at: 0, into: &effects)
         provider.receiveRerequest(lastPosition: 2, gap: 1, invocation: 0, at: second, into: &effects)
@@ -304,7 +304,7 @@ struct XivaProviderTests {
     func resendExpirationFromNow() {
         var provider = makeProvider(expiration: .after(60 * second))
         mail(&provider, 1...2, at: 0)
-        var effects: ContiguousArray<ProviderEffect> = []
+        var effects: OwnedBuffer<ProviderEffect> = []
         provider.receiveRerequest(lastPosition: 2, gap: 1, invocation: 0, at: 10 * second, into: &effects)
         #expect(effects == [.send(expected(1, position: 1, expiration: .at(70 * second), isResend: true)),
                             .answer(invocation: 0, ok: true)])
@@ -314,7 +314,7 @@ struct XivaProviderTests {
     func rerequestAllExpired() {
         var provider = makeProvider(payloadTTL: 60 * second)
         mail(&provider, 1...3, at: 0)
-        var effects: ContiguousArray<ProviderEffect> = []
+        var effects: OwnedBuffer<ProviderEffect> = []
         provider.receiveRerequest(lastPosition: 3, gap: 2, invocation: 1, at: 60 * second, into: &effects)
         #expect(effects == [.positionsExpired(2), .answer(invocation: 1, ok: false)])
     }
@@ -323,7 +323,7 @@ struct XivaProviderTests {
     func ttlBoundary() {
         var provider = makeProvider(payloadTTL: 60 * second)
         mail(&provider, 1...2, at: 0)
-        var effects: ContiguousArray<ProviderEffect> = []
+        var effects: OwnedBuffer<ProviderEffect> = []
         provider.receiveRerequest(lastPosition: 2, gap: 1, invocation: 1, at: 60 * second - 1, into: &effects)
         #expect(effects == [.send(expected(1, position: 1, isResend: true)), .answer(invocation: 1, ok: true)])
     }
@@ -333,7 +333,7 @@ struct XivaProviderTests {
         var provider = makeProvider(payloadTTL: 60 * second)
         mail(&provider, 1...2, at: 0)                     // positions 1, 2 at t = 0
         mail(&provider, 3...5, at: 30 * second)           // positions 3, 4, 5 at t = 30 s
-        var effects: ContiguousArray<ProviderEffect> = []
+        var effects: OwnedBuffer<ProviderEffect> = []
         provider.receiveRerequest(lastPosition: 5, gap: 4, invocation: 2, at: 70 * second, into: &effects)
         #expect(effects == [.positionsExpired(2),
                             .send(expected(3, position: 3, isResend: true)),
@@ -350,7 +350,7 @@ struct XivaProviderTests {
         #expect(provider.lastPosition == 1_099)
         #expect(provider.heldPayloads == 1_099)
         #expect(provider.queueEntries == 2)
-        var effects: ContiguousArray<ProviderEffect> = []
+        var effects: OwnedBuffer<ProviderEffect> = []
         provider.receiveRerequest(lastPosition: 1_003, gap: 4, invocation: 1, at: 20 * second, into: &effects)
         #expect(effects == [.send(expected(999, position: 999, isResend: true)),
                             .send(expected(1_000, position: 1_000, isResend: true)),
@@ -371,7 +371,7 @@ struct XivaProviderTests {
         for message in Int32(1)...3_000 { mail(&provider, message...message, at: SimTime(message) * second) }
         #expect(provider.lastPosition == 3_000)
         #expect(provider.heldPayloads < 1_100)
-        var effects: ContiguousArray<ProviderEffect> = []
+        var effects: OwnedBuffer<ProviderEffect> = []
         // Positions 2,995…2,999 are held; a gap reaching back over forgotten ones counts those expired.
         provider.receiveRerequest(lastPosition: 3_000, gap: 100, invocation: 4, at: 3_000 * second, into: &effects)
         #expect(effects.first == .positionsExpired(41))
@@ -386,7 +386,7 @@ struct XivaProviderTests {
     func gapClampedAtOne() {
         var provider = makeProvider()
         mail(&provider, 1...4, at: 0)
-        var effects: ContiguousArray<ProviderEffect> = []
+        var effects: OwnedBuffer<ProviderEffect> = []
         provider.receiveRerequest(lastPosition: 3, gap: 10, invocation: 0, at: second, into: &effects)
         #expect(effects == [.send(expected(1, position: 1, isResend: true)),
                             .send(expected(2, position: 2, isResend: true)),
@@ -397,7 +397,7 @@ struct XivaProviderTests {
     func beyondQueueNotResent() {
         var provider = makeProvider()
         mail(&provider, 1...2, at: 0)
-        var effects: ContiguousArray<ProviderEffect> = []
+        var effects: OwnedBuffer<ProviderEffect> = []
         provider.receiveRerequest(lastPosition: 10, gap: 9, invocation: 0, at: second, into: &effects)
         #expect(effects == [.send(expected(1, position: 1, isResend: true)),
                             .send(expected(2, position: 2, isResend: true)),
@@ -411,7 +411,7 @@ struct XivaProviderTests {
     func nonPositiveGap() {
         var provider = makeProvider()
         mail(&provider, 1...3, at: 0)
-        var effects: ContiguousArray<ProviderEffect> = []
+        var effects: OwnedBuffer<ProviderEffect> = []
         provider.receiveRerequest(lastPosition: 3, gap: 0, invocation: 0, at: second, into: &effects)
         provider.receiveRerequest(lastPosition: 3, gap: -1, invocation: 1, at: second, into: &effects)
         #expect(effects == [.answer(invocation: 0, ok: false), .answer(invocation: 1, ok: false)])
@@ -421,7 +421,7 @@ struct XivaProviderTests {
     func noQueueRefusesRerequests() {
         var plain = makeProvider(numbering: false)
         mail(&plain, 1...5, at: 0)
-        var effects: ContiguousArray<ProviderEffect> = []
+        var effects: OwnedBuffer<ProviderEffect> = []
         plain.receiveRerequest(lastPosition: 5, gap: 2, invocation: 0, at: second, into: &effects)
         plain.receiveRerequest(lastPosition: 2, gap: 1, invocation: 1, at: second, into: &effects)
         plain.receiveRerequest(lastPosition: 1, gap: 1, invocation: 2, at: second, into: &effects)
@@ -432,7 +432,7 @@ struct XivaProviderTests {
     @Test("a 410 Unregistered makes the provider drop later mail with noValidToken until the device registers again")
     func unregisteredStopsUntilRegister() {
         var provider = makeProvider()
-        var effects: ContiguousArray<ProviderEffect> = []
+        var effects: OwnedBuffer<ProviderEffect> = []
         provider.receiveMail(messageIndex: 1, at: 0, into: &effects)
         let refused = expected(1, position: 1)
         let answer = APNsResponse.failure(.unregistered, timestamp: 5)
@@ -459,7 +459,7 @@ struct XivaProviderTests {
         var provider = makeProvider()
         let fresh = DeviceToken(9)
         provider.register(fresh)
-        var effects: ContiguousArray<ProviderEffect> = []
+        var effects: OwnedBuffer<ProviderEffect> = []
         let old = expected(1, position: 1)                 // sent to `token` before the re-registration
         provider.receiveResponse(.failure(.unregistered, timestamp: 0), for: old, into: &effects)
         provider.receiveMail(messageIndex: 2, at: 0, into: &effects)
@@ -470,7 +470,7 @@ struct XivaProviderTests {
     @Test("other APNs errors are reported as failed and keep the token; 200 changes nothing")
     func otherErrorsKeepToken() {
         var provider = makeProvider()
-        var effects: ContiguousArray<ProviderEffect> = []
+        var effects: OwnedBuffer<ProviderEffect> = []
         let push = expected(1, position: 1)
         provider.receiveResponse(.ok, for: push, into: &effects)
         #expect(effects.isEmpty)
@@ -488,7 +488,7 @@ struct XivaProviderTests {
         mail(&provider, 1...3, at: 0)
         provider.reset(configuration: provider.configuration, deviceIDHash: hash)
         #expect(provider.lastPosition == 0)
-        var effects: ContiguousArray<ProviderEffect> = []
+        var effects: OwnedBuffer<ProviderEffect> = []
         provider.receiveMail(messageIndex: 4, at: 0, into: &effects)
         provider.register(token)
         provider.receiveMail(messageIndex: 5, at: 0, into: &effects)
@@ -504,7 +504,7 @@ struct XivaProviderChainTests {
     @Test("mail for a folder subscribed after the last sync is dropped as staleSubscription and numbers nothing")
     func staleSubscriptionDropped() {
         var provider = makeProvider()
-        var effects: ContiguousArray<ProviderEffect> = []
+        var effects: OwnedBuffer<ProviderEffect> = []
         provider.receiveMail(messageIndex: 1, folderGeneration: 1, at: 0, into: &effects)
         #expect(effects == [.dropped(messageIndex: 1, .staleSubscription)])
         #expect(provider.lastPosition == 0)
@@ -517,7 +517,7 @@ struct XivaProviderChainTests {
     @Test("after subscriptionsSynced the folder's mail is sent; later generations stay stale; a sync never goes back")
     func subscriptionsSyncedAdmitsFolder() {
         var provider = makeProvider()
-        var effects: ContiguousArray<ProviderEffect> = []
+        var effects: OwnedBuffer<ProviderEffect> = []
         provider.subscriptionsSynced(generation: 2)
         #expect(provider.syncedGeneration == 2)
         provider.receiveMail(messageIndex: 1, folderGeneration: 1, at: 0, into: &effects)
@@ -535,7 +535,7 @@ struct XivaProviderChainTests {
     func staleBeforeNoToken() {
         var provider = XivaProvider(configuration: ProviderConfiguration(template: template(numbered: true),
                                                                          numbering: true), deviceIDHash: hash)
-        var effects: ContiguousArray<ProviderEffect> = []
+        var effects: OwnedBuffer<ProviderEffect> = []
         provider.receiveMail(messageIndex: 1, folderGeneration: 1, at: 0, into: &effects)
         provider.receiveMail(messageIndex: 2, at: 0, into: &effects)
         #expect(effects == [.dropped(messageIndex: 1, .staleSubscription), .dropped(messageIndex: 2, .noValidToken)])
@@ -549,7 +549,7 @@ struct XivaProviderChainTests {
         mail(&provider, 1...3, at: 0)
         provider.outageBegins()
         #expect(provider.isDown)
-        var effects: ContiguousArray<ProviderEffect> = []
+        var effects: OwnedBuffer<ProviderEffect> = []
         provider.receiveMail(messageIndex: 4, at: second, into: &effects)
         provider.receiveMail(messageIndex: 5, folderGeneration: 7, at: second, into: &effects)   // outage first
         provider.receiveRerequest(lastPosition: 3, gap: 2, invocation: 9, at: second, into: &effects)
@@ -568,7 +568,7 @@ struct XivaProviderChainTests {
         mail(&provider, 4...5, at: second)
         provider.outageEnds()
         #expect(!provider.isDown)
-        var effects: ContiguousArray<ProviderEffect> = []
+        var effects: OwnedBuffer<ProviderEffect> = []
         provider.receiveMail(messageIndex: 6, at: 2 * second, into: &effects)
         provider.receiveRerequest(lastPosition: 3, gap: 1, invocation: 0, at: 2 * second, into: &effects)
         provider.retryDue(expected(1, position: 1), attempt: 1, at: 2 * second, into: &effects)
@@ -580,7 +580,7 @@ struct XivaProviderChainTests {
     func outageKeepsSubscriptionStore() {
         var provider = makeProvider(retry: RetryPolicy(maxRetries: 1, backoff: second))
         provider.outageBegins()
-        var effects: ContiguousArray<ProviderEffect> = []
+        var effects: OwnedBuffer<ProviderEffect> = []
         let early = expected(1, position: 1)
         provider.receiveResponse(.failure(.serviceUnavailable), for: early, into: &effects)
         provider.sendFailed(early, attempt: 0, into: &effects)
@@ -603,7 +603,7 @@ struct XivaProviderChainTests {
     func networkFailureBackoff() {
         var provider = makeProvider(retry: RetryPolicy(maxRetries: 3, backoff: 2 * second))
         let push = expected(1, position: 1)
-        var effects: ContiguousArray<ProviderEffect> = []
+        var effects: OwnedBuffer<ProviderEffect> = []
         for attempt: Int32 in 0...3 { provider.sendFailed(push, attempt: attempt, into: &effects) }
         #expect(effects == [.retry(push, attempt: 1, after: 2 * second), .retry(push, attempt: 2, after: 4 * second),
                             .retry(push, attempt: 3, after: 8 * second), .failed(push, .network)])
@@ -613,7 +613,7 @@ struct XivaProviderChainTests {
     func networkFailureNoRetries() {
         var provider = makeProvider()
         let push = expected(1, position: 1)
-        var effects: ContiguousArray<ProviderEffect> = []
+        var effects: OwnedBuffer<ProviderEffect> = []
         provider.sendFailed(push, attempt: 0, into: &effects)
         #expect(effects == [.failed(push, .network)])
     }
@@ -622,7 +622,7 @@ struct XivaProviderChainTests {
     func rateLimitRetried() {
         var provider = makeProvider(retry: RetryPolicy(maxRetries: 2, backoff: second))
         let push = expected(1, position: 1)
-        var effects: ContiguousArray<ProviderEffect> = []
+        var effects: OwnedBuffer<ProviderEffect> = []
         provider.receiveResponse(.failure(.tooManyRequests), for: push, attempt: 0, into: &effects)
         provider.receiveResponse(.failure(.serviceUnavailable), for: push, attempt: 1, into: &effects)
         provider.receiveResponse(.failure(.tooManyRequests), for: push, attempt: 2, into: &effects)
@@ -638,7 +638,7 @@ struct XivaProviderChainTests {
     func otherErrorsNotRetried() {
         var provider = makeProvider(retry: RetryPolicy(maxRetries: 5))
         let push = expected(1, position: 1)
-        var effects: ContiguousArray<ProviderEffect> = []
+        var effects: OwnedBuffer<ProviderEffect> = []
         provider.receiveResponse(.failure(.payloadTooLarge), for: push, into: &effects)
         provider.receiveResponse(.failure(.badCollapseId), for: push, attempt: 1, into: &effects)
         provider.receiveResponse(.ok, for: push, attempt: 1, into: &effects)
@@ -653,7 +653,7 @@ struct XivaProviderChainTests {
         var provider = makeProvider()
         provider.register(token, at: 100 * second)        // the device registered the same token again
         let push = expected(1, position: 1)
-        var effects: ContiguousArray<ProviderEffect> = []
+        var effects: OwnedBuffer<ProviderEffect> = []
         let stale = APNsResponse.failure(.unregistered, timestamp: 100 * second - 1)
         provider.receiveResponse(stale, for: push, into: &effects)
         provider.receiveMail(messageIndex: 2, at: 101 * second, into: &effects)
@@ -666,7 +666,7 @@ struct XivaProviderChainTests {
             var provider = makeProvider()
             provider.register(token, at: 100 * second)
             let push = expected(1, position: 1)
-            var effects: ContiguousArray<ProviderEffect> = []
+            var effects: OwnedBuffer<ProviderEffect> = []
             let current = APNsResponse.failure(.unregistered, timestamp: stamp)
             provider.receiveResponse(current, for: push, into: &effects)
             provider.receiveMail(messageIndex: 2, at: 201 * second, into: &effects)
@@ -680,7 +680,7 @@ struct XivaProviderChainTests {
         var provider = makeProvider()
         provider.register(token, at: 100 * second)
         let push = expected(1, position: 1)
-        var effects: ContiguousArray<ProviderEffect> = []
+        var effects: OwnedBuffer<ProviderEffect> = []
         provider.receiveResponse(.failure(.unregistered), for: push, into: &effects)
         provider.receiveMail(messageIndex: 2, at: 101 * second, into: &effects)
         #expect(effects == [.failed(push, .rejected(.failure(.unregistered))), .dropped(messageIndex: 2, .noValidToken)])
@@ -692,7 +692,7 @@ struct XivaProviderChainTests {
     func retryDueReaddressed() {
         var provider = makeProvider(retry: RetryPolicy(maxRetries: 2))
         let push = expected(1, position: 1, isResend: true)
-        var effects: ContiguousArray<ProviderEffect> = []
+        var effects: OwnedBuffer<ProviderEffect> = []
         provider.retryDue(push, attempt: 1, at: second, into: &effects)
         let fresh = DeviceToken(77)
         provider.register(fresh, at: 2 * second)
@@ -705,7 +705,7 @@ struct XivaProviderChainTests {
     func retryDueWithoutToken() {
         var provider = makeProvider(retry: RetryPolicy(maxRetries: 2))
         let push = expected(1, position: 1)
-        var effects: ContiguousArray<ProviderEffect> = []
+        var effects: OwnedBuffer<ProviderEffect> = []
         provider.receiveResponse(.failure(.unregistered, timestamp: second), for: push, attempt: 1, into: &effects)
         effects.removeAll()
         let other = expected(2, position: 2)
@@ -725,7 +725,7 @@ struct XivaProviderChainTests {
         // The 36-character device id becomes the new hash in hex, zero-padded to the same length.
         let newKey = String(repeating: "0", count: 31) + "12345+ru.yandex.mail"
         #expect(provider.template.queueKey == newKey)
-        var effects: ContiguousArray<ProviderEffect> = []
+        var effects: OwnedBuffer<ProviderEffect> = []
         provider.receiveMail(messageIndex: 4, at: second, into: &effects)
         let shape = template(numbered: true)
         let renumbered = PushNotification(token: token, collapseID: CollapseID(newKey + "/1"),
@@ -742,7 +742,7 @@ struct XivaProviderChainTests {
         var provider = makeProvider()
         mail(&provider, 1...3, at: 0)
         provider.register(token, deviceIDHash: 0x0001_2345, at: second)
-        var effects: ContiguousArray<ProviderEffect> = []
+        var effects: OwnedBuffer<ProviderEffect> = []
         provider.receiveRerequest(lastPosition: 4, gap: 3, invocation: 0, at: second, into: &effects)
         #expect(effects == [.answer(invocation: 0, ok: false)])
     }
@@ -755,7 +755,7 @@ struct XivaProviderChainTests {
         provider.register(token, at: 2 * second)
         #expect(provider.lastPosition == 2)
         #expect(provider.template == template(numbered: true))
-        var effects: ContiguousArray<ProviderEffect> = []
+        var effects: OwnedBuffer<ProviderEffect> = []
         provider.receiveMail(messageIndex: 3, at: 3 * second, into: &effects)
         provider.receiveRerequest(lastPosition: 3, gap: 1, invocation: 0, at: 3 * second, into: &effects)
         #expect(effects == [.send(expected(3, position: 3)), .send(expected(2, position: 2, isResend: true)),
@@ -781,7 +781,7 @@ struct XivaProviderChainTests {
         var provider = makeProvider(payloadTTL: 60 * second, expiredPositions: .error)
         mail(&provider, 1...2, at: 0)                     // positions 1, 2 at t = 0
         mail(&provider, 3...5, at: 30 * second)           // positions 3, 4, 5 at t = 30 s
-        var effects: ContiguousArray<ProviderEffect> = []
+        var effects: OwnedBuffer<ProviderEffect> = []
         provider.receiveRerequest(lastPosition: 5, gap: 4, invocation: 2, at: 70 * second, into: &effects)
         #expect(effects == [.positionsExpired(2), .answer(invocation: 2, ok: false)])
     }
@@ -791,7 +791,7 @@ struct XivaProviderChainTests {
         var provider = makeProvider(payloadTTL: 60 * second, expiredPositions: .error)
         mail(&provider, 1...1, at: 0)
         mail(&provider, 2...4, at: 30 * second)
-        var effects: ContiguousArray<ProviderEffect> = []
+        var effects: OwnedBuffer<ProviderEffect> = []
         provider.receiveRerequest(lastPosition: 4, gap: 3, invocation: 5, at: 60 * second, into: &effects)
         #expect(effects == [.positionsExpired(1), .answer(invocation: 5, ok: false)])
     }
@@ -801,7 +801,7 @@ struct XivaProviderChainTests {
         var provider = makeProvider(payloadTTL: 60 * second, expiredPositions: .error)
         mail(&provider, 1...2, at: 0)
         mail(&provider, 3...5, at: 30 * second)
-        var effects: ContiguousArray<ProviderEffect> = []
+        var effects: OwnedBuffer<ProviderEffect> = []
         provider.receiveRerequest(lastPosition: 5, gap: 2, invocation: 3, at: 70 * second, into: &effects)
         #expect(effects == [.send(expected(3, position: 3, isResend: true)),
                             .send(expected(4, position: 4, isResend: true)), .answer(invocation: 3, ok: true)])
@@ -812,7 +812,7 @@ struct XivaProviderChainTests {
         var provider = makeProvider(payloadTTL: 60 * second, expiredPositions: .resendRest)
         mail(&provider, 1...3, at: 0)
         mail(&provider, 4...4, at: 50 * second)
-        var effects: ContiguousArray<ProviderEffect> = []
+        var effects: OwnedBuffer<ProviderEffect> = []
         // Requests 2 … 9; only 2 … 4 exist, and 2, 3 are past the TTL at t = 61 s.
         provider.receiveRerequest(lastPosition: 10, gap: 8, invocation: 1, at: 61 * second, into: &effects)
         #expect(effects == [.positionsExpired(2), .send(expected(4, position: 4, isResend: true)),
@@ -823,7 +823,7 @@ struct XivaProviderChainTests {
     func noTTLNoExpiry() {
         var provider = makeProvider(expiredPositions: .error)
         mail(&provider, 1...2, at: 0)
-        var effects: ContiguousArray<ProviderEffect> = []
+        var effects: OwnedBuffer<ProviderEffect> = []
         provider.receiveRerequest(lastPosition: 2, gap: 1, invocation: 0, at: 365 * TimeUnit.day, into: &effects)
         #expect(effects == [.send(expected(1, position: 1, isResend: true)), .answer(invocation: 0, ok: true)])
     }

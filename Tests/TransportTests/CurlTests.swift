@@ -34,6 +34,20 @@ struct CurlTests {
         #expect(request.value("user-agent")?.hasPrefix("curl/") == true)
     }
 
+    @Test("curl --http1.1 on the HTTP/2 listener gets an HTTP/1.1 505 saying to speak HTTP/2, not frames it reads as HTTP/0.9",
+          .enabled(if: present || ExternalTool.required, missing))
+    func http1OnTheHTTP2Listener() throws {
+        try #require(Self.present, "CI=true, but curl is missing")
+        let running = try RunningServer()
+        defer { running.stop() }
+        for flags in [["--http1.1"], ["--http1.1", "--data-binary", "{\"aps\":{}}"], []] {
+            let answer = try curl(flags + ["http://127.0.0.1:\(running.port)/3/device/abc"])
+            #expect(answer.version == "1.1" && answer.status == 505, "curl \(flags)")
+            #expect(answer.body.contains("HTTP/2 only") && answer.body.contains("--http2-prior-knowledge"))
+        }
+        #expect(running.service.requestCount == 0)
+    }
+
     @Test("on the listener that speaks both, plain curl gets HTTP/1.1 and curl --http2-prior-knowledge HTTP/2",
           .enabled(if: present || ExternalTool.required, missing))
     func bothOnOneListener() throws {

@@ -37,4 +37,23 @@ struct HttpxTests {
         #expect(Set(requests.map(\.connection)).count == 1, "httpx used \(Set(requests.map(\.connection)).count) connections")
         #expect(requests.first?.value("apns-topic") == "com.example.mail")
     }
+
+    @Test("httpx.Client(http2=True) over cleartext speaks HTTP/1.1 and gets the HTTP/1.1 505 saying to speak HTTP/2, not an illegal request line",
+          .enabled(if: present || ExternalTool.required,
+                   "python3 -m pip install httpx h2 (with CI=true its absence fails the test)"))
+    func httpxWithoutPriorKnowledge() throws {
+        try #require(Self.present, "CI=true, but python3 cannot import httpx and h2")
+        let running = try RunningServer()
+        defer { running.stop() }
+        let program = """
+            import httpx, sys
+            with httpx.Client(http2=True) as client:
+                answer = client.post(sys.argv[1], content=b'{"aps":{}}')
+                print(answer.http_version, answer.status_code, answer.text.strip())
+            """
+        let outcome = try ExternalTool.run("python3", ["-c", program, "http://127.0.0.1:\(running.port)/3/device/abc"], timeout: 50)
+        #expect(outcome.status == 0, "\(outcome.errors)")
+        #expect(outcome.output.hasPrefix("HTTP/1.1 505 This port speaks HTTP/2 only"), "\(outcome.output)")
+        #expect(running.service.requestCount == 0)
+    }
 }

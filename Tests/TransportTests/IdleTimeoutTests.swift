@@ -12,15 +12,28 @@ struct IdleTimeoutTests {
         return configuration
     }
 
-    @Test("a client that connects to the HTTP/2 listener and says nothing gets SETTINGS, then GOAWAY NO_ERROR, then the close")
+    @Test("a client that connects to the HTTP/2 listener and says nothing is closed without a word: SETTINGS wait for its preface")
     func silentHTTP2Client() throws {
         let running = try RunningServer(configuration: Self.configuration)
         let client = try RawClient(port: running.port)
         let (bytes, end) = client.readUntilClosed()
         client.close()
         let statistics = running.stop()
+        #expect(end == .closed && bytes.isEmpty)
+        #expect(statistics.connectionsClosedIdle == 1)
+    }
+
+    @Test("an HTTP/2 client that sent its preface and SETTINGS, then nothing, gets SETTINGS, then GOAWAY NO_ERROR, then the close")
+    func silentAfterPreface() throws {
+        let running = try RunningServer(configuration: Self.configuration)
+        let client = try RawClient(port: running.port)
+        try client.send(H2Wire.start)
+        let (bytes, end) = client.readUntilClosed()
+        client.close()
+        let statistics = running.stop()
         #expect(end == .closed)
         let frames = try #require(H2Wire.frames(bytes))
+        guard case .settings(ack: false, _)? = frames.first?.payload else { Issue.record("no SETTINGS first: \(frames)"); return }
         #expect(H2Wire.goAways(frames).map(\.code) == [.noError])
         #expect(statistics.connectionsClosedIdle == 1)
     }

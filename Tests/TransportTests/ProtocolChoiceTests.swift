@@ -19,7 +19,7 @@ struct ProtocolChoiceTests {
     }
 
     @Test("garbage instead of the preface on the HTTP/2 listener gets SETTINGS then GOAWAY PROTOCOL_ERROR, then the connection closes",
-          arguments: ["GET / HTTP/1.1\r\nHost: a\r\n\r\n", "\u{16}\u{03}\u{01}\u{00}\u{a5}\u{01}\u{00}\u{00}", "PRI * HTTP/2.0\r\n\r\nXX"])
+          arguments: ["\u{16}\u{03}\u{01}\u{00}\u{a5}\u{01}\u{00}\u{00}", "PRI * HTTP/2.0\r\n\r\nXX"])
     func garbageOnPriorKnowledge(_ garbage: String) throws {
         let running = try RunningServer()
         defer { running.stop() }
@@ -33,6 +33,48 @@ struct ProtocolChoiceTests {
         let goAways = H2Wire.goAways(frames)
         #expect(goAways.count == 1 && goAways.first?.code == .protocolError && goAways.first?.lastStream == 0)
         #expect(running.service.requestCount == 0)
+    }
+
+    @Test("an HTTP/1.1 request on the HTTP/2 listener gets an HTTP/1.1 505 saying to speak HTTP/2, then the connection closes",
+          arguments: ["GET / HTTP/1.1\r\nHost: a\r\n\r\n", "POST /3/device/ab HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nhello",
+                      "OPTIONS * HTTP/1.1\r\nHost: a\r\nUpgrade: h2c\r\n\r\n"])
+    func http1OnPriorKnowledge(_ request: String) throws {
+        let running = try RunningServer()
+        defer { running.stop() }
+        let client = try RawClient(port: running.port)
+        defer { client.close() }
+        // The request line's method arrives in pieces: the verdict waits for its space.
+        for piece in [String(request.prefix(2)), String(request.dropFirst(2))] { try client.send(piece) }
+        let (bytes, end) = client.readUntilClosed()
+        #expect(end == .closed)
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.hasPrefix("HTTP/1.1 505 HTTP Version Not Supported\r\n"), "\(text)")
+        #expect(text.contains("connection: close\r\n") && text.hasSuffix("\r\n\r\n" + HTTP1RefusalSession.advice))
+        #expect(running.service.requestCount == 0)
+    }
+
+    @Test("HEAD on the HTTP/2 listener gets the 505's head alone")
+    func headOnPriorKnowledge() throws {
+        let running = try RunningServer()
+        defer { running.stop() }
+        let client = try RawClient(port: running.port)
+        defer { client.close() }
+        try client.send("HEAD / HTTP/1.1\r\nHost: a\r\n\r\n")
+        let text = String(decoding: client.readUntilClosed().bytes, as: UTF8.self)
+        #expect(text.hasPrefix("HTTP/1.1 505 ") && text.hasSuffix("\r\n\r\n"))
+    }
+
+    @Test("on the HTTP/2 listener the verdict waits for a method's space; PRI, a non-token octet or an overlong method is HTTP/2's to refuse")
+    func priorKnowledgeSniffer() {
+        #expect(ProtocolSniffer.priorKnowledgeVerdict([]) == .undecided)
+        #expect(ProtocolSniffer.priorKnowledgeVerdict(FrameParser.clientPreface) == .http2)
+        #expect(ProtocolSniffer.priorKnowledgeVerdict(Array("GET".utf8)) == .undecided)
+        #expect(ProtocolSniffer.priorKnowledgeVerdict(Array("GET ".utf8)) == .http1)
+        #expect(ProtocolSniffer.priorKnowledgeVerdict(Array("PRI * HTTP/2.0\r\n\r\nXX".utf8)) == .http2)
+        #expect(ProtocolSniffer.priorKnowledgeVerdict(Array("PRI / HTTP/1.1\r\n".utf8)) == .http2)
+        #expect(ProtocolSniffer.priorKnowledgeVerdict([0x16, 0x03, 0x01]) == .http2)
+        #expect(ProtocolSniffer.priorKnowledgeVerdict(Array(" GET".utf8)) == .http2)
+        #expect(ProtocolSniffer.priorKnowledgeVerdict(Array(String(repeating: "A", count: 33).utf8)) == .http2)
     }
 
     @Test("the preface sent an octet at a time on the listener that speaks both still makes the connection HTTP/2")

@@ -12,15 +12,18 @@ final class RunningServer: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private(set) var returned = false
 
-    /// Binds one listener per entry (host and protocol) on a free port, and starts the loop.
+    /// Binds one listener per entry (host and protocol) on a free port, each keeping the
+    /// connections `maxConnections` says (by position; nil or absent: the configuration's),
+    /// and starts the loop.
     init(configuration: TransportConfiguration = TransportConfiguration(),
          listeners: [(host: String, speaks: ListenerProtocol)] = [("127.0.0.1", .http2PriorKnowledge)],
-         service: TestService = TestService()) throws {
+         maxConnections: [Int?] = [], service: TestService = TestService()) throws {
         server = Server(configuration: configuration)
         self.service = service
         var ports: [Int] = []
-        for listener in listeners {
-            ports.append(try server.bind(host: listener.host, port: 0, protocol: listener.speaks).port)
+        for (index, listener) in listeners.enumerated() {
+            let limit = index < maxConnections.count ? maxConnections[index] : nil
+            ports.append(try server.bind(host: listener.host, port: 0, protocol: listener.speaks, maxConnections: limit).port)
         }
         self.ports = ports
         let thread = Thread { [self] in

@@ -28,13 +28,21 @@ package struct SampleTape {
     private var cursor = 0
     /// The stream continued by the strategy being played, past a full tape.
     private var overflow = SplitMix64(seed: 0)
+    /// What draws the stream: kept here, so a draw reads no sampler from its caller.
+    private var sampler = Sampler(.constant(0))
+    /// The sampler's value when it is a constant (it draws nothing: no tape needed).
+    private var constant: SimDuration?
 
     /// An empty tape.
     package init() {}
 
-    /// Starts the tape over for a new lane, whose stream is `stream`.
+    /// Starts the tape over for a new lane, whose stream is `stream`, drawn by `sampler`
+    /// (the only one that reads this stream).
     /// - Complexity: O(1) (keeps the capacity).
-    package mutating func start(_ stream: SplitMix64) {
+    package mutating func start(_ stream: SplitMix64, drawnBy sampler: Sampler) {
+        self.sampler = sampler
+        var none = SplitMix64(seed: 0)
+        constant = sampler.isConstant ? sampler.sample(&none) : nil
         values.removeAll()
         values.makeUnique()
         source = stream
@@ -61,21 +69,22 @@ package struct SampleTape {
         overflow = position.overflow
     }
 
-    /// The next draw of `sampler` from this stream.
+    /// The next draw from this stream.
     /// - Complexity: O(1).
     @inline(__always)
-    package mutating func next(_ sampler: Sampler) -> SimDuration {
+    package mutating func next() -> SimDuration {
+        if let constant { return constant }
         if cursor < values.count {
             let value = values[cursor]
             cursor &+= 1
             return value
         }
-        return extend(sampler)
+        return extend()
     }
 
     /// A draw past what the tape holds: drawn, and kept while there is room.
     @inline(never)
-    private mutating func extend(_ sampler: Sampler) -> SimDuration {
+    private mutating func extend() -> SimDuration {
         if values.count < Self.capacity {
             let value = sampler.sample(&source)
             values.append(value)
@@ -88,12 +97,4 @@ package struct SampleTape {
         }
         return sampler.sample(&overflow)
     }
-}
-
-extension Sampler {
-    /// One draw from a lane's tape of this sampler's stream (`SampleTape`): the same
-    /// value `sample(_:)` gives on the stream at that point.
-    /// - Complexity: O(1).
-    @inline(__always)
-    package func sample(_ tape: inout SampleTape) -> SimDuration { tape.next(self) }
 }

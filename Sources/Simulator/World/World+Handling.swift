@@ -54,7 +54,7 @@ extension World {
             routeAPNsEffects(at: now, observer: Observer.self)
         case .pushReachesDevice(let slot):
             // The push stays in its slot while the phone takes it: a bounce goes back from there.
-            let footprintKB = draws.footprint?.sample(&memoryRandom) ?? 0
+            let footprintKB = memoryRandom.next()
             phone.receive(pushPool[slot], footprintKB: footprintKB, at: now, into: &deviceEffects)
             routeDeviceEffects(at: now, handedOver: slot, observer: Observer.self)
         case .rerequestReachesProvider(let position, let gap, let invocation, let returnDelay):
@@ -159,7 +159,7 @@ extension World {
             EffectRouter.route(effect, at: now, through: &self)
         }
         if providerRouted >= World.effectsKept {
-            providerEffects.removeAll(keepingCapacity: true)
+            providerEffects.removeAll()
             providerRouted = 0
         }
     }
@@ -174,7 +174,7 @@ extension World {
             EffectRouter.route(effect, at: now, through: &self)
         }
         if apnsRouted >= World.effectsKept {
-            apnsEffects.removeAll(keepingCapacity: true)
+            apnsEffects.removeAll()
             apnsRouted = 0
         }
     }
@@ -194,8 +194,14 @@ extension World {
         }
         if handedOver >= 0 && !bounced { pushPool.free(handedOver) }
         if deviceRouted >= World.effectsKept {
-            deviceEffects.removeAll(keepingCapacity: true)
+            deviceEffects.removeAll()
             deviceRouted = 0
+        }
+        // The message the agenda would hand out next, handled now (`handlesNowAtOnce`).
+        if let message = pendingNow {
+            pendingNow = nil
+            eventsAtOnce += 1
+            handle(message, at: now, observer: Observer.self)
         }
     }
 
@@ -212,21 +218,42 @@ extension World {
 extension World: ProviderEffectLane, APNsEffectLane, DeviceEffectLane {
     package typealias Message = WorldEvent
 
-    @inline(__always) package mutating func send(_ message: WorldEvent, arrivingAt time: SimTime) {
+    package mutating func send(_ message: WorldEvent, arrivingAt time: SimTime) {
         agenda.send(message, arrivingAt: time)
     }
 
-    @inline(__always) package mutating func sendNow(_ message: WorldEvent) { agenda.sendNow(message) }
+    package mutating func sendNow(_ message: WorldEvent) {
+        // Sent by the last of the phone's effects with nothing else due now: the agenda would
+        // hand it out next, so the routing hands it over as it ends (`handlesNowAtOnce`).
+        if handlesNowAtOnce, deviceRouted == deviceEffects.count, pendingNow == nil, !agenda.holdsZeroTimeMessages,
+           Self.isHandledAtOnce(message) {
+            pendingNow = message
+        } else {
+            agenda.sendNow(message)
+        }
+    }
 
-    @inline(__always) package mutating func park(_ push: PushNotification, attempt: Int32) -> PushSlot {
+    /// The zero-time messages that may skip the agenda: those that reach APNs's connection
+    /// state or the provider's registrations, and send nothing at zero time themselves.
+    @inline(__always)
+    private static func isHandledAtOnce(_ message: WorldEvent) -> Bool {
+        switch message {
+        case .connectionReachesAPNs, .disconnectionReachesAPNs, .registrationReachesProvider, .subscriptionSyncReachesProvider:
+            true
+        case .bounceReachesAPNs, .tokenChangeReachesAPNs, .pushReachesAPNs, .apnsErrorReachesProvider, .sendFailureReachesProvider,
+             .retryDue, .powerWindowOpens, .pushReachesDevice, .rerequestReachesProvider, .answerReachesDevice,
+             .extensionDeadline, .appUpdateReachesDevice, .tapped:
+            false
+        }
+    }
+
+    package mutating func park(_ push: PushNotification, attempt: Int32) -> PushSlot {
         pushPool.park(push, attempt: attempt)
     }
 
-    @inline(__always)
-    package mutating func deliveryDelay(for token: DeviceToken) -> SimDuration { draws.apnsToDevice.sample(&apnsLatencyRandom) }
+    package mutating func deliveryDelay(for token: DeviceToken) -> SimDuration { apnsLatencyRandom.next() }
 
-    @inline(__always)
-    package mutating func powerDelay(for token: DeviceToken) -> SimDuration { draws.powerDeferral?.sample(&powerRandom) ?? 0 }
+    package mutating func powerDelay(for token: DeviceToken) -> SimDuration { powerRandom.next() }
 
     @inline(__always)
     package mutating func tapDelay() -> SimDuration? { draws.tap(&tapRandom) }
@@ -236,27 +263,23 @@ extension World: ProviderEffectLane, APNsEffectLane, DeviceEffectLane {
 
     /// A request leaves the provider: the network loses it (the provider's timeout
     /// fires) or it reaches APNs after the provider-to-APNs latency.
-    @inline(__always)
     package mutating func sendToAPNs(_ push: PushNotification, attempt: Int32, at now: SimTime) {
         let slot = pushPool.park(push, attempt: attempt)
         if let network = draws.network, networkRandom.nextUnitInterval() <= network.failureProbability {
             agenda.send(.sendFailureReachesProvider(slot), arrivingAt: now + network.timeout)
         } else {
-            agenda.send(.pushReachesAPNs(slot), arrivingAt: now + draws.providerToAPNs.sample(&providerLatencyRandom))
+            agenda.send(.pushReachesAPNs(slot), arrivingAt: now + providerLatencyRandom.next())
         }
     }
 
-    @inline(__always)
     package mutating func retry(_ push: PushNotification, attempt: Int32, due: SimTime) {
         agenda.send(.retryDue(pushPool.park(push, attempt: attempt)), arrivingAt: due)
     }
 
-    @inline(__always)
     package mutating func answerRerequest(invocation: Int32, ok: Bool, at now: SimTime) {
         agenda.send(.answerReachesDevice(invocation: invocation, ok: ok), arrivingAt: now + returnDelay)
     }
 
-    @inline(__always)
     package mutating func note(_ note: ProviderNote, at now: SimTime) {
         switch note {
         case .sent(let push, let isRetry): ledger.pushSent(push, isRetry: isRetry)
@@ -268,7 +291,6 @@ extension World: ProviderEffectLane, APNsEffectLane, DeviceEffectLane {
         }
     }
 
-    @inline(__always)
     package mutating func discarded(_ push: PushNotification, _ reason: APNsDiscardReason, loss: LossReason, at now: SimTime) {
         ledger.lost(push, loss)
     }
@@ -276,23 +298,21 @@ extension World: ProviderEffectLane, APNsEffectLane, DeviceEffectLane {
     /// The phone's calls reach the in-process provider through the agenda: a registration
     /// and a subscription sync at once, a re-request after half a drawn round trip (its
     /// answer takes the other half back).
-    @inline(__always)
     package mutating func callProvider(_ call: PhoneCall, at now: SimTime) {
         switch call {
         case .register(let token, let hash):
-            agenda.sendNow(.registrationReachesProvider(token, deviceIDHash: hash))
+            sendNow(.registrationReachesProvider(token, deviceIDHash: hash))
         case .subscriptions(let generation):
-            agenda.sendNow(.subscriptionSyncReachesProvider(generation: generation))
+            sendNow(.subscriptionSyncReachesProvider(generation: generation))
         case .rerequest(let position, let gap, let invocation):
             ledger.rerequested()
             ledger.rerequestOpened(position: position, gap: gap, invocation: invocation)
-            let roundTrip = draws.rerequestRoundTrip.sample(&rerequestRandom)
+            let roundTrip = rerequestRandom.next()
             agenda.send(.rerequestReachesProvider(position: position, gap: gap, invocation: invocation,
                                                      returnDelay: roundTrip - roundTrip / 2), arrivingAt: now + roundTrip / 2)
         }
     }
 
-    @inline(__always)
     package mutating func presented(messageIndex: Int32, replacedExisting: Bool, run: ExtensionRun, at now: SimTime) -> Bool {
         switch run {
         case .ran: break
@@ -304,7 +324,6 @@ extension World: ProviderEffectLane, APNsEffectLane, DeviceEffectLane {
         return ledger.presented(messageIndex: messageIndex, replacedExisting: replacedExisting, at: now)
     }
 
-    @inline(__always)
     package mutating func note(_ note: DeviceNote, at now: SimTime) {
         switch note {
         case .online, .offline, .bounced: break

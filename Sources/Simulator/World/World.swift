@@ -25,9 +25,9 @@ package struct World {
     /// What happens whatever the strategy (mail, connectivity, launches, outages, …):
     /// drawn once per user, replayed for each strategy.
     package var timeline: UserTimeline
-    package var apnsEffects = ContiguousArray<APNsEffect>()
-    package var providerEffects = ContiguousArray<ProviderEffect>()
-    package var deviceEffects = ContiguousArray<DeviceEffect>()
+    package var apnsEffects = OwnedBuffer<APNsEffect>()
+    package var providerEffects = OwnedBuffer<ProviderEffect>()
+    package var deviceEffects = OwnedBuffer<DeviceEffect>()
     /// Effects already routed, per array. The arrays are emptied only every
     /// `effectsKept` effects: emptying one costs more than routing a few.
     package var providerRouted = 0, apnsRouted = 0, deviceRouted = 0
@@ -75,6 +75,16 @@ package struct World {
 
     /// What a traced device's world was shown (`Recording`); untouched otherwise.
     package var recorder = TraceRecorder(device: -1, strategy: -1)
+
+    /// Whether a zero-time message that the agenda would hand out next is handled as soon as
+    /// the phone's effects are routed, without a trip through the agenda (`sendNow`): the
+    /// same order, one event's dispatch less. Off for an observer, which sees every message
+    /// in the agenda's order among the effects.
+    package var handlesNowAtOnce = false
+    /// The zero-time message to handle once the phone's effects are routed (`handlesNowAtOnce`).
+    package var pendingNow: WorldEvent?
+    /// Messages handled that way since the lane's last count, counted as events.
+    package var eventsAtOnce: Int64 = 0
 
     /// Events processed, for the benchmark's events/s.
     package private(set) var eventsProcessed: Int64 = 0
@@ -160,13 +170,16 @@ package struct World {
         timeline.drawDevice(seed: seed, user: user)
         for lane in 0..<traits.apps {
             timeline.drawLane(lane, seed: seed, user: user)
-            guard lane < keptLanes.count, let kept = keptLanes[lane], kept.drawnFor == (seed, user) else {
+            // Taken, not copied: its buffers become the world's without a copy. (A second
+            // rollout resuming from the same lane plays it whole.)
+            let kept = lane < keptLanes.count ? keptLanes[lane].take() : nil
+            guard let kept, kept.drawnFor == (seed, user) else {
                 // The lane could not be kept (a long lane): it is played whole.
                 try runLane(lane, user: user, traits: traits, plan: plan, seed: seed, into: &aggregate, observer: Unobserved.self,
                             keepingAt: nil)
                 continue
             }
-            try resumeLane(lane, from: kept, user: user, traits: traits, plan: plan, seed: seed, into: &aggregate)
+            try resumeLane(lane, from: consume kept, user: user, traits: traits, plan: plan, seed: seed, into: &aggregate)
         }
     }
 
@@ -185,9 +198,9 @@ package struct World {
         var phone: Phone
         var ledger: Ledger
         var pushPool: PushPool
-        var apnsEffects: ContiguousArray<APNsEffect>
-        var providerEffects: ContiguousArray<ProviderEffect>
-        var deviceEffects: ContiguousArray<DeviceEffect>
+        var apnsEffects: OwnedBuffer<APNsEffect>
+        var providerEffects: OwnedBuffer<ProviderEffect>
+        var deviceEffects: OwnedBuffer<DeviceEffect>
         var routed: (provider: Int, apns: Int, device: Int)
         var tapes: (provider: SampleTape.Position, apns: SampleTape.Position, rerequest: SampleTape.Position,
                     power: SampleTape.Position, memory: SampleTape.Position)
@@ -222,9 +235,12 @@ package struct World {
             agenda.start(timeline: timeline.lanes[lane].entries)
         }
         pushPool.removeAll()
-        providerEffects.removeAll(keepingCapacity: true)
-        apnsEffects.removeAll(keepingCapacity: true)
-        deviceEffects.removeAll(keepingCapacity: true)
+        providerEffects.removeAll()
+        apnsEffects.removeAll()
+        deviceEffects.removeAll()
+        providerEffects.makeUnique()
+        apnsEffects.makeUnique()
+        deviceEffects.makeUnique()
         (providerRouted, apnsRouted, deviceRouted) = (0, 0, 0)
         var apnsSeed = stream(.apnsChoice)
         apns.reset(configuration: Observer.wantsEverything ? plan.reportingAPNs : plan.apns, seed: apnsSeed.next())
@@ -234,6 +250,7 @@ package struct World {
         ledger.reset(folding: folds ? Ledger.Folding(recordsHeld: recordsHeld, block: UserBlocks.block(of: user),
                                                    days: scenario.dayCount, deviceIDHash: hash) : nil)
         currentLane = lane
+        handlesNowAtOnce = Observer.self == Unobserved.self
         ledger.launches.measured = !traits.legacyIOS
         nextTokenNumber = 1
         folderGeneration = 0
@@ -300,7 +317,8 @@ package struct World {
             case .occurrence(let occurrence): handle(occurrence, at: agenda.now, folding: &aggregate, observer: Observer.self)
             }
         }
-        play.events += events
+        play.events += events + eventsAtOnce
+        eventsAtOnce = 0
     }
 
     /// The lane's end: the last day's Console, what the run's end does, the checks and the fold.
@@ -338,11 +356,14 @@ package struct World {
         kept.agenda.ownStorage()
         kept.ledger.ownStorage()
         kept.pushPool.ownStorage()
+        kept.apnsEffects.makeUnique()
+        kept.providerEffects.makeUnique()
+        kept.deviceEffects.makeUnique()
         keptLanes[lane] = kept
     }
 
     /// Plays lane `lane` under `plan` from `kept`: its state, under `plan`'s configurations.
-    private mutating func resumeLane(_ lane: Int, from kept: KeptLane, user: Int, traits: DeviceTraits, plan: StrategyPlan,
+    private mutating func resumeLane(_ lane: Int, from kept: consuming KeptLane, user: Int, traits: DeviceTraits, plan: StrategyPlan,
                                      seed: UInt64, into aggregate: inout StrategyAggregate) throws(AccountingError) {
         openTapes(lane, seed: seed, user: user)
         defer { swapTapes(lane) }
@@ -351,23 +372,27 @@ package struct World {
         rerequestRandom.seek(kept.tapes.rerequest)
         powerRandom.seek(kept.tapes.power)
         memoryRandom.seek(kept.tapes.memory)
-        agenda = kept.agenda
+        // Moved in, not copied: the kept lane is this resume's (`take`).
+        swap(&agenda, &kept.agenda)
         apns = kept.apns
         provider = kept.provider
         provider.reconfigure(plan.provider)
         phone = kept.phone
         phone.reconfigure(phoneConfiguration(lane, traits: traits, plan: plan, folds: false, observer: Unobserved.self))
-        ledger = kept.ledger
-        pushPool = kept.pushPool
-        // Kept for any other strategy that resumes from it too: these are the world's own.
+        swap(&ledger, &kept.ledger)
+        swap(&pushPool, &kept.pushPool)
         agenda.ownStorage()
         ledger.ownStorage()
         pushPool.ownStorage()
         (apnsEffects, providerEffects, deviceEffects) = (kept.apnsEffects, kept.providerEffects, kept.deviceEffects)
+        apnsEffects.makeUnique()
+        providerEffects.makeUnique()
+        deviceEffects.makeUnique()
         (providerRouted, apnsRouted, deviceRouted) = kept.routed
         (networkRandom, tapRandom) = (kept.networkRandom, kept.tapRandom)
         (nextTokenNumber, folderGeneration) = (kept.nextTokenNumber, kept.folderGeneration)
         currentLane = lane
+        handlesNowAtOnce = true
         var play = kept.play
         // The Console's days already cut went to the kept lane's strategy: this one counts them too.
         play.console.replayCuts(into: &aggregate, block: UserBlocks.block(of: user))
@@ -393,11 +418,13 @@ package struct World {
             laneTapes[lane].memory.rewind()
         } else {
             laneTapes[lane].drawnFor = (seed, user)
-            laneTapes[lane].providerLatency.start(stream(.providerLatency))
-            laneTapes[lane].apnsLatency.start(stream(.apnsLatency))
-            laneTapes[lane].rerequest.start(stream(.rerequestLatency))
-            laneTapes[lane].power.start(stream(.powerDeferral))
-            laneTapes[lane].memory.start(stream(.extensionMemory))
+            // Each tape keeps the sampler of `draws` that reads its stream (none: a constant 0,
+            // as `ChainDraws.powerDelay` and `footprintKB` answer).
+            laneTapes[lane].providerLatency.start(stream(.providerLatency), drawnBy: draws.providerToAPNs)
+            laneTapes[lane].apnsLatency.start(stream(.apnsLatency), drawnBy: draws.apnsToDevice)
+            laneTapes[lane].rerequest.start(stream(.rerequestLatency), drawnBy: draws.rerequestRoundTrip)
+            laneTapes[lane].power.start(stream(.powerDeferral), drawnBy: draws.powerDeferral ?? Sampler(.constant(0)))
+            laneTapes[lane].memory.start(stream(.extensionMemory), drawnBy: draws.footprint ?? Sampler(.constant(0)))
         }
         swapTapes(lane)
     }

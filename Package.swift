@@ -79,8 +79,8 @@ let package = Package(
         // a test advances), behind APNs's wire contract and a control API: the service
         // `pushsim serve` runs on the transport; and `pushsim provider`'s, the simulation's
         // provider fed the same timelines (hence Provider).
-        .target(name: "Live", dependencies: ["Base", "Kernel", "FakeAPNs", "Provider", "Device", "Simulator", "Reports", "ProviderAuth",
-                                             "Transport"]),
+        .target(name: "Live", dependencies: ["Base", "Kernel", "FakeAPNs", "Provider", "Device", "Simulator", "Reports", "TLSCrypto",
+                                             "X509", "ProviderAuth", "TLS", "Transport"]),
         // The command line: options declared once, commands, help, exit codes.
         .target(name: "CLI", dependencies: ["Base", "Simulator", "ScenarioFormat", "Reports", "Studies", "ProviderAuth", "Transport",
                                             "Live"]),
@@ -113,7 +113,7 @@ let package = Package(
         // RFC 8448's handshake byte for byte, a test per alert and limit; openssl and Python's ssl as peers.
         .testTarget(name: "TLSTests", dependencies: ["TLS", "TLSCrypto", "ProviderAuth"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "HTTP2", "TLS", "TLSCrypto", "ProviderAuth"]),
-        .testTarget(name: "LiveTests", dependencies: ["TestSupport", "Live", "Transport", "Simulator", "ProviderAuth", "FakeAPNs", "Kernel",
+        .testTarget(name: "LiveTests", dependencies: ["TestSupport", "Live", "Transport", "TLS", "X509", "TLSCrypto", "Simulator", "ProviderAuth", "FakeAPNs", "Kernel",
                                                       "Base"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "CLI", "Live", "Studies", "Reports", "ScenarioFormat", "Simulator",
                                                      "FakeAPNs", "Base"]),

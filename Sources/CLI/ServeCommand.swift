@@ -10,7 +10,7 @@ import Transport
 
 /// `pushsim serve SCENARIO [--listen HOST:PORT] [--control HOST:PORT] [--clock scaled|controlled]
 /// [--speed X] [--for DURATION] [--strategy LABEL] [--topic BUNDLE-ID]... [--provider-key TEAM:KEY:FILE]...
-/// [--trust-certificate-subject HEADER] [--out DIR] [--set PATH=VALUE]... [--seed N]`: APNs over HTTP/2
+/// [--trust-certificate-subject HEADER] [--tls [--tls-dir DIR | --tls-cert FILE --tls-key FILE] [--client-ca FILE]] [--out DIR] [--set PATH=VALUE]... [--seed N]`: APNs over HTTP/2
 /// in front of the scenario's population, until the run ends; then its reports.
 package enum ServeCommand {
     package static let help = """
@@ -20,7 +20,8 @@ package enum ServeCommand {
 
     static let about = """
     Point your provider at http://<listen>/3/device/<token> (HTTP/2 cleartext with prior
-    knowledge; TLS through a terminator in front, docs/serve.md "TLS"). The devices and
+    knowledge), or with --tls at https://<listen>/3/device/<token> (TLS 1.3, trusting the CA
+    serve prints; docs/serve.md "TLS" says what to set in each client). The devices and
     their tokens are listed by the control API: GET http://<control>/devices. The run ends
     when simulated time reaches --for (default: the scenario's duration), on SIGINT or
     SIGTERM, or on POST /stop; serve then writes \(Reports.listing(ServeReport.fileNames))
@@ -35,6 +36,8 @@ package enum ServeCommand {
       pushsim serve scenarios/token-rotation.json --clock controlled --topic com.example.mail
       pushsim serve scenarios/mail-january-february.json --speed 3600 --for 2d --set devices=50
       pushsim serve scenarios/two-states.json --provider-key TEAM123456:KEY1234567:AuthKey_KEY1234567.p8
+      pushsim serve scenarios/two-states.json --tls --provider-key TEAM123456:KEY1234567:AuthKey_KEY1234567.p8
+      pushsim serve scenarios/two-states.json --tls --client-ca .pushsim/tls/ca.pem
 
     """
 
@@ -99,6 +102,22 @@ package enum ServeCommand {
             "--trust-certificate-subject", "<header>", .nonEmpty("a header name"),
             help: "Require a client certificate, whose subject the TLS terminator in front",
             "passes in this header (trusted: anyone who reaches serve's port can set it)")
+        package static let tls = Flag(
+            "--tls", help: "Serve APNs's API over TLS 1.3 (ALPN h2) on --listen, as Apple does; without",
+            "--tls-cert, with a local CA's certificate (--tls-dir), its CA printed at start")
+        package static let tlsDirectory = Option<String>(
+            "--tls-dir", "<dir>", .nonEmpty("a folder"),
+            help: "Where --tls keeps its local CA and server certificate, made or reused", "(default .pushsim/tls)")
+        package static let tlsCertificate = Option<String>(
+            "--tls-cert", "<file>", .nonEmpty("a PEM file"),
+            help: "With --tls: the team's server certificate chain (PEM, the server's first)")
+        package static let tlsKey = Option<String>(
+            "--tls-key", "<file>", .nonEmpty("a PEM file"),
+            help: "With --tls-cert: its P-256 private key (PKCS#8 or SEC 1 PEM)")
+        package static let clientCA = Option<String>(
+            "--client-ca", "<file>", .nonEmpty("a PEM file"),
+            help: "With --tls: certificate authentication; a client certificate is required,",
+            "its chain checked against these CAs (PEM), its subject's UID is the topic")
         package static let out = Option<String>("--out", "<dir>", .nonEmpty("a folder"),
                                                 help: "Report folder (default: reports/<scenario name>-serve/)")
         package static let provider = Option<EndpointURL>(
@@ -123,7 +142,8 @@ package enum ServeCommand {
             help: "Where serve reads the mail's id (default mid)")
 
         package static let all: [OptionSpec] = [listen.spec, control.spec, clock.spec, speed.spec, duration.spec, strategy.spec,
-                                                topic.spec, providerKey.spec, trustCertificateSubject.spec, provider.spec,
+                                                topic.spec, providerKey.spec, trustCertificateSubject.spec, tls.spec,
+                                                tlsDirectory.spec, tlsCertificate.spec, tlsKey.spec, clientCA.spec, provider.spec,
                                                 providerTimeout.spec, payloadPosition.spec, payloadDeviceHash.spec,
                                                 payloadMessage.spec, out.spec,
                                                 RunCommand.Options.set.spec, RunCommand.Options.seed.spec,
@@ -138,8 +158,10 @@ package enum ServeCommand {
         [.optional(Options.clock.spec), .optional(Options.speed.spec), .optional(Options.duration.spec),
          .optional(Options.strategy.spec)],
         [.optional(Options.topic.spec), .optional(Options.providerKey.spec)],
-        [.optional(Options.trustCertificateSubject.spec), .optional(Options.provider.spec),
-         .optional(Options.providerTimeout.spec)],
+        [.optional(Options.tls.spec), .optional(Options.tlsDirectory.spec), .optional(Options.tlsCertificate.spec),
+         .optional(Options.tlsKey.spec)],
+        [.optional(Options.clientCA.spec), .optional(Options.trustCertificateSubject.spec)],
+        [.optional(Options.provider.spec), .optional(Options.providerTimeout.spec)],
         [.optional(Options.payloadPosition.spec), .optional(Options.payloadDeviceHash.spec),
          .optional(Options.payloadMessage.spec)],
         [.optional(Options.out.spec)],
@@ -223,7 +245,20 @@ package enum ServeCommand {
                         + "more than \(largestPopulation); lower devices (--set devices=N) or pass --allow-large\n")
             return .dataError
         }
-        guard let authentication = readAuthentication(settings, console: console) else { return .dataError }
+        guard var authentication = readAuthentication(settings, console: console) else { return .dataError }
+        var configuration = TransportConfiguration()
+        var tlsFolder: LocalTLSFolder.Prepared?
+        if let choice = settings.tls {
+            switch prepareTLS(choice) {
+            case .success(let prepared):
+                configuration.tls = prepared.settings
+                tlsFolder = prepared.folder
+                if choice.clientCA != nil { authentication = .clientCertificate }
+            case .failure(let error):
+                console.err("error: \(error)\n")
+                return error.isMachineFault ? .failure : .dataError
+            }
+        }
         let directory = settings.out ?? "reports/\(scenario.name)-serve"
         do {
             try ReportWriter.checkWritable(directory, for: ServeReport.fileNames)
@@ -232,10 +267,11 @@ package enum ServeCommand {
             return .failure
         }
 
-        let server = Server(configuration: TransportConfiguration())
+        let server = Server(configuration: configuration)
         let apnsBound: (listener: Int, port: Int), controlBound: (listener: Int, port: Int)
         do {
-            apnsBound = try server.bind(host: settings.listen.host, port: settings.listen.port, protocol: .http2PriorKnowledge)
+            apnsBound = try server.bind(host: settings.listen.host, port: settings.listen.port,
+                                        protocol: settings.tls == nil ? .http2PriorKnowledge : .http2OverTLS)
             controlBound = try server.bind(host: settings.control.host, port: settings.control.port, protocol: .http1OrHTTP2,
                                            maxConnections: Self.controlConnections)
         } catch {
@@ -252,7 +288,8 @@ package enum ServeCommand {
             return .dataError
         }
         service.attach(to: server)
-        service.apnsURL = "h2c://" + address(settings.listen.host, apnsBound.port)
+        service.apnsURL = (settings.tls == nil ? "h2c://" : "https://") + address(settings.listen.host, apnsBound.port)
+        service.apnsCAFile = tlsFolder?.authorityPath
         signalled.store(false, ordering: .relaxed)
         service.signalled = { signalled.load(ordering: .relaxed) }
         for stopping in [SIGINT, SIGTERM] {
@@ -261,7 +298,7 @@ package enum ServeCommand {
         defer { for stopping in [SIGINT, SIGTERM] { signal(stopping, SIG_DFL) } }
 
         console.out(banner(scenario, strategy: strategy, service: service, settings: settings, clock: mode,
-                           ports: (apnsBound.port, controlBound.port)))
+                           ports: (apnsBound.port, controlBound.port), tlsFolder: tlsFolder))
         server.run(service: service)
         return writeReports(service, arguments: arguments, directory: directory, console: console)
     }
@@ -275,6 +312,8 @@ package enum ServeCommand {
         var sets: [String], seed: UInt64?, providerURL: EndpointURL?, providerTimeout: Duration?
         var fields: ProviderFields
         var allowLarge: Bool
+        /// `--tls` and how: its folder, or the team's files, and `--client-ca`.
+        var tls: TLSChoice?
 
         init(_ arguments: ArraySlice<String>) throws(UsageError) {
             let scanner = try ArgumentScanner(arguments, command: "serve", options: ServeCommand.options)
@@ -311,8 +350,46 @@ package enum ServeCommand {
                 throw .mismatch("--provider-key and --trust-certificate-subject are the two ways to authenticate; give one")
             }
             allowLarge = scanner.flag(RunCommand.Options.allowLarge)
+            tls = try TLSChoice(scanner)
+            if tls?.clientCA != nil && (!keys.isEmpty || subjectHeader != nil) {
+                throw .mismatch("--client-ca is certificate authentication; give it alone, without --provider-key or --trust-certificate-subject")
+            }
         }
     }
+
+    /// `--tls` with its folder or the team's certificate and key, and `--client-ca`.
+    struct TLSChoice {
+        /// Where the local CA is kept (nil: the team's files are given).
+        var directory: String?
+        var certificate: (chain: String, key: String)?
+        var clientCA: String?
+
+        /// nil without `--tls`; a usage error for a TLS option without it, or mixed ways.
+        init?(_ scanner: ArgumentScanner) throws(UsageError) {
+            let directory = try scanner.value(Options.tlsDirectory), chain = try scanner.value(Options.tlsCertificate)
+            let key = try scanner.value(Options.tlsKey)
+            clientCA = try scanner.value(Options.clientCA)
+            guard scanner.flag(Options.tls) else {
+                if directory != nil || chain != nil || key != nil || clientCA != nil {
+                    throw .mismatch("--tls-dir, --tls-cert, --tls-key and --client-ca say how to serve TLS; give --tls too")
+                }
+                return nil
+            }
+            switch (chain, key) {
+            case (let chain?, let key?):
+                if directory != nil { throw .mismatch("--tls-dir keeps serve's own certificate; with --tls-cert the team's is used: give one") }
+                certificate = (chain, key)
+            case (nil, nil):
+                self.directory = directory ?? ServeCommand.defaultTLSDirectory
+            case (.some, nil), (nil, .some):
+                throw .mismatch("--tls-cert and --tls-key go together: the certificate chain and its private key")
+            }
+        }
+    }
+
+    /// Where `--tls` keeps its local CA without `--tls-dir`: under the current folder, so a
+    /// project's tests find it at a known place and it is reused from run to run.
+    package static let defaultTLSDirectory = ".pushsim/tls"
 
     /// How providers authenticate (`--trust-certificate-subject`, `--provider-key`, or not at
     /// all); nil, after one line on stderr, when a key file cannot be read.
@@ -334,6 +411,23 @@ package enum ServeCommand {
             authentication = .token(providerKeys)
         }
         return authentication
+    }
+
+    /// The APNs listener's TLS: the team's certificate and key, or the local CA's folder (made
+    /// or reused), and with `--client-ca` the CAs a client certificate must chain to.
+    private static func prepareTLS(_ choice: TLSChoice) -> Result<(settings: TLSSettings, folder: LocalTLSFolder.Prepared?), ServeTLSError> {
+        do throws(ServeTLSError) {
+            let wallSeconds: @Sendable () -> Int64 = { Int64(time(nil)) }
+            let authorities = try choice.clientCA.map { (path) throws(ServeTLSError) in try ServeTLS.clientAuthorities(path) } ?? []
+            if let files = choice.certificate {
+                let identity = try ServerIdentity.load(certificatePath: files.chain, keyPath: files.key)
+                return .success((ServeTLS.settings(identity, clientAuthorities: authorities, wallSeconds: wallSeconds), nil))
+            }
+            let folder = try LocalTLSFolder.prepare(choice.directory ?? defaultTLSDirectory, now: wallSeconds())
+            return .success((ServeTLS.settings(folder.identity, clientAuthorities: authorities, wallSeconds: wallSeconds), folder))
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// The population served on the listeners bound, its clock, its provider (`--provider`),
@@ -359,7 +453,7 @@ package enum ServeCommand {
     /// What serve prints as it starts: the population, where its two APIs listen, the clock
     /// and how the run ends.
     private static func banner(_ scenario: Scenario, strategy: Strategy, service: ServeService, settings: Settings,
-                               clock mode: ClockMode, ports: (apns: Int, control: Int)) -> String {
+                               clock mode: ClockMode, ports: (apns: Int, control: Int), tlsFolder: LocalTLSFolder.Prepared?) -> String {
         let clockText = switch mode {
         case .controlled: "controlled (POST /clock moves it)"
         case .scaled(let speed): "scaled, \(speed == speed.rounded() ? String(Int64(speed)) : String(speed)) simulated seconds per second"
@@ -368,12 +462,27 @@ package enum ServeCommand {
         return """
         pushsim serve: \(scenario.name), \(Counted.phrase(population.lanes.count, "device app")) on \
         \(Counted.phrase(scenario.devices, "device")), strategy \(strategy.label), seed \(scenario.seed)
-        APNs      http://\(address(settings.listen.host, ports.apns)) (HTTP/2 with prior knowledge)
+        \(apnsLines(settings, port: ports.apns, tlsFolder: tlsFolder))
         control   http://\(address(settings.control.host, ports.control))
         clock     \(clockText), from \(scenario.start) 00:00 UTC
         ends      after \(durationText(population.end)) of simulated time, on SIGINT or SIGTERM, or on POST /stop
         \(settings.providerURL.map { "provider  \($0) (the phones register and re-request there)\n" } ?? "")
         """
+    }
+
+    /// The banner's APNs line, and with `--tls` what a client trusts and how it authenticates.
+    private static func apnsLines(_ settings: Settings, port: Int, tlsFolder: LocalTLSFolder.Prepared?) -> String {
+        let url = address(settings.listen.host, port)
+        guard let tls = settings.tls else { return "APNs      http://\(url) (HTTP/2 with prior knowledge)" }
+        var lines = "APNs      https://\(url) (HTTP/2 over TLS 1.3)"
+        if let folder = tlsFolder {
+            let state = folder.madeAuthority ? "made now" : folder.madeServerCertificate ? "kept; server certificate made now" : "kept"
+            lines += "\nTLS CA    \(folder.authorityPath) (\(state)): point your client at it"
+        } else if let files = tls.certificate {
+            lines += "\nTLS       \(files.chain) (your certificate)"
+        }
+        if let clientCA = tls.clientCA { lines += "\nclients   certificates checked against \(clientCA); the subject's UID is the topic" }
+        return lines
     }
 
     /// The run's reports, written to `directory` when the served run has ended.

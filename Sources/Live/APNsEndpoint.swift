@@ -2,6 +2,7 @@ import Base
 import FakeAPNs
 import ProviderAuth
 import Transport
+import X509
 
 extension ServeService {
     /// Answers one request on the APNs listener as APNs does: the wire checks
@@ -43,13 +44,15 @@ extension ServeService {
             guard let subject = request.value(subjectHeader) else {
                 return refuse(.missingProviderToken)
             }
-            guard let allowed = CertificateSubject.topic(subject) else {
-                return refuse(.badCertificate)
+            switch Self.judge(topic, allowed: CertificateSubject.topic(subject)) {
+            case .success(let judged): topic = judged
+            case .failure(let reason): return refuse(reason)
             }
-            if let asked = topic {
-                guard Self.topic(asked, belongsTo: allowed) else { return refuse(.topicDisallowed) }
-            } else {
-                topic = allowed
+        case .clientCertificate:
+            guard let leaf = request.clientCertificateChain.first else { return refuse(.missingProviderToken) }
+            switch Self.judge(topic, allowed: certificateTopic(leaf, connection: request.connection)) {
+            case .success(let judged): topic = judged
+            case .failure(let reason): return refuse(reason)
             }
         }
         guard let token else { return refuse(.badDeviceToken) }
@@ -68,6 +71,23 @@ extension ServeService {
             return .failure(.deviceTokenNotForTopic)
         }
         return population.receive(wire, token: token, apnsID: apnsID)
+    }
+
+    /// The topic a request goes to under certificate authentication: the one asked, if the
+    /// certificate's (`allowed`) allows it (400 `TopicDisallowed` otherwise), or the
+    /// certificate's; a certificate naming no topic is 403 `BadCertificate`.
+    private static func judge(_ asked: String?, allowed: String?) -> Result<String, APNsReason> {
+        guard let allowed else { return .failure(.badCertificate) }
+        guard let asked else { return .success(allowed) }
+        return topic(asked, belongsTo: allowed) ? .success(asked) : .failure(.topicDisallowed)
+    }
+
+    /// The `UID` of the client certificate `leaf` (DER, verified by TLS), read once per connection.
+    private func certificateTopic(_ leaf: [UInt8], connection: Int) -> String? {
+        if let known = certificateTopics[connection] { return known }
+        let found = (try? Certificate(der: leaf))?.subject.userID
+        certificateTopics[connection] = .some(found)
+        return found
     }
 
     /// Whether `topic` is the app's bundle id, or the bundle id with a push type's suffix

@@ -74,6 +74,7 @@ extension ServeService {
                 ("endMicroseconds", String(population.end)),
             ]
             if let apnsURL { run.append(("apns", JSONText.string(apnsURL))) }
+            if let apnsCAFile { run.append(("apnsCA", JSONText.string(apnsCAFile))) }
             if let provider { run.append(("provider", JSONText.string(provider.url.description))) }
             return ControlAPI.json(200, JSONText.object([("run", JSONText.object(run)), ("routes", JSONText.array(ControlRoute.allCases.map {
                 JSONText.object([("route", JSONText.string($0.pattern)), ("answers", JSONText.string($0.summary))])

@@ -13,6 +13,11 @@ public enum ProviderAuthentication: Sendable {
     /// certificate's topic is its subject's `UID`. Serve trusts the header because it was
     /// told to: anything that can reach serve's port directly could set it.
     case certificate(subjectHeader: String)
+    /// A client certificate serve's own TLS required and verified (`serve --tls
+    /// --client-ca`): its chain to a CA the team named and its CertificateVerify; the
+    /// certificate's topic is its subject's `UID`, read from the request's
+    /// `clientCertificateChain`.
+    case clientCertificate
 }
 
 /// What a certificate's subject allows: its `UID` (the app's bundle id, as in Apple's

@@ -46,6 +46,7 @@ public enum ServeReport {
             [("version", JSONText.string(PushSimVersion.current)), ("command", JSONText.array(command.map(JSONText.string)))],
             [("scenario", JSONText.string(scenario.name)), ("seed", String(scenario.seed)),
              ("strategy", JSONText.string(population.strategy.label))],
+            [("apnsURL", service.apnsURL.map(JSONText.string) ?? "null"), ("apnsCA", service.apnsCAFile.map(JSONText.string) ?? "null")],
             [("ended", JSONText.string(endingName)), ("simulatedSeconds", JSONText.number(Double(population.now) / 1e6)),
              ("endedAt", service.time(population.now))],
             [("deviceApps", String(population.lanes.count)), ("requests", String(population.serials))],

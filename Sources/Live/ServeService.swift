@@ -27,6 +27,9 @@ public final class ServeService: Service {
     /// A new connection's provider-token check (token authentication).
     let freshTokenCheck: ProviderTokenCheck?
     var tokenChecks: [Int: ProviderTokenCheck] = [:]
+    /// Under `.clientCertificate`, each connection's certificate topic (its subject's UID, or
+    /// none), read at its first request.
+    var certificateTopics: [Int: String?] = [:]
     /// Provider-token signatures verified so far, all connections: a token a connection
     /// sends again (accepted or refused) is not verified again.
     package internal(set) var signatureVerifications = 0
@@ -41,8 +44,12 @@ public final class ServeService: Service {
     var endedAt: ContinuousClock.Instant?
     /// `POST /stop` or a signal came (the end, with a provider, waits for one).
     var stopAsked = false
-    /// Where APNs's API listens, as `GET /` tells it (`h2c://host:port`).
+    /// Where APNs's API listens, as `GET /` and serve.json tell it (`h2c://host:port`, or
+    /// `https://host:port` with `--tls`).
     public var apnsURL: String?
+    /// With `--tls` and serve's local CA: the CA's PEM file a client is to trust, as `GET /`
+    /// and serve.json tell it.
+    public var apnsCAFile: String?
     /// Where the phones call the provider (nil: they do not).
     public let provider: ProviderTarget?
     /// The transport's outgoing requests and later answers (`attach(to:)`).
@@ -129,7 +136,10 @@ public final class ServeService: Service {
         }
     }
 
-    public func connectionClosed(_ connection: Int) { tokenChecks[connection] = nil }
+    public func connectionClosed(_ connection: Int) {
+        tokenChecks[connection] = nil
+        certificateTopics[connection] = nil
+    }
 
     public var shouldStop: Bool {
         if signalled?() == true { stop(.signal) }

@@ -63,18 +63,23 @@ public enum ReportWriter {
     /// named in `stale` (the other kind of output: a partial result beside reports,
     /// or reports beside a partial result) in the same all-or-nothing step.
     /// `whileWaiting` is called once, with the folder, when another writer holds it
-    /// (`FolderLock`): this one waits for it to finish, then writes.
+    /// (`FolderLock`): this one waits for it to finish, then writes. The files named in
+    /// `privateFiles` (keys) are created with mode 0600, so no one else can read them, even
+    /// for an instant; the others 0666 less the umask.
     /// - Complexity: O(total bytes).
     public static func write(_ files: [(name: String, contents: String)], to directory: String,
-                             removing stale: [String] = [], whileWaiting: (String) -> Void = { _ in }) throws(Failure) {
-        try write(files, to: directory, removing: stale, whileWaiting: whileWaiting, move: { SystemPath.rename($0, $1) })
+                             removing stale: [String] = [], privateFiles: Set<String> = [],
+                             whileWaiting: (String) -> Void = { _ in }) throws(Failure) {
+        try write(files, to: directory, removing: stale, privateFiles: privateFiles, whileWaiting: whileWaiting,
+                  move: { SystemPath.rename($0, $1) })
     }
 
     /// `write(_:to:removing:whileWaiting:)` with the rename to use for the new files;
     /// tests pass one that fails to check the way back.
     /// - Complexity: O(total bytes).
     package static func write(_ files: [(name: String, contents: String)], to directory: String, removing stale: [String] = [],
-                              whileWaiting: (String) -> Void = { _ in }, move: (String, String) -> Int32) throws(Failure) {
+                              privateFiles: Set<String> = [], whileWaiting: (String) -> Void = { _ in },
+                              move: (String, String) -> Int32) throws(Failure) {
         let suffix = "-\(getpid())"
         // A signal while the temporary files are written deletes them and the new folders.
         try WritePhaseSignals.guarding(temporaries: files.map { join(directory, "." + $0.name + ".partial" + suffix) },
@@ -83,7 +88,8 @@ public enum ReportWriter {
             // pushsim writing there finishes first, so the folder holds one run's files.
             let (lock, created) = try FolderLock.acquire(directory, prepare: prepareDirectory, whileWaiting: whileWaiting)
             defer { lock.release() }
-            try write(files, to: directory, created: created, removing: stale, move: move, suffix: suffix, commit: commit)
+            try write(files, to: directory, created: created, removing: stale, privateFiles: privateFiles, move: move, suffix: suffix,
+                      commit: commit)
         }
     }
 
@@ -94,7 +100,7 @@ public enum ReportWriter {
 
     /// The write itself; `commit` is called once the temporary files are written.
     private static func write(_ files: [(name: String, contents: String)], to directory: String, created: [String],
-                              removing stale: [String], move: (String, String) -> Int32, suffix: String,
+                              removing stale: [String], privateFiles: Set<String>, move: (String, String) -> Int32, suffix: String,
                               commit: () -> Void) throws(Failure) {
         var written: [(temporary: String, final: String)] = []
         var kept: [String?] = []
@@ -116,7 +122,7 @@ public enum ReportWriter {
             let final = join(directory, file.name), temporary = join(directory, "." + file.name + ".partial" + suffix)
             // A leftover of a process that had this id is replaced, never followed if a link.
             SystemPath.unlink(temporary)
-            if let problem = writeFile(temporary, Array(file.contents.utf8)) {
+            if let problem = writeFile(temporary, Array(file.contents.utf8), mode: privateFiles.contains(file.name) ? 0o600 : 0o666) {
                 SystemPath.unlink(temporary)
                 cleanUp()
                 throw Failure(description: "\(UserText.path(final)): cannot write (\(problem))")
@@ -138,7 +144,8 @@ public enum ReportWriter {
             if SystemPath.link(file.final, backup) != 0 {
                 // A file system without hard links: keep a copy instead.
                 let linkReason = reason(errno)
-                guard let bytes = try? FileBytes.read(path: file.final), writeFile(backup, bytes) == nil else {
+                guard let bytes = try? FileBytes.read(path: file.final),
+                      writeFile(backup, bytes, mode: privateFiles.contains(name) ? 0o600 : 0o666) == nil else {
                     SystemPath.unlink(backup)
                     cleanUp()
                     throw Failure(description: "\(UserText.path(file.final)): cannot keep the previous report while replacing it (\(linkReason))")
@@ -253,8 +260,8 @@ public enum ReportWriter {
     /// Creates or truncates `path` and writes `bytes`; nil, or the system's reason. A
     /// symbolic link at `path` is refused, not followed.
     /// - Complexity: O(n) in the byte count.
-    package static func writeFile(_ path: String, _ bytes: [UInt8]) -> String? {
-        let descriptor = SystemPath.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o666)
+    package static func writeFile(_ path: String, _ bytes: [UInt8], mode: mode_t = 0o666) -> String? {
+        let descriptor = SystemPath.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, mode)
         guard descriptor >= 0 else { return reason(errno) }
         var rest = bytes[...]
         while !rest.isEmpty {

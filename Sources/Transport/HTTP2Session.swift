@@ -24,6 +24,8 @@ final class HTTP2Session: Session {
     private var clientClosed = false
     private(set) var requestsServed = 0
     private(set) var endedByProtocolError = false
+    /// The client certificates TLS verified for this connection, handed with every request.
+    var clientCertificateChain: [[UInt8]] = []
     private let memory: RequestMemory
     /// What this connection's pending requests hold of the memory budget.
     private var holding = 0
@@ -156,10 +158,11 @@ final class HTTP2Session: Session {
 
     private func answer(_ stream: StreamID, _ head: RequestHead, body: [UInt8], _ service: Service) {
         // The request's fields are the decoded block itself: no text is made of them here.
-        let request = HTTPRequest(
+        var request = HTTPRequest(
             method: head.method, path: head.path ?? head.authority ?? "", authority: head.authority,
             fields: head.fields, body: body, version: .http2, listener: listener, connection: connectionNumber,
             stream: Int(stream.rawValue))
+        request.clientCertificateChain = clientCertificateChain
         let response = service.respond(to: request)
         requestsServed += 1
         if response.isLater {

@@ -31,6 +31,10 @@ public struct HTTPRequest: Sendable, Equatable {
     public var connection: Int
     /// The HTTP/2 stream it came on (HTTP/1.1: 0, as one request at a time is answered).
     public var stream: Int
+    /// The client certificate chain the connection's TLS handshake verified (DER, the
+    /// client's own first): who the peer is, for certificate authentication as APNs does it.
+    /// Empty over cleartext, and over TLS without client authentication.
+    public var clientCertificateChain: [[UInt8]] = []
 
     /// - Complexity: O(n), n the octets of the fields.
     public init(method: String, path: String, authority: String? = nil, headers: [Header] = [], body: [UInt8] = [],

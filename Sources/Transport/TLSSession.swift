@@ -6,14 +6,14 @@ import TLS
 /// connection (its SETTINGS wait, queued inside it) and sees nothing until the handshake completed.
 final class TLSSession: Session {
     private var tls: TLSServer
-    private let inner: Session
+    private let inner: HTTP2Session
     private let maxQueuedWriteBytes: Int
     /// The most of the inner session's octets sealed at once.
     private static let sealChunk = 1 << 16
     private var clientClosed = false
     private(set) var endedByTLSError = false
 
-    init(configuration: TLSServerConfiguration, inner: Session, maxQueuedWriteBytes: Int) {
+    init(configuration: TLSServerConfiguration, inner: HTTP2Session, maxQueuedWriteBytes: Int) {
         tls = TLSServer(configuration: configuration)
         self.inner = inner
         self.maxQueuedWriteBytes = maxQueuedWriteBytes
@@ -22,7 +22,10 @@ final class TLSSession: Session {
     func receive(_ bytes: UnsafeRawBufferPointer, now: Duration, service: Service) {
         for event in tls.receive(bytes) {
             switch event {
-            case .handshakeCompleted, .keyUpdated:
+            case .handshakeCompleted(let negotiated):
+                // Who the client proved to be reaches the service with each of its requests.
+                inner.clientCertificateChain = negotiated.clientCertificateChain
+            case .keyUpdated:
                 break
             case .applicationData(let data):
                 data.withUnsafeBytes { inner.receive($0, now: now, service: service) }

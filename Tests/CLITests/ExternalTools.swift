@@ -22,6 +22,16 @@ struct ExternalTool: Sendable {
                                     install: "python3 -m pip install httpx h2")
     static let aioapns = ExternalTool(name: "Python's aioapns", probe: ["python3", "-c", "import aioapns, jwt, cryptography"],
                                       install: "python3 -m pip install aioapns")
+    static let aapns = ExternalTool(name: "Python's aapns", probe: ["python3", "-c", "import aapns, jwt"],
+                                    install: "python3 -m pip install aapns pyjwt cryptography")
+    /// apns2-up in its own virtual environment under .build (it brings hyper-up and its own h2),
+    /// so it cannot disturb the h2 aioapns needs; `.ci/run` makes it.
+    static let apns2Up = ExternalTool(name: "apns2-up in .build/apns2-venv", probe: [apns2Python, "-c", "import apns2.client"],
+                                      install: "python3 -m venv .build/apns2-venv && .build/apns2-venv/bin/pip install apns2-up")
+    static let apns2Python = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent(".build/apns2-venv/bin/python").path
+    static let java = ExternalTool(name: "Java (a JDK: java runs a .java file)", probe: ["sh", "-c", "java -version && command -v javac"],
+                                   install: "apt-get install default-jdk-headless")
     static let hyperframe = ExternalTool(name: "Python's hyperframe and hpack", probe: ["python3", "-c", "import hyperframe, hpack"],
                                          install: "python3 -m pip install hyperframe hpack")
 

@@ -288,6 +288,7 @@ struct ServeClientTests {
             bind 127.0.0.1:\(port) ssl crt server.pem alpn h2 proto h2\(verify)
         \(subject)    default_backend pushsim
         backend pushsim
+            http-reuse never
             server serve 127.0.0.1:\(backend) proto h2
 
         """

@@ -1,4 +1,5 @@
 @testable import CLI
+import Live
 import Foundation
 import TestSupport
 import Testing
@@ -25,6 +26,11 @@ struct ServeCommandTests {
             (["serve", scenario, "--strategy", "nope"], "nope"),
             (["serve", scenario, "--provider-key", "TEAM:KEY"], "TEAMID:KEYID:path"),
             (["serve", scenario, "--provider-key", "T:K:f.p8", "--trust-certificate-subject", "x-s"], "give one"),
+            (["serve", scenario, "--tls-cert", "c.pem", "--tls-key", "k.pem"], "give --tls too"),
+            (["serve", scenario, "--client-ca", "ca.pem"], "give --tls too"),
+            (["serve", scenario, "--tls", "--tls-cert", "c.pem"], "--tls-cert and --tls-key go together"),
+            (["serve", scenario, "--tls", "--tls-dir", "d", "--tls-cert", "c.pem", "--tls-key", "k.pem"], "give one"),
+            (["serve", scenario, "--tls", "--client-ca", "ca.pem", "--provider-key", "T:K:f.p8"], "--client-ca is certificate authentication"),
         ]
         for (arguments, message) in cases {
             let (code, _, err) = CapturedConsole.run(arguments)
@@ -48,6 +54,31 @@ struct ServeCommandTests {
         (code, _, err) = CapturedConsole.run(["serve", scenario, "--set", "devices=10000000"])
         #expect(code == .dataError)
         #expect(err.contains("--allow-large"))
+    }
+
+    @Test("--tls with a certificate, key or client CA file that is missing, not PEM, not P-256 or not the certificate's is exit 65 with one line naming the file, before it listens")
+    func tlsFileErrors() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let scenario = try scratch.write("tiny.json", CommandFixtures.tiny)
+        let folder = scratch.file("tls")
+        // serve's own folder gives a real certificate and key to mismatch.
+        let made = try LocalTLSFolder.prepare(folder, now: Int64(Date().timeIntervalSince1970))
+        #expect(made.madeAuthority && made.madeServerCertificate)
+        let garbage = try scratch.write("garbage.pem", "-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydA==\n-----END CERTIFICATE-----\n")
+        let cert = folder + "/server.pem", key = folder + "/server-key.pem", caKey = folder + "/ca-key.pem"
+        let cases: [([String], String)] = [
+            (["--tls-cert", scratch.file("none.pem"), "--tls-key", key], "none.pem"),
+            (["--tls-cert", garbage, "--tls-key", key], "garbage.pem: not a PEM certificate chain"),
+            (["--tls-cert", cert, "--tls-key", cert], "server.pem: not a P-256 private key"),
+            (["--tls-cert", cert, "--tls-key", caKey], "ca-key.pem: the key is not the one of the first certificate"),
+            (["--tls-dir", folder, "--client-ca", garbage], "garbage.pem: not a PEM certificate chain"),
+        ]
+        for (extra, message) in cases {
+            let (code, _, err) = CapturedConsole.run(["serve", scenario, "--tls"] + extra + ["--out", scratch.file("out")])
+            #expect(code == .dataError, "\(extra)")
+            #expect(err.hasPrefix("error: ") && err.contains(message) && err.split(separator: "\n").count == 1, "\(extra): \(err)")
+        }
     }
 
     @Test("a port already taken is exit 1 with the address and the system's reason")

@@ -11,6 +11,8 @@ struct RunningServe {
     /// The ports it printed.
     let apnsPort: Int
     let controlPort: Int
+    /// What it printed at start, up to its `ends` line.
+    var banner = ""
 
     /// Starts `pushsim serve` on free ports and waits (at most 60 s) for its address lines.
     static func start(_ binary: String, _ arguments: [String]) throws -> RunningServe {
@@ -36,7 +38,7 @@ struct RunningServe {
             process.terminate()
             throw Failure(description: "serve did not print its ports: \(text) \(String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self))")
         }
-        return RunningServe(process: process, output: output, errors: errors, apnsPort: apns, controlPort: control)
+        return RunningServe(process: process, output: output, errors: errors, apnsPort: apns, controlPort: control, banner: text)
     }
 
     struct Failure: Error, CustomStringConvertible { let description: String }

@@ -31,14 +31,16 @@ struct LiveHarness {
 
     /// `POST /3/device/<token>` with the usual headers, and `extra` ones.
     func push(_ token: String, topic: String? = LiveHarness.topic, id: String? = nil, extra: [Header] = [],
-              body: String = #"{"aps":{"alert":{"title":"Hello","body":"A new mail"}}}"#) -> HTTPResponse {
+              body: String = #"{"aps":{"alert":{"title":"Hello","body":"A new mail"}}}"#,
+              clientCertificateChain: [[UInt8]] = []) -> HTTPResponse {
         var headers = extra
         if let topic { headers.append(Header("apns-topic", topic)) }
         if let id { headers.append(Header("apns-id", id)) }
         headers.append(Header("apns-push-type", "alert"))
-        return service.respond(to: HTTPRequest(method: "POST", path: "/3/device/" + token, authority: "api.push.apple.com",
-                                               headers: headers, body: Array(body.utf8), listener: Self.apns,
-                                               connection: connection))
+        var request = HTTPRequest(method: "POST", path: "/3/device/" + token, authority: "api.push.apple.com", headers: headers,
+                                  body: Array(body.utf8), listener: Self.apns, connection: connection)
+        request.clientCertificateChain = clientCertificateChain
+        return service.respond(to: request)
     }
 
     /// A control API call; the answer's status and JSON.

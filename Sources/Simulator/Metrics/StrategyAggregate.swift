@@ -267,6 +267,27 @@ public struct StrategyAggregate: Sendable, Equatable {
         blocks[block * RateCount.allCases.count + counter.rawValue] += value
     }
 
+    /// Adds what the Push Console counted for one lane since its last cut (`ConsoleDays`) to
+    /// `day`: `add(_:to:day:block:)` for `consoleReceived` and `consoleDelivered` together,
+    /// one uniqueness check per array instead of one per count (the world cuts every lane's day).
+    /// - Complexity: O(1).
+    package mutating func addConsole(received: Int64, delivered: Int64, day: Int, block: Int) {
+        daily[day][.consoleReceived] += received
+        daily[day][.consoleDelivered] += delivered
+        outcomes[.consoleReceived] += received
+        outcomes[.consoleDelivered] += delivered
+        let dayBlock = (day * UserBlocks.count + block) * OutcomeCounter.daily.count
+        dailyBlocks.withUnsafeMutableBufferPointer { blockCounts in
+            blockCounts[dayBlock + OutcomeCounter.consoleReceived.rawValue] += received
+            blockCounts[dayBlock + OutcomeCounter.consoleDelivered.rawValue] += delivered
+        }
+        let base = block * RateCount.allCases.count
+        blocks.withUnsafeMutableBufferPointer { blockCounts in
+            blockCounts[base + OutcomeCounter.consoleReceived.rawValue] += received
+            blockCounts[base + OutcomeCounter.consoleDelivered.rawValue] += delivered
+        }
+    }
+
     /// Adds one day's counts of the users of block `block` to `day`, to the totals
     /// they sum to and to the block's counts.
     /// - Complexity: O(1).

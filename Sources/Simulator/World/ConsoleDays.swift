@@ -36,13 +36,9 @@ package struct ConsoleDays {
         let deliveredNow = counters[.delivered] + counters[.deliveredFromStorage]
         let countedDay = Swift.min(day, aggregate.daily.count - 1)
         if recording { cuts.append((countedDay, receivedNow - received, deliveredNow - delivered)) }
-        if receivedNow != received {
-            aggregate.add(receivedNow - received, to: .consoleReceived, day: countedDay, block: block)
-            received = receivedNow
-        }
-        if deliveredNow != delivered {
-            aggregate.add(deliveredNow - delivered, to: .consoleDelivered, day: countedDay, block: block)
-            delivered = deliveredNow
+        if receivedNow != received || deliveredNow != delivered {
+            aggregate.addConsole(received: receivedNow - received, delivered: deliveredNow - delivered, day: countedDay, block: block)
+            (received, delivered) = (receivedNow, deliveredNow)
         }
         day = Int(now / TimeUnit.day)
         dayEnd = SimTime(day + 1) * TimeUnit.day

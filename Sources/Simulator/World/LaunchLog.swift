@@ -128,6 +128,7 @@ extension Ledger {
         /// lookup left there (updated): log times mostly rise with the mail, so the
         /// answer is usually at the hint or a step after it.
         /// - Complexity: O(1) when the answer is near the hint, else O(log n).
+        @inline(__always)
         package func firstUpload(notBefore time: SimTime, hint: inout Int) -> SimTime? {
             var index = min(hint, uploads.count)
             if index > 0 && uploads[index - 1] >= time {
@@ -149,6 +150,7 @@ extension Ledger {
 
         /// From the first upload at or after `time`, the first that carries a log
         /// written at `time` (a reconnect's upload at that same instant does not).
+        @inline(__always)
         private func upload(from index: Int, carrying time: SimTime) -> SimTime? {
             var index = index
             while index < uploads.count, uploads[index] == time, index < uploadAtReconnect.count,

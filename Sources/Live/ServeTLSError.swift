@@ -22,6 +22,7 @@ public enum ServeTLSError: Error, Equatable, Sendable, CustomStringConvertible {
     case unwritable(String)
 
     /// Whether the fault is the machine's (exit 1) rather than a file's content (exit 65).
+    /// - Complexity: O(1).
     public var isMachineFault: Bool {
         switch self {
         case .unwritable: true

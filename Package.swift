@@ -90,6 +90,8 @@ let package = Package(
         // console that keeps what a command prints, for the tests that run a command end to end.
         .target(name: "TestSupport", dependencies: ["CLI", "Simulator", "ScenarioFormat", "FakeAPNs"],
                 path: "Tests/TestSupport"),
+        // Published test vectors more than one test target checks against, typed in once.
+        .target(name: "TestVectors", path: "Tests/TestVectors"),
         .testTarget(name: "BaseTests", dependencies: ["Base"]),
         .testTarget(name: "KernelTests", dependencies: ["Kernel", "Base"]),
         .testTarget(name: "FakeAPNsTests", dependencies: ["FakeAPNs", "Base"]),
@@ -107,11 +109,11 @@ let package = Package(
         .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1"]),
         // Published vectors byte for byte; Base's SHA-256 as a second opinion; Python's
         // cryptography package as a peer.
-        .testTarget(name: "TLSCryptoTests", dependencies: ["TLSCrypto", "Base"]),
+        .testTarget(name: "TLSCryptoTests", dependencies: ["TLSCrypto", "TestVectors", "Base"]),
         // openssl's certificates as fixtures, and openssl as a peer for the ones made here.
         .testTarget(name: "X509Tests", dependencies: ["X509", "TLSCrypto"]),
         // RFC 8448's handshake byte for byte, a test per alert and limit; openssl and Python's ssl as peers.
-        .testTarget(name: "TLSTests", dependencies: ["TLS", "TLSCrypto", "ProviderAuth"]),
+        .testTarget(name: "TLSTests", dependencies: ["TLS", "TLSCrypto", "TestVectors", "ProviderAuth"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "HTTP2", "TLS", "TLSCrypto", "ProviderAuth"]),
         .testTarget(name: "LiveTests", dependencies: ["TestSupport", "Live", "Transport", "TLS", "X509", "TLSCrypto", "Simulator", "ProviderAuth", "FakeAPNs", "Kernel",
                                                       "Base"]),

@@ -111,41 +111,6 @@ func fuzzTLS(_ bytes: [UInt8]) {
 }
 
 /// One direction's keys of the fuzzing client, from TLSCrypto's public key schedule.
-private struct FuzzKeys {
-    let cipher: any AEAD
-    let iv: AEADNonce
-    let secret: [UInt8]
-    let suite: CipherSuite
-    var sequence: UInt64 = 0
-
-    init(suite: CipherSuite, secret: [UInt8]) {
-        self.suite = suite
-        self.secret = secret
-        switch suite {
-        case .aes128GCMSHA256:
-            let keys = TrafficKeys(secret: secret, keyByteCount: AES128GCM.keyByteCount)
-            cipher = AES128GCM(key: keys.key)!
-            iv = keys.iv
-        case .chacha20Poly1305SHA256:
-            let keys = TrafficKeys(secret: secret, keyByteCount: ChaCha20Poly1305.keyByteCount)
-            cipher = ChaCha20Poly1305(key: keys.key)!
-            iv = keys.iv
-        }
-    }
-
-    mutating func seal(_ type: UInt8, _ content: [UInt8]) -> [UInt8] {
-        let length = content.count + 17
-        let header: [UInt8] = [23, 3, 3, UInt8(length >> 8), UInt8(length & 0xff)]
-        defer { sequence += 1 }
-        return header + cipher.seal(nonce: iv.xoring(sequenceNumber: sequence), additionalData: header, plaintext: content + [type])
-    }
-
-    mutating func open(_ header: [UInt8], _ fragment: [UInt8]) -> [UInt8]? {
-        defer { sequence += 1 }
-        return cipher.open(nonce: iv.xoring(sequenceNumber: sequence), additionalData: header, sealed: fragment)
-    }
-}
-
 private func handshakeMessage(_ type: UInt8, _ body: [UInt8]) -> [UInt8] {
     [type, UInt8(body.count >> 16), UInt8(body.count >> 8 & 0xff), UInt8(body.count & 0xff)] + body
 }
@@ -170,7 +135,7 @@ private func fuzzHello(_ mode: UInt8) -> [UInt8] {
 
 /// The server's first flight read: its handshake messages added to `transcript`, the
 /// client's handshake keys returned with the client's handshake secret.
-private func readServerFlight(_ output: [UInt8], transcript: inout SHA256) -> (write: FuzzKeys, finishedKey: [UInt8], master: [UInt8])? {
+private func readServerFlight(_ output: [UInt8], transcript: inout SHA256) -> (write: RecordProtection, finishedKey: [UInt8], master: [UInt8])? {
     // The ServerHello, then (compatibility mode) a ChangeCipherSpec, then the protected flight.
     guard output.count > 5, output[0] == 22 else { return nil }
     let helloLength = Int(output[3]) << 8 | Int(output[4])
@@ -190,16 +155,18 @@ private func readServerFlight(_ output: [UInt8], transcript: inout SHA256) -> (w
     guard let shared = fuzzClientKey.sharedSecret(with: share) else { return nil }
     let handshakeSecret = KeySchedule.handshakeSecret(earlySecret: KeySchedule.earlySecret(), sharedSecret: shared)
     let traffic = KeySchedule.handshakeTrafficSecrets(handshakeSecret: handshakeSecret, helloHash: transcript.finalize())
-    var read = FuzzKeys(suite: suite, secret: traffic.server)
+    var read = RecordProtection(suite: suite, secret: traffic.server)
     var index = 5 + helloLength
     while index + 5 <= output.count {
         let length = Int(output[index + 3]) << 8 | Int(output[index + 4])
-        if output[index] == 23, let opened = read.open(Array(output[index..<(index + 5)]), Array(output[(index + 5)..<(index + 5 + length)])) {
-            transcript.update(Array(opened.dropLast()))
+        let record = Record(contentType: .applicationData, header: Array(output[index..<(index + 5)]),
+                            fragment: Array(output[(index + 5)..<(index + 5 + length)]))
+        if output[index] == 23, let (_, opened) = (try? read.open(record)) ?? nil {
+            transcript.update(opened)
         }
         index += 5 + length
     }
-    return (FuzzKeys(suite: suite, secret: traffic.client), KeySchedule.finishedKey(trafficSecret: traffic.client),
+    return (RecordProtection(suite: suite, secret: traffic.client), KeySchedule.finishedKey(trafficSecret: traffic.client),
             KeySchedule.masterSecret(handshakeSecret: handshakeSecret))
 }
 
@@ -225,9 +192,9 @@ private func fuzzAfterHello(_ mode: UInt8, _ input: [UInt8]) {
             }
         }
         let finished = handshakeMessage(20, HMACSHA256.authenticationCode(key: finishedKey, message: transcript.finalize()))
-        check.check(server.receive(write.seal(22, flight + finished)), server)
+        check.check(server.receive(write.seal(.handshake, (flight + finished)[...])), server)
         precondition(check.completed || check.over, "an honest Finished did not complete the handshake")
-        write = FuzzKeys(suite: write.suite, secret: application.client)
+        write = RecordProtection(suite: write.suite, secret: application.client)
     }
     var rest = input[...]
     while !check.over, rest.count >= 2 {
@@ -236,16 +203,16 @@ private func fuzzAfterHello(_ mode: UInt8, _ input: [UInt8]) {
         rest = rest.dropFirst(length)
         let record: [UInt8]
         switch kind {
-        case 0: record = write.seal(22, content)
-        case 1: record = write.seal(21, content)
-        case 2: record = write.seal(23, content)
+        case 0: record = write.seal(.handshake, content[...])
+        case 1: record = write.seal(.alert, content[...])
+        case 2: record = write.seal(.applicationData, content[...])
         case 3: record = plaintextRecord(20, content)
         case 4: record = content
-        default: record = write.seal(22, handshakeMessage(24, [length % 2 == 0 ? 0 : 1]))
+        default: record = write.seal(.handshake, handshakeMessage(24, [length % 2 == 0 ? 0 : 1])[...])
         }
         check.check(server.receive(record), server)
         checkRecords(server.takeOutbound(maxBytes: .max), failed: check.failed)
-        if kind == 5 && check.completed { write = FuzzKeys(suite: write.suite, secret: KeySchedule.nextApplicationTrafficSecret(write.secret)) }
+        if kind == 5 && check.completed { write = write.next() }
         if check.completed && !check.over {
             precondition((try? server.send(content)) != nil, "a connected server refused to send")
         }

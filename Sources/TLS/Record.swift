@@ -1,11 +1,17 @@
 /// One record as read from the wire (RFC 8446 §5.1): its outer type and its fragment (a
 /// plaintext, or an encrypted_record still sealed), with the header kept for the AEAD.
-struct Record {
+package struct Record {
     /// The outer content type's byte (unknown types are refused by the reader).
-    let contentType: ContentType
+    package let contentType: ContentType
     /// The five header bytes: a protected record's additional data (§5.2).
-    let header: [UInt8]
-    let fragment: [UInt8]
+    package let header: [UInt8]
+    package let fragment: [UInt8]
+
+    package init(contentType: ContentType, header: [UInt8], fragment: [UInt8]) {
+        self.contentType = contentType
+        self.header = header
+        self.fragment = fragment
+    }
 }
 
 /// Cuts the client's bytes into records, as they come in pieces of any size. A record's

@@ -2,17 +2,18 @@ import TLSCrypto
 
 /// One direction's record protection (RFC 8446 §5.2–§5.3): the AEAD under a traffic key,
 /// the IV, and the sequence number that makes each record's nonce; a new key (handshake,
-/// application, KeyUpdate) is a new value, its sequence number zero.
-struct RecordProtection {
+/// application, KeyUpdate) is a new value, its sequence number zero. `package`: the fuzz
+/// target seals an honest client's records with it.
+package struct RecordProtection {
     private let cipher: any AEAD
     private let iv: AEADNonce
     /// The traffic secret the key came from: KeyUpdate derives the next one from it.
-    let secret: [UInt8]
-    let suite: CipherSuite
-    var sequenceNumber: UInt64 = 0
+    package let secret: [UInt8]
+    package let suite: CipherSuite
+    package var sequenceNumber: UInt64 = 0
 
     /// - Complexity: O(1): HKDF-Expand-Label twice and the cipher's key setup.
-    init(suite: CipherSuite, secret: [UInt8]) {
+    package init(suite: CipherSuite, secret: [UInt8]) {
         self.suite = suite
         self.secret = secret
         switch suite {
@@ -28,13 +29,13 @@ struct RecordProtection {
     }
 
     /// The protection under the next secret (KeyUpdate, §7.2).
-    func next() -> RecordProtection {
+    package func next() -> RecordProtection {
         RecordProtection(suite: suite, secret: KeySchedule.nextApplicationTrafficSecret(secret))
     }
 
     /// A whole protected record of `content` with inner type `type`, no padding.
     /// - Complexity: O(n); one allocation.
-    mutating func seal(_ type: ContentType, _ content: ArraySlice<UInt8>) -> [UInt8] {
+    package mutating func seal(_ type: ContentType, _ content: ArraySlice<UInt8>) -> [UInt8] {
         let length = content.count + 1 + 16
         var record = recordHeader(.applicationData, length: length)
         record.reserveCapacity(TLSLimits.recordHeaderBytes + length)
@@ -57,7 +58,7 @@ struct RecordProtection {
     /// The inner content type and content of a protected record, padding removed (§5.4);
     /// nil when it does not open (the sequence number stays, as nothing was received).
     /// - Complexity: O(n).
-    mutating func open(_ record: Record) throws(TLSFailure) -> (ContentType, [UInt8])? {
+    package mutating func open(_ record: Record) throws(TLSFailure) -> (ContentType, [UInt8])? {
         guard record.fragment.count >= 16 + 1 else { return nil }
         var buffer = record.header + record.fragment
         let text = TLSLimits.recordHeaderBytes..<(buffer.count - 16)

@@ -1,5 +1,5 @@
 /// RFC 8446 §5.1's record content types.
-enum ContentType: UInt8 {
+package enum ContentType: UInt8 {
     case changeCipherSpec = 20
     case alert = 21
     case handshake = 22

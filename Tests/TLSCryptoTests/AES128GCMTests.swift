@@ -1,4 +1,5 @@
 @testable import TLSCrypto
+import TestVectors
 import Testing
 
 /// McGrew and Viega's "The Galois/Counter Mode of Operation", Appendix B, test cases 1–4 (the

@@ -1,4 +1,5 @@
 @testable import TLSCrypto
+import TestVectors
 import Testing
 
 /// RFC 8448 §3's simple 1-RTT handshake, the server's side of the key schedule: every secret,

@@ -1,4 +1,5 @@
 @testable import TLSCrypto
+import TestVectors
 import Testing
 
 /// RFC 7748 §5.2's two scalar-multiplication vectors and its iterated check (1 and 1,000 times),

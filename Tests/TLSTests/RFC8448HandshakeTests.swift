@@ -1,5 +1,6 @@
 @testable import TLS
 import TLSCrypto
+import TestVectors
 import Testing
 
 /// RFC 8448 §3 ("Simple 1-RTT Handshake"), the server's side byte for byte: given the

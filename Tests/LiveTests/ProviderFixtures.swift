@@ -172,6 +172,33 @@ struct ServeRun: @unchecked Sendable {
     }
 }
 
+/// serve and `pushsim provider` in process against each other on loopback: the two-state
+/// model with mail every half hour, online 3 h and offline 1 h on average, the queue strategy.
+/// `stop()` stops both if they still run (a failed test leaves no loop behind).
+struct ServeAndProvider {
+    static let queue = #"{ "name": "queue", "repeatMaxCount": 5 }"#
+    let scenario: Scenario
+    let serve: ServeRun
+    let provider: ProviderRun
+    /// Where the provider listens: a serve started again calls it there.
+    let providerPort: Int
+
+    static func start(devices: Int, days: Int, waitForServe: Duration = .seconds(10)) throws -> ServeAndProvider {
+        let scenario = WorldFixtures.twoStates(perDay: 48, onMean: "3h", offMean: "1h", devices: devices, days: days, seed: 7,
+                                               strategies: queue)
+        let (server, port) = try ProviderRun.bind()
+        let serve = try ServeRun.start(scenario, providerPort: port)
+        let provider = try ProviderRun.start(scenario, server: server, port: port, controlPort: serve.controlPort,
+                                             waitForServe: waitForServe)
+        return ServeAndProvider(scenario: scenario, serve: serve, provider: provider, providerPort: port)
+    }
+
+    func stop() {
+        provider.stop()
+        serve.stop()
+    }
+}
+
 /// What the fake APNs answers one push.
 enum FakeAnswer: Sendable, Equatable {
     case ok

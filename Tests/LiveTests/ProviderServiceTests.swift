@@ -289,8 +289,6 @@ struct ProviderServiceTests {
 
     // MARK: Against serve
 
-    static let queue = #"{ "name": "queue", "repeatMaxCount": 5 }"#
-
     /// The provider's counts and serve's, summed over device apps.
     static func totals(_ provider: ProviderService, _ serve: ServeService) -> (ProviderLaneCounts, DeviceAppCounts) {
         var mine = ProviderLaneCounts()
@@ -318,13 +316,9 @@ struct ProviderServiceTests {
 
     @Test("serve and provider over a whole 28-day run (past day 11.57, 1e12 µs): re-requests re-sent, every count as the simulation's, live.json written")
     func wholeRunAgreesWithSimulation() throws {
-        let scenario = WorldFixtures.twoStates(perDay: 48, onMean: "3h", offMean: "1h", devices: 3, days: 28, seed: 7,
-                                               strategies: Self.queue)
-        let (server, port) = try ProviderRun.bind()
-        let serve = try ServeRun.start(scenario, providerPort: port)
-        defer { serve.stop() }
-        let provider = try ProviderRun.start(scenario, server: server, port: port, controlPort: serve.controlPort)
-        defer { provider.stop() }
+        let run = try ServeAndProvider.start(devices: 3, days: 28)
+        defer { run.stop() }
+        let (scenario, serve, provider) = (run.scenario, run.serve, run.provider)
         let service = try provider.finish(within: 150)
         #expect(service.failure == nil, "\(service.failure ?? "")")
         let served = try serve.finish(within: 10)
@@ -350,13 +344,9 @@ struct ProviderServiceTests {
 
     @Test("serve killed mid-run and started again on its ports: the provider asks again and goes on; its accepted pushes are the two serves' together, live.json's serve counts only the second's")
     func serveRestarted() throws {
-        let scenario = WorldFixtures.twoStates(perDay: 48, onMean: "3h", offMean: "1h", devices: 4, days: 3, seed: 7,
-                                               strategies: Self.queue)
-        let (server, port) = try ProviderRun.bind()
-        let first = try ServeRun.start(scenario, providerPort: port)
-        defer { first.stop() }
-        let provider = try ProviderRun.start(scenario, server: server, port: port, controlPort: first.controlPort)
-        defer { provider.stop() }
+        let run = try ServeAndProvider.start(devices: 4, days: 3)
+        defer { run.stop() }
+        let (scenario, first, provider, port) = (run.scenario, run.serve, run.provider, run.providerPort)
         try Self.waitForClock(first, past: 24 * Self.hour)
         let killed = try first.kill()
         // Started again once the provider found it gone (a serve back before the provider's next
@@ -395,13 +385,9 @@ struct ProviderServiceTests {
 
     @Test("serve killed and started again at once, before the provider's next request: the provider goes on, and counts the restart (the new serve's phones call before its clock)")
     func serveRestartedUnnoticed() throws {
-        let scenario = WorldFixtures.twoStates(perDay: 48, onMean: "3h", offMean: "1h", devices: 4, days: 2, seed: 7,
-                                               strategies: Self.queue)
-        let (server, port) = try ProviderRun.bind()
-        let first = try ServeRun.start(scenario, providerPort: port)
-        defer { first.stop() }
-        let provider = try ProviderRun.start(scenario, server: server, port: port, controlPort: first.controlPort)
-        defer { provider.stop() }
+        let run = try ServeAndProvider.start(devices: 4, days: 2)
+        defer { run.stop() }
+        let (scenario, first, provider, port) = (run.scenario, run.serve, run.provider, run.providerPort)
         try Self.waitForClock(first, past: 12 * Self.hour)
         let killed = try first.kill()
         let second = try ServeRun.start(scenario, providerPort: port, ports: (first.apnsPort, first.controlPort))
@@ -441,14 +427,9 @@ struct ProviderServiceTests {
 
     @Test("serve killed and not started again: the provider gives up after --wait, naming serve's control API")
     func serveNeverBack() throws {
-        let scenario = WorldFixtures.twoStates(perDay: 48, onMean: "3h", offMean: "1h", devices: 2, days: 2, seed: 7,
-                                               strategies: Self.queue)
-        let (server, port) = try ProviderRun.bind()
-        let serve = try ServeRun.start(scenario, providerPort: port)
-        defer { serve.stop() }
-        let provider = try ProviderRun.start(scenario, server: server, port: port, controlPort: serve.controlPort,
-                                             waitForServe: .seconds(1))
-        defer { provider.stop() }
+        let run = try ServeAndProvider.start(devices: 2, days: 2, waitForServe: .seconds(1))
+        defer { run.stop() }
+        let (scenario, serve, provider) = (run.scenario, run.serve, run.provider)
         try Self.waitForClock(serve, past: 6 * Self.hour)
         _ = try serve.kill()
         let service = try provider.finish(within: 20)

@@ -165,8 +165,16 @@ extension World {
     }
 
     /// Routes what APNs answered (`EffectRouter`), each effect shown first to `observer`.
+    /// APNs often answers nothing (a connection with nothing stored, a push stored for an
+    /// offline device): that is checked here, inlined, without the routing's call.
     /// - Complexity: O(effects) amortized.
+    @inline(__always)
     package mutating func routeAPNsEffects<Observer: WorldObserver>(at now: SimTime, observer: Observer.Type) {
+        if apnsRouted < apnsEffects.count { routeAPNsEffectsLeft(at: now, observer: Observer.self) }
+    }
+
+    /// `routeAPNsEffects` once there is something to route.
+    private mutating func routeAPNsEffectsLeft<Observer: WorldObserver>(at now: SimTime, observer: Observer.Type) {
         while apnsRouted < apnsEffects.count {
             let effect = apnsEffects[apnsRouted]
             apnsRouted += 1
@@ -201,6 +209,26 @@ extension World {
         if let message = pendingNow {
             pendingNow = nil
             eventsAtOnce += 1
+            handleAtOnce(message, at: now, observer: Observer.self)
+        }
+    }
+
+    /// `handle` for a message handled as the phone's routing ends (`sendNow`): a connection
+    /// or disconnection, most of them, handled here without `handle`'s call and dispatch.
+    @inline(__always)
+    private mutating func handleAtOnce<Observer: WorldObserver>(_ message: WorldEvent, at now: SimTime, observer: Observer.Type) {
+        switch message {
+        case .connectionReachesAPNs(let token):
+            Observer.handling(message, at: now, in: &self)
+            apns.deviceConnected(token, at: now, into: &apnsEffects)
+            routeAPNsEffects(at: now, observer: Observer.self)
+        case .disconnectionReachesAPNs(let token):
+            Observer.handling(message, at: now, in: &self)
+            apns.deviceDisconnected(token)
+        case .bounceReachesAPNs, .tokenChangeReachesAPNs, .registrationReachesProvider, .subscriptionSyncReachesProvider,
+             .pushReachesAPNs, .apnsErrorReachesProvider, .sendFailureReachesProvider, .retryDue, .powerWindowOpens,
+             .pushReachesDevice, .rerequestReachesProvider, .answerReachesDevice, .extensionDeadline,
+             .appUpdateReachesDevice, .tapped:
             handle(message, at: now, observer: Observer.self)
         }
     }

@@ -13,14 +13,17 @@ set -euo pipefail
 before=$1; after=$2; devices=${3:-200}; work=${4:-/tmp/compare-reports}
 root=$(cd "$(dirname "$0")/.." && pwd)
 rm -rf "$work"; mkdir -p "$work"
-run_case() { # name, then pushsim arguments (the output folder is added)
+run_case() { # name, then pushsim arguments (the output folder is added); both sides at once
   local name=$1; shift
+  local pids=()
   for side in before after; do
     local bin=$before; [ $side = after ] && bin=$after
     mkdir -p "$work/$side"
     (cd "$work/$side" && "$bin" "$@" --quiet --out "$name") &
+    pids+=($!)
   done
-  wait
+  # A run that fails writes nothing on either side: that must not pass as "identical".
+  for pid in "${pids[@]}"; do wait "$pid" || { echo "FAILED: $name ($*)"; exit 1; }; done
 }
 for f in "$root"/scenarios/*.json; do
   s=$(basename "$f" .json)

@@ -70,6 +70,7 @@ extension World {
 
     /// A request reaches APNs from its slot: an error goes back to the provider, an accepted
     /// one frees the slot; what APNs does with it is routed.
+    /// - Complexity: O(1) amortized, plus the effects routed.
     @inline(__always)
     package mutating func pushReachesAPNs<Observer: WorldObserver>(_ slot: PushSlot, at now: SimTime, observer: Observer.Type) {
         let response = apns.receive(pushPool[slot], at: now, into: &apnsEffects)
@@ -85,6 +86,7 @@ extension World {
 
     /// A notification reaches the phone from its slot. The push stays in its slot while the
     /// phone takes it: a bounce goes back from there.
+    /// - Complexity: O(1) amortized, plus the effects routed.
     @inline(__always)
     package mutating func pushReachesDevice<Observer: WorldObserver>(_ slot: PushSlot, at now: SimTime, observer: Observer.Type) {
         let footprintKB = memoryRandom.next()

@@ -180,8 +180,11 @@ public enum Simulation {
             if !told.isEmpty { stories.withLock { $0 += told } }
         }
         if let error = failure.withLock({ $0 }) { throw error }
-        var result = empty
-        for partial in partials.withLock({ $0 }) { result.merge(partial) }
+        // The first partial is the sum so far: merging it into an empty result (every day
+        // and block of every strategy) would only copy it.
+        let finished = partials.withLock { $0 }
+        var result = finished.first ?? empty
+        for partial in finished.dropFirst() { result.merge(partial) }
         if let broken = result.checkIdentity() { throw broken }
         return (result, SimulationTrace(devices: traced, stories: stories.withLock { $0 }))
     }

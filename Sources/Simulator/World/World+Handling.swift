@@ -27,15 +27,7 @@ extension World {
         case .subscriptionSyncReachesProvider(let generation):
             provider.subscriptionsSynced(generation: generation)
         case .pushReachesAPNs(let slot):
-            let response = apns.receive(pushPool[slot], at: now, into: &apnsEffects)
-            Observer.apnsAnswered(response, at: now, in: &self)
-            if let reason = response.reason {
-                agenda.send(.apnsErrorReachesProvider(slot, reason, timestamp: response.timestamp ?? now), arrivingAt: now)
-            } else {
-                ledger.reached(Ledger.Stage.apnsAccepted, messageIndex: pushPool[slot].payload.messageIndex)
-                pushPool.free(slot)
-            }
-            routeAPNsEffects(at: now, observer: Observer.self)
+            pushReachesAPNs(slot, at: now, observer: Observer.self)
         case .apnsErrorReachesProvider(let slot, let reason, let timestamp):
             let (push, attempt) = pushPool.take(slot)
             provider.receiveResponse(.failure(reason, timestamp: timestamp), for: push,
@@ -53,10 +45,7 @@ extension World {
             apns.powerWindowOpens(token, at: now, into: &apnsEffects)
             routeAPNsEffects(at: now, observer: Observer.self)
         case .pushReachesDevice(let slot):
-            // The push stays in its slot while the phone takes it: a bounce goes back from there.
-            let footprintKB = memoryRandom.next()
-            phone.receive(pushPool[slot], footprintKB: footprintKB, at: now, into: &deviceEffects)
-            routeDeviceEffects(at: now, handedOver: slot, observer: Observer.self)
+            pushReachesDevice(slot, at: now, observer: Observer.self)
         case .rerequestReachesProvider(let position, let gap, let invocation, let returnDelay):
             ledger.rerequestServed(invocation: invocation)
             provider.receiveRerequest(lastPosition: position, gap: gap, invocation: invocation, at: now,
@@ -77,6 +66,32 @@ extension World {
             ledger.reached(Ledger.Stage.opened, messageIndex: message)
             launch(at: now, observer: Observer.self)
         }
+    }
+
+    /// A request reaches APNs from its slot: an error goes back to the provider, an accepted
+    /// one frees the slot; what APNs does with it is routed.
+    /// - Complexity: O(1) amortized, plus the effects routed.
+    @inline(__always)
+    package mutating func pushReachesAPNs<Observer: WorldObserver>(_ slot: PushSlot, at now: SimTime, observer: Observer.Type) {
+        let response = apns.receive(pushPool[slot], at: now, into: &apnsEffects)
+        Observer.apnsAnswered(response, at: now, in: &self)
+        if let reason = response.reason {
+            agenda.send(.apnsErrorReachesProvider(slot, reason, timestamp: response.timestamp ?? now), arrivingAt: now)
+        } else {
+            ledger.reached(Ledger.Stage.apnsAccepted, messageIndex: pushPool[slot].payload.messageIndex)
+            pushPool.free(slot)
+        }
+        routeAPNsEffects(at: now, observer: Observer.self)
+    }
+
+    /// A notification reaches the phone from its slot. The push stays in its slot while the
+    /// phone takes it: a bounce goes back from there.
+    /// - Complexity: O(1) amortized, plus the effects routed.
+    @inline(__always)
+    package mutating func pushReachesDevice<Observer: WorldObserver>(_ slot: PushSlot, at now: SimTime, observer: Observer.Type) {
+        let footprintKB = memoryRandom.next()
+        phone.receive(pushPool[slot], footprintKB: footprintKB, at: now, into: &deviceEffects)
+        routeDeviceEffects(at: now, handedOver: slot, observer: Observer.self)
     }
 
     /// Handles what the user, the device or the provider's schedule does on its own,
@@ -165,8 +180,16 @@ extension World {
     }
 
     /// Routes what APNs answered (`EffectRouter`), each effect shown first to `observer`.
+    /// APNs often answers nothing (a connection with nothing stored, a push stored for an
+    /// offline device): that is checked here, inlined, without the routing's call.
     /// - Complexity: O(effects) amortized.
+    @inline(__always)
     package mutating func routeAPNsEffects<Observer: WorldObserver>(at now: SimTime, observer: Observer.Type) {
+        if apnsRouted < apnsEffects.count { routeAPNsEffectsLeft(at: now, observer: Observer.self) }
+    }
+
+    /// `routeAPNsEffects` once there is something to route.
+    private mutating func routeAPNsEffectsLeft<Observer: WorldObserver>(at now: SimTime, observer: Observer.Type) {
         while apnsRouted < apnsEffects.count {
             let effect = apnsEffects[apnsRouted]
             apnsRouted += 1
@@ -201,6 +224,26 @@ extension World {
         if let message = pendingNow {
             pendingNow = nil
             eventsAtOnce += 1
+            handleAtOnce(message, at: now, observer: Observer.self)
+        }
+    }
+
+    /// `handle` for a message handled as the phone's routing ends (`sendNow`): a connection
+    /// or disconnection, most of them, handled here without `handle`'s call and dispatch.
+    @inline(__always)
+    private mutating func handleAtOnce<Observer: WorldObserver>(_ message: WorldEvent, at now: SimTime, observer: Observer.Type) {
+        switch message {
+        case .connectionReachesAPNs(let token):
+            Observer.handling(message, at: now, in: &self)
+            apns.deviceConnected(token, at: now, into: &apnsEffects)
+            routeAPNsEffects(at: now, observer: Observer.self)
+        case .disconnectionReachesAPNs(let token):
+            Observer.handling(message, at: now, in: &self)
+            apns.deviceDisconnected(token)
+        case .bounceReachesAPNs, .tokenChangeReachesAPNs, .registrationReachesProvider, .subscriptionSyncReachesProvider,
+             .pushReachesAPNs, .apnsErrorReachesProvider, .sendFailureReachesProvider, .retryDue, .powerWindowOpens,
+             .pushReachesDevice, .rerequestReachesProvider, .answerReachesDevice, .extensionDeadline,
+             .appUpdateReachesDevice, .tapped:
             handle(message, at: now, observer: Observer.self)
         }
     }

@@ -313,12 +313,32 @@ package struct World {
                 play.console.cut(at: agenda.now, counters: apns.counters, into: &aggregate, block: block)
             }
             switch item {
-            case .message(let message): handle(message, at: agenda.now, observer: Observer.self)
+            case .message(let message): handleInLoop(message, at: agenda.now, observer: Observer.self)
             case .occurrence(let occurrence): handle(occurrence, at: agenda.now, folding: &aggregate, observer: Observer.self)
             }
         }
         play.events += events + eventsAtOnce
         eventsAtOnce = 0
+    }
+
+    /// `handle(_:at:observer:)`, with the two messages most played (a request reaching APNs,
+    /// a notification reaching the phone) handled in the play loop itself, without the
+    /// call and dispatch of `handle`.
+    @inline(__always)
+    private mutating func handleInLoop<Observer: WorldObserver>(_ message: WorldEvent, at now: SimTime, observer: Observer.Type) {
+        switch message {
+        case .pushReachesAPNs(let slot):
+            Observer.handling(message, at: now, in: &self)
+            pushReachesAPNs(slot, at: now, observer: Observer.self)
+        case .pushReachesDevice(let slot):
+            Observer.handling(message, at: now, in: &self)
+            pushReachesDevice(slot, at: now, observer: Observer.self)
+        case .connectionReachesAPNs, .disconnectionReachesAPNs, .bounceReachesAPNs, .tokenChangeReachesAPNs,
+             .registrationReachesProvider, .subscriptionSyncReachesProvider, .apnsErrorReachesProvider,
+             .sendFailureReachesProvider, .retryDue, .powerWindowOpens, .rerequestReachesProvider, .answerReachesDevice,
+             .extensionDeadline, .appUpdateReachesDevice, .tapped:
+            handle(message, at: now, observer: Observer.self)
+        }
     }
 
     /// The lane's end: the last day's Console, what the run's end does, the checks and the fold.

@@ -43,6 +43,17 @@ public struct Reports: Sendable {
                                         + ["pushes_per_message"] + ChainCounts.columnNames
                                         + Metric.allCases.flatMap(estimateColumns)
 
+    /// The fault columns (`fault_<kind>_<measure>`, `APNsFaultCounts`), after every other
+    /// column, in the summary of a scenario that names `apns.faults` only: the summary of any
+    /// other scenario keeps its bytes.
+    public static let faultColumns = APNsFaultCounts.columnNames
+
+    /// The summary columns of `scenario`: `summaryColumns`, then `faultColumns` when it names faults.
+    /// - Complexity: O(columns).
+    public static func summaryColumns(for scenario: Scenario) -> [String] {
+        summaryColumns + (scenario.chain.apns.faults != nil ? faultColumns : [])
+    }
+
     /// A rate's columns after the counters: its value where no earlier column holds it
     /// (the `lost_*_share`s), then its standard error and 95% interval.
     private static func estimateColumns(_ metric: Metric) -> [String] {
@@ -89,7 +100,8 @@ public struct Reports: Sendable {
     /// strategy `baseline` (an index into `result.strategies`).
     /// - Complexity: O(strategies × (days + buckets) × blocks).
     public init(scenario: Scenario, result: SimulationResult, baseline: Int = 0) {
-        var summary = CSV.row(Self.summaryColumns)
+        var summary = CSV.row(Self.summaryColumns(for: scenario))
+        let faultsNamed = scenario.chain.apns.faults != nil
         var daily = CSV.row(Self.dailyColumns)
         var funnel = CSV.row(Self.funnelColumns)
         var apns = CSV.row(Self.apnsColumns)
@@ -109,7 +121,8 @@ public struct Reports: Sendable {
                                + Metric.allCases.flatMap { metric in
                                    Self.estimateFields(metric, result.estimate(metric, strategy: index),
                                                        denominator: metric.denominator(of: aggregate))
-                               })
+                               }
+                               + (faultsNamed ? aggregate.faults.values.map { String($0) } : []))
             for (day, counts) in aggregate.daily.enumerated() {
                 daily += CSV.row([strategy.label, scenario.start.adding(days: day).description, String(counts[.messages]),
                                   String(counts[.delivered]), String(counts[.summarized]), String(counts[.lost]),

@@ -1,0 +1,142 @@
+import Base
+import FakeAPNs
+import Simulator
+import Transport
+
+/// serve's APNs faults: the scenario's (`apns.faults`, on the simulated clock: the schedule of
+/// the first block of users, scheduled windows and random ones) and one a test starts with
+/// `POST /faults`, which stands over the scenario's while it lasts. What each kind does to the
+/// request on the wire is `ServeService.answerUnderFault`; the counts are per kind.
+struct ServeFaults {
+    /// The scenario's schedule.
+    let segments: [APNsFaultSchedule.Segment]
+    private let slowLatency: Sampler
+    /// A fault started on the control API: its kind and when it stops (nil: at `{"stop": true}`).
+    var started: (kind: APNsFaultKind, until: SimTime?)?
+    /// Requests that met each kind, by raw value.
+    var requests = [Int64](repeating: 0, count: APNsFaultKind.allCases.count)
+    /// Where slow answers draw their time from.
+    private var random: SplitMix64
+    /// Answers held for a slow fault, with the instant each is due on the machine's clock.
+    var held: [(due: ContinuousClock.Instant, answer: LaterAnswer, response: HTTPResponse)] = []
+
+    /// - Complexity: O(w log w) in the scenario's windows.
+    init(scenario: Scenario) {
+        let model = scenario.chain.apns.faults
+        segments = APNsFaultSchedule(model, seed: scenario.seed, horizon: scenario.duration).segments(block: 0)
+        slowLatency = Sampler(model?.slowLatency ?? .constant(0))
+        random = RandomStream.apnsFaultLatency.generator(seed: scenario.seed, user: 0)
+    }
+
+    /// The kind in force at `now`: the started one while it lasts, else the scenario's.
+    /// - Complexity: O(log s) in the scenario's segments.
+    func kind(at now: SimTime) -> APNsFaultKind? {
+        if let started, started.until.map({ now < $0 }) ?? true { return started.kind }
+        return APNsFaultSchedule.kind(at: now, in: segments)
+    }
+
+    /// How long a slow answer is held, on the machine's clock (a provider's timeouts run on it).
+    /// - Complexity: O(1).
+    mutating func drawSlowLatency() -> Duration { .microseconds(slowLatency.sample(&random)) }
+}
+
+extension ServeService {
+    /// Answers an APNs request, unless a fault is in force: then as that fault says.
+    /// - Complexity: that of `answerAPNs`.
+    func answerAPNsUnderFaults(_ request: HTTPRequest) -> HTTPResponse {
+        guard let kind = faults.kind(at: population.now) else { return answerAPNs(request) }
+        faults.requests[Int(kind.rawValue)] += 1
+        let apnsID = request.value("apns-id") ?? makeAPNsID()
+        switch kind {
+        case .internalServerError, .serviceUnavailable:
+            return answer(.failure(kind.answer!), apnsID: apnsID)
+        case .shutdown:
+            // The answer, then GOAWAY naming this stream: the requests after it go elsewhere.
+            connectionOrders?.give(.goAway(connection: request.connection, lastStream: request.stream))
+            return answer(.failure(.shutdown), apnsID: apnsID)
+        case .goaway:
+            // Not processed: GOAWAY names the stream before this one, so the client sends it again.
+            connectionOrders?.give(.goAway(connection: request.connection, lastStream: max(0, request.stream - 2)))
+            return .later
+        case .connectionClosed:
+            connectionOrders?.give(.close(connection: request.connection))
+            return .later
+        case .slow:
+            let response = answerAPNs(request)
+            faults.held.append((ContinuousClock.now + faults.drawSlowLatency(), request.laterAnswer, response))
+            return .later
+        case .idleClosed:
+            // Answered, then closed as soon as nothing waits on the connection.
+            connectionOrders?.give(.closeIdle(listener: apnsListener))
+            return answerAPNs(request)
+        }
+    }
+
+    /// Gives the slow answers that are due; answers how long until the next one (nil: none held).
+    /// - Complexity: O(h) in the answers held.
+    func releaseSlowAnswers() -> Duration? {
+        guard !faults.held.isEmpty else { return nil }
+        let now = ContinuousClock.now
+        var next: Duration?
+        faults.held.removeAll { held in
+            guard held.due <= now else {
+                next = min(next ?? .seconds(3600), now.duration(to: held.due))
+                return false
+            }
+            laterAnswers?.answer(held.answer, with: held.response)
+            return true
+        }
+        return next
+    }
+
+    /// `GET /faults`: what is in force now, the fault started on the control API, and the
+    /// requests that met each kind so far.
+    func faultsJSON() -> String {
+        let inForce = faults.kind(at: population.now)
+        let started = faults.started.map { started in
+            JSONText.object([("kind", JSONText.string(started.kind.name)),
+                             ("until", JSONText.optional(started.until, time))])
+        } ?? "null"
+        let scheduled = APNsFaultSchedule.kind(at: population.now, in: faults.segments)
+        return JSONText.object([
+            ("now", time(population.now)),
+            ("inForce", JSONText.optional(inForce.map(\.name), JSONText.string)),
+            ("started", started),
+            ("scenario", JSONText.optional(scheduled.map(\.name), JSONText.string)),
+            ("requests", JSONText.object(APNsFaultKind.allCases.map { ($0.name, String(faults.requests[Int($0.rawValue)])) })),
+        ])
+    }
+
+    /// `POST /faults`: `{"kind": k}` or `{"kind": k, "seconds": s}` starts fault `k` now (for
+    /// `s` simulated seconds, else until stopped); `{"stop": true}` stops the one started.
+    func startOrStopFault(_ request: HTTPRequest) -> HTTPResponse {
+        guard let root = try? JSONParser.parse(request.body), case .object(let object) = root.value else {
+            return ControlAPI.error(400, Self.faultBodyExpected)
+        }
+        if object.members.count == 1, case .bool(true)? = object["stop"]?.value {
+            faults.started = nil
+            return ControlAPI.json(200, faultsJSON())
+        }
+        guard object.members.allSatisfy({ ["kind", "seconds"].contains($0.key) }),
+              case .string(let name)? = object["kind"]?.value else {
+            return ControlAPI.error(400, Self.faultBodyExpected)
+        }
+        guard let kind = APNsFaultKind(name: name) else {
+            return ControlAPI.error(400, "unknown fault kind \(UserText.quote(name)); the kinds are "
+                                    + APNsFaultKind.allCases.map(\.name).joined(separator: ", "))
+        }
+        var until: SimTime?
+        if let seconds = object["seconds"] {
+            guard case .number(let number) = seconds.value, number.doubleValue > 0,
+                  number.doubleValue <= Self.clockBoundSeconds else {
+                return ControlAPI.error(400, "seconds is a number above 0 and at most 315576000 (ten years)")
+            }
+            until = population.now + SimTime((number.doubleValue * Double(TimeUnit.second)).rounded(.up))
+        }
+        faults.started = (kind, until)
+        return ControlAPI.json(200, faultsJSON())
+    }
+
+    static let faultBodyExpected = "expected {\"kind\": k}, {\"kind\": k, \"seconds\": s} or {\"stop\": true}; the kinds are "
+        + APNsFaultKind.allCases.map(\.name).joined(separator: ", ")
+}

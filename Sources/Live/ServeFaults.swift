@@ -17,6 +17,12 @@ struct ServeFaults {
     var requests = [Int64](repeating: 0, count: APNsFaultKind.allCases.count)
     /// Where slow answers draw their time from.
     private var random: SplitMix64
+    /// Connections told to go away or close this turn: their later requests are left unanswered
+    /// (the GOAWAY names a stream below them), not answered as if nothing happened.
+    var leaving: Set<Int> = []
+    /// How long a connection must have been idle for an `idleClosed` fault to close it, on the
+    /// machine's clock: a connection just opened for a push is not idle.
+    static let idleAfter = Duration.seconds(1)
     /// Answers held for a slow fault, with the instant each is due on the machine's clock.
     var held: [(due: ContinuousClock.Instant, answer: LaterAnswer, response: HTTPResponse)] = []
 
@@ -45,6 +51,8 @@ extension ServeService {
     /// - Complexity: that of `answerAPNs`.
     func answerAPNsUnderFaults(_ request: HTTPRequest) -> HTTPResponse {
         guard let kind = faults.kind(at: population.now) else { return answerAPNs(request) }
+        // A request after this connection's GOAWAY (sent in the same read): above its last stream, never answered.
+        if faults.leaving.contains(request.connection) { return .later }
         faults.requests[Int(kind.rawValue)] += 1
         let apnsID = request.value("apns-id") ?? makeAPNsID()
         switch kind {
@@ -53,23 +61,36 @@ extension ServeService {
         case .shutdown:
             // The answer, then GOAWAY naming this stream: the requests after it go elsewhere.
             connectionOrders?.give(.goAway(connection: request.connection, lastStream: request.stream))
+            faults.leaving.insert(request.connection)
             return answer(.failure(.shutdown), apnsID: apnsID)
         case .goaway:
             // Not processed: GOAWAY names the stream before this one, so the client sends it again.
             connectionOrders?.give(.goAway(connection: request.connection, lastStream: max(0, request.stream - 2)))
+            faults.leaving.insert(request.connection)
             return .later
         case .connectionClosed:
             connectionOrders?.give(.close(connection: request.connection))
+            faults.leaving.insert(request.connection)
             return .later
         case .slow:
             let response = answerAPNs(request)
             faults.held.append((ContinuousClock.now + faults.drawSlowLatency(), request.laterAnswer, response))
             return .later
         case .idleClosed:
-            // Answered, then closed as soon as nothing waits on the connection.
-            connectionOrders?.give(.closeIdle(listener: apnsListener))
+            // Answered; the connection is closed once idle for `idleAfter` (`tick`).
             return answerAPNs(request)
         }
+    }
+
+    /// What each turn does for the faults: the slow answers that are due are given, and under
+    /// `idleClosed` the idle connections closed. Answers how long the loop may sleep (nil: no limit).
+    /// - Complexity: O(h) in the answers held.
+    func tickFaults() -> Duration? {
+        faults.leaving.removeAll(keepingCapacity: true)
+        let slow = releaseSlowAnswers()
+        guard faults.kind(at: population.now) == .idleClosed else { return slow }
+        connectionOrders?.give(.closeIdle(listener: apnsListener, idleFor: ServeFaults.idleAfter))
+        return min(slow ?? .milliseconds(100), .milliseconds(100))
     }
 
     /// Gives the slow answers that are due; answers how long until the next one (nil: none held).

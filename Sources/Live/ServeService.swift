@@ -134,14 +134,14 @@ public final class ServeService: Service {
         followWallClock()
         afterTurn()
         if continueListings() { return .zero }
-        let slow = releaseSlowAnswers()
-        if faults.kind(at: population.now) == .idleClosed { connectionOrders?.give(.closeIdle(listener: apnsListener)) }
-        if let slow { return min(slow, .milliseconds(10)) }
+        let faultWait = tickFaults()
         // A scaled clock moves on its own: look again soon. A controlled one waits for requests.
-        switch clock.mode {
-        case .scaled: return .milliseconds(10)
-        case .controlled: return installRetries.isEmpty && ending == nil ? nil : .milliseconds(100)
+        let wait: Duration? = switch clock.mode {
+        case .scaled: .milliseconds(10)
+        case .controlled: installRetries.isEmpty && ending == nil ? nil : .milliseconds(100)
         }
+        guard let faultWait else { return wait }
+        return min(wait ?? faultWait, faultWait)
     }
 
     public func connectionClosed(_ connection: Int) {

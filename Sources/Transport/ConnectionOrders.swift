@@ -14,9 +14,9 @@ public final class ConnectionOrders {
         case goAway(connection: Int, lastStream: Int)
         /// The TCP connection closed now, nothing more written (no GOAWAY, no TLS close_notify).
         case close(connection: Int)
-        /// Every connection on listener `listener` that waits for no answer is closed as an idle
-        /// one is (HTTP/2: GOAWAY naming the last stream, then closed).
-        case closeIdle(listener: Int)
+        /// Every connection on listener `listener` that waits for no answer and saw nothing move
+        /// for `idleFor` is closed as an idle one is (HTTP/2: GOAWAY naming the last stream, then closed).
+        case closeIdle(listener: Int, idleFor: Duration)
     }
 
     var queued: [Order] = []
@@ -41,8 +41,9 @@ extension Server {
                 connections.first { $0.number == number }?.drop(lastStream: lastStream, now: now, service: service)
             case .close(let number):
                 connections.first { $0.number == number }?.close()
-            case .closeIdle(let listener):
-                for connection in connections where connection.listener == listener && !connection.isClosing {
+            case .closeIdle(let listener, let idleFor):
+                for connection in connections where connection.listener == listener && !connection.isClosing
+                    && now - connection.lastActivity >= idleFor {
                     connection.closeIfIdle(now: now, service: service)
                 }
             }

@@ -265,6 +265,16 @@ public struct Reports: Sendable {
         for counter in ChainCounter.allCases where aggregates.contains(where: { $0.chain[counter] != 0 }) {
             rows.append((counter.columnName.replacingOccurrences(of: "_", with: " "), aggregates.map { String($0.chain[counter]) }))
         }
+        // APNs's faults only where they happened: requests that met each, retries, given up.
+        let faults = APNsFaultKind.allCases.filter { kind in
+            aggregates.contains { aggregate in APNsFaultMeasure.allCases.contains { aggregate.faults[kind, $0] != 0 } }
+        }
+        if !faults.isEmpty { rows.append(("APNs faults: met / retried / given up", aggregates.map { _ in "" })) }
+        for kind in faults {
+            rows.append(("  " + kind.columnName.replacingOccurrences(of: "_", with: " "), aggregates.map { aggregate in
+                APNsFaultMeasure.allCases.map { String(aggregate.faults[kind, $0]) }.joined(separator: " / ")
+            }))
+        }
         let title = "\(scenario.name): \(Counted.phrase(scenario.devices, "device")), \(Counted.phrase(scenario.dayCount, "day")) from \(scenario.start), "
             + "seed \(scenario.seed)\n"
         return title + layout(rows: rows, columns: result.strategies.map(\.label))

@@ -3,13 +3,16 @@ import FakeAPNs
 import Simulator
 import Transport
 
-/// serve's APNs faults: the scenario's (`apns.faults`, on the simulated clock: the schedule of
-/// the first block of users, scheduled windows and random ones) and one a test starts with
+/// serve's APNs faults: the scenario's (`apns.faults`, on the simulated clock; random ones per
+/// block of users as `run` draws them, the block of the device a request's token belongs to, so
+/// serve with `pushsim provider` counts what `run` counts) and one a test starts with
 /// `POST /faults`, which stands over the scenario's while it lasts. What each kind does to the
 /// request on the wire is `ServeService.answerUnderFault`; the counts are per kind.
 struct ServeFaults {
     /// The scenario's schedule.
-    let segments: [APNsFaultSchedule.Segment]
+    let schedule: APNsFaultSchedule
+    /// Whether the scenario names random faults: then each block of users has its own history.
+    let perBlock: Bool
     private let slowLatency: Sampler
     /// A fault started on the control API: its kind and when it stops (nil: at `{"stop": true}`).
     var started: (kind: APNsFaultKind, until: SimTime?)?
@@ -29,16 +32,18 @@ struct ServeFaults {
     /// - Complexity: O(w log w) in the scenario's windows.
     init(scenario: Scenario) {
         let model = scenario.chain.apns.faults
-        segments = APNsFaultSchedule(model, seed: scenario.seed, horizon: scenario.duration).segments(block: 0)
+        schedule = APNsFaultSchedule(model, seed: scenario.seed, horizon: scenario.duration)
+        perBlock = schedule.blocks.count > 1
         slowLatency = Sampler(model?.slowLatency ?? .constant(0))
         random = RandomStream.apnsFaultLatency.generator(seed: scenario.seed, user: 0)
     }
 
-    /// The kind in force at `now`: the started one while it lasts, else the scenario's.
-    /// - Complexity: O(log s) in the scenario's segments.
-    func kind(at now: SimTime) -> APNsFaultKind? {
+    /// The kind in force at `now` for the users of block `block` (`block` is asked only when
+    /// the blocks differ): the started one while it lasts, else the scenario's.
+    /// - Complexity: O(log s) in the scenario's segments, plus `block`'s.
+    func kind(at now: SimTime, block: () -> Int = { 0 }) -> APNsFaultKind? {
         if let started, started.until.map({ now < $0 }) ?? true { return started.kind }
-        return APNsFaultSchedule.kind(at: now, in: segments)
+        return APNsFaultSchedule.kind(at: now, in: schedule.segments(block: perBlock ? block() : 0))
     }
 
     /// How long a slow answer is held, on the machine's clock (a provider's timeouts run on it).
@@ -50,7 +55,7 @@ extension ServeService {
     /// Answers an APNs request, unless a fault is in force: then as that fault says.
     /// - Complexity: that of `answerAPNs`.
     func answerAPNsUnderFaults(_ request: HTTPRequest) -> HTTPResponse {
-        guard let kind = faults.kind(at: population.now) else { return answerAPNs(request) }
+        guard let kind = faults.kind(at: population.now, block: { faultBlock(of: request) }) else { return answerAPNs(request) }
         // A request after this connection's GOAWAY (sent in the same read): above its last stream, never answered.
         if faults.leaving.contains(request.connection) { return .later }
         faults.requests[Int(kind.rawValue)] += 1
@@ -80,6 +85,23 @@ extension ServeService {
             // Answered; the connection is closed once idle for `idleAfter` (`tick`).
             return answerAPNs(request)
         }
+    }
+
+    /// The block of users (`UserBlocks`) of the device whose token `request` names; 0 for a
+    /// path that names none of the population's.
+    /// - Complexity: O(1).
+    func faultBlock(of request: HTTPRequest) -> Int {
+        let prefix = "/3/device/"
+        guard request.path.hasPrefix(prefix) else { return 0 }
+        let digits = Array(request.path.utf8.dropFirst(prefix.utf8.count).prefix(64))
+        guard digits.count == 64 else { return 0 }
+        var bytes = [UInt8](repeating: 0, count: 32)
+        for index in 0..<32 {
+            guard let high = ASCII.hexValue(digits[2 * index]), let low = ASCII.hexValue(digits[2 * index + 1]) else { return 0 }
+            bytes[index] = UInt8(high << 4 | low)
+        }
+        guard let token = population.tokens.token(bytes) else { return 0 }
+        return UserBlocks.block(of: Int(population.lanes[Int(population.tokens.lane(of: token))].device))
     }
 
     /// What each turn does for the faults: the slow answers that are due are given, and under
@@ -118,7 +140,8 @@ extension ServeService {
             JSONText.object([("kind", JSONText.string(started.kind.name)),
                              ("until", JSONText.optional(started.until, time))])
         } ?? "null"
-        let scheduled = APNsFaultSchedule.kind(at: population.now, in: faults.segments)
+        // The first block's: the scenario's scheduled windows are every block's.
+        let scheduled = APNsFaultSchedule.kind(at: population.now, in: faults.schedule.segments(block: 0))
         return JSONText.object([
             ("now", time(population.now)),
             ("inForce", JSONText.optional(inForce.map(\.name), JSONText.string)),

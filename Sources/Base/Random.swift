@@ -12,6 +12,9 @@ public enum RandomStream: UInt64, Sendable {
     case appUpdate
     /// A live population's device tokens and the apns-ids it makes for requests without one.
     case deviceToken, apnsID
+    /// APNs's random faults (per block of users and kind, as outages), and the latencies its
+    /// slow answers and reconnections add (per user and app).
+    case apnsFaults, apnsFaultLatency
 
     /// The generator for this stream of user `user` under `seed`.
     /// - Complexity: O(1).

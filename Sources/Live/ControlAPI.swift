@@ -7,6 +7,8 @@ import Transport
 /// dispatch and docs/serve.md (checked by a test) all follow this list.
 public enum ControlRoute: CaseIterable, Sendable {
     case index, devices, deviceApp, clock, advanceClock, counters, stop
+    /// APNs's faults (ServeFaults.swift).
+    case faults, startFault
 
     /// The method and path pattern, as documented.
     public var pattern: String {
@@ -18,6 +20,8 @@ public enum ControlRoute: CaseIterable, Sendable {
         case .advanceClock: "POST /clock"
         case .counters: "GET /counters"
         case .stop: "POST /stop"
+        case .faults: "GET /faults"
+        case .startFault: "POST /faults"
         }
     }
 
@@ -31,6 +35,8 @@ public enum ControlRoute: CaseIterable, Sendable {
         case .advanceClock: "moves a controlled clock: {\"advanceSeconds\": s} or {\"toSeconds\": s}"
         case .counters: "the counts so far: APNs's (as summary.csv and the Push Console), the device apps', by reason"
         case .stop: "ends the run: serve writes its reports and exits"
+        case .faults: "APNs's faults: the kind in force now, the one started here, the requests each kind met"
+        case .startFault: "starts a fault now: {\"kind\": k} or {\"kind\": k, \"seconds\": s}; {\"stop\": true} stops it"
         }
     }
 }
@@ -60,6 +66,7 @@ extension ServeService {
         case (1, "clock"?): route = request.method == "POST" ? .advanceClock : .clock
         case (1, "counters"?): route = .counters
         case (1, "stop"?): route = .stop
+        case (1, "faults"?): route = request.method == "POST" ? .startFault : .faults
         default: return ControlAPI.error(404, "no route \(path); GET / lists them")
         }
         let method = route.pattern.prefix { $0 != " " }
@@ -96,6 +103,10 @@ extension ServeService {
         case .stop:
             stop(.stopRequested)
             return ControlAPI.json(202, JSONText.object([("stopping", "true")]))
+        case .faults:
+            return ControlAPI.json(200, faultsJSON())
+        case .startFault:
+            return startOrStopFault(request)
         }
     }
 

@@ -53,7 +53,14 @@ public enum ServeReport {
             [("answers", JSONText.object(service.answered.map { (String($0.status), String($0.count)) }))],
             [("counts", service.countsJSON(totals)), ("held", String(held))],
             [("apns", JSONText.object(APNsCounter.allCases.map { ($0.columnName, String(population.apns.counters[$0])) }))],
-        ])
+        ] + Self.faultLines(service))
         return [("devices.csv", devices), ("rejections.csv", rejections), ("serve.json", summary + "\n")]
+    }
+
+    /// `faults`: the requests each APNs fault kind met, when one met any (ServeFaults.swift).
+    /// - Complexity: O(kinds).
+    static func faultLines(_ service: ServeService) -> [[(String, String)]] {
+        guard service.faults.requests.contains(where: { $0 > 0 }) else { return [] }
+        return [[("faults", JSONText.object(APNsFaultKind.allCases.map { ($0.name, String(service.faults.requests[Int($0.rawValue)])) }))]]
     }
 }

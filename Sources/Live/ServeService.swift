@@ -55,6 +55,9 @@ public final class ServeService: Service {
     /// The transport's outgoing requests and later answers (`attach(to:)`).
     var outgoing: OutgoingRequests?
     var laterAnswers: LaterAnswers?
+    var connectionOrders: ConnectionOrders?
+    /// APNs's faults: the scenario's and one started on the control API (ServeFaults.swift).
+    var faults: ServeFaults
     /// Calls sent and not yet returned, by tag.
     var callsInFlight: [Int: ProviderCall] = [:]
     var nextCallTag = 1
@@ -96,18 +99,20 @@ public final class ServeService: Service {
         self.wallClock = wallClock
         if case .token(let keys) = authentication { freshTokenCheck = try ProviderTokenCheck(keys: keys) } else { freshTokenCheck = nil }
         apnsIDs = RandomStream.apnsID.generator(seed: scenario.seed, user: 0)
+        faults = ServeFaults(scenario: scenario)
     }
 
     /// Sends the phones' calls and takes later answers through `server` (needed with a provider).
     public func attach(to server: Server) {
         outgoing = server.outgoing
         laterAnswers = server.laterAnswers
+        connectionOrders = server.connectionOrders
     }
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         followWallClock()
         defer { afterTurn() }
-        if request.listener == apnsListener { return answerAPNs(request) }
+        if request.listener == apnsListener { return answerAPNsUnderFaults(request) }
         if request.listener == controlListener { return answerControl(request) }
         return ControlAPI.error(404, "no API on this listener")
     }
@@ -129,11 +134,14 @@ public final class ServeService: Service {
         followWallClock()
         afterTurn()
         if continueListings() { return .zero }
+        let faultWait = tickFaults()
         // A scaled clock moves on its own: look again soon. A controlled one waits for requests.
-        switch clock.mode {
-        case .scaled: return .milliseconds(10)
-        case .controlled: return installRetries.isEmpty && ending == nil ? nil : .milliseconds(100)
+        let wait: Duration? = switch clock.mode {
+        case .scaled: .milliseconds(10)
+        case .controlled: installRetries.isEmpty && ending == nil ? nil : .milliseconds(100)
         }
+        guard let faultWait else { return wait }
+        return min(wait ?? faultWait, faultWait)
     }
 
     public func connectionClosed(_ connection: Int) {

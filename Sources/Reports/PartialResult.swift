@@ -56,6 +56,8 @@ package struct PartialResult {
         let counts: [String] = StrategyAggregate.counts.map { String(aggregate[keyPath: $0.field]) }
         let latency: [String] = aggregate.latency.nonEmptyBuckets.map { JSONText.array([String($0.0), String($0.1)]) }
         let daily: [String] = aggregate.daily.map { JSONText.integers($0.values) }
+        // Only when a fault cost something: a run without faults writes the same bytes as before them.
+        let faults: [(String, String)] = aggregate.faults.isZero ? [] : [("faults", JSONText.integers(aggregate.faults.values))]
         return JSONText.object([
             ("counts", JSONText.array(counts)),
             ("chain", JSONText.integers(aggregate.chain.values)),
@@ -66,7 +68,7 @@ package struct PartialResult {
             ("dailyLost", JSONText.integers(aggregate.dailyLostByReason)),
             ("blocks", JSONText.integers(aggregate.blocks)),
             ("dailyBlocks", JSONText.integers(aggregate.dailyBlocks)),
-        ])
+        ] + faults)
     }
 
     /// Reads and decodes what a command-line argument names: a folder holding
@@ -309,6 +311,10 @@ package struct PartialResult {
             let apns = try integers(fields["apns"])
             guard let counters = APNsCounters(values: apns) else { throw fail("\(damaged) (apns)") }
             aggregate.apns = counters
+            if fields["faults"] != nil {
+                guard let faults = APNsFaultCounts(values: try integers(fields["faults"])) else { throw fail("\(damaged) (faults)") }
+                aggregate.faults = faults
+            }
             try readLatency(fields["latency"], into: &aggregate)
             let days = try array(fields["daily"])
             guard days.count == dayCount else { throw fail("\(damaged) (daily)") }

@@ -43,6 +43,17 @@ public struct Reports: Sendable {
                                         + ["pushes_per_message"] + ChainCounts.columnNames
                                         + Metric.allCases.flatMap(estimateColumns)
 
+    /// The fault columns (`fault_<kind>_<measure>`, `APNsFaultCounts`), after every other
+    /// column, in the summary of a scenario that names `apns.faults` only: the summary of any
+    /// other scenario keeps its bytes.
+    public static let faultColumns = APNsFaultCounts.columnNames
+
+    /// The summary columns of `scenario`: `summaryColumns`, then `faultColumns` when it names faults.
+    /// - Complexity: O(columns).
+    public static func summaryColumns(for scenario: Scenario) -> [String] {
+        summaryColumns + (scenario.chain.apns.faults != nil ? faultColumns : [])
+    }
+
     /// A rate's columns after the counters: its value where no earlier column holds it
     /// (the `lost_*_share`s), then its standard error and 95% interval.
     private static func estimateColumns(_ metric: Metric) -> [String] {
@@ -89,7 +100,8 @@ public struct Reports: Sendable {
     /// strategy `baseline` (an index into `result.strategies`).
     /// - Complexity: O(strategies × (days + buckets) × blocks).
     public init(scenario: Scenario, result: SimulationResult, baseline: Int = 0) {
-        var summary = CSV.row(Self.summaryColumns)
+        var summary = CSV.row(Self.summaryColumns(for: scenario))
+        let faultsNamed = scenario.chain.apns.faults != nil
         var daily = CSV.row(Self.dailyColumns)
         var funnel = CSV.row(Self.funnelColumns)
         var apns = CSV.row(Self.apnsColumns)
@@ -109,7 +121,8 @@ public struct Reports: Sendable {
                                + Metric.allCases.flatMap { metric in
                                    Self.estimateFields(metric, result.estimate(metric, strategy: index),
                                                        denominator: metric.denominator(of: aggregate))
-                               })
+                               }
+                               + (faultsNamed ? aggregate.faults.values.map { String($0) } : []))
             for (day, counts) in aggregate.daily.enumerated() {
                 daily += CSV.row([strategy.label, scenario.start.adding(days: day).description, String(counts[.messages]),
                                   String(counts[.delivered]), String(counts[.summarized]), String(counts[.lost]),
@@ -251,6 +264,16 @@ public struct Reports: Sendable {
         // Chain counters only where they happened, like the loss reasons: most runs have few.
         for counter in ChainCounter.allCases where aggregates.contains(where: { $0.chain[counter] != 0 }) {
             rows.append((counter.columnName.replacingOccurrences(of: "_", with: " "), aggregates.map { String($0.chain[counter]) }))
+        }
+        // APNs's faults only where they happened: requests that met each, retries, given up.
+        let faults = APNsFaultKind.allCases.filter { kind in
+            aggregates.contains { aggregate in APNsFaultMeasure.allCases.contains { aggregate.faults[kind, $0] != 0 } }
+        }
+        if !faults.isEmpty { rows.append(("APNs faults: met / retried / given up", aggregates.map { _ in "" })) }
+        for kind in faults {
+            rows.append(("  " + kind.columnName.replacingOccurrences(of: "_", with: " "), aggregates.map { aggregate in
+                APNsFaultMeasure.allCases.map { String(aggregate.faults[kind, $0]) }.joined(separator: " / ")
+            }))
         }
         let title = "\(scenario.name): \(Counted.phrase(scenario.devices, "device")), \(Counted.phrase(scenario.dayCount, "day")) from \(scenario.start), "
             + "seed \(scenario.seed)\n"

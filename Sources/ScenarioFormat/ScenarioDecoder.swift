@@ -93,7 +93,7 @@ public enum ScenarioDecoder {
 
         var expiration = ExpirationPolicy.absent
         if let apnsReader = top.optional(Top.apns) {
-            expiration = log.attempt { try decodeAPNs(apnsReader, chain: &chain) } ?? .absent
+            expiration = log.attempt { try decodeAPNs(apnsReader, start: start, duration: duration, chain: &chain) } ?? .absent
         }
 
         let push = decodePush(top, log: log)
@@ -540,7 +540,7 @@ extension ScenarioDecoder {
     /// `YYYY-MM-DDTHH:MM` as microseconds from `start`'s midnight (negative before it), or
     /// what is wrong with it: a day the calendar lacks is said so, any other shape gets the
     /// format to write.
-    private static func parseLocalTime(_ text: String, from start: CivilDate) -> Result<SimTime, LocalTimeError> {
+    static func parseLocalTime(_ text: String, from start: CivilDate) -> Result<SimTime, LocalTimeError> {
         let parts = text.split(separator: "T", omittingEmptySubsequences: false)
         guard parts.count == 2, let clock = parseClock(String(parts[1])) else {
             return .failure(LocalTimeError("not a local time: \(UserText.quote(text)) (write YYYY-MM-DDTHH:MM)"))
@@ -556,13 +556,15 @@ extension ScenarioDecoder {
     }
 
     /// Why a text is not a local time, as its message.
-    private struct LocalTimeError: Error {
+    struct LocalTimeError: Error {
         let message: String
         init(_ message: String) { self.message = message }
     }
 
     /// Reads `apns` into `chain`; returns the `apns-expiration` policy.
-    private static func decodeAPNs(_ reader: FieldReader, chain: inout ChainModel) throws -> ExpirationPolicy {
+    /// `start` and `duration` are nil when broken (fault times are then not checked against the run).
+    private static func decodeAPNs(_ reader: FieldReader, start: CivilDate?, duration: SimDuration?,
+                                   chain: inout ChainModel) throws -> ExpirationPolicy {
         typealias Fields = ScenarioFields.APNs
         typealias RateLimit = ScenarioFields.RateLimit
         let fields = try reader.object(Fields.object)
@@ -599,6 +601,9 @@ extension ScenarioDecoder {
         }
         if let field = fields.optional(Fields.priority5Deferral) {
             chain.apns.lowPriorityDeferral = log.attempt { try field.distribution() }
+        }
+        if let faultsReader = fields.optional(Fields.faults) {
+            chain.apns.faults = log.attempt { try decodeFaults(faultsReader, start: start, duration: duration) }
         }
         return expiration
     }

@@ -1,3 +1,4 @@
+import FakeAPNs
 import Simulator
 
 /// Every field of a scenario file, declared once, grouped by the object it belongs to.
@@ -178,8 +179,50 @@ package enum ScenarioFields {
         package static let priority5Deferral = FieldDeclaration(
             "priority5Deferral", .distribution(positiveMean: false),
             "how long APNs holds priority 5 pushes for a connected device")
-        package static let object = ObjectDeclaration("APNs's storage, throttle and deferral.",
-                                                      [expiration, storage, closeTogether, rateLimit, priority5Deferral])
+        package static let faults = FieldDeclaration("faults", .object(Faults.object))
+        package static let object = ObjectDeclaration("APNs's storage, throttle, deferral and faults.",
+                                                      [expiration, storage, closeTogether, rateLimit, priority5Deferral, faults])
+    }
+
+    /// `apns.faults`.
+    package enum Faults {
+        package static let scheduled = FieldDeclaration("scheduled", .array(of: .object(ScheduledFault.object)),
+                                                        "windows at fixed times")
+        package static let random = FieldDeclaration("random", .array(of: .object(RandomFaults.object)),
+                                                     "random windows, one entry per kind")
+        package static let slowLatency = FieldDeclaration(
+            "slowLatency", .distribution(positiveMean: false), "added to every answer in a slow window (default 0)")
+        package static let reconnect = FieldDeclaration(
+            "reconnect", .distribution(positiveMean: false),
+            "time to open a new connection in an idleClosed window (default 0)")
+        package static let object = ObjectDeclaration(
+            "APNs's faults: error answers, dropped connections, slow answers, idle connections closed (fault_* columns).",
+            [scheduled, random, slowLatency, reconnect])
+    }
+
+    /// The kinds a fault may be, by their names.
+    package static let faultKind = FieldKind.choice(what: "fault kind", APNsFaultKind.allCases.map(\.name))
+
+    /// `apns.faults.scheduled[]`.
+    package enum ScheduledFault {
+        package static let kind = FieldDeclaration("kind", faultKind, required: true, "how APNs fails")
+        package static let start = FieldDeclaration(
+            "start", .text(pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}$"), required: true,
+            "local start, YYYY-MM-DDTHH:MM, inside the run")
+        package static let duration = FieldDeclaration("duration", .duration(positive: true), required: true, "length of the window")
+        package static let object = ObjectDeclaration(nil, [kind, start, duration])
+    }
+
+    /// `apns.faults.random[]`.
+    package enum RandomFaults {
+        package static let kind = FieldDeclaration("kind", faultKind, required: true, "how APNs fails")
+        package static let between = FieldDeclaration("between", .distribution(positiveMean: true), required: true,
+                                                      "end of one fault to the start of the next (mean > 0)")
+        package static let duration = FieldDeclaration("duration", .distribution(positiveMean: true), required: true,
+                                                       "length of one fault (mean > 0)")
+        package static let object = ObjectDeclaration(
+            "Random faults of one kind, drawn from the seed once per block of users (64 independent histories).",
+            [kind, between, duration])
     }
 
     /// `apns.rateLimit`.

@@ -282,6 +282,23 @@ final class Connection {
         flush(now: now, service: service)
     }
 
+    /// The service drops the connection (`ConnectionOrders.Order.goAway`): GOAWAY naming
+    /// `lastStream`, the streams above it forgotten; it closes once the rest are answered.
+    func drop(lastStream: Int, now: Duration, service: Service) {
+        guard phase == .open, let session else { return close() }
+        session.goAway(lastStream: lastStream)
+        flush(now: now, service: service)
+    }
+
+    /// Closes the connection as an idle one is (`ConnectionOrders.Order.closeIdle`), unless a
+    /// request on it waits for the service's answer.
+    func closeIfIdle(now: Duration, service: Service) {
+        guard phase == .open, session?.awaitsLaterAnswer != true else { return }
+        closedIdle = true
+        if let session { session.closeIdle() } else { endedUndecided = true }
+        flush(now: now, service: service)
+    }
+
     /// The server stops: the session finishes what is in flight.
     func beginShutdown(now: Duration, service: Service) {
         guard phase == .open else { return }

@@ -232,5 +232,13 @@ final class HTTP2Session: Session {
 
     func closeIdle() { connection.goAway(code: .noError) }
 
+    func goAway(lastStream: Int) {
+        let last = StreamID(UInt32(clamping: Swift.max(0, lastStream)))
+        for stream in connection.goAway(lastStream: last) {
+            awaitingLater[stream] = nil
+            if let request = pending.removeValue(forKey: stream) { release(request) }
+        }
+    }
+
     var isFinished: Bool { clientClosed || connection.isFinished }
 }

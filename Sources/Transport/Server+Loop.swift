@@ -90,6 +90,7 @@ extension Server {
             outgoing.deliver(to: service)
             requestedWait = service.tick(elapsed: now)
             deliverLaterAnswers(service, now: start.duration(to: clock.now))
+            carryOutConnectionOrders(service, now: start.duration(to: clock.now))
         }
     }
 

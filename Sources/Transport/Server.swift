@@ -20,6 +20,8 @@ public final class Server {
     public let outgoing: OutgoingRequests
     /// Answers the service gives to requests it answered `HTTPResponse.later`.
     public let laterAnswers = LaterAnswers()
+    /// GOAWAYs and closes the service asks for (`ConnectionOrders`).
+    public let connectionOrders = ConnectionOrders()
 
     var listeners: [Listener] = []
     var connections: [Connection] = []

@@ -19,6 +19,9 @@ protocol Session: AnyObject {
     func beginShutdown()
     /// Nothing moved for the idle timeout: end the connection as the protocol does.
     func closeIdle()
+    /// The service drops the connection: HTTP/2 sends GOAWAY naming `lastStream` and forgets
+    /// the requests above it; a protocol without such a frame ends as `closeIdle` does.
+    func goAway(lastStream: Int)
     /// Whether the session is over: once its queued octets are written, the connection closes.
     var isFinished: Bool { get }
     /// Requests handed to the service.
@@ -40,4 +43,9 @@ protocol Session: AnyObject {
     var refusedForMemory: Int { get }
     /// The connection closed, whatever the reason: give back the memory budget held.
     func connectionClosed()
+}
+
+extension Session {
+    /// HTTP/1.1 has no GOAWAY: the connection ends as an idle one does.
+    func goAway(lastStream: Int) { closeIdle() }
 }

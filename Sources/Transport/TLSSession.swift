@@ -84,6 +84,11 @@ final class TLSSession: Session {
         seal()
     }
 
+    func goAway(lastStream: Int) {
+        if tls.isConnected { inner.goAway(lastStream: lastStream) } else { tls.close() }
+        seal()
+    }
+
     var isFinished: Bool { tls.isFinished || (clientClosed && !tls.isConnected) }
 
     var requestsServed: Int { inner.requestsServed }

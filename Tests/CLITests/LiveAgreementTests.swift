@@ -94,6 +94,39 @@ struct LiveAgreementTests {
                  "apns": { "storage": "nondeterministic", "closeTogether": "1h", "expiration": "40m" },
                  "strategies": [ { "name": "queue", "repeatMaxCount": 5 } ] }
                """),
+        // APNs's error answers (apns.faults): serve answers them on the simulated clock, random ones per
+        // block of users as run draws them, and the provider retries as run's does.
+        Family(scenario: "faults", strategy: "queue", devices: 4, agreement: .exact,
+               shows: ["fault_service_unavailable_requests", "fault_shutdown_requests", "fault_internal_server_error_requests",
+                       "retries", "rerequests"],
+               text: """
+               { "name": "faults", "seed": 3, "start": "2026-01-05", "duration": "3d", "devices": 4, "mail": { "perDay": 96 },
+                 "connectivity": { "online": { "distribution": "exponential", "mean": "3h" },
+                                   "offline": { "distribution": "exponential", "mean": "1h" } },
+                 "provider": { "retries": 2, "backoff": "1m" },
+                 "apns": { "faults": {
+                   "scheduled": [ { "kind": "serviceUnavailable", "start": "2026-01-05T06:00", "duration": "3h" },
+                                  { "kind": "shutdown", "start": "2026-01-06T10:00", "duration": "2h" } ],
+                   "random": [ { "kind": "internalServerError", "between": { "distribution": "exponential", "mean": "12h" },
+                                 "duration": { "distribution": "exponential", "mean": "30m" } } ] } },
+                 "strategies": [ { "name": "queue", "repeatMaxCount": 5 } ] }
+               """),
+        // Dropped connections: GOAWAY below the request and a close without one. The provider's HTTP/2 client
+        // sends a request a GOAWAY left unprocessed once more on a new connection (RFC 9113 §6.8), which meets
+        // the GOAWAY again; then the provider's policy retries it as run's does.
+        Family(scenario: "connection-faults", strategy: "queue", devices: 4, agreement: .exact,
+               shows: ["fault_goaway_requests", "fault_connection_closed_requests", "retries"],
+               text: """
+               { "name": "connection-faults", "seed": 3, "start": "2026-01-05", "duration": "3d", "devices": 4,
+                 "mail": { "perDay": 96 },
+                 "connectivity": { "online": { "distribution": "exponential", "mean": "3h" },
+                                   "offline": { "distribution": "exponential", "mean": "1h" } },
+                 "provider": { "retries": 2, "backoff": "1m" },
+                 "apns": { "faults": {
+                   "scheduled": [ { "kind": "goaway", "start": "2026-01-05T06:00", "duration": "3h" },
+                                  { "kind": "connectionClosed", "start": "2026-01-06T10:00", "duration": "2h" } ] } },
+                 "strategies": [ { "name": "queue", "repeatMaxCount": 5 } ] }
+               """),
     ]
 
     /// Starts serve (controlled clock, phones calling `port`) and the provider on `port`.

@@ -118,10 +118,10 @@ struct ScenarioFieldsTests {
         return JSONText.object(members)
     }
 
-    /// A whole file with `value` at `path`; scheduled outages start inside the run.
+    /// A whole file with `value` at `path`; scheduled outages and APNs faults start inside the run.
     static func file(_ path: [String], _ value: String) -> String {
         var text = object(ScenarioFields.Top.object, setting: path[...], to: value)
-        if path.starts(with: ["provider", "outages", "scheduled"]) {
+        if path.starts(with: ["provider", "outages", "scheduled"]) || path.starts(with: ["apns", "faults", "scheduled"]) {
             text = text.replacingOccurrences(of: #""start":"08:00""#, with: #""start":"2026-03-02T08:00""#)
         }
         return text

@@ -92,6 +92,8 @@ public struct StrategyAggregate: Sendable, Equatable {
     public var chain = ChainCounts()
     /// What the Push Notifications Console would show (`apns.csv`).
     public var apns = APNsCounters()
+    /// What APNs's faults cost (`apns.faults`): zeros for a scenario without them.
+    public var faults = APNsFaultCounts()
 
     /// Lost per arrival day and reason: index day × reasons + (reason's raw value − 1).
     /// Kept flat beside `daily` so the fold counts a loss without building a day's array.
@@ -249,6 +251,7 @@ public struct StrategyAggregate: Sendable, Equatable {
         case .success(let apns): sum.apns = apns
         case .failure(let overflow): return "apns " + overflow.counter.columnName
         }
+        if let overflow = sum.faults.add(checking: other.faults) { return overflow }
         sum.latency.merge(other.latency)
         self = sum
         return nil

@@ -173,6 +173,8 @@ public struct APNsBehaviour: Sendable, Equatable {
     public var rateLimit: APNsRateLimit?
     /// How long APNs holds priority 5 pushes for a connected device (`apns.priority5Deferral`).
     public var lowPriorityDeferral: Distribution?
+    /// APNs's errors, dropped connections and slow answers (`apns.faults`); nil: none.
+    public var faults: APNsFaultModel?
 
     /// APNs keeping the latest push, with no throttle and no deferral.
     /// - Complexity: O(1).

@@ -82,6 +82,13 @@ package struct TraceRecorder {
             handledPush = pool[slot]
             handledAttempt = pool.attempt(slot)
             record(.requestLost, at: now, message: pool[slot].payload.messageIndex, Int64(handledAttempt))
+        case .faultReachesProvider(let slot, let kind):
+            handledPush = pool[slot]
+            handledAttempt = pool.attempt(slot)
+            // An error answer is told as APNs's answer; a dropped connection or a timeout as a request lost.
+            if kind.answer == nil {
+                record(.requestLost, at: now, message: pool[slot].payload.messageIndex, Int64(handledAttempt))
+            }
         case .rerequestReachesProvider(let position, let gap, let invocation, _):
             record(.rerequestReceived, at: now, message: self.message(ofInvocation: invocation),
                    Int64(position), Int64(gap), Int64(invocation))
@@ -178,8 +185,8 @@ package struct TraceRecorder {
         case .powerWindowOpens: return .power
         case .bounceReachesAPNs: return .bounce
         case .pushReachesAPNs, .disconnectionReachesAPNs, .registrationReachesProvider, .subscriptionSyncReachesProvider,
-             .apnsErrorReachesProvider, .sendFailureReachesProvider, .retryDue, .pushReachesDevice, .rerequestReachesProvider,
-             .answerReachesDevice, .extensionDeadline, .appUpdateReachesDevice, .tapped:
+             .apnsErrorReachesProvider, .sendFailureReachesProvider, .faultReachesProvider, .retryDue, .pushReachesDevice,
+             .rerequestReachesProvider, .answerReachesDevice, .extensionDeadline, .appUpdateReachesDevice, .tapped:
             return .direct
         }
     }

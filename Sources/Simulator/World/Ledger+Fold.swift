@@ -364,6 +364,7 @@ extension Ledger {
         aggregate.duplicatesShown += duplicatesShown
         aggregate.collapsed += collapsed
         aggregate.chain += counts
+        if !faults.isZero { _ = aggregate.faults.add(checking: faults) }
         var pass = FoldPass()
         for index in liveFrom..<records.count
         where !pass.add(records[index], into: &aggregate, block: block, launches: launches, measures: true) {

@@ -37,6 +37,8 @@ extension World {
             let (push, attempt) = pushPool.take(slot)
             provider.sendFailed(push, attempt: attempt, into: &providerEffects)
             routeProviderEffects(at: now, returnDelay: 0, observer: Observer.self)
+        case .faultReachesProvider(let slot, let kind):
+            faultReachesProvider(slot, kind, at: now, observer: Observer.self)
         case .retryDue(let slot):
             let (push, attempt) = pushPool.take(slot)
             provider.retryDue(push, attempt: attempt, at: now, into: &providerEffects)
@@ -284,7 +286,7 @@ extension World: ProviderEffectLane, APNsEffectLane, DeviceEffectLane {
         case .connectionReachesAPNs, .disconnectionReachesAPNs, .registrationReachesProvider, .subscriptionSyncReachesProvider:
             true
         case .bounceReachesAPNs, .tokenChangeReachesAPNs, .pushReachesAPNs, .apnsErrorReachesProvider, .sendFailureReachesProvider,
-             .retryDue, .powerWindowOpens, .pushReachesDevice, .rerequestReachesProvider, .answerReachesDevice,
+             .faultReachesProvider, .retryDue, .powerWindowOpens, .pushReachesDevice, .rerequestReachesProvider, .answerReachesDevice,
              .extensionDeadline, .appUpdateReachesDevice, .tapped:
             false
         }
@@ -310,6 +312,8 @@ extension World: ProviderEffectLane, APNsEffectLane, DeviceEffectLane {
         let slot = pushPool.park(push, attempt: attempt)
         if let network = draws.network, networkRandom.nextUnitInterval() <= network.failureProbability {
             agenda.send(.sendFailureReachesProvider(slot), arrivingAt: now + network.timeout)
+        } else if faultLane.isNamed, let kind = faultLane.kind(at: now) {
+            sendIntoFault(slot, kind, at: now)
         } else {
             agenda.send(.pushReachesAPNs(slot), arrivingAt: now + providerLatencyRandom.next())
         }
@@ -326,10 +330,14 @@ extension World: ProviderEffectLane, APNsEffectLane, DeviceEffectLane {
     package mutating func note(_ note: ProviderNote, at now: SimTime) {
         switch note {
         case .sent(let push, let isRetry): ledger.pushSent(push, isRetry: isRetry)
-        case .retryScheduled: ledger.counts[.retries] += 1
+        case .retryScheduled:
+            ledger.counts[.retries] += 1
+            if let kind = faultLane.routing { ledger.faults[kind, .retries] += 1 }
         case .rerequestAnswered(let ok): if !ok { ledger.counts[.rerequestErrors] += 1 }
         case .positionsExpired(let count): ledger.counts[.positionsExpired] += Int64(count)
-        case .failed(let push, _, let loss): ledger.lost(push, loss)
+        case .failed(let push, _, let loss):
+            ledger.lost(push, loss)
+            if let kind = faultLane.routing { ledger.faults[kind, .givenUp] += 1 }
         case .dropped(let message, _, let loss): ledger.dropped(messageIndex: message, loss)
         }
     }

@@ -86,6 +86,9 @@ package struct World {
     /// Messages handled that way since the lane's last count, counted as events.
     package var eventsAtOnce: Int64 = 0
 
+    /// APNs's faults (`apns.faults`) and where this lane stands in them (APNsFaultLane.swift).
+    package var faultLane: APNsFaultLane
+
     /// Events processed, for the benchmark's events/s.
     package private(set) var eventsProcessed: Int64 = 0
 
@@ -108,6 +111,7 @@ package struct World {
         draws = ChainDraws(scenario)
         copyBounds = Self.copyBounds(scenario)
         timeline = UserTimeline(scenario: scenario, outages: outages, window: timelineWindow)
+        faultLane = APNsFaultLane(scenario: scenario)
     }
 
     /// What is drawn once per device, before any app: the same for every strategy.
@@ -206,6 +210,7 @@ package struct World {
                     power: SampleTape.Position, memory: SampleTape.Position)
         var networkRandom: SplitMix64
         var tapRandom: SplitMix64
+        var faultLane: APNsFaultLane.Position
         var nextTokenNumber: Int32
         var folderGeneration: Int32
         var play: LanePlay
@@ -223,6 +228,7 @@ package struct World {
         defer { swapTapes(lane) }
         networkRandom = stream(.providerNetwork)
         tapRandom = stream(.taps)
+        faultLane.start(block: UserBlocks.block(of: user), seed: seed, user: user, lane: lane)
         // Fields, not the lane: a long lane's draw state is large to copy.
         let long = timeline.lanes[lane].isLong
         // An observer that wants everything gets every record to the lane's end: the
@@ -370,7 +376,7 @@ package struct World {
             routed: (providerRouted, apnsRouted, deviceRouted),
             tapes: (providerLatencyRandom.position, apnsLatencyRandom.position, rerequestRandom.position,
                     powerRandom.position, memoryRandom.position),
-            networkRandom: networkRandom, tapRandom: tapRandom, nextTokenNumber: nextTokenNumber,
+            networkRandom: networkRandom, tapRandom: tapRandom, faultLane: faultLane.position, nextTokenNumber: nextTokenNumber,
             folderGeneration: folderGeneration, play: play)
         // The world plays on with these buffers: the kept copies get their own.
         kept.agenda.ownStorage()
@@ -410,6 +416,7 @@ package struct World {
         deviceEffects.makeUnique()
         (providerRouted, apnsRouted, deviceRouted) = kept.routed
         (networkRandom, tapRandom) = (kept.networkRandom, kept.tapRandom)
+        faultLane.position = kept.faultLane
         (nextTokenNumber, folderGeneration) = (kept.nextTokenNumber, kept.folderGeneration)
         currentLane = lane
         handlesNowAtOnce = true
@@ -465,7 +472,7 @@ package struct World {
         var located = Int64(agenda.countMessages { message in
             switch message {
             case .pushReachesAPNs, .pushReachesDevice, .apnsErrorReachesProvider, .sendFailureReachesProvider,
-                 .retryDue, .bounceReachesAPNs:
+                 .faultReachesProvider, .retryDue, .bounceReachesAPNs:
                 true
             case .connectionReachesAPNs, .disconnectionReachesAPNs, .tokenChangeReachesAPNs,
                  .registrationReachesProvider, .subscriptionSyncReachesProvider, .powerWindowOpens,

@@ -33,6 +33,9 @@ package enum WorldEvent {
     case apnsErrorReachesProvider(PushSlot, APNsReason, timestamp: SimTime)
     /// A request got no answer: the provider's timeout fires.
     case sendFailureReachesProvider(PushSlot)
+    /// A request met one of APNs's faults (`apns.faults`): its error answer, its dropped
+    /// connection or its timeout reaches the provider.
+    case faultReachesProvider(PushSlot, APNsFaultKind)
     /// The provider's back-off for a retry is over.
     case retryDue(PushSlot)
     /// The device's power allows APNs to hand out the held low-priority pushes.

@@ -245,7 +245,7 @@ extension World {
         case .bounceReachesAPNs, .tokenChangeReachesAPNs, .registrationReachesProvider, .subscriptionSyncReachesProvider,
              .pushReachesAPNs, .apnsErrorReachesProvider, .sendFailureReachesProvider, .retryDue, .powerWindowOpens,
              .pushReachesDevice, .rerequestReachesProvider, .answerReachesDevice, .extensionDeadline,
-             .appUpdateReachesDevice, .tapped:
+             .appUpdateReachesDevice, .tapped, .faultReachesProvider:
             handle(message, at: now, observer: Observer.self)
         }
     }

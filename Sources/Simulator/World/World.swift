@@ -342,7 +342,7 @@ package struct World {
         case .connectionReachesAPNs, .disconnectionReachesAPNs, .bounceReachesAPNs, .tokenChangeReachesAPNs,
              .registrationReachesProvider, .subscriptionSyncReachesProvider, .apnsErrorReachesProvider,
              .sendFailureReachesProvider, .retryDue, .powerWindowOpens, .rerequestReachesProvider, .answerReachesDevice,
-             .extensionDeadline, .appUpdateReachesDevice, .tapped:
+             .extensionDeadline, .appUpdateReachesDevice, .tapped, .faultReachesProvider:
             handle(message, at: now, observer: Observer.self)
         }
     }

@@ -129,6 +129,10 @@ package struct TraceRecorder {
             mailFolder = folder
         case .launch:
             record(.launched, at: now, Self.bool(false))
+        case .steered(let action):
+            record(.steered, at: now, TraceNames.index(action))
+            // A rotation is told with its tokens when the phone answers `.tokenChanged`.
+            if action == .rotateToken || action == .reinstall { rotationIsReinstall = action == .reinstall }
         }
     }
 

@@ -155,7 +155,7 @@ struct LivePopulationTests {
             for entry in entries {
                 switch entry.event {
                 case .mail, .outage: continue
-                case .deviceIDChange, .tokenRotation, .subscriptionChange, .connectivity, .launch:
+                case .deviceIDChange, .tokenRotation, .subscriptionChange, .connectivity, .launch, .steered:
                     expected.append((entry.time, entry.event.phase.rawValue, Int32(user)))
                 }
             }

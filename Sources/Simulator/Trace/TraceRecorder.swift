@@ -131,7 +131,9 @@ package struct TraceRecorder {
             record(.launched, at: now, Self.bool(false))
         case .steered(let action):
             record(.steered, at: now, TraceNames.index(action))
-            // A rotation is told with its tokens when the phone answers `.tokenChanged`.
+            // Told as the drawn events of its kind are: a launch here, a rotation with its tokens
+            // when the phone answers `.tokenChanged`, a connectivity change by the phone's answer.
+            if action == .launch { record(.launched, at: now, Self.bool(false)) }
             if action == .rotateToken || action == .reinstall { rotationIsReinstall = action == .reinstall }
         }
     }

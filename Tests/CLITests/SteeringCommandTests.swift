@@ -35,7 +35,7 @@ struct SteeringCommandTests {
         #expect((Int(row[coalesced]) ?? 0) > 5, "\(summary.prefix(400))")
     }
 
-    @Test("an event naming an app its device does not have under the run's seed: run and serve exit 65, naming the field")
+    @Test("an event naming an app its device does not have under the run's seed: run, validate and serve exit 65, naming the field")
     func appBeyondTheDeviceRefused() throws {
         let scratch = try CommandFixtures.ScratchDirectory()
         defer { scratch.remove() }
@@ -46,6 +46,8 @@ struct SteeringCommandTests {
         #expect(run.code == .dataError)
         #expect(run.err == expected)
         #expect(!FileManager.default.fileExists(atPath: scratch.file("out")))
+        let validate = CapturedConsole.run(["validate", file])
+        #expect(validate.code == .dataError && validate.err == expected && validate.out == "")
         let serve = CapturedConsole.run(["serve", file, "--clock", "controlled", "--listen", "127.0.0.1:0", "--control", "127.0.0.1:0"])
         #expect(serve.code == .dataError)
         #expect(serve.err == expected)

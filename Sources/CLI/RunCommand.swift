@@ -191,6 +191,10 @@ package enum RunCommand {
             throw CommandStop(code: .dataError)
         }
         if let seed = options.seed { scenario.seed = seed }
+        if let problem = scenario.steeringProblem(seed: scenario.seed) {
+            console.err("error: \(options.scenarioPath): \(problem)\n")
+            throw CommandStop(code: .dataError)
+        }
         return (scenario, scenarioBytes, overrides)
     }
 

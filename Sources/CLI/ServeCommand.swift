@@ -197,6 +197,10 @@ package enum ServeCommand {
             return .failure(Exit(code: .dataError))
         }
         if let seed { scenario.seed = seed }
+        if let problem = scenario.steeringProblem(seed: scenario.seed) {
+            console.err("error: \(path): \(problem)\n")
+            return .failure(Exit(code: .dataError))
+        }
         guard let label else { return .success((scenario, scenario.strategies[0])) }
         guard let found = scenario.strategies.first(where: { $0.label == label }) else {
             return .failure(Exit(code: PushSimCommand.usage(.unknownStrategy(label, known: scenario.strategies.map(\.label)),

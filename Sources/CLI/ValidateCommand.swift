@@ -41,6 +41,11 @@ package enum ValidateCommand {
         }
         do {
             let scenario = try ScenarioDecoder.load(path: path)
+            // Under the file's own seed, as `run` without --seed checks it.
+            if let problem = scenario.steeringProblem(seed: scenario.seed) {
+                console.err("error: \(path): \(problem)\n")
+                return .dataError
+            }
             console.out("ok: \(scenario.name): \(Counted.phrase(scenario.devices, "device")), "
                         + "\(Counted.phrase(scenario.dayCount, "day")), "
                         + "\(Counted.phrase(scenario.strategies.count, "strategy", plural: "strategies")) ("

@@ -1,12 +1,13 @@
 import Base
 import Foundation
 import FakeAPNs
+import Simulator
 import Transport
 
 /// The control and inspection API's routes, declared once: the index (`GET /`), the
 /// dispatch and docs/serve.md (checked by a test) all follow this list.
 public enum ControlRoute: CaseIterable, Sendable {
-    case index, devices, deviceApp, clock, advanceClock, counters, stop
+    case index, devices, deviceApp, steer, registerToken, clock, advanceClock, counters, stop
     /// APNs's faults (ServeFaults.swift).
     case faults, startFault
 
@@ -16,6 +17,8 @@ public enum ControlRoute: CaseIterable, Sendable {
         case .index: "GET /"
         case .devices: "GET /devices"
         case .deviceApp: "GET /devices/{device}/apps/{app}"
+        case .steer: "POST /devices/{device}/apps/{app}/actions"
+        case .registerToken: "POST /tokens"
         case .clock: "GET /clock"
         case .advanceClock: "POST /clock"
         case .counters: "GET /counters"
@@ -31,6 +34,9 @@ public enum ControlRoute: CaseIterable, Sendable {
         case .index: "what runs (scenario, seed, strategy, device apps, end, APNs's URL) and these routes"
         case .devices: "every device app: its topic, current token, old tokens, online or not (?topic= filters, ?counts=true adds its counts)"
         case .deviceApp: "one device app: Notification Center, the extension's log, what APNs holds, its counts"
+        case .steer: "steers the device app now: {\"action\": a} with a one of " + SteeringAction.allCases.map(\.name).joined(separator: ", ")
+            + "; answers the device app as GET does"
+        case .registerToken: "a team's own test token for a topic: {\"token\": 64 hex digits, \"topic\": t}; answers its device and app"
         case .clock: "the simulated clock: mode, now, the end"
         case .advanceClock: "moves a controlled clock: {\"advanceSeconds\": s} or {\"toSeconds\": s}"
         case .counters: "the counts so far: APNs's (as summary.csv and the Push Console), the device apps', by reason"
@@ -63,6 +69,8 @@ extension ServeService {
         case (0, _): route = .index
         case (1, "devices"?): route = .devices
         case (4, "devices"?) where segments[2] == "apps": route = .deviceApp
+        case (5, "devices"?) where segments[2] == "apps" && segments[4] == "actions": route = .steer
+        case (1, "tokens"?): route = .registerToken
         case (1, "clock"?): route = request.method == "POST" ? .advanceClock : .clock
         case (1, "counters"?): route = .counters
         case (1, "stop"?): route = .stop
@@ -94,6 +102,10 @@ extension ServeService {
                 return ControlAPI.error(404, "no device \(UserText.quote(segments[1])) with app \(UserText.quote(segments[3]))")
             }
             return ControlAPI.json(200, deviceAppJSON(lane))
+        case .steer:
+            return steer(request, device: segments[1], app: segments[3])
+        case .registerToken:
+            return registerToken(request)
         case .clock:
             return ControlAPI.json(200, clockJSON())
         case .advanceClock:

@@ -66,6 +66,18 @@ package struct DeviceTokens {
         var bytes = Bytes(words: (stream.next(), stream.next(), stream.next(), stream.next()))
         // Two equal draws of 256 bits do not happen; if they did, the later token moves on.
         while number(of: bytes) != nil { bytes.words.3 &+= 1 }
+        return add(bytes, lane: lane)
+    }
+
+    /// Takes a team's own test token (32 bytes) for `lane`; nil when the bytes are
+    /// not 32 or the population already holds them.
+    /// - Complexity: amortized O(1).
+    package mutating func register(_ bytes: [UInt8], lane: Int32) -> DeviceToken? {
+        guard let bytes = Bytes(bytes), number(of: bytes) == nil else { return nil }
+        return add(bytes, lane: lane)
+    }
+
+    private mutating func add(_ bytes: Bytes, lane: Int32) -> DeviceToken {
         let token = DeviceToken(Int32(issued.count))
         issued.append((bytes, lane))
         if issued.count * 2 > slots.count {

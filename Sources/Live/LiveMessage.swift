@@ -29,4 +29,6 @@ package enum LiveMessage {
     case appUpdateReachesDevice(lane: Int32)
     /// The user taps a notification (and so opens the app).
     case tapped(lane: Int32)
+    /// A test steers the device app from the control API (`LivePopulation.steer`).
+    case steered(lane: Int32, SteeringAction)
 }

@@ -47,6 +47,8 @@ extension LivePopulation {
             routeDeviceEffects(lane: lane, at: now)
         case .tapped(let lane):
             launch(lane: lane, at: now)
+        case .steered(let lane, let action):
+            apply(action, lane: lane, from: .controlAPI, at: now)
         }
     }
 
@@ -58,14 +60,7 @@ extension LivePopulation {
         case .deviceIDChange(let newID):
             lanes[index].phone.changeDeviceID(to: newID, hash: UInt32(truncatingIfNeeded: SplitMix64.mix(newID)))
         case .tokenRotation(let promptShown):
-            lanes[index].counts[.tokenRotations] += 1
-            lanes[index].rotations += 1
-            let token = tokens.issue(seed: scenario.seed, user: Int(lanes[index].device), app: Int(lanes[index].app),
-                                     rotation: Int(lanes[index].rotations), lane: lane)
-            lanes[index].tokens.append(token)
-            lanes[index].phone.rotateToken(to: token, promptShown: promptShown, into: &deviceEffects)
-            lanes[index].note(.tokenChanged(reinstall: promptShown), message: nil, at: now)
-            routeDeviceEffects(lane: lane, at: now)
+            rotateToken(lane: lane, promptShown: promptShown, at: now)
         case .subscriptionChange:
             lanes[index].folderGeneration += 1
             lanes[index].phone.subscriptionChanged(generation: lanes[index].folderGeneration, into: &deviceEffects)
@@ -75,13 +70,28 @@ extension LivePopulation {
             routeDeviceEffects(lane: lane, at: now)
         case .launch:
             launch(lane: lane, at: now)
+        case .steered(let action):
+            apply(action, lane: lane, from: .scenario, at: now)
         case .mail, .outage:
             // The provider's part of the timeline: `PopulationDraw` leaves it out.
             preconditionFailure("a live population draws no provider events")
         }
     }
 
-    private mutating func launch(lane: Int32, at now: SimTime) {
+    /// The app's token rotates; `promptShown`: a reinstall.
+    mutating func rotateToken(lane: Int32, promptShown: Bool, at now: SimTime) {
+        let index = Int(lane)
+        lanes[index].counts[.tokenRotations] += 1
+        lanes[index].rotations += 1
+        let token = tokens.issue(seed: scenario.seed, user: Int(lanes[index].device), app: Int(lanes[index].app),
+                                 rotation: Int(lanes[index].rotations), lane: lane)
+        lanes[index].tokens.append(token)
+        lanes[index].phone.rotateToken(to: token, promptShown: promptShown, into: &deviceEffects)
+        lanes[index].note(.tokenChanged(reinstall: promptShown), message: nil, at: now)
+        routeDeviceEffects(lane: lane, at: now)
+    }
+
+    mutating func launch(lane: Int32, at now: SimTime) {
         lanes[Int(lane)].counts[.launches] += 1
         lanes[Int(lane)].phone.launch(into: &deviceEffects)
         routeDeviceEffects(lane: lane, at: now)

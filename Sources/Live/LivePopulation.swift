@@ -50,6 +50,10 @@ package struct LivePopulation {
     package internal(set) var pendingTarget: SimTime?
     /// With a link: the mail id (the payload's, -1: none) of each accepted request, by serial.
     var mailOfSerial: [Int32] = []
+    /// Every steering action taken so far, in the order taken (`steer`, the scenario's `events`).
+    package internal(set) var steerings: [SteeringRecord] = []
+    /// Device apps of teams' own test tokens so far (`registerTestToken`): their devices follow the scenario's.
+    package internal(set) var testDevices: Int32 = 0
 
     var agenda = Agenda<LiveMessage, PopulationDraw>()
     var pool = PushPool()
@@ -280,7 +284,7 @@ package struct LivePopulation {
             switch message {
             case .pushReachesDevice(let slot), .bounceReachesAPNs(let slot): tokens.lane(of: pool[slot].token) == lane
             case .connectionReachesAPNs, .disconnectionReachesAPNs, .tokenChangeReachesAPNs, .powerWindowOpens,
-                 .answerReachesDevice, .extensionDeadline, .appUpdateReachesDevice, .tapped:
+                 .answerReachesDevice, .extensionDeadline, .appUpdateReachesDevice, .tapped, .steered:
                 false
             }
         })
@@ -308,7 +312,7 @@ package struct LivePopulation {
             case .pushReachesDevice(let slot), .bounceReachesAPNs(let slot):
                 travellingByLane[Int(tokens.lane(of: pool[slot].token))] += 1
             case .connectionReachesAPNs, .disconnectionReachesAPNs, .tokenChangeReachesAPNs, .powerWindowOpens,
-                 .answerReachesDevice, .extensionDeadline, .appUpdateReachesDevice, .tapped:
+                 .answerReachesDevice, .extensionDeadline, .appUpdateReachesDevice, .tapped, .steered:
                 break
             }
             return false

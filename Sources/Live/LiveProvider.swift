@@ -132,7 +132,7 @@ package struct LiveProvider {
             route(lane: lane, at: time)
         case .outage(let down):
             if down { lanes[index].provider.outageBegins() } else { lanes[index].provider.outageEnds() }
-        case .deviceIDChange, .tokenRotation, .subscriptionChange, .connectivity, .launch:
+        case .deviceIDChange, .tokenRotation, .subscriptionChange, .connectivity, .launch, .steered:
             preconditionFailure("the provider draws only its own part of a lane")
         }
     }

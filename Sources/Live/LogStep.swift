@@ -1,5 +1,6 @@
 import Device
 import FakeAPNs
+import Simulator
 
 /// One step of iOS or the extension in a device app's log, as values: the text the
 /// inspection API shows is made from them only when it is read (`text`), so a push's
@@ -28,6 +29,8 @@ package enum LogStep: Sendable, Equatable {
     case registrationNotTaken
     case logUploaded
     case appUpdated
+    /// A test steered the device app (the control API, or the scenario's `events`).
+    case steered(SteeringAction, SteeringSource)
 
     /// The step as the inspection API shows it.
     /// - Complexity: O(1).
@@ -53,6 +56,7 @@ package enum LogStep: Sendable, Equatable {
         case .registrationNotTaken: "the provider did not take the registration"
         case .logUploaded: "the app uploaded its log"
         case .appUpdated: "the app was updated"
+        case .steered(let action, let source): "steered: \(action.name) (\(source.text))"
         }
     }
 

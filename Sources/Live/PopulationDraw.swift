@@ -21,7 +21,7 @@ package struct LaneOccurrence {
 package struct PopulationDraw: TimelineDraw {
     /// Whose part of the lanes' timelines is drawn.
     package enum Side: Sendable {
-        /// The device's: connectivity, launches, token rotations, device-id and subscription changes.
+        /// The device's: connectivity, launches, token rotations, device-id and subscription changes, steering.
         case population
         /// The provider's: mail and outages.
         case provider
@@ -72,7 +72,7 @@ package struct PopulationDraw: TimelineDraw {
             guard let entry = buffer.first else { return }
             let owner: Side = switch entry.event {
             case .mail, .outage: .provider
-            case .deviceIDChange, .tokenRotation, .subscriptionChange, .connectivity, .launch: .population
+            case .deviceIDChange, .tokenRotation, .subscriptionChange, .connectivity, .launch, .steered: .population
             }
             guard owner == side else { continue }
             insert(Head(time: entry.time, phase: entry.event.phase.rawValue, lane: Int32(lane), event: entry.event))

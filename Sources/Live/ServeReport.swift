@@ -8,7 +8,10 @@ import Simulator
 /// reason, and the run's totals with how it ended.
 public enum ServeReport {
     /// The files, in the order they are written.
-    public static let fileNames = ["devices.csv", "rejections.csv", "serve.json"]
+    public static let fileNames = ["devices.csv", "rejections.csv", "steering.csv", "serve.json"]
+
+    /// `steering.csv`'s columns: each steering action taken, in order (`LivePopulation.steerings`).
+    public static let steeringColumns = ["time", "microseconds", "device", "app", "action", "source"]
 
     /// `devices.csv`'s columns: the device app, then `DeviceAppCount`'s, then what APNs still holds.
     public static let deviceColumns = ["device", "app", "topic", "token"] + DeviceAppCount.allCases.map(\.columnName) + ["held"]
@@ -36,6 +39,12 @@ public enum ServeReport {
                                        String(deviceApp.rejections[reason.index])])
             }
         }
+        var steering = CSV.row(steeringColumns)
+        for record in population.steerings {
+            let deviceApp = population.lanes[Int(record.lane)]
+            steering += CSV.row([LiveClock.iso8601(record.time, start: population.scenario.start), String(record.time),
+                                 String(deviceApp.device), String(deviceApp.app), record.action.name, record.source.text])
+        }
         let endingName = switch ending {
         case .endReached: "end reached"
         case .stopRequested: "stop requested"
@@ -49,12 +58,13 @@ public enum ServeReport {
             [("apnsURL", service.apnsURL.map(JSONText.string) ?? "null"), ("apnsCA", service.apnsCAFile.map(JSONText.string) ?? "null")],
             [("ended", JSONText.string(endingName)), ("simulatedSeconds", JSONText.number(Double(population.now) / 1e6)),
              ("endedAt", service.time(population.now))],
-            [("deviceApps", String(population.lanes.count)), ("requests", String(population.serials))],
+            [("deviceApps", String(population.lanes.count)), ("requests", String(population.serials)),
+             ("steeringActions", String(population.steerings.count)), ("testTokens", String(population.testDevices))],
             [("answers", JSONText.object(service.answered.map { (String($0.status), String($0.count)) }))],
             [("counts", service.countsJSON(totals)), ("held", String(held))],
             [("apns", JSONText.object(APNsCounter.allCases.map { ($0.columnName, String(population.apns.counters[$0])) }))],
         ] + Self.faultLines(service))
-        return [("devices.csv", devices), ("rejections.csv", rejections), ("serve.json", summary + "\n")]
+        return [("devices.csv", devices), ("rejections.csv", rejections), ("steering.csv", steering), ("serve.json", summary + "\n")]
     }
 
     /// `faults`: the requests each APNs fault kind met, when one met any (ServeFaults.swift).

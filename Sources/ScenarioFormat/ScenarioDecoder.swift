@@ -115,12 +115,16 @@ public enum ScenarioDecoder {
         let labels = readWithoutErrors ? strategies.map(\.label) : nil
         let expectations = top.optional(Top.expect).flatMap { field in log.attempt { try decodeExpectations(field, labels: labels) } }
 
+        let events = top.optional(Top.events).flatMap { field in
+            log.attempt { try decodeEvents(field, start: start, duration: duration, devices: devices) }
+        }
+
         guard let start, let duration else { return nil }
         return Scenario(name: name, description: description, seed: seed, start: start,
                         duration: duration, devices: devices, mail: mail, connectivity: connectivity,
                         latency: latency, payloadTTL: payloadTTL, expiration: expiration, app: push.app,
                         alertBodyBytes: push.alertBodyBytes, extensionTimeLimit: extensionTimeLimit, strategies: strategies,
-                        chain: chain, expectations: expectations ?? [])
+                        chain: chain, expectations: expectations ?? [], events: events ?? [])
     }
 
     /// `name`: 1–100 letters, digits, '-', '_' or '.', for it names the report folder ("" when broken).

@@ -40,10 +40,13 @@ package enum ScenarioFields {
                                                          required: true, "the columns of the comparison, in report order")
         package static let expect = FieldDeclaration("expect", .array(of: .object(Expectation.object), count: 1...Int.max),
                                                      "bounds pushsim check holds the run to; run ignores them")
+        package static let events = FieldDeclaration(
+            "events", .array(of: .object(Event.object), count: 1...Int.max),
+            "dated steering actions, each applied to its device app in every strategy (and by serve on its clock)")
         package static let object = ObjectDeclaration(
             "A PushSim scenario file (docs/scenarios.md, \"Scenario files\"). Every effect a file does not name is absent; unknown fields are errors.",
             [name, description, seed, start, duration, devices, mail, connectivity, latency, provider, apns, push, device,
-             strategies, expect])
+             strategies, expect, events])
     }
 
     /// A Poisson process with a daily rhythm: `mail`, `device.launches`.
@@ -333,6 +336,23 @@ package enum ScenarioFields {
             "One column of the comparison.",
             [name, label, repeatMaxCount, collapseID, registration, priority, from, before, adoption],
             dependencies: [("before", ["from"]), ("adoption", ["from"])])
+    }
+
+    /// `events[]`.
+    package enum Event {
+        /// An instant of the run's clock, UTC (the start's midnight is `T00:00Z`), to the microsecond at most.
+        package static let instantPattern = "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,6})?)?Z$"
+        package static let at = FieldDeclaration(
+            "at", .text(pattern: instantPattern), required: true,
+            "when, inside the run: YYYY-MM-DDTHH:MM[:SS[.ffffff]]Z on the run's clock (the start's midnight is T00:00Z)")
+        package static let device = FieldDeclaration("device", .integer(0...99_999_999), required: true,
+                                                     "the device, from 0 (below devices)")
+        package static let app = FieldDeclaration("app", .integer(0...Int64(maxCount - 1)),
+                                                  "the app on the device, from 0 (default 0; online and offline act on every app)")
+        package static let action = FieldDeclaration(
+            "action", .choice(what: "action", SteeringAction.allCases.map(\.name)), required: true,
+            "what the device app does: " + SteeringAction.allCases.map { "\($0.name) (\($0.summary))" }.joined(separator: "; "))
+        package static let object = ObjectDeclaration("A dated steering action of one device app.", [at, device, app, action])
     }
 
     /// `expect[]`.

@@ -126,6 +126,20 @@ struct LiveAgreementTests {
                    "scheduled": [ { "kind": "goaway", "start": "2026-01-05T06:00", "duration": "3h" },
                                   { "kind": "connectionClosed", "start": "2026-01-06T10:00", "duration": "2h" } ] } },
                  "strategies": [ { "name": "queue", "repeatMaxCount": 5 } ] }
+                """),
+        // A scenario's dated steering events: run plays them in its world, serve on its clock.
+        Family(scenario: "steered", strategy: "queue", devices: 3, agreement: .exact,
+               shows: ["discarded_replaced", "discarded_disabled", "lost_alerts_not_allowed", "token_rotations"],
+               text: """
+               { "name": "steered", "seed": 6, "start": "2026-01-05", "duration": "3d", "devices": 3, "mail": { "perDay": 96 },
+                 "strategies": [ { "name": "queue", "repeatMaxCount": 5 } ],
+                 "events": [ { "at": "2026-01-05T08:00:00Z", "device": 0, "action": "offline" },
+                             { "at": "2026-01-05T14:00:00Z", "device": 0, "action": "online" },
+                             { "at": "2026-01-06T00:00:00Z", "device": 1, "action": "disableNotifications" },
+                             { "at": "2026-01-06T12:00:00Z", "device": 1, "action": "enableNotifications" },
+                             { "at": "2026-01-06T06:00:00Z", "device": 2, "action": "reinstall" },
+                             { "at": "2026-01-06T09:00:00Z", "device": 2, "action": "launch" },
+                             { "at": "2026-01-07T10:00:00Z", "device": 2, "action": "disallowAlerts" } ] }
                """),
     ]
 

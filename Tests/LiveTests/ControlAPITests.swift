@@ -117,7 +117,7 @@ struct LivePopulationTests {
         #expect(a.map(\.name) == ServeReport.fileNames)
         #expect(a.map(\.contents) == b.map(\.contents))
         // Not a constant: some pushes were coalesced, some refused with 410, most shown.
-        let counts = try JSONParser.parse(Array(a[2].contents.utf8)).object?["counts"]?.object
+        let counts = try JSONParser.parse(Array(a[3].contents.utf8)).object?["counts"]?.object
         #expect((counts?["coalesced"]?.int ?? 0) > 0)
         #expect((counts?["shown"]?.int ?? 0) > 50)
         #expect((counts?["rejected"]?.int ?? 0) > 0)
@@ -155,7 +155,7 @@ struct LivePopulationTests {
             for entry in entries {
                 switch entry.event {
                 case .mail, .outage: continue
-                case .deviceIDChange, .tokenRotation, .subscriptionChange, .connectivity, .launch:
+                case .deviceIDChange, .tokenRotation, .subscriptionChange, .connectivity, .launch, .steered:
                     expected.append((entry.time, entry.event.phase.rawValue, Int32(user)))
                 }
             }

@@ -44,6 +44,7 @@ struct ScenarioFieldsTests {
             case "start": return JSONText.string("08:00")
             case "minus": return JSONText.string("no-queue")
             case "strategy": return JSONText.string("queue")
+            case "at": return JSONText.string("2026-03-02T09:00:00Z")
             default: return JSONText.string("x")
             }
         case .boolean: return "true"
@@ -183,6 +184,8 @@ struct ScenarioFieldsTests {
                 if integers.lowerBound > Int64.min { outside.append(String(integers.lowerBound - 1)) }
                 if integers.upperBound < Int64.max { outside.append(String(integers.upperBound + 1)) }
                 if declared.field.key == "seed" { inside = [String(integers.lowerBound)] }
+                // An event's device is below the file's `devices` too, which the sample keeps small.
+                if declared.path.first == "events", declared.field.key == "device" { inside = [String(integers.lowerBound)] }
                 return (declared, inside, outside)
             case .number(let numbers): range = numbers
             case .probability: range = NumberRange(lower: .inclusive(0), upper: .inclusive(1))

@@ -162,7 +162,7 @@ package struct TraceDay {
                 shown.append(.init(at: at(event.time), marker: .square, colour: Palette.pending, filled: false,
                                    note: "message \(message) not shown at \(time): \(event.name(.notShownReason) ?? "")"))
             case .mailArrived, .connectivityChanged, .launched, .tapped, .tokenRotated, .deviceIDChanged, .subscriptionChanged,
-                 .providerOutage, .appUpdated, .dropped, .requestSent, .requestLost, .retryScheduled, .providerGaveUp,
+                 .providerOutage, .appUpdated, .steered, .dropped, .requestSent, .requestLost, .retryScheduled, .providerGaveUp,
                  .rerequestReceived, .rerequestServed, .positionsExpired, .registered, .subscriptionsSynced, .apnsAnswered,
                  .apnsStored, .apnsHeldForPower, .apnsDelivered, .gapDetected, .rerequestSent, .rerequestAnswerReceived,
                  .rerequestFailed, .positionSaved, .logUploaded, .outcome:

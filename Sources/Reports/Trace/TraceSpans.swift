@@ -99,7 +99,7 @@ package enum TraceSpans {
                 let outcome = event.name(.outcome) ?? ""
                 spans.append(TraceSpan(kind: .message, from: arrival, to: time, message: message,
                                        ending: event.name(.lossReason).map { outcome + " (" + $0 + ")" } ?? outcome))
-            case .launched, .tapped, .tokenRotated, .deviceIDChanged, .subscriptionChanged, .providerOutage, .appUpdated,
+            case .launched, .tapped, .tokenRotated, .deviceIDChanged, .subscriptionChanged, .providerOutage, .appUpdated, .steered,
                  .dropped, .requestSent, .requestLost, .retryScheduled, .providerGaveUp, .rerequestReceived, .rerequestServed,
                  .positionsExpired, .registered, .subscriptionsSynced, .apnsAnswered, .deviceReceived, .bounced, .notShown,
                  .gapDetected, .positionSaved, .shown, .summaryShown, .logUploaded:

@@ -186,12 +186,14 @@ public struct Scenario: Sendable, Equatable {
     public var chain = ChainModel()
     /// The bounds `pushsim check` holds the run to (`expect`), in file order; empty by default.
     public var expectations: [Expectation] = []
+    /// Dated steering actions (`events`), in file order; empty by default.
+    public var events: [SteeringEvent] = []
 
     package init(name: String, description: String, seed: UInt64, start: CivilDate, duration: SimDuration,
                  devices: Int, mail: MailModel, connectivity: ConnectivityModel?, latency: LatencyModel,
                  payloadTTL: SimDuration?, expiration: ExpirationPolicy, app: String, alertBodyBytes: Int,
                  extensionTimeLimit: SimDuration, strategies: [Strategy], chain: ChainModel = ChainModel(),
-                 expectations: [Expectation] = []) {
+                 expectations: [Expectation] = [], events: [SteeringEvent] = []) {
         self.name = name
         self.description = description
         self.seed = seed
@@ -209,6 +211,7 @@ public struct Scenario: Sendable, Equatable {
         self.strategies = strategies
         self.chain = chain
         self.expectations = expectations
+        self.events = events
     }
 
     /// Number of calendar days the run touches.

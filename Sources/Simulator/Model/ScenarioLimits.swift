@@ -28,6 +28,8 @@ public enum ScenarioLimits {
     public static let weekendFactor = 100.0
     /// Most `expect` entries.
     public static let expectations = 1_000
+    /// Most dated steering events (`events`): each is an entry in its device's timelines.
+    public static let steeringEvents = 100_000
 
     /// Most messages a run may simulate (the cost estimate, over the run's strategies and
     /// devices, or a shard's) without `--allow-large`: 50 times `scale-1m.json`, about

@@ -21,7 +21,7 @@ package enum TraceField: CaseIterable, Sendable {
     case folder, online, byTap, oldToken, newToken, reinstall, down, dropReason, position, attempt, resend
     case collapseID, priority, after, failure, status, gap, invocation, ok, ignored, count, token, generation
     case apnsReason, until, discardReason, via, logged, notShownReason, action, why, replaced, run
-    case fromPosition, toPosition, atReconnect, outcome, lossReason
+    case fromPosition, toPosition, atReconnect, outcome, lossReason, steering
 
     /// The key in `details` (`drop_reason`).
     /// - Complexity: O(n) in the name's length.
@@ -49,6 +49,7 @@ package enum TraceField: CaseIterable, Sendable {
         case .run: .name(TraceNames.names(ExtensionRun.self))
         case .outcome: .name(TraceNames.names(TraceOutcome.self))
         case .lossReason: .name(LossReason.allCases.map(\.columnName))
+        case .steering: .name(SteeringAction.allCases.map(\.name))
         }
     }
 
@@ -91,6 +92,7 @@ package enum TraceField: CaseIterable, Sendable {
         case .atReconnect: "the upload waited for the first connection after a launch offline"
         case .outcome: "delivered, summarized, pending or lost (summary.csv's buckets)"
         case .lossReason: "the reason of its first loss (summary.csv's `lost_*` column); null unless lost"
+        case .steering: "the steering action, as `events[].action` names it"
         }
     }
 }

@@ -29,7 +29,7 @@ package enum TraceActor: UInt8, CaseIterable, Sendable {
 package enum TraceKind: UInt8, CaseIterable, Sendable {
     // The timeline: what happens whatever the strategy does.
     case mailArrived, connectivityChanged, launched, tapped, tokenRotated, deviceIDChanged, subscriptionChanged
-    case providerOutage, appUpdated
+    case providerOutage, appUpdated, steered
     // The provider.
     case dropped, requestSent, requestLost, retryScheduled, providerGaveUp, rerequestReceived, rerequestServed
     case positionsExpired
@@ -61,7 +61,7 @@ package enum TraceKind: UInt8, CaseIterable, Sendable {
     package var actor: TraceActor {
         switch self {
         case .mailArrived, .connectivityChanged, .launched, .tapped, .tokenRotated, .deviceIDChanged, .subscriptionChanged,
-             .providerOutage, .appUpdated:
+             .providerOutage, .appUpdated, .steered:
             .user
         case .dropped, .requestSent, .requestLost, .retryScheduled, .providerGaveUp, .rerequestReceived, .rerequestServed,
              .positionsExpired:
@@ -93,6 +93,7 @@ package enum TraceKind: UInt8, CaseIterable, Sendable {
         case .subscriptionChanged: []
         case .providerOutage: [.down]
         case .appUpdated: []
+        case .steered: [.steering]
         case .dropped: [.dropReason]
         case .requestSent: [.position, .attempt, .resend, .collapseID, .priority]
         case .requestLost: [.attempt]
@@ -136,6 +137,7 @@ package enum TraceKind: UInt8, CaseIterable, Sendable {
         case .subscriptionChanged: "The user subscribed to another folder in the app."
         case .providerOutage: "The provider went down or came back."
         case .appUpdated: "A rollout's app update was installed: the updated extension runs from now on."
+        case .steered: "A scenario's dated event (`events`) made the device app do `steering`; what follows tells its effects."
         case .dropped: "The provider never sent the mail."
         case .requestSent: "The provider sent a request to APNs (numbered under the queue strategies; a re-send when `resend`)."
         case .requestLost: "The network lost the request: the provider's timeout fired."

@@ -136,6 +136,12 @@ package struct TraceRecorder {
             mailFolder = folder
         case .launch:
             record(.launched, at: now, Self.bool(false))
+        case .steered(let action):
+            record(.steered, at: now, TraceNames.index(action))
+            // Told as the drawn events of its kind are: a launch here, a rotation with its tokens
+            // when the phone answers `.tokenChanged`, a connectivity change by the phone's answer.
+            if action == .launch { record(.launched, at: now, Self.bool(false)) }
+            if action == .rotateToken || action == .reinstall { rotationIsReinstall = action == .reinstall }
         }
     }
 

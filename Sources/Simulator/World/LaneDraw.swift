@@ -21,6 +21,9 @@ package struct LaneDraw: TimelineDraw {
         package let mail: WeeklyPoissonProcess
         package let launches: WeeklyPoissonProcess?
         package let connectivity: ConnectivityProcess?
+        /// The scenario's dated steering events (`events`) by device, each in time order
+        /// (file order at one instant).
+        package let steering: [Int: [SteeringEvent]]
 
         /// - Parameter outages: the outage schedule of each block of users (`OutageSchedule.draw`).
         package init(scenario: Scenario, outages: [[OutageWindow]]) {
@@ -43,6 +46,9 @@ package struct LaneDraw: TimelineDraw {
             connectivity = scenario.connectivity.map {
                 ConnectivityProcess(model: $0, firstWeekday: weekday, horizon: scenario.duration)
             }
+            let horizon = scenario.duration
+            steering = Dictionary(grouping: scenario.events.filter { $0.at >= 0 && $0.at < horizon }, by: \.device)
+                .mapValues { events in events.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element) }
         }
 
         /// Whether `user`'s device is online at time 0 (the connectivity stream's first draws).
@@ -57,8 +63,8 @@ package struct LaneDraw: TimelineDraw {
     /// The timeline's phases, one source each: `heads[phase.rawValue]` is that
     /// source's next entry, so at one instant the lower index goes first.
     private static let sources: [TimelinePhase] = [.outage, .deviceIDChange, .tokenRotation, .subscriptionChange,
-                                                 .connectivity, .mail, .launch]
-    private static let sourceCount = 7
+                                                 .connectivity, .steering, .mail, .launch]
+    private static let sourceCount = 8
 
     private let horizon: SimTime
     private let outageEntries: ContiguousArray<TimelineEntry>
@@ -67,8 +73,11 @@ package struct LaneDraw: TimelineDraw {
     private let subscriptions: SubscriptionModel?
 
     /// Each source's next entry; `SimTime.max`: the source is done.
-    private var heads = InlineArray<7, TimelineEntry>(repeating: TimelineEntry(time: .max, event: .launch))
+    private var heads = InlineArray<8, TimelineEntry>(repeating: TimelineEntry(time: .max, event: .launch))
     private var outageIndex = 0
+    /// The scenario's steering events for this device app, in time order, and the next one's index.
+    private let steering: [SteeringEvent]
+    private var steeringIndex = 0
     private var deviceIDRandom: SplitMix64
     private var tokenRandom: SplitMix64
     private var subscriptionRandom: SplitMix64
@@ -95,6 +104,7 @@ package struct LaneDraw: TimelineDraw {
         deviceIDChangesPerDay = sources.chain.device.deviceIDChangesPerDay
         rotation = sources.chain.device.tokenRotation
         subscriptions = sources.chain.provider.subscriptions
+        steering = sources.steering[user]?.filter { $0.applies(device: user, lane: lane) } ?? []
         // Device streams have no lane: every app of the device replays them.
         deviceIDRandom = RandomStream.deviceIDChange.generator(seed: seed, user: userKey)
         connectivityRandom = RandomStream.connectivity.generator(seed: seed, user: userKey)
@@ -161,6 +171,11 @@ package struct LaneDraw: TimelineDraw {
             if let perDay = subscriptions?.changesPerDay, perDay > 0,
                let time = UserTimeline.nextRare(after: now, perDay: perDay, horizon: horizon, &subscriptionRandom) {
                 next = TimelineEntry(time: time, event: .subscriptionChange)
+            }
+        case .steering:
+            if steeringIndex < steering.count {
+                next = TimelineEntry(time: steering[steeringIndex].at, event: .steered(steering[steeringIndex].action))
+                steeringIndex += 1
             }
         case .connectivity:
             if connectivity != nil, let change = connectivity!.nextChange(&connectivityRandom), change < horizon {

@@ -19,6 +19,8 @@ package enum TimelineEvent {
     case mail(folder: Int32)
     /// The user opens the app.
     case launch
+    /// A test makes the device app do `action` (a scenario's dated `events`, serve's control API).
+    case steered(SteeringAction)
 }
 
 /// One entry of a timeline: what happens, and when.

@@ -114,11 +114,7 @@ extension World {
             ledger.deviceIDChanged(hash: hash)
             phone.changeDeviceID(to: newID, hash: hash)
         case .tokenRotation(let promptShown):
-            ledger.counts[.tokenRotations] += 1
-            let newToken = DeviceToken(nextTokenNumber)
-            nextTokenNumber += 1
-            phone.rotateToken(to: newToken, promptShown: promptShown, into: &deviceEffects)
-            routeDeviceEffects(at: now, observer: Observer.self)
+            rotateToken(promptShown: promptShown, at: now, observer: Observer.self)
         case .subscriptionChange:
             subscriptionChanges(at: now, observer: Observer.self)
         case .connectivity(let online):
@@ -127,6 +123,8 @@ extension World {
             mailArrives(at: now, folder: folder, folding: &aggregate, observer: Observer.self)
         case .launch:
             launch(at: now, observer: Observer.self)
+        case .steered(let action):
+            steer(action, at: now, observer: Observer.self)
         }
     }
 

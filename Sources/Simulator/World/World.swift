@@ -404,7 +404,11 @@ package struct World {
         provider = kept.provider
         provider.reconfigure(plan.provider)
         phone = kept.phone
-        phone.reconfigure(phoneConfiguration(lane, traits: traits, plan: plan, folds: false, observer: Unobserved.self))
+        // The user's settings as steered so far (`events`) are the phone's, not the plan's.
+        var configuration = phoneConfiguration(lane, traits: traits, plan: plan, folds: false, observer: Unobserved.self)
+        configuration.eligibility.alertsAllowed = phone.configuration.eligibility.alertsAllowed
+        configuration.eligibility.displayEnabled = phone.configuration.eligibility.displayEnabled
+        phone.reconfigure(configuration)
         swap(&ledger, &kept.ledger)
         swap(&pushPool, &kept.pushPool)
         agenda.ownStorage()

@@ -126,7 +126,7 @@ struct LiveAgreementTests {
                    "scheduled": [ { "kind": "goaway", "start": "2026-01-05T06:00", "duration": "3h" },
                                   { "kind": "connectionClosed", "start": "2026-01-06T10:00", "duration": "2h" } ] } },
                  "strategies": [ { "name": "queue", "repeatMaxCount": 5 } ] }
-                """),
+               """),
         // A scenario's dated steering events: run plays them in its world, serve on its clock.
         Family(scenario: "steered", strategy: "queue", devices: 3, agreement: .exact,
                shows: ["discarded_replaced", "discarded_disabled", "lost_alerts_not_allowed", "token_rotations"],

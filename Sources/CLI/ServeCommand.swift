@@ -160,8 +160,8 @@ package enum ServeCommand {
     package static let usageHelp = UsageHelp(
         "serve", [.text("<scenario.json>"), .optional(Options.listen.spec), .optional(Options.control.spec)],
         [.optional(Options.clock.spec), .optional(Options.speed.spec), .optional(Options.duration.spec),
-         .optional(Options.start.spec), .optional(Options.strategy.spec)],
-        [.optional(Options.topic.spec), .optional(Options.providerKey.spec)],
+         .optional(Options.start.spec)],
+        [.optional(Options.strategy.spec), .optional(Options.topic.spec), .optional(Options.providerKey.spec)],
         [.optional(Options.tls.spec), .optional(Options.tlsDirectory.spec), .optional(Options.tlsCertificate.spec),
          .optional(Options.tlsKey.spec)],
         [.optional(Options.clientCA.spec), .optional(Options.trustCertificateSubject.spec)],

@@ -20,8 +20,9 @@
 // record to open, then sealed and opened again — see fuzzAEAD), `signature` (TLSCrypto's
 // signatures from outside bytes: the input as a DER ECDSA signature, a P-256 point, an RSA
 // signature and an RSA modulus — see fuzzSignatures) `x509` (X509's DER reader,
-// certificate parser and PEM readers — see fuzzX509) and `tls` (TLS's server against a
-// client's bytes, raw and sealed under an honest client's keys — see FuzzTLS.swift).
+// certificate parser and PEM readers — see fuzzX509), `tls` (TLS's server against a
+// client's bytes, raw and sealed under an honest client's keys — see FuzzTLS.swift) and
+// `control` (serve's control API against a client's request — see FuzzControl.swift).
 // Beyond "no crash", every error message must be lines without control characters,
 // each of bounded length: user text is escaped and cut (`UserText`).
 import Base
@@ -97,6 +98,8 @@ public func pushsimFuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> I
         fuzzSignatures(bytes)
     case "x509":
         fuzzX509(bytes)
+    case "control":
+        fuzzControl(bytes)
     case "folder":
         do {
             let folder = try ReportFolder(path: "fuzz", summary: bytes, record: nil)

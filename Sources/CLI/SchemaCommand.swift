@@ -1,3 +1,4 @@
+import Live
 import ScenarioFormat
 import Simulator
 import Studies
@@ -8,7 +9,7 @@ package enum SchemaCommand {
     package static let help = """
     OVERVIEW: Print the JSON Schema (draft 2020-12) of scenario files, for editors.
 
-    USAGE: pushsim schema [measured]
+    USAGE: pushsim schema [measured | control-api]
 
     Prints the schema shipped as schema/pushsim-scenario.schema.json: every field the
     scenario decoder reads, with its type, bounds, default and meaning, and unknown
@@ -21,9 +22,14 @@ package enum SchemaCommand {
     'pushsim fit's measured file (docs/fit.md, "The measured file"), shipped as
     schema/pushsim-measured.tableschema.json.
 
+    'pushsim schema control-api' prints the OpenAPI 3.1 document of serve's control API
+    (docs/serve.md), the same bytes serve answers at GET /openapi.json, shipped as
+    schema/pushsim-control-api.openapi.json.
+
     EXAMPLES:
       pushsim schema > pushsim-scenario.schema.json
       pushsim schema measured > pushsim-measured.tableschema.json
+      pushsim schema control-api > pushsim-control-api.openapi.json
 
     """
 
@@ -31,6 +37,10 @@ package enum SchemaCommand {
         if arguments.contains("--help") || arguments.contains("-h") { console.out(help); return .success }
         if arguments.first == "measured" && arguments.count == 1 {
             console.out(MeasuredSchema.text)
+            return .success
+        }
+        if arguments.first == "control-api" && arguments.count == 1 {
+            console.out(ControlAPIDocument.text)
             return .success
         }
         if let extra = arguments.first {

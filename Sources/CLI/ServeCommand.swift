@@ -118,6 +118,10 @@ package enum ServeCommand {
             "--client-ca", "<file>", .nonEmpty("a PEM file"),
             help: "With --tls: certificate authentication; a client certificate is required,",
             "its chain checked against these CAs (PEM), its subject's UID is the topic")
+        package static let start = Option<String>(
+            "--start", "now", ValueReader(expected: "now", choices: ["now"]) { $0 == "now" ? $0 : nil },
+            help: "Start the simulated clock at the wall clock's time (today, UTC), not at the",
+            "scenario's start: a provider's wall-clock apns-expiration means what it says")
         package static let out = Option<String>("--out", "<dir>", .nonEmpty("a folder"),
                                                 help: "Report folder (default: reports/<scenario name>-serve/)")
         package static let provider = Option<EndpointURL>(
@@ -142,7 +146,7 @@ package enum ServeCommand {
             help: "Where serve reads the mail's id (default mid)")
 
         package static let all: [OptionSpec] = [listen.spec, control.spec, clock.spec, speed.spec, duration.spec, strategy.spec,
-                                                topic.spec, providerKey.spec, trustCertificateSubject.spec, tls.spec,
+                                                start.spec, topic.spec, providerKey.spec, trustCertificateSubject.spec, tls.spec,
                                                 tlsDirectory.spec, tlsCertificate.spec, tlsKey.spec, clientCA.spec, provider.spec,
                                                 providerTimeout.spec, payloadPosition.spec, payloadDeviceHash.spec,
                                                 payloadMessage.spec, out.spec,
@@ -156,8 +160,8 @@ package enum ServeCommand {
     package static let usageHelp = UsageHelp(
         "serve", [.text("<scenario.json>"), .optional(Options.listen.spec), .optional(Options.control.spec)],
         [.optional(Options.clock.spec), .optional(Options.speed.spec), .optional(Options.duration.spec),
-         .optional(Options.strategy.spec)],
-        [.optional(Options.topic.spec), .optional(Options.providerKey.spec)],
+         .optional(Options.start.spec)],
+        [.optional(Options.strategy.spec), .optional(Options.topic.spec), .optional(Options.providerKey.spec)],
         [.optional(Options.tls.spec), .optional(Options.tlsDirectory.spec), .optional(Options.tlsCertificate.spec),
          .optional(Options.tlsKey.spec)],
         [.optional(Options.clientCA.spec), .optional(Options.trustCertificateSubject.spec)],
@@ -237,10 +241,12 @@ package enum ServeCommand {
             return PushSimCommand.usage(error, command: "serve", console: console)
         }
 
-        let scenario: Scenario, strategy: Strategy
+        let scenario: Scenario, strategy: Strategy, origin: SimTime
         switch ServeCommand.load(settings.path, sets: settings.sets, seed: settings.seed, strategy: settings.label,
                                  command: "serve", console: console) {
-        case .success(let loaded): (scenario, strategy) = loaded
+        case .success(let loaded):
+            (scenario, origin) = settings.startNow ? startingNow(loaded.0, at: wallMicroseconds(), length: settings.length) : (loaded.0, 0)
+            strategy = loaded.1
         case .failure(let exit): return exit.code
         }
         let apps = scenario.devices * scenario.chain.device.apps.shares.count
@@ -285,8 +291,8 @@ package enum ServeCommand {
         let mode: ClockMode = settings.clockKind == "controlled" ? .controlled : .scaled(speed: settings.speed ?? 1)
         let service: ServeService
         do {
-            service = try makeService(scenario, strategy: strategy, settings: settings, clock: mode, authentication: authentication,
-                                      listeners: (apnsBound.listener, controlBound.listener))
+            service = try makeService(scenario, strategy: strategy, settings: settings, clock: mode, origin: origin,
+                                      authentication: authentication, listeners: (apnsBound.listener, controlBound.listener))
         } catch {
             console.err("error: \(error)\n")
             return .dataError
@@ -316,6 +322,8 @@ package enum ServeCommand {
         var sets: [String], seed: UInt64?, providerURL: EndpointURL?, providerTimeout: Duration?
         var fields: ProviderFields
         var allowLarge: Bool
+        /// `--start now`.
+        var startNow: Bool
         /// `--tls` and how: its folder, or the team's files, and `--client-ca`.
         var tls: TLSChoice?
 
@@ -327,6 +335,7 @@ package enum ServeCommand {
             clockKind = try scanner.value(Options.clock) ?? "scaled"
             speed = try scanner.value(Options.speed)
             length = try scanner.value(Options.duration)
+            startNow = try scanner.value(Options.start) != nil
             label = try scanner.value(Options.strategy)
             topics = try scanner.values(Options.topic)
             keys = try scanner.values(Options.providerKey)
@@ -434,21 +443,36 @@ package enum ServeCommand {
         }
     }
 
-    /// The population served on the listeners bound, its clock, its provider (`--provider`),
-    /// against the wall clock.
-    private static func makeService(_ scenario: Scenario, strategy: Strategy, settings: Settings, clock mode: ClockMode,
+    /// The population served on the listeners bound, its clock (from `origin`), its provider
+    /// (`--provider`), against the wall clock.
+    private static func makeService(_ scenario: Scenario, strategy: Strategy, settings: Settings, clock mode: ClockMode, origin: SimTime,
                                     authentication: ProviderAuthentication, listeners: (apns: Int, control: Int)) throws -> ServeService {
         try ServeService(scenario: scenario, strategy: strategy, topics: settings.topics.isEmpty ? ["com.example.app"] : settings.topics,
-                         end: settings.length ?? scenario.duration, clock: mode, authentication: authentication,
-                         apnsListener: listeners.apns, controlListener: listeners.control,
+                         end: settings.length.map { origin + $0 } ?? scenario.duration, clock: mode, origin: origin,
+                         authentication: authentication, apnsListener: listeners.apns, controlListener: listeners.control,
                          provider: settings.providerURL.map { ProviderTarget(url: $0, timeout: settings.providerTimeout ?? .seconds(30),
                                                                              fields: settings.fields) },
-                         fieldsWithoutProvider: settings.fields,
-                         wallClock: {
-                             var now = timespec()
-                             clock_gettime(CLOCK_REALTIME, &now)
-                             return SimTime(now.tv_sec) * TimeUnit.second + SimTime(now.tv_nsec / 1000)
-                         })
+                         fieldsWithoutProvider: settings.fields, wallClock: wallMicroseconds)
+    }
+
+    /// The machine's time, in microseconds since the epoch.
+    static func wallMicroseconds() -> SimTime {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return SimTime(now.tv_sec) * TimeUnit.second + SimTime(now.tv_nsec / 1000)
+    }
+
+    /// `--start now`: the scenario moved to start on `wall`'s day (UTC), and the instant of
+    /// `wall` in it, where the clock starts; the run lasts `length` (or the scenario's
+    /// duration) from there.
+    /// - Complexity: O(1).
+    package static func startingNow(_ scenario: Scenario, at wall: SimTime, length: SimDuration?) -> (Scenario, origin: SimTime) {
+        var moved = scenario
+        let days = wall >= 0 ? wall / TimeUnit.day : -((-wall + TimeUnit.day - 1) / TimeUnit.day)
+        let origin = wall - days * TimeUnit.day
+        moved.start = CivilDate(daysSinceEpoch: Int(days))
+        moved.duration = origin + (length ?? scenario.duration)
+        return (moved, origin)
     }
 
     /// `host:port`, with an IPv6 host in brackets.
@@ -468,8 +492,8 @@ package enum ServeCommand {
         \(Counted.phrase(scenario.devices, "device")), strategy \(strategy.label), seed \(scenario.seed)
         \(apnsLines(settings, port: ports.apns, tlsFolder: tlsFolder))
         control   http://\(address(settings.control.host, ports.control))
-        clock     \(clockText), from \(scenario.start) 00:00 UTC
-        ends      after \(durationText(population.end)) of simulated time, on SIGINT or SIGTERM, or on POST /stop
+        clock     \(clockText), from \(LiveClock.iso8601(population.now, start: scenario.start))\(settings.startNow ? " (the wall clock's now)" : "")
+        ends      after \(durationText(population.end - service.clock.origin)) of simulated time, on SIGINT or SIGTERM, or on POST /stop
         \(settings.providerURL.map { "provider  \($0) (the phones register and re-request there)\n" } ?? "")
         """
     }

@@ -5,9 +5,10 @@ import Simulator
 import Transport
 
 /// The control and inspection API's routes, declared once: the index (`GET /`), the
-/// dispatch and docs/serve.md (checked by a test) all follow this list.
+/// dispatch, the OpenAPI document (`ControlAPIDocument`) and docs/serve.md (checked by a
+/// test) all follow this list.
 public enum ControlRoute: CaseIterable, Sendable {
-    case index, devices, deviceApp, steer, registerToken, clock, advanceClock, counters, stop
+    case index, devices, deviceApp, steer, registerToken, clock, advanceClock, counters, metrics, openAPI, stop
     /// APNs's faults (ServeFaults.swift).
     case faults, startFault
 
@@ -22,6 +23,8 @@ public enum ControlRoute: CaseIterable, Sendable {
         case .clock: "GET /clock"
         case .advanceClock: "POST /clock"
         case .counters: "GET /counters"
+        case .metrics: "GET /metrics"
+        case .openAPI: "GET /openapi.json"
         case .stop: "POST /stop"
         case .faults: "GET /faults"
         case .startFault: "POST /faults"
@@ -32,7 +35,8 @@ public enum ControlRoute: CaseIterable, Sendable {
     public var summary: String {
         switch self {
         case .index: "what runs (scenario, seed, strategy, device apps, end, APNs's URL) and these routes"
-        case .devices: "every device app: its topic, current token, old tokens, online or not (?topic= filters, ?counts=true adds its counts)"
+        case .devices: "the device apps a page at a time: topic, current token, old tokens, online or not "
+            + "(?limit= and ?after= page, ?topic= filters, ?counts=true adds its counts)"
         case .deviceApp: "one device app: Notification Center, the extension's log, what APNs holds, its counts"
         case .steer: "steers the device app now: {\"action\": a} with a one of " + SteeringAction.allCases.map(\.name).joined(separator: ", ")
             + "; answers the device app as GET does"
@@ -40,10 +44,33 @@ public enum ControlRoute: CaseIterable, Sendable {
         case .clock: "the simulated clock: mode, now, the end"
         case .advanceClock: "moves a controlled clock: {\"advanceSeconds\": s} or {\"toSeconds\": s}"
         case .counters: "the counts so far: APNs's (as summary.csv and the Push Console), the device apps', by reason"
+        case .metrics: "the same counts in Prometheus's text format (0.0.4), for a scraper"
+        case .openAPI: "this API's OpenAPI 3.1 document (schema/pushsim-control-api.openapi.json)"
         case .stop: "ends the run: serve writes its reports and exits"
         case .faults: "APNs's faults: the kind in force now, the one started here, the requests each kind met"
         case .startFault: "starts a fault now: {\"kind\": k} or {\"kind\": k, \"seconds\": s}; {\"stop\": true} stops it"
         }
+    }
+
+    /// The method: the pattern's first word.
+    /// - Complexity: O(1).
+    public var method: String { String(pattern.prefix { $0 != " " }) }
+
+    /// The path template (`/devices/{device}/apps/{app}`): the pattern after the method.
+    /// - Complexity: O(1).
+    public var path: String { String(pattern.drop { $0 != " " }.dropFirst()) }
+
+    /// The path parameters' values when `segments` (a path split at `/`) is this route's
+    /// path, by name; nil when it is not.
+    /// - Complexity: O(segments).
+    func parameters(_ segments: [String]) -> [String: String]? {
+        let template = path.split(separator: "/").map(String.init)
+        guard template.count == segments.count else { return nil }
+        var values: [String: String] = [:]
+        for (part, segment) in zip(template, segments) {
+            if part.hasPrefix("{") { values[String(part.dropFirst().dropLast())] = segment } else if part != segment { return nil }
+        }
+        return values
     }
 }
 
@@ -56,6 +83,20 @@ enum ControlAPI {
     static func error(_ status: Int, _ message: String) -> HTTPResponse {
         json(status, JSONText.object([("error", JSONText.string(message))]))
     }
+
+    /// 405 for a path whose routes take other methods: `Allow` lists them (RFC 9110, 15.5.6),
+    /// HEAD beside GET.
+    /// - Complexity: O(routes).
+    static func notAllowed(_ routes: [ControlRoute]) -> HTTPResponse {
+        var methods: [String] = []
+        for route in routes {
+            methods.append(route.method)
+            if route.method == "GET" { methods.append("HEAD") }
+        }
+        var answer = error(405, routes.map(\.pattern).joined(separator: " or ") + " only")
+        answer.headers.append(Header("allow", methods.joined(separator: ", ")))
+        return answer
+    }
 }
 
 extension ServeService {
@@ -64,22 +105,12 @@ extension ServeService {
     func answerControl(_ request: HTTPRequest) -> HTTPResponse {
         let (path, query) = Self.split(request.path)
         let segments = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-        let route: ControlRoute
-        switch (segments.count, segments.first) {
-        case (0, _): route = .index
-        case (1, "devices"?): route = .devices
-        case (4, "devices"?) where segments[2] == "apps": route = .deviceApp
-        case (5, "devices"?) where segments[2] == "apps" && segments[4] == "actions": route = .steer
-        case (1, "tokens"?): route = .registerToken
-        case (1, "clock"?): route = request.method == "POST" ? .advanceClock : .clock
-        case (1, "counters"?): route = .counters
-        case (1, "stop"?): route = .stop
-        case (1, "faults"?): route = request.method == "POST" ? .startFault : .faults
-        default: return ControlAPI.error(404, "no route \(path); GET / lists them")
-        }
-        let method = route.pattern.prefix { $0 != " " }
-        guard request.method == method || (request.method == "HEAD" && method == "GET") else {
-            return ControlAPI.error(405, "\(route.pattern) only")
+        let routes = ControlRoute.allCases.compactMap { route in route.parameters(segments).map { (route, $0) } }
+        guard !routes.isEmpty else { return ControlAPI.error(404, "no route \(path); GET / lists them") }
+        guard let (route, parameters) = routes.first(where: {
+            request.method == $0.0.method || (request.method == "HEAD" && $0.0.method == "GET")
+        }) else {
+            return ControlAPI.notAllowed(routes.map(\.0))
         }
         switch route {
         case .index:
@@ -95,11 +126,12 @@ extension ServeService {
                 JSONText.object([("route", JSONText.string($0.pattern)), ("answers", JSONText.string($0.summary))])
             }))]))
         case .devices:
-            return listDevices(request, topic: query["topic"], counts: query["counts"] == "true")
+            return listDevices(request, query: query)
         case .deviceApp:
-            guard let device = Int32(segments[1]), let app = Int32(segments[3]),
+            let (deviceText, appText) = (parameters["device"] ?? "", parameters["app"] ?? "")
+            guard let device = Int32(deviceText), let app = Int32(appText),
                   let lane = population.lanes.firstIndex(where: { $0.device == device && $0.app == app }) else {
-                return ControlAPI.error(404, "no device \(UserText.quote(segments[1])) with app \(UserText.quote(segments[3]))")
+                return ControlAPI.error(404, "no device \(UserText.quote(deviceText)) with app \(UserText.quote(appText))")
             }
             return ControlAPI.json(200, deviceAppJSON(lane))
         case .steer:
@@ -112,6 +144,11 @@ extension ServeService {
             return advanceClock(request)
         case .counters:
             return ControlAPI.json(200, countersJSON())
+        case .metrics:
+            return HTTPResponse(status: 200, headers: [Header("content-type", PrometheusText.contentType)], body: Array(metricsText().utf8))
+        case .openAPI:
+            return HTTPResponse(status: 200, headers: [Header("content-type", "application/json")],
+                                body: Array(ControlAPIDocument.text.utf8))
         case .stop:
             stop(.stopRequested)
             return ControlAPI.json(202, JSONText.object([("stopping", "true")]))
@@ -127,7 +164,8 @@ extension ServeService {
         guard let mark = target.firstIndex(of: "?") else { return (target, [:]) }
         var query: [String: String] = [:]
         for pair in target[target.index(after: mark)...].split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1)
+            // `=x` and `=` have an empty name: kept as parts, never a missing first part.
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             query[String(parts[0]).removingPercentEncoding ?? String(parts[0])] =
                 parts.count > 1 ? String(parts[1]).removingPercentEncoding ?? String(parts[1]) : ""
         }
@@ -136,17 +174,22 @@ extension ServeService {
 
     func time(_ time: SimTime) -> String { JSONText.string(LiveClock.iso8601(time, start: population.scenario.start)) }
 
-    func devicesJSON(topic: String?, counts: Bool = false) -> String {
-        var listing = DeviceListing(answer: nil, topic: topic, counts: counts, now: time(population.now))
-        continueListing(&listing, for: population.lanes.count)
-        return listing.finished()
+    /// One page of `GET /devices`, built at once.
+    /// - Complexity: O(lanes looked at).
+    func devicesJSON(_ page: DeviceQuery) -> String {
+        var listing = DeviceListing(answer: nil, topic: page.topic, counts: page.counts, limit: page.limit, from: page.from,
+                                    now: time(population.now))
+        while listing.next < population.lanes.count && !listing.isFull { continueListing(&listing, for: Self.listingStep) }
+        return listing.finished(lanes: population.lanes.count)
     }
 
-    /// Adds up to `budget` device apps to `listing`, from where it stands.
+    /// Looks at up to `budget` device apps for `listing`, from where it stands, until its page is full.
     /// - Complexity: O(budget).
     func continueListing(_ listing: inout DeviceListing, for budget: Int) {
         let end = Swift.min(population.lanes.count, listing.next + budget)
-        for lane in listing.next..<end {
+        while listing.next < end && !listing.isFull {
+            let lane = listing.next
+            listing.next += 1
             let deviceApp = population.lanes[lane]
             let appTopic = population.topic(ofApp: deviceApp.app)
             if let topic = listing.topic, topic != appTopic { continue }
@@ -158,7 +201,6 @@ extension ServeService {
                 ("oldTokens", JSONText.array(old.map { JSONText.string(population.tokens.hex($0)) })),
             ] + (listing.counts ? [("counts", countsJSON(deviceApp.counts))] : [])))
         }
-        listing.next = end
     }
 
     func countsJSON(_ counts: DeviceAppCounts) -> String {
@@ -173,7 +215,8 @@ extension ServeService {
         guard let record else { return [("apnsId", "null"), ("words", JSONText.string("no longer kept"))] }
         return [("apnsId", JSONText.string(record.apnsID)), ("acceptedAt", time(record.acceptedAt)),
                 ("title", JSONText.optional(record.title, JSONText.string)), ("body", JSONText.optional(record.body, JSONText.string)),
-                ("collapseId", JSONText.optional(record.collapseID, JSONText.string)), ("priority", String(record.priority))]
+                ("collapseId", JSONText.optional(record.collapseID, JSONText.string)), ("priority", String(record.priority)),
+                ("expiredOnArrival", String(record.expiredOnArrival))]
     }
 
     func deviceAppJSON(_ lane: Int) -> String {

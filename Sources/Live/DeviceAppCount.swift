@@ -14,6 +14,10 @@ public enum DeviceAppCount: Int, Counter {
     /// Of `requests`, those refused: credentials (403), topic (400), token no longer valid
     /// (410), throttled (429); `rejections.csv` has them by reason.
     case rejected
+    /// Of `requests`, those whose `apns-expiration` was already past on the simulated clock
+    /// when they arrived (answered as APNs answers them; a provider that writes wall-clock
+    /// expirations against a clock that starts elsewhere sees them here: `serve --start now`).
+    case expiredOnArrival
     /// Notifications that reached the phone (iOS received them; online).
     case delivered
     /// Notifications drawn in Notification Center: the push's own or a "missed messages" summary.

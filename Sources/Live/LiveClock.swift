@@ -15,8 +15,13 @@ public enum ClockMode: Sendable, Equatable {
 /// scenario's `start` date at 00:00 UTC.
 package struct LiveClock {
     package let mode: ClockMode
+    /// Where the clock starts: 0, or under `serve --start now` the wall clock's time of day.
+    package let origin: SimTime
 
-    package init(mode: ClockMode) { self.mode = mode }
+    package init(mode: ClockMode, origin: SimTime = 0) {
+        self.mode = mode
+        self.origin = origin
+    }
 
     /// The simulated time `elapsed` wall time after the start, under `.scaled`; nil under `.controlled`.
     /// - Complexity: O(1).
@@ -25,7 +30,7 @@ package struct LiveClock {
         case .scaled(let speed):
             let (seconds, attoseconds) = elapsed.components
             let wall = Double(seconds) + Double(attoseconds) / 1e18
-            return SimTime(clamping: Int64((wall * speed * Double(TimeUnit.second)).rounded(.down)))
+            return origin + SimTime(clamping: Int64((wall * speed * Double(TimeUnit.second)).rounded(.down)))
         case .controlled:
             return nil
         }

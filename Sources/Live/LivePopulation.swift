@@ -242,6 +242,9 @@ package struct LivePopulation {
                                                          fromProvider: reading.fromProvider, xiva: reading.xiva,
                                                          byteCount: Int32(request.payload.count)))
         lanes[Int(lane)].counts[.requests] += 1
+        // A wall-clock expiration read on a simulated clock elsewhere: said aloud, answered as APNs answers.
+        let expiredOnArrival = if case .at(let instant) = expiration, instant < now { true } else { false }
+        if expiredOnArrival { lanes[Int(lane)].counts[.expiredOnArrival] += 1 }
         lendCoin(of: lane)
         let response = apns.receive(push, at: now, into: &apnsEffects)
         returnCoin(to: lane)
@@ -251,7 +254,9 @@ package struct LivePopulation {
         } else {
             lanes[Int(lane)].counts[.accepted] += 1
             records.keep(PushRecord(serial: serial, apnsID: apnsID, acceptedAt: now, lane: lane, title: alert.title,
-                                    body: alert.body, collapseID: request.collapseID, priority: request.priority))
+                                    body: alert.body, collapseID: request.collapseID, priority: request.priority,
+                                    expiredOnArrival: expiredOnArrival))
+            if expiredOnArrival { lanes[Int(lane)].note(.arrivedExpired, message: PushRecords.messageIndex(serial), at: now) }
         }
         routeAPNsEffects(at: now)
         drain(before: now + 1)

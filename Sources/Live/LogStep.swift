@@ -31,6 +31,8 @@ package enum LogStep: Sendable, Equatable {
     case appUpdated
     /// A test steered the device app (the control API, or the scenario's `events`).
     case steered(SteeringAction, SteeringSource)
+    /// APNs accepted a push whose `apns-expiration` was already past on the simulated clock.
+    case arrivedExpired
 
     /// The step as the inspection API shows it.
     /// - Complexity: O(1).
@@ -55,6 +57,7 @@ package enum LogStep: Sendable, Equatable {
         case .registered: "the app registered its token"
         case .registrationNotTaken: "the provider did not take the registration"
         case .logUploaded: "the app uploaded its log"
+        case .arrivedExpired: "arrived already expired: its apns-expiration is before the simulated clock's now"
         case .appUpdated: "the app was updated"
         case .steered(let action, let source): "steered: \(action.name) (\(source.text))"
         }

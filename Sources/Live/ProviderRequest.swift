@@ -19,8 +19,9 @@ enum ServeRequest: Equatable {
     case readClock
     /// `POST /clock {"toMicroseconds": t}`: a controlled clock moved to the provider's next event.
     case moveClock(to: SimTime)
-    /// `GET /devices?counts=true`: serve's counts per device app, at the end.
-    case readCounts
+    /// `GET /devices?counts=true`: serve's counts per device app, at the end, a page at a
+    /// time from `after` (nil: the first page).
+    case readCounts(after: Int?)
     /// `POST /stop`: serve writes its reports and exits.
     case stopServe
 
@@ -33,7 +34,9 @@ enum ServeRequest: Equatable {
         case .moveClock(let target):
             OutgoingRequest(method: "POST", path: prefix + "/clock", headers: [Header("content-type", "application/json")],
                             body: Array("{\"toMicroseconds\": \(target)}".utf8))
-        case .readCounts: OutgoingRequest(method: "GET", path: prefix + "/devices?counts=true")
+        case .readCounts(let after):
+            OutgoingRequest(method: "GET", path: prefix + "/devices?counts=true&limit=\(DeviceQuery.maxLimit)"
+                                + (after.map { "&after=\($0)" } ?? ""))
         case .stopServe: OutgoingRequest(method: "POST", path: prefix + "/stop")
         }
     }

@@ -194,8 +194,8 @@ public final class ProviderService: Service {
             provider.advance(to: target)
             stepping = nil
             restartSeen = false
-        case .readCounts:
-            if controlled, !countsReadAgain, case .string(let at)? = object["now"]?.value,
+        case .readCounts(let after):
+            if after == nil, controlled, !countsReadAgain, case .string(let at)? = object["now"]?.value,
                at != LiveClock.iso8601(provider.end, start: provider.scenario.start) {
                 // A serve started again (seen or not) is not at the end: its clock goes there first.
                 countsReadAgain = true
@@ -204,6 +204,9 @@ public final class ProviderService: Service {
                 return ask(.moveClock(to: provider.end))
             }
             readDevices(object)
+            if case .number(let next)? = object["next"]?.value, let after = next.int64Value.flatMap({ Int(exactly: $0) }) {
+                return ask(.readCounts(after: after))
+            }
             phase = .finished
             if stopsServe {
                 awaitingStop = true
@@ -312,7 +315,7 @@ public final class ProviderService: Service {
     func collect() {
         guard phase == .running else { return }
         phase = .collecting
-        ask(.readCounts)
+        ask(.readCounts(after: nil))
     }
 
     private func readDevices(_ object: JSONObject) {

@@ -17,6 +17,8 @@ package struct PushRecord: Sendable {
     package var body: String?
     package var collapseID: String?
     package var priority: UInt8
+    /// Its `apns-expiration` was already past on the simulated clock when it arrived.
+    package var expiredOnArrival = false
 }
 
 /// The latest accepted requests, in a ring of fixed size: memory stays flat however many

@@ -80,10 +80,11 @@ public final class ServeService: Service {
     ///   - topics: the apps' topics by app index on a device.
     ///   - end: when the run ends, in simulated time.
     ///   - apnsListener, controlListener: the transport's listener numbers for each API.
+    ///   - origin: where the clock starts (`serve --start now`: the wall clock's time of day); 0: the scenario's start.
     ///   - wallClock: microseconds since the epoch, for provider tokens.
     /// - Throws: `KeyError.duplicateKeyID` when two keys share an id.
     /// - Complexity: O(devices × apps).
-    package init(scenario: Scenario, strategy: Strategy, topics: [String], end: SimTime, clock: ClockMode,
+    package init(scenario: Scenario, strategy: Strategy, topics: [String], end: SimTime, clock: ClockMode, origin: SimTime = 0,
                 authentication: ProviderAuthentication, apnsListener: Int, controlListener: Int?,
                 provider: ProviderTarget? = nil, fieldsWithoutProvider: ProviderFields = .xiva,
                 wallClock: @escaping () -> SimTime) throws(KeyError) {
@@ -92,7 +93,8 @@ public final class ServeService: Service {
             scenario: scenario, strategy: strategy, topics: topics, end: end, fields: provider?.fields ?? fieldsWithoutProvider,
             link: provider.map { _ in ProviderLink(holdsClock: holdsClock, sendsSubscriptions: scenario.chain.provider.subscriptions != nil) })
         self.provider = provider
-        self.clock = LiveClock(mode: clock)
+        self.clock = LiveClock(mode: clock, origin: origin)
+        if origin > 0 { population.advance(to: origin) }
         self.authentication = authentication
         self.apnsListener = apnsListener
         self.controlListener = controlListener

@@ -32,6 +32,10 @@ struct ExternalTool: Sendable {
         .deletingLastPathComponent().appendingPathComponent(".build/apns2-venv/bin/python").path
     static let java = ExternalTool(name: "Java (a JDK: java runs a .java file)", probe: ["sh", "-c", "java -version && command -v javac"],
                                    install: "apt-get install default-jdk-headless")
+    static let prometheusClient = ExternalTool(name: "Python's prometheus_client", probe: ["python3", "-c", "import prometheus_client.parser"],
+                                               install: "python3 -m pip install prometheus_client")
+    static let schemathesis = ExternalTool(name: "schemathesis", probe: ["schemathesis", "--version"],
+                                           install: "python3 -m pip install schemathesis")
     static let hyperframe = ExternalTool(name: "Python's hyperframe and hpack", probe: ["python3", "-c", "import hyperframe, hpack"],
                                          install: "python3 -m pip install hyperframe hpack")
 

@@ -1,5 +1,8 @@
 @testable import CLI
 import Live
+import ScenarioFormat
+import Simulator
+import Base
 import Foundation
 import TestSupport
 import Testing
@@ -23,6 +26,7 @@ struct ServeCommandTests {
             (["serve", scenario, "--listen", "127.0.0.1:70000"], "expected host:port"),
             (["serve", scenario, "--speed", "0"], "simulated seconds per wall second"),
             (["serve", scenario, "--for", "soon"], "a duration with a unit"),
+            (["serve", scenario, "--start", "tomorrow"], "expected now"),
             (["serve", scenario, "--strategy", "nope"], "nope"),
             (["serve", scenario, "--provider-key", "TEAM:KEY"], "TEAMID:KEYID:path"),
             (["serve", scenario, "--provider-key", "T:K:f.p8", "--trust-certificate-subject", "x-s"], "give one"),
@@ -37,6 +41,19 @@ struct ServeCommandTests {
             #expect(code == .usage, "\(arguments)")
             #expect(err.contains(message), "\(arguments): \(err)")
         }
+    }
+
+    @Test("--start now moves the scenario to the wall clock's day and starts the clock at its time; the run lasts --for from there")
+    func startNow() throws {
+        let scenario = try ScenarioDecoder.decode(Array(CommandFixtures.tiny.utf8), file: "tiny.json")
+        // 2026-11-27 11:05:30.25 UTC.
+        let wall: SimTime = 1_795_777_530 * TimeUnit.second + 250_000
+        let (moved, origin) = ServeCommand.startingNow(scenario, at: wall, length: 2 * TimeUnit.hour)
+        #expect(moved.start.description == "2026-11-27")
+        #expect(origin == (11 * 3600 + 5 * 60 + 30) * TimeUnit.second + 250_000)
+        #expect(moved.duration == origin + 2 * TimeUnit.hour)
+        #expect(LiveClock.iso8601(origin, start: moved.start) == "2026-11-27T11:05:30.250Z")
+        #expect(ServeCommand.startingNow(scenario, at: wall, length: nil).0.duration == origin + scenario.duration)
     }
 
     @Test("a scenario or key file that cannot be read is exit 65 with the file named, before it listens")

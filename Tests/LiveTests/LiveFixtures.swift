@@ -22,10 +22,10 @@ struct LiveHarness {
     }
 
     init(_ scenario: Scenario, authentication: ProviderAuthentication = .none, clock: ClockMode = .controlled,
-         end: SimTime? = nil, provider: ProviderTarget? = nil,
+         end: SimTime? = nil, provider: ProviderTarget? = nil, origin: SimTime = 0,
          wallClock: @escaping () -> SimTime = { 1_800_000_000 * TimeUnit.second }) throws {
         service = try ServeService(scenario: scenario, strategy: scenario.strategies[0], topics: [Self.topic],
-                                   end: end ?? scenario.duration, clock: clock, authentication: authentication,
+                                   end: end ?? scenario.duration, clock: clock, origin: origin, authentication: authentication,
                                    apnsListener: Self.apns, controlListener: Self.control, provider: provider, wallClock: wallClock)
     }
 

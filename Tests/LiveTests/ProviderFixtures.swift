@@ -284,10 +284,10 @@ final class FakeServe: Service, @unchecked Sendable {
                 }
                 state.now = target
                 return Self.json(200, Self.clock(target))
-            case ("GET", "/devices?counts=true"):
+            case ("GET", "/devices?counts=true&limit=\(DeviceQuery.maxLimit)"):
                 state.countsAsked += 1
                 let now = LiveClock.iso8601(state.now, start: scenario.start)
-                return state.holdsCounts ? .later : Self.json(200, #"{"now":"\#(now)","devices":[]}"#)
+                return state.holdsCounts ? .later : Self.json(200, #"{"now":"\#(now)","devices":[],"next":null}"#)
             case ("POST", "/stop"):
                 state.stopped = true
                 return Self.json(202, #"{"stopping":true}"#)

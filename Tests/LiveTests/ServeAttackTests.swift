@@ -33,13 +33,22 @@ struct ServeAttackTests {
         #expect(harness.service.signatureVerifications == 3)
     }
 
-    @Test("GET /devices over 1,007 device apps is answered later, a slice a turn, whole, and lists every device app once")
+    @Test("GET /devices over 1,007 device apps is answered later, a page of 1,000 then one of 7, each a slice a turn, and lists every device app once")
     func slicedListing() throws {
         let run = try ServeLoop.start(devices: 1_007)
         defer { run.stop() }
-        let answer = try LoopbackHTTP.send(port: run.controlPort, method: "GET", path: "/devices?counts=true")
-        #expect(answer.status == 200)
-        let devices = answer.json?.object?["devices"]?.array ?? []
+        var devices: [JSONNode] = []
+        var pageSizes: [Int] = []
+        var path: String? = "/devices?counts=true"
+        while let next = path, pageSizes.count < 5 {
+            let answer = try LoopbackHTTP.send(port: run.controlPort, method: "GET", path: next)
+            #expect(answer.status == 200)
+            let page = answer.json?.object?["devices"]?.array ?? []
+            devices += page
+            pageSizes.append(page.count)
+            path = answer.json?.object?["next"]?.int.map { "/devices?counts=true&after=\($0)" }
+        }
+        #expect(pageSizes == [1_000, 7])
         #expect(devices.count == 1_007)
         #expect(Set(devices.compactMap { $0.object?["device"]?.int }).count == devices.count)
         #expect(devices.allSatisfy { $0.object?["counts"]?.object != nil })

@@ -93,7 +93,7 @@ extension ControlRoute {
     var parameters: [String] {
         typealias D = ControlAPIDocument
         switch self {
-        case .index, .clock, .advanceClock, .counters, .metrics, .openAPI, .stop: return []
+        case .index, .clock, .advanceClock, .counters, .metrics, .openAPI, .stop, .registerToken, .faults, .startFault: return []
         case .devices:
             return [
                 D.parameter("limit", in: "query", "The most device apps the page lists.", ControlAPISchemas.integer(
@@ -104,7 +104,7 @@ extension ControlRoute {
                 D.parameter("counts", in: "query", "Add each device app's counts.",
                             JSONText.object([("type", JSONText.string("boolean")), ("default", "false")])),
             ]
-        case .deviceApp:
+        case .deviceApp, .steer:
             return [D.parameter("device", in: "path", "The device's number (GET /devices).", ControlAPISchemas.integer(0, Int(Int32.max))),
                     D.parameter("app", in: "path", "The app's number on the device.", ControlAPISchemas.integer(0, Int(Int32.max)))]
         }
@@ -113,16 +113,32 @@ extension ControlRoute {
     /// Its request body, nil when it takes none.
     var requestBody: String? {
         switch self {
-        case .index, .devices, .deviceApp, .clock, .counters, .metrics, .openAPI, .stop: nil
-        case .advanceClock:
-            JSONText.object([("required", "true"), ("content", ControlAPIDocument.json(ControlAPIDocument.ref("ClockMove")))])
+        case .index, .devices, .deviceApp, .clock, .counters, .metrics, .openAPI, .stop, .faults: nil
+        case .advanceClock: Self.body("ClockMove")
+        case .steer: Self.body("SteeringRequest")
+        case .registerToken: Self.body("TokenRequest")
+        case .startFault: Self.body("FaultRequest")
         }
+    }
+
+    /// A required JSON body of schema `name`.
+    static func body(_ name: String) -> String {
+        JSONText.object([("required", "true"), ("content", ControlAPIDocument.json(ControlAPIDocument.ref(name)))])
     }
 
     /// Its answers by status.
     var answers: [(String, String)] {
         typealias D = ControlAPIDocument
         switch self {
+        case .steer:
+            return [("200", D.answer("The device app after the action, as GET /devices/{device}/apps/{app}.", D.ref("DeviceApp"))),
+                    ("400", D.error("BadRequest")), ("404", D.error("NotFound"))]
+        case .registerToken:
+            return [("201", D.answer("The test token's own device app.", D.ref("RegisteredToken"))), ("400", D.error("BadRequest")),
+                    ("409", D.answer("Serve already holds the token: the error names its device app.", D.ref("Error")))]
+        case .faults: return [("200", D.answer("APNs's faults now.", D.ref("Faults")))]
+        case .startFault:
+            return [("200", D.answer("APNs's faults now, as GET /faults.", D.ref("Faults"))), ("400", D.error("BadRequest"))]
         case .index: return [("200", D.answer("What runs, and the routes.", D.ref("Index")))]
         case .devices: return [("200", D.answer("One page of device apps.", D.ref("DevicePage"))), ("400", D.error("BadRequest"))]
         case .deviceApp: return [("200", D.answer("The device app.", D.ref("DeviceApp"))), ("404", D.error("NotFound"))]

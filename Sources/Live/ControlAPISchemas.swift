@@ -1,5 +1,6 @@
 import Base
 import FakeAPNs
+import Simulator
 
 /// The JSON Schemas (2020-12, as OpenAPI 3.1 takes them) of the control API's answers and
 /// bodies: what `ControlAPI.swift` writes. The counters' objects list the counters'
@@ -62,7 +63,39 @@ enum ControlAPISchemas {
                                                               ("propertyNames", JSONText.object([("pattern", JSONText.string("^[1-5][0-9][0-9]$"))])),
                                                               ("additionalProperties", count)]))])),
             ("Stopping", object([("stopping", JSONText.object([("const", "true")]))])),
+            ("SteeringRequest", object([("action", JSONText.object([("enum", JSONText.array(SteeringAction.allCases.map {
+                JSONText.string($0.name)
+            }))]))])),
+            ("TokenRequest", object([("token", JSONText.object([("type", JSONText.string("string")),
+                                                                ("pattern", JSONText.string("^[0-9A-Fa-f]{64}$"))])),
+                                     ("topic", string)])),
+            ("RegisteredToken", object([("device", count), ("app", count), ("topic", string), ("token", string), ("online", boolean)])),
+            ("Faults", faults),
+            ("FaultRequest", faultRequest),
         ])
+    }
+
+    /// `GET /faults`: the kind in force now, the one started, the scenario's, requests by kind.
+    static var faults: String {
+        let kind = JSONText.object([("enum", JSONText.array(APNsFaultKind.allCases.map { JSONText.string($0.name) }))])
+        let nullableKind = JSONText.object([("enum", JSONText.array(APNsFaultKind.allCases.map { JSONText.string($0.name) } + ["null"]))])
+        let started = JSONText.object([("oneOf", JSONText.array([
+            object([("kind", kind), ("until", JSONText.object([("type", JSONText.array([JSONText.string("string"), JSONText.string("null")]))]))]),
+            JSONText.object([("type", JSONText.string("null"))]),
+        ]))])
+        return object([("now", instant), ("inForce", nullableKind), ("started", started), ("scenario", nullableKind),
+                       ("requests", object(APNsFaultKind.allCases.map { ($0.name, count) }))])
+    }
+
+    /// `POST /faults`'s body: a kind (for some seconds, or until stopped), or a stop.
+    static var faultRequest: String {
+        let kind = JSONText.object([("enum", JSONText.array(APNsFaultKind.allCases.map { JSONText.string($0.name) }))])
+        let seconds = JSONText.object([("type", JSONText.string("number")), ("exclusiveMinimum", "0"), ("maximum", "315576000")])
+        let start = JSONText.object([("type", JSONText.string("object")), ("properties", JSONText.object([("kind", kind), ("seconds", seconds)])),
+                                     ("required", JSONText.array([JSONText.string("kind")])), ("additionalProperties", "false")])
+        let stop = JSONText.object([("type", JSONText.string("object")), ("properties", JSONText.object([("stop", JSONText.object([("const", "true")]))])),
+                                    ("required", JSONText.array([JSONText.string("stop")])), ("additionalProperties", "false")])
+        return JSONText.object([("oneOf", JSONText.array([start, stop]))])
     }
 
     static var index: String {

@@ -12,6 +12,8 @@ public enum RandomStream: UInt64, Sendable {
     case appUpdate
     /// A live population's device tokens and the apns-ids it makes for requests without one.
     case deviceToken, apnsID
+    /// The backend's background pushes (`background`), and whether each finds the app force-quit.
+    case backgroundPushes, backgroundForceQuit
 
     /// The generator for this stream of user `user` under `seed`.
     /// - Complexity: O(1).

@@ -28,6 +28,8 @@ package enum LogStep: Sendable, Equatable {
     case registrationNotTaken
     case logUploaded
     case appUpdated
+    /// A background push met its fate: never drawn, handed to the app within its budget.
+    case background(BackgroundFate)
 
     /// The step as the inspection API shows it.
     /// - Complexity: O(1).
@@ -53,6 +55,17 @@ package enum LogStep: Sendable, Equatable {
         case .registrationNotTaken: "the provider did not take the registration"
         case .logUploaded: "the app uploaded its log"
         case .appUpdated: "the app was updated"
+        case .background(let fate): "background push: " + Self.describe(fate)
+        }
+    }
+
+    static func describe(_ fate: BackgroundFate) -> String {
+        switch fate {
+        case .deliveredToApp: "handed to the app (not drawn)"
+        case .deferred: "deferred: the hour's budget is spent (held for the next hour, the newest only)"
+        case .deliveredAfterDeferral: "handed to the app as the next hour began (not drawn)"
+        case .throttled: "throttled: a newer background push took its place"
+        case .discardedForceQuit: "discarded: the app was force-quit"
         }
     }
 

@@ -61,6 +61,10 @@ package struct PartialResult {
             ("chain", JSONText.integers(aggregate.chain.values)),
             ("lost", JSONText.integers(aggregate.lostByReason)),
             ("apns", JSONText.integers(aggregate.apns.values)),
+        ] + (aggregate.background == BackgroundCounts() ? [] : [
+            // Only where background pushes were sent: a partial result without them reads as before.
+            ("background", JSONText.integers(aggregate.background.values)),
+        ]) + [
             ("latency", JSONText.array(latency)),
             ("daily", JSONText.array(daily)),
             ("dailyLost", JSONText.integers(aggregate.dailyLostByReason)),
@@ -309,6 +313,12 @@ package struct PartialResult {
             let apns = try integers(fields["apns"])
             guard let counters = APNsCounters(values: apns) else { throw fail("\(damaged) (apns)") }
             aggregate.apns = counters
+            if fields["background"] != nil {
+                guard let background = BackgroundCounts(values: try integers(fields["background"])) else {
+                    throw fail("\(damaged) (background)")
+                }
+                aggregate.background = background
+            }
             try readLatency(fields["latency"], into: &aggregate)
             let days = try array(fields["daily"])
             guard days.count == dayCount else { throw fail("\(damaged) (daily)") }

@@ -92,6 +92,8 @@ public struct StrategyAggregate: Sendable, Equatable {
     public var chain = ChainCounts()
     /// What the Push Notifications Console would show (`apns.csv`).
     public var apns = APNsCounters()
+    /// What became of the background pushes (`background.csv`); zeros without `background`.
+    public var background = BackgroundCounts()
 
     /// Lost per arrival day and reason: index day × reasons + (reason's raw value − 1).
     /// Kept flat beside `daily` so the fold counts a loss without building a day's array.
@@ -248,6 +250,10 @@ public struct StrategyAggregate: Sendable, Equatable {
         switch sum.apns.adding(other.apns) {
         case .success(let apns): sum.apns = apns
         case .failure(let overflow): return "apns " + overflow.counter.columnName
+        }
+        switch sum.background.adding(other.background) {
+        case .success(let background): sum.background = background
+        case .failure(let overflow): return "background " + overflow.counter.columnName
         }
         sum.latency.merge(other.latency)
         self = sum

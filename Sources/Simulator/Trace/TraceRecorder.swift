@@ -129,6 +129,9 @@ package struct TraceRecorder {
             mailFolder = folder
         case .launch:
             record(.launched, at: now, Self.bool(false))
+        case .backgroundPush:
+            // Background pushes are not traced (docs/trace.md): they are no mail.
+            break
         }
     }
 
@@ -256,6 +259,9 @@ package struct TraceRecorder {
             var message: Int32 = -1
             if case .pushReachesDevice = current, let push = handledPush { message = push.payload.messageIndex }
             record(.positionSaved, at: now, message: message, position.map { Int64($0) } ?? TraceEvent.null)
+        case .background:
+            // Not traced: a background push is no mail (docs/trace.md).
+            break
         }
     }
 

@@ -41,6 +41,8 @@ package struct Ledger {
 
     /// Chain counters of this world; added to the aggregate as they are.
     package var counts = ChainCounts()
+    /// What became of the background pushes (no messages of the ledger's); added as they are.
+    package var background = BackgroundCounts()
     /// The app's launches and the extension log's uploads (the talk's measurement).
     package var launches = LaunchLog()
     /// Highest mail index among originals that reached the device (reordering).
@@ -84,6 +86,7 @@ package struct Ledger {
         collapsed = 0
         inconsistency = nil
         counts.reset()
+        background = BackgroundCounts()
         launches.removeAll()
         latestOriginalAtDevice = -1
         self.folding = folding

@@ -19,6 +19,8 @@ package enum TimelineEvent {
     case mail(folder: Int32)
     /// The user opens the app.
     case launch
+    /// The backend sends the app its background push number `serial` (`background`).
+    case backgroundPush(serial: Int32)
 }
 
 /// One entry of a timeline: what happens, and when.

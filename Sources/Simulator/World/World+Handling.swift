@@ -54,8 +54,15 @@ extension World {
             routeAPNsEffects(at: now, observer: Observer.self)
         case .pushReachesDevice(let slot):
             // The push stays in its slot while the phone takes it: a bounce goes back from there.
-            let footprintKB = memoryRandom.next()
-            phone.receive(pushPool[slot], footprintKB: footprintKB, at: now, into: &deviceEffects)
+            let push = pushPool[slot]
+            if push.pushType == .background {
+                // No extension runs for it: no footprint drawn, the mail's draws stay as they were.
+                phone.receive(push, appForceQuit: backgroundFindsAppForceQuit(serial: push.payload.messageIndex), at: now,
+                              into: &deviceEffects)
+            } else {
+                let footprintKB = memoryRandom.next()
+                phone.receive(push, footprintKB: footprintKB, at: now, into: &deviceEffects)
+            }
             routeDeviceEffects(at: now, handedOver: slot, observer: Observer.self)
         case .rerequestReachesProvider(let position, let gap, let invocation, let returnDelay):
             ledger.rerequestServed(invocation: invocation)
@@ -110,6 +117,8 @@ extension World {
             mailArrives(at: now, folder: folder, folding: &aggregate, observer: Observer.self)
         case .launch:
             launch(at: now, observer: Observer.self)
+        case .backgroundPush(let serial):
+            backgroundPushSent(serial: serial, at: now, observer: Observer.self)
         }
     }
 
@@ -292,7 +301,7 @@ extension World: ProviderEffectLane, APNsEffectLane, DeviceEffectLane {
     }
 
     package mutating func discarded(_ push: PushNotification, _ reason: APNsDiscardReason, loss: LossReason, at now: SimTime) {
-        ledger.lost(push, loss)
+        apnsDiscarded(push, reason, loss: loss)
     }
 
     /// The phone's calls reach the in-process provider through the agenda: a registration
@@ -337,6 +346,7 @@ extension World: ProviderEffectLane, APNsEffectLane, DeviceEffectLane {
             ledger.summaryShown(messageIndex: message, from: from, to: to, replacedExisting: replacedExisting)
         case .notShown(let message, _, let loss): ledger.lost(messageIndex: message, loss)
         case .positionSaved(let position): ledger.positionSaved(position)
+        case .background(_, let fate): backgroundFate(fate)
         }
     }
 }

@@ -170,9 +170,9 @@ extension LivePopulation: APNsEffectLane, DeviceEffectLane {
         lanes[lane].counts[.discarded(reason)] += 1
         lanes[lane].note(.dropped(reason), message: push.payload.messageIndex, at: now)
         if push.pushType == .background {
-            lanes[lane].background[.discardedAtAPNs] += 1
+            lanes[lane].background[.apnsDiscarded] += 1
         } else if reason == .replaced, apns.storedNotification(for: push.token)?.pushType == .background {
-            lanes[lane].background[.mailReplacedAtAPNs] += 1
+            lanes[lane].background[.mailReplaced] += 1
         }
     }
 

@@ -8,7 +8,7 @@ import Device
 /// partial format follow. A scenario without `background` counts none and writes no
 /// `background.csv`.
 ///
-/// They add up: `sent` = `rejected` + accepted; accepted = `discarded_at_apns` +
+/// They add up: `sent` = `rejected` + accepted; accepted = `apns_discarded` +
 /// `received` + what was still at APNs or on its way at the end; `received` =
 /// `delivered_to_app` + `deferred` + `discarded_force_quit`; `deferred` =
 /// `delivered_after_deferral` + `throttled` + `held_at_end`.
@@ -19,7 +19,7 @@ public enum BackgroundCounter: Int, Counter {
     case rejected
     /// APNs accepted, then discarded them: a newer push took the device's one offline
     /// slot, they expired, or notifications are disabled.
-    case discardedAtAPNs
+    case apnsDiscarded
     /// They reached iOS on an online device.
     case received
     /// They reached the app at once, within the hour's budget (`BackgroundBudget`).
@@ -37,7 +37,7 @@ public enum BackgroundCounter: Int, Counter {
     /// Mail alerts APNs discarded from the device's one offline slot for a background
     /// push (counted in `lost_apns_coalesced` too, when the mail had no other copy): what
     /// the background stream cost the mail.
-    case mailReplacedAtAPNs
+    case mailReplaced
 }
 
 /// The background counters of one world (or summed over many).

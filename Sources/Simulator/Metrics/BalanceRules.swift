@@ -35,8 +35,8 @@ package enum BalanceRules {
         if background[.deferred] != leftHold {
             return "background deferred \(background[.deferred]) != delivered_after_deferral + throttled + held_at_end \(leftHold)"
         }
-        if background[.rejected] &+ background[.discardedAtAPNs] &+ background[.received] > background[.sent] {
-            return "background rejected + discarded_at_apns + received > sent \(background[.sent])"
+        if background[.rejected] &+ background[.apnsDiscarded] &+ background[.received] > background[.sent] {
+            return "background rejected + apns_discarded + received > sent \(background[.sent])"
         }
         return nil
     }

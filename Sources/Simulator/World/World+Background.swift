@@ -42,11 +42,11 @@ extension World {
     /// - Complexity: O(1).
     package mutating func apnsDiscarded(_ push: PushNotification, _ reason: APNsDiscardReason, loss: LossReason) {
         guard push.pushType != .background else {
-            ledger.background[.discardedAtAPNs] += 1
+            ledger.background[.apnsDiscarded] += 1
             return
         }
         if reason == .replaced, apns.storedNotification(for: push.token)?.pushType == .background {
-            ledger.background[.mailReplacedAtAPNs] += 1
+            ledger.background[.mailReplaced] += 1
         }
         ledger.lost(push, loss)
     }

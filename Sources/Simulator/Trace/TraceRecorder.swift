@@ -190,6 +190,10 @@ package struct TraceRecorder {
     /// - Complexity: O(1) amortized.
     package mutating func routing(_ effect: APNsEffect, at now: SimTime) {
         switch effect {
+        // Background pushes are no mail: not traced (docs/trace.md).
+        case .deliver(let push) where push.pushType == .background: break
+        case .discard(let push, _) where push.pushType == .background: break
+        case .held(let push, _) where push.pushType == .background: break
         case .deliver(let push):
             record(.apnsDelivered, at: now, message: push.payload.messageIndex, TraceNames.index(route))
         case .discard(let push, let reason):
@@ -219,6 +223,8 @@ package struct TraceRecorder {
                 online = false
                 record(.connectivityChanged, at: now, Self.bool(false))
             }
+        case .deliveryFailed where handledPush?.pushType == .background:
+            break
         case .deliveryFailed:
             record(.bounced, at: now, message: handledPush?.payload.messageIndex ?? -1)
         case .received(let message, let isResend, let logged):

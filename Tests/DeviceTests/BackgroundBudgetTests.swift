@@ -1,7 +1,6 @@
 @testable import Base
 @testable import Device
 @testable import FakeAPNs
-import Foundation
 import Testing
 
 private let hour = TimeUnit.hour
@@ -92,74 +91,6 @@ struct BackgroundBudgetTests {
         effects.removeAll()
         phone.receive(backgroundPush(0), at: 1, into: &effects)
         #expect(effects.count == 1 && effects[0] == .deliveryFailed)
-    }
-
-    /// The closed form of the hourly budget under Poisson arrivals. Arrivals at rate λ an
-    /// hour; each finds the app force-quit with probability q (discarded, spending nothing),
-    /// so those that meet the budget are Poisson with μ = λ(1 − q) an hour (thinning). With
-    /// H ∈ {0, 1} the push held at an hour's start (it takes one of the K slots), the hour's
-    /// N arrivals deliver min(N, K − H) at once and defer max(0, N − (K − H)), of which all
-    /// but the newest are throttled, and H' = 1 exactly when N > K − H: a two-state Markov
-    /// chain with p_h = P(N > K − h) and stationary π₁ = p₀ / (1 − p₁ + p₀).
-    private struct ClosedForm {
-        var delivered = 0.0, afterDeferral = 0.0, deferred = 0.0, throttled = 0.0, discarded = 0.0
-
-        init(perHour lambda: Double, budget: Int, forceQuit q: Double) {
-            let mu = lambda * (1 - q)
-            let top = 200
-            var pmf = [Double](repeating: 0, count: top)
-            pmf[0] = exp(-mu)
-            for n in 1..<top { pmf[n] = pmf[n - 1] * mu / Double(n) }
-            func tail(above k: Int) -> Double { pmf.indices.filter { $0 > k }.reduce(0) { $0 + pmf[$1] } }
-            let p0 = tail(above: budget), p1 = tail(above: budget - 1)
-            let held = p0 / (1 - p1 + p0)
-            for (h, weight) in [(0, 1 - held), (1, held)] {
-                let room = budget - h
-                for n in pmf.indices {
-                    delivered += weight * pmf[n] * Double(min(n, room))
-                    deferred += weight * pmf[n] * Double(max(0, n - room))
-                    throttled += weight * pmf[n] * Double(max(0, n - room - 1))
-                }
-            }
-            afterDeferral = held
-            discarded = lambda * q
-        }
-    }
-
-    @Test("the hourly budget throttles as its closed form says (Poisson arrivals, 200,000 hours, within 0.02 an hour: about 6 standard errors)",
-          arguments: [(4.0, 3, 0.0), (2.5, 2, 0.2), (6.0, 3, 0.1)])
-    func throttlesAsTheClosedForm(lambda: Double, budget: Int, forceQuit: Double) {
-        let hours = 200_000
-        let model = BackgroundBudget(perHour: Int32(budget), forceQuitShare: forceQuit)
-        var updates = BackgroundUpdates()
-        var effects: OwnedBuffer<DeviceEffect> = []
-        var random = SplitMix64(seed: 0xbac6_2024)
-        var counts = [BackgroundFate: Int](), serial: Int64 = 0
-        var time: SimTime = 0
-        let horizon = SimTime(hours) * hour
-        while true {
-            time += max(1, SimTime((-log(random.nextUnitInterval()) / lambda * Double(hour)).rounded(.up)))
-            guard time < horizon else { break }
-            let forceQuit = model.isForceQuit(base: 77, serial: serial)
-            serial += 1
-            updates.arrive(messageIndex: Int32(truncatingIfNeeded: serial), appForceQuit: forceQuit, budget: model, at: time,
-                           into: &effects)
-            for index in 0..<effects.count { if case .background(_, let fate) = effects[index] { counts[fate, default: 0] += 1 } }
-            effects.removeAll()
-        }
-        let expected = ClosedForm(perHour: lambda, budget: budget, forceQuit: forceQuit)
-        func perHour(_ fate: BackgroundFate) -> Double { Double(counts[fate] ?? 0) / Double(hours) }
-        // The per-hour counts have variances below about 2 (Poisson-like, μ ≤ 6 past a budget of
-        // 2 or 3), and the chain mixes within a few hours: a standard error of at most about
-        // √(2 × 2 / 200,000) ≈ 0.0045 an hour, so 0.02 is some 4–6 of them.
-        let tolerance = 0.02
-        #expect(abs(perHour(.deliveredToApp) - expected.delivered) < tolerance)
-        #expect(abs(perHour(.deferred) - expected.deferred) < tolerance)
-        #expect(abs(perHour(.throttled) - expected.throttled) < tolerance)
-        #expect(abs(perHour(.deliveredAfterDeferral) - expected.afterDeferral) < tolerance)
-        #expect(abs(perHour(.discardedForceQuit) - expected.discarded) < tolerance)
-        // What reaches the app an hour never exceeds the budget on average.
-        #expect(perHour(.deliveredToApp) + perHour(.deliveredAfterDeferral) <= Double(budget))
     }
 
     @Test("the force-quit draw hits its share (100,000 draws, within 0.01: over 7 standard errors) and is the same for the same serial")

@@ -15,6 +15,8 @@ public enum RandomStream: UInt64, Sendable {
     /// APNs's random faults (per block of users and kind, as outages), and the latencies its
     /// slow answers and reconnections add (per user and app).
     case apnsFaults, apnsFaultLatency
+    /// The backend's background pushes (`background`), and whether each finds the app force-quit.
+    case backgroundPushes, backgroundForceQuit
 
     /// The generator for this stream of user `user` under `seed`.
     /// - Complexity: O(1).

@@ -185,7 +185,8 @@ package enum MergeCommand {
             }
         }
         do {
-            try ReportWriter.write(files.files, to: settings.out, removing: [RunCommand.partialFileName] + TraceFiles.fileNames,
+            try ReportWriter.write(files.files, to: settings.out, removing: [RunCommand.partialFileName] + TraceFiles.fileNames
+                                       + (files.reports.background == nil ? [Reports.backgroundFileName] : []),
                                    whileWaiting: output.waitingNote(console))
         } catch {
             console.err("error: \(error)\n")

@@ -85,7 +85,8 @@ package enum RunCommand {
             return code
         case .completed(let run):
             if !options.output.quiet {
-                let names = RunOutput.fileNames + (options.traced.isEmpty ? [] : TraceFiles.fileNames)
+                let names = RunOutput.fileNames + (run.reports.background == nil ? [] : [Reports.backgroundFileName])
+                    + (options.traced.isEmpty ? [] : TraceFiles.fileNames)
                 console.err("wrote \(Reports.listing(names)) to \(UserText.path(run.directory))\n")
             }
             return .success
@@ -161,7 +162,9 @@ package enum RunCommand {
                 beforeWriting(completed)
                 // A run without --trace takes away an earlier run's trace: it would not be this run's story.
                 try ReportWriter.write(output.files, to: directory,
-                                       removing: [Self.partialFileName] + (trace.devices.isEmpty ? TraceFiles.fileNames : []),
+                                       removing: [Self.partialFileName] + (trace.devices.isEmpty ? TraceFiles.fileNames : [])
+                                           // A scenario without background pushes takes away an earlier run's background.csv.
+                                           + (output.reports.background == nil ? [Reports.backgroundFileName] : []),
                                        whileWaiting: options.output.waitingNote(console))
                 return .completed(completed)
             } catch {
@@ -289,7 +292,7 @@ package enum RunCommand {
         let partial = PartialResult(scenarioText: String(decoding: scenarioBytes, as: UTF8.self),
                                     seed: scenario.seed, shard: shard, result: result)
         try ReportWriter.write([(Self.partialFileName, partial.encoded())], to: directory,
-                               removing: RunOutput.fileNames + TraceFiles.fileNames,
+                               removing: RunOutput.fileNames + [Reports.backgroundFileName] + TraceFiles.fileNames,
                                whileWaiting: options.output.waitingNote(console))
         if !options.output.quiet {
             console.err("wrote \(UserText.path(ReportWriter.join(directory, Self.partialFileName))) "

@@ -59,6 +59,9 @@ public enum DeviceEffect: Equatable, Sendable, BitwiseCopyable {
     /// The extension's saved position changed, or was saved again for a new device
     /// id (nil: it was forgotten). Sent only under `PhoneConfiguration.reportsSavedPosition`.
     case positionSaved(Int32?)
+    /// A background push (`apns-push-type: background`) of message `messageIndex` met
+    /// its fate on the device (`BackgroundUpdates`): never drawn, never through the extension.
+    case background(messageIndex: Int32, BackgroundFate)
 }
 
 /// Whether iOS will run the Notification Service Extension for this app at all.
@@ -133,13 +136,16 @@ public struct PhoneConfiguration: Sendable, Equatable {
     /// no later copy can match (`Phone`), so memory stays flat in a lane's volume.
     /// nil: it keeps every id (a short run, where they cost little).
     public var copyBounds: CopyBounds?
+    /// How iOS hands the app its background pushes: the hourly budget and how often the
+    /// app is force-quit.
+    public var background: BackgroundBudget
 
     /// A configuration. No parameter has a default: the engine builds every phone's in one
     /// place (`StrategyPlan.phoneConfiguration`), which must name each field.
     /// - Complexity: O(1).
     public init(serviceExtension: ServiceExtension, updatedExtension: ServiceExtension?, eligibility: ExtensionEligibility,
                 extensionTimeLimit: SimDuration, registrationPolicy: RegistrationPolicy, subscriptionSync: SubscriptionSync,
-                memoryLimitKB: Int64, reportsSavedPosition: Bool, copyBounds: CopyBounds?) {
+                memoryLimitKB: Int64, reportsSavedPosition: Bool, copyBounds: CopyBounds?, background: BackgroundBudget) {
         self.serviceExtension = serviceExtension
         self.updatedExtension = updatedExtension
         self.eligibility = eligibility
@@ -149,6 +155,7 @@ public struct PhoneConfiguration: Sendable, Equatable {
         self.memoryLimitKB = memoryLimitKB
         self.reportsSavedPosition = reportsSavedPosition
         self.copyBounds = copyBounds
+        self.background = background
     }
 }
 
@@ -185,6 +192,8 @@ public struct Phone: Sendable {
     public private(set) var uploadPending = false
     /// The app runs the updated version (`configuration.updatedExtension`).
     public private(set) var appUpdated = false
+    /// The app's background pushes: its budget's hour, what it spent, the one held.
+    public private(set) var backgroundUpdates = BackgroundUpdates()
 
     private var notificationCenter = ShownNotifications()
     private var invocations: ContiguousArray<Invocation> = []
@@ -226,6 +235,7 @@ public struct Phone: Sendable {
         pendingSubscriptionGeneration = nil
         uploadPending = false
         appUpdated = false
+        backgroundUpdates = BackgroundUpdates()
         notificationCenter.removeAll(remembersOrder: configuration.copyBounds != nil)
         invocations.removeAll(keepingCapacity: true)
         nextInvocation = 0
@@ -281,6 +291,13 @@ public struct Phone: Sendable {
         var floor = storage.lastNotificationPosition ?? .max
         for index in rerequestsStart..<recentRerequests.count { floor = min(floor, recentRerequests[index].first - 1) }
         notificationCenter.forget(enteredBefore: copiesSettledBefore, atOrBelow: floor)
+    }
+
+    /// Moves the app's background budget to `now`: a push held from an earlier hour
+    /// reaches the app (`.background(…, .deliveredAfterDeferral)`).
+    /// - Complexity: O(1).
+    public mutating func settleBackground(at now: SimTime, into effects: inout OwnedBuffer<DeviceEffect>) {
+        backgroundUpdates.settle(at: now, into: &effects)
     }
 
     /// Extension invocations waiting for the provider's answer.
@@ -382,11 +399,19 @@ public struct Phone: Sendable {
     /// invocation would need (drawn by the world). Online, iOS receives it
     /// (`.received` first, with whether the extension logged it); a push that found the device gone goes back to APNs
     /// (`.deliveryFailed`). `now` matters only under `configuration.copyBounds`.
+    /// A background push (`apns-push-type: background`) goes to the app, within its
+    /// budget, never to Notification Center (`.background`); `appForceQuit` says whether
+    /// it finds the app force-quit.
     /// - Complexity: O(1) amortized.
-    public mutating func receive(_ push: PushNotification, footprintKB: Int64 = 0, at now: SimTime,
+    public mutating func receive(_ push: PushNotification, footprintKB: Int64 = 0, appForceQuit: Bool = false, at now: SimTime,
                                  into effects: inout OwnedBuffer<DeviceEffect>) {
         guard isOnline else {
             effects.append(.deliveryFailed)
+            return
+        }
+        if push.pushType == .background {
+            backgroundUpdates.arrive(messageIndex: push.payload.messageIndex, appForceQuit: appForceQuit,
+                                     budget: configuration.background, at: now, into: &effects)
             return
         }
         show(push, footprintKB: footprintKB, at: now, into: &effects)

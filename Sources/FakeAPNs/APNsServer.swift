@@ -296,6 +296,7 @@ public struct APNsServer: Sendable {
     @inline(__always)
     private static func validateFields(_ push: PushNotification) -> APNsResponse? {
         if push.priority != 10 && push.priority != 5 && push.priority != 1 { return .failure(.badPriority) }
+        if !push.pushType.allows(priority: push.priority) { return .failure(.badPriority) }
         if push.hasCollapseID, push.collapseID!.byteCount > maximumCollapseIDBytes { return .failure(.badCollapseId) }
         if push.payload.byteCount > push.pushType.maximumPayloadBytes { return .failure(.payloadTooLarge) }
         return nil

@@ -91,6 +91,8 @@ public struct APNsWireRequest: Sendable, Equatable {
             guard let number = reading, number == 10 || number == 5 || number == 1 else { return .failure(.badPriority) }
             priority = number
         }
+        // Apple: background pushes take priority 5; 10 (also the default, header absent) is an error.
+        guard pushType.allows(priority: priority) else { return .failure(.badPriority) }
         var expiration = WireExpiration.absent
         if let text = fields.expiration {
             guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let seconds = Int64(text) else {

@@ -44,6 +44,14 @@ public enum PushType: UInt8, Sendable, BitwiseCopyable, CaseIterable {
     public static let byHeaderValue: [String: PushType] = Dictionary(
         uniqueKeysWithValues: allCases.compactMap { type in type.headerValue.map { ($0, type) } })
 
+    /// Whether APNs takes `priority` (10, 5 or 1) for this push type. Apple: a background
+    /// push must use priority 5 ("Using priority 10 is an error"); APNs answers 400
+    /// `BadPriority`, and since a request without `apns-priority` is priority 10, a
+    /// background push must send the header.
+    /// - Complexity: O(1).
+    @inlinable
+    public func allows(priority: UInt8) -> Bool { !(self == .background && priority == 10) }
+
     /// The largest payload APNs accepts for this push type, in bytes.
     /// - Complexity: O(1).
     public var maximumPayloadBytes: Int32 { self == .voip ? 5120 : 4096 }

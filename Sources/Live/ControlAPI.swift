@@ -133,6 +133,8 @@ extension ServeService {
                   let lane = population.lanes.firstIndex(where: { $0.device == device && $0.app == app }) else {
                 return ControlAPI.error(404, "no device \(UserText.quote(deviceText)) with app \(UserText.quote(appText))")
             }
+            // A background push held past a spent hour reached the app when the next hour began.
+            population.settleBackground(lane: Int32(lane))
             return ControlAPI.json(200, deviceAppJSON(lane))
         case .steer:
             return steer(request, device: segments[1], app: segments[3])
@@ -252,7 +254,23 @@ extension ServeService {
                                                           messageIndex: held.payload.messageIndex)))
             }
         }
+        let received = deviceApp.backgroundUpdates.reversed().map { entry in
+            var members: [(String, String)] = [("time", time(entry.time)),
+                                               ("fate", JSONText.string(entry.fate.name))]
+            members += recordJSON(entry.record, messageIndex: entry.messageIndex)
+            return JSONText.object(members)
+        }
         let phone = deviceApp.phone
+        let budget = phone.configuration.background
+        let background = JSONText.object([
+            ("budgetPerHour", String(budget.perHour)), ("forceQuitShare", JSONText.number(budget.forceQuitShare)),
+            ("usedThisHour", String(phone.backgroundUpdates.usedThisHour)),
+            ("held", JSONText.optional(phone.backgroundUpdates.held) { message in
+                JSONText.object(recordJSON(population.records.record(messageIndex: message), messageIndex: message))
+            }),
+            ("received", JSONText.array(received)),
+            ("counts", deviceApp.backgroundCountsJSON),
+        ])
         return JSONText.object([
             ("now", time(population.now)), ("device", String(deviceApp.device)), ("app", String(deviceApp.app)),
             ("topic", JSONText.string(population.topic(ofApp: deviceApp.app))),
@@ -261,7 +279,7 @@ extension ServeService {
             ("savedPosition", JSONText.optional(phone.storage.lastNotificationPosition) { String($0) }),
             ("notificationCenter", JSONText.array(shown)), ("extensionLog", JSONText.array(log)),
             ("apnsHolds", JSONText.array(holds)), ("counts", countsJSON(deviceApp.counts)),
-            ("rejections", rejectionsJSON(deviceApp.rejections)),
+            ("rejections", rejectionsJSON(deviceApp.rejections)), ("background", background),
         ])
     }
 

@@ -16,6 +16,15 @@ package struct ShownEntry: Sendable {
     package var replacedExisting: Bool
 }
 
+/// A background push's fate on the phone, as the inspection API shows what the app received.
+package struct BackgroundEntry: Sendable {
+    package var time: SimTime
+    /// The push's record (nil: its words are no longer kept).
+    package var record: PushRecord?
+    package var messageIndex: Int32
+    package var fate: BackgroundFate
+}
+
 /// One step of an extension or iOS, as the inspection API shows the device's log.
 package struct LogEntry: Sendable {
     package var time: SimTime
@@ -47,6 +56,11 @@ package struct DeviceApp {
     package var notificationCenter = RecentEntries<ShownEntry>(capacity: entriesKept)
     /// iOS's and the extension's steps, newest last, at most `entriesKept`.
     package var log = RecentEntries<LogEntry>(capacity: entriesKept)
+    /// What became of the app's background pushes (`BackgroundCounter`, as `run` counts them).
+    package var background = BackgroundCounts()
+    /// The background pushes handed to the app (or deferred, throttled, discarded), newest last.
+    package var backgroundUpdates = RecentEntries<BackgroundEntry>(capacity: entriesKept)
+
     /// The mail ids whose own push was drawn (with a provider link: `DeviceAppCount.mailsShown`).
     package var mailsShown = Set<Int32>()
 
@@ -59,6 +73,28 @@ package struct DeviceApp {
     /// - Complexity: O(1).
     package mutating func note(_ step: LogStep, message: Int32?, at now: SimTime) {
         log.append(LogEntry(time: now, messageIndex: message, step: step))
+    }
+
+    /// A background push of message `message` met `fate` on the phone: counted, logged and
+    /// kept for the inspection API; never drawn. One that reached the phone counts as delivered.
+    /// - Complexity: O(1).
+    package mutating func receivedInBackground(message: Int32, _ fate: BackgroundFate, record: PushRecord?, at now: SimTime) {
+        background[fate.counter] += 1
+        switch fate {
+        case .deliveredToApp, .deferred, .discardedForceQuit:
+            background[.received] += 1
+            counts[.delivered] += 1
+        case .deliveredAfterDeferral, .throttled:
+            break
+        }
+        note(.background(fate), message: message, at: now)
+        backgroundUpdates.append(BackgroundEntry(time: now, record: record, messageIndex: message, fate: fate))
+    }
+
+    /// `background` as the API shows it: one key per `BackgroundCounter`, its column name.
+    /// - Complexity: O(counters).
+    package var backgroundCountsJSON: String {
+        JSONText.object(BackgroundCounter.allCases.map { ($0.columnName, String(background[$0])) })
     }
 
     /// Puts `entry` in Notification Center, over the oldest when full; one that replaced an

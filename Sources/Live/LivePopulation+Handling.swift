@@ -33,8 +33,14 @@ extension LivePopulation {
             // The push stays in its slot while the phone takes it: a bounce goes back from there.
             let push = pool[slot]
             let lane = tokens.lane(of: push.token)
-            let footprintKB = draws.footprintKB(&lanes[Int(lane)].streams.memory)
-            lanes[Int(lane)].phone.receive(push, footprintKB: footprintKB, at: now, into: &deviceEffects)
+            if push.pushType == .background {
+                // No extension runs for it: no footprint drawn.
+                lanes[Int(lane)].phone.receive(push, appForceQuit: backgroundFindsAppForceQuit(lane: lane), at: now,
+                                               into: &deviceEffects)
+            } else {
+                let footprintKB = draws.footprintKB(&lanes[Int(lane)].streams.memory)
+                lanes[Int(lane)].phone.receive(push, footprintKB: footprintKB, at: now, into: &deviceEffects)
+            }
             routeDeviceEffects(lane: lane, at: now, handedOver: slot)
         case .answerReachesDevice(let lane, let invocation, let ok):
             lanes[Int(lane)].phone.receiveRerequestAnswer(invocation: invocation, ok: ok, at: now, into: &deviceEffects)
@@ -72,7 +78,7 @@ extension LivePopulation {
             launch(lane: lane, at: now)
         case .steered(let action):
             apply(action, lane: lane, from: .scenario, at: now)
-        case .mail, .outage:
+        case .mail, .outage, .backgroundPush:
             // The provider's part of the timeline: `PopulationDraw` leaves it out.
             preconditionFailure("a live population draws no provider events")
         }
@@ -89,6 +95,24 @@ extension LivePopulation {
         lanes[index].phone.rotateToken(to: token, promptShown: promptShown, into: &deviceEffects)
         lanes[index].note(.tokenChanged(reinstall: promptShown), message: nil, at: now)
         routeDeviceEffects(lane: lane, at: now)
+    }
+
+
+    /// Moves `lane`'s background budget to now: a push held past a spent hour reached the
+    /// app when the next hour began (the phone settles lazily, at its next background push or here).
+    /// - Complexity: O(1), plus the effects routed.
+    package mutating func settleBackground(lane: Int32) {
+        lanes[Int(lane)].phone.settleBackground(at: now, into: &deviceEffects)
+        routeDeviceEffects(lane: lane, at: now)
+    }
+
+    /// Whether the background push now reaching `lane`'s phone finds the app force-quit: the
+    /// scenario's `background.forceQuit`, drawn for the phone's n-th background push.
+    /// - Complexity: O(1).
+    private func backgroundFindsAppForceQuit(lane: Int32) -> Bool {
+        let deviceApp = lanes[Int(lane)]
+        return deviceApp.phone.configuration.background.isForceQuit(base: deviceApp.streams.backgroundForceQuit,
+                                                                     serial: deviceApp.phone.backgroundUpdates.arrivals)
     }
 
     mutating func launch(lane: Int32, at now: SimTime) {
@@ -156,6 +180,11 @@ extension LivePopulation: APNsEffectLane, DeviceEffectLane {
         let lane = Int(tokens.lane(of: push.token))
         lanes[lane].counts[.discarded(reason)] += 1
         lanes[lane].note(.dropped(reason), message: push.payload.messageIndex, at: now)
+        if push.pushType == .background {
+            lanes[lane].background[.apnsDiscarded] += 1
+        } else if reason == .replaced, apns.storedNotification(for: push.token)?.pushType == .background {
+            lanes[lane].background[.mailReplaced] += 1
+        }
     }
 
     package mutating func callProvider(_ call: PhoneCall, at now: SimTime) {
@@ -234,6 +263,8 @@ extension LivePopulation: APNsEffectLane, DeviceEffectLane {
         case .notShown(let message, let reason, _):
             lanes[index].counts[.notShown] += 1
             lanes[index].note(.notShown(reason), message: message, at: now)
+        case .background(let message, let fate):
+            lanes[index].receivedInBackground(message: message, fate, record: records.record(messageIndex: message), at: now)
         case .positionSaved:
             // Told only under `PhoneConfiguration.reportsSavedPosition`, which the population does not ask for.
             break

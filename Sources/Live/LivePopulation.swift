@@ -248,7 +248,9 @@ package struct LivePopulation {
         lendCoin(of: lane)
         let response = apns.receive(push, at: now, into: &apnsEffects)
         returnCoin(to: lane)
+        if request.pushType == .background { lanes[Int(lane)].background[.sent] += 1 }
         if let reason = response.reason {
+            if request.pushType == .background { lanes[Int(lane)].background[.rejected] += 1 }
             lanes[Int(lane)].counts[.rejected] += 1
             lanes[Int(lane)].rejections[reason.index] += 1
         } else {
@@ -330,9 +332,11 @@ package struct LivePopulation {
                 return "device \(lane.device) app \(lane.app): APNs accepted \(c[.accepted]), but \(ended) were delivered or "
                     + "dropped, \(held) are held and \(travellingByLane[index]) travelling"
             }
-            if c[.delivered] != c[.shown] + c[.notShown] + Int64(lane.phone.waitingInvocations) {
+            let background = lane.background[.received]
+            if c[.delivered] != c[.shown] + c[.notShown] + Int64(lane.phone.waitingInvocations) + background {
                 return "device \(lane.device) app \(lane.app): \(c[.delivered]) delivered, but \(c[.shown]) shown, "
-                    + "\(c[.notShown]) not shown and \(lane.phone.waitingInvocations) in the extension"
+                    + "\(c[.notShown]) not shown, \(lane.phone.waitingInvocations) in the extension and \(background) "
+                    + "handed to the app in the background"
             }
             if c[.requests] != c[.accepted] + c[.rejected] {
                 return "device \(lane.device) app \(lane.app): \(c[.requests]) requests, \(c[.accepted]) accepted, "

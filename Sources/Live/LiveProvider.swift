@@ -132,6 +132,10 @@ package struct LiveProvider {
             route(lane: lane, at: time)
         case .outage(let down):
             if down { lanes[index].provider.outageBegins() } else { lanes[index].provider.outageEnds() }
+        case .backgroundPush:
+            // `pushsim provider` sends the mail's pushes only (docs/provider.md): a scenario's
+            // background stream is `run`'s, or your own provider's against serve.
+            break
         case .deviceIDChange, .tokenRotation, .subscriptionChange, .connectivity, .launch, .steered:
             preconditionFailure("the provider draws only its own part of a lane")
         }

@@ -33,6 +33,8 @@ package enum LogStep: Sendable, Equatable {
     case steered(SteeringAction, SteeringSource)
     /// APNs accepted a push whose `apns-expiration` was already past on the simulated clock.
     case arrivedExpired
+    /// A background push met its fate: never drawn, handed to the app within its budget.
+    case background(BackgroundFate)
 
     /// The step as the inspection API shows it.
     /// - Complexity: O(1).
@@ -60,6 +62,17 @@ package enum LogStep: Sendable, Equatable {
         case .arrivedExpired: "arrived already expired: its apns-expiration is before the simulated clock's now"
         case .appUpdated: "the app was updated"
         case .steered(let action, let source): "steered: \(action.name) (\(source.text))"
+        case .background(let fate): "background push: " + Self.describe(fate)
+        }
+    }
+
+    static func describe(_ fate: BackgroundFate) -> String {
+        switch fate {
+        case .deliveredToApp: "handed to the app (not drawn)"
+        case .deferred: "deferred: the hour's budget is spent (held for the next hour, the newest only)"
+        case .deliveredAfterDeferral: "handed to the app as the next hour began (not drawn)"
+        case .throttled: "throttled: a newer background push took its place"
+        case .discardedForceQuit: "discarded: the app was force-quit"
         }
     }
 

@@ -71,7 +71,7 @@ package struct PopulationDraw: TimelineDraw {
             draws[lane].fill(&buffer, upTo: 1)
             guard let entry = buffer.first else { return }
             let owner: Side = switch entry.event {
-            case .mail, .outage: .provider
+            case .mail, .outage, .backgroundPush: .provider
             case .deviceIDChange, .tokenRotation, .subscriptionChange, .connectivity, .launch, .steered: .population
             }
             guard owner == side else { continue }

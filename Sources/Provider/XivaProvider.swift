@@ -101,6 +101,9 @@ public struct XivaProvider: Sendable {
     private var shape: PushShape
     private var hash: UInt32
     private var token: DeviceToken?
+    /// The token the provider sends to now (nil: it knows no valid one); the backend's
+    /// background pushes go to it too.
+    public var currentToken: DeviceToken? { token }
     /// When the current token was last registered; a 410 stamped earlier is stale.
     private var tokenRegisteredAt: SimTime = 0
     /// The numbered positions and their payloads.

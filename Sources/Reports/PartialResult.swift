@@ -63,6 +63,10 @@ package struct PartialResult {
             ("chain", JSONText.integers(aggregate.chain.values)),
             ("lost", JSONText.integers(aggregate.lostByReason)),
             ("apns", JSONText.integers(aggregate.apns.values)),
+        ] + (aggregate.background == BackgroundCounts() ? [] : [
+            // Only where background pushes were sent: a partial result without them reads as before.
+            ("background", JSONText.integers(aggregate.background.values)),
+        ]) + [
             ("latency", JSONText.array(latency)),
             ("daily", JSONText.array(daily)),
             ("dailyLost", JSONText.integers(aggregate.dailyLostByReason)),
@@ -314,6 +318,12 @@ package struct PartialResult {
             if fields["faults"] != nil {
                 guard let faults = APNsFaultCounts(values: try integers(fields["faults"])) else { throw fail("\(damaged) (faults)") }
                 aggregate.faults = faults
+            }
+            if fields["background"] != nil {
+                guard let background = BackgroundCounts(values: try integers(fields["background"])) else {
+                    throw fail("\(damaged) (background)")
+                }
+                aggregate.background = background
             }
             try readLatency(fields["latency"], into: &aggregate)
             let days = try array(fields["daily"])

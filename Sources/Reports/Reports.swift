@@ -14,8 +14,17 @@ public struct Reports: Sendable {
     public var apns: String
     /// `compare.csv`: every strategy against the baseline, each rate's paired difference.
     public var compare: String
+    /// `background.csv`: one row per strategy, what became of the background pushes; nil
+    /// (no file) for a scenario without `background`.
+    public var background: String?
     /// The side-by-side table printed on stdout.
     public var table: String
+
+    /// The background pushes' file, written only for a scenario with `background`.
+    public static let backgroundFileName = "background.csv"
+
+    /// The background columns: the strategy, then one per `BackgroundCounter`.
+    public static let backgroundColumns = ["strategy"] + BackgroundCounts.columnNames
 
     /// The report files' names, in the order `files` lists them.
     public static let fileNames = ["summary.csv", "daily.csv", "funnel.csv", "apns.csv", "compare.csv"]
@@ -23,6 +32,7 @@ public struct Reports: Sendable {
     /// The files to write, by name.
     public var files: [(name: String, contents: String)] {
         Array(zip(Self.fileNames, [summary, daily, funnel, apns, compare]))
+            + (background.map { [(Self.backgroundFileName, $0)] } ?? [])
     }
 
     /// The confidence of the intervals in the reports.
@@ -151,6 +161,11 @@ public struct Reports: Sendable {
         self.daily = daily
         self.funnel = funnel
         self.apns = apns
+        background = scenario.chain.background.map { _ in
+            CSV.row(Self.backgroundColumns) + zip(result.strategies, result.aggregates).map { strategy, aggregate in
+                CSV.row([strategy.label] + aggregate.background.values.map { String($0) })
+            }.joined()
+        }
         compare = Self.compare(result: result, baseline: baseline)
         table = Self.table(scenario: scenario, result: result) + Self.comparisonTable(result: result, baseline: baseline)
     }
@@ -274,6 +289,11 @@ public struct Reports: Sendable {
             rows.append(("  " + kind.columnName.replacingOccurrences(of: "_", with: " "), aggregates.map { aggregate in
                 APNsFaultMeasure.allCases.map { String(aggregate.faults[kind, $0]) }.joined(separator: " / ")
             }))
+        }
+        // The background pushes' fates, where some were sent (`background.csv`).
+        for counter in BackgroundCounter.allCases where aggregates.contains(where: { $0.background[counter] != 0 }) {
+            rows.append(("background " + counter.columnName.replacingOccurrences(of: "_", with: " "),
+                         aggregates.map { String($0.background[counter]) }))
         }
         let title = "\(scenario.name): \(Counted.phrase(scenario.devices, "device")), \(Counted.phrase(scenario.dayCount, "day")) from \(scenario.start), "
             + "seed \(scenario.seed)\n"

@@ -110,6 +110,10 @@ public enum ScenarioDecoder {
             log.record(subscriptionSyncReader.invalid("needs device.launches: nothing would ever sync"))
         }
 
+        if let backgroundReader = top.optional(Top.background) {
+            chain.background = log.attempt { try decodeBackground(backgroundReader) }
+        }
+
         let (strategies, readWithoutErrors) = decodeStrategies(top, log: log, start: start, duration: duration)
         // Labels are checked only against a strategy list read without errors.
         let labels = readWithoutErrors ? strategies.map(\.label) : nil
@@ -228,6 +232,19 @@ public enum ScenarioDecoder {
             }
         }
         return (strategies, log.errors.count == errorsBeforeStrategies)
+    }
+
+    /// `background`: its rhythm, iOS's hourly budget and the force-quit share.
+    private static func decodeBackground(_ reader: FieldReader) throws -> BackgroundStreamModel {
+        typealias Fields = ScenarioFields.Background
+        let fields = try reader.object(Fields.object)
+        let log = reader.log
+        let rhythm = log.attempt { try decodeRhythm(try fields.required(Fields.rhythm), events: "background pushes") }
+            ?? MailModel(perDay: 0)
+        let perHour = log.attemptOptional { try fields.optional(Fields.budgetPerHour)?.integer() }
+        let forceQuit = log.attemptOptional { try fields.optional(Fields.forceQuit)?.probability() } ?? 0
+        return BackgroundStreamModel(rhythm: rhythm, budget: BackgroundBudget(
+            perHour: perHour.map { Int32($0) } ?? BackgroundBudget.defaultPerHour, forceQuitShare: forceQuit))
     }
 
     /// A Poisson process with a daily rhythm (mail arrivals, app launches): `perDay`,

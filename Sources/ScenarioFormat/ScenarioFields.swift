@@ -36,6 +36,7 @@ package enum ScenarioFields {
         package static let apns = FieldDeclaration("apns", .object(APNs.object))
         package static let push = FieldDeclaration("push", .object(Push.object))
         package static let device = FieldDeclaration("device", .object(Device.object))
+        package static let background = FieldDeclaration("background", .object(Background.object))
         package static let strategies = FieldDeclaration("strategies", .array(of: .object(Strategy.object), count: 1...Int.max),
                                                          required: true, "the columns of the comparison, in report order")
         package static let expect = FieldDeclaration("expect", .array(of: .object(Expectation.object), count: 1...Int.max),
@@ -46,7 +47,7 @@ package enum ScenarioFields {
         package static let object = ObjectDeclaration(
             "A PushSim scenario file (docs/scenarios.md, \"Scenario files\"). Every effect a file does not name is absent; unknown fields are errors.",
             [name, description, seed, start, duration, devices, mail, connectivity, latency, provider, apns, push, device,
-             strategies, expect, events])
+             background, strategies, expect, events])
     }
 
     /// A Poisson process with a daily rhythm: `mail`, `device.launches`.
@@ -272,6 +273,21 @@ package enum ScenarioFields {
             "The device's settings, limits, identity, apps, launches and taps.",
             [extensionTimeLimit, notificationsDisabled, alertsNotAllowed, displayOff, legacyIOS, extensionMemory,
              tokenRotation, deviceIDChangesPerDay, accounts, apps, launches, taps])
+    }
+
+    /// `background`.
+    package enum Background {
+        package static let rhythm = FieldDeclaration(
+            "rhythm", .rhythm, required: true,
+            "when the backend sends a device app a background push: perDay (mean a weekday), diurnal, weekendFactor")
+        package static let budgetPerHour = FieldDeclaration(
+            "budgetPerHour", .integer(1...3600),
+            "background pushes iOS hands the app in one clock hour; past it the newest is held for the next (default 3)")
+        package static let forceQuit = FieldDeclaration(
+            "forceQuit", .probability, "share of the time the app is force-quit: a background push then is discarded (default 0)")
+        package static let object = ObjectDeclaration(
+            "Background pushes (apns-push-type background, priority 5) beside the mail: never drawn, handed to the app within iOS's budget.",
+            [rhythm, budgetPerHour, forceQuit])
     }
 
     /// `device.extensionMemory`.

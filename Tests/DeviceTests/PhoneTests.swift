@@ -31,11 +31,11 @@ private func appConfiguration(serviceExtension: ServiceExtension, updatedExtensi
                               extensionTimeLimit: SimDuration = PhoneConfiguration.defaultExtensionTimeLimit,
                               registrationPolicy: RegistrationPolicy = .everyLaunch, subscriptionSync: SubscriptionSync = .reconnect,
                               memoryLimitKB: Int64 = .max, reportsSavedPosition: Bool = false,
-                              copyBounds: CopyBounds? = nil) -> PhoneConfiguration {
+                              copyBounds: CopyBounds? = nil, background: BackgroundBudget = BackgroundBudget()) -> PhoneConfiguration {
     PhoneConfiguration(serviceExtension: serviceExtension, updatedExtension: updatedExtension, eligibility: eligibility,
                        extensionTimeLimit: extensionTimeLimit, registrationPolicy: registrationPolicy,
                        subscriptionSync: subscriptionSync, memoryLimitKB: memoryLimitKB,
-                       reportsSavedPosition: reportsSavedPosition, copyBounds: copyBounds)
+                       reportsSavedPosition: reportsSavedPosition, copyBounds: copyBounds, background: background)
 }
 
 /// The `queue` extension with repeatMaxCount 3.
@@ -100,7 +100,7 @@ private func decisions(_ effects: OwnedBuffer<DeviceEffect>) -> OwnedBuffer<Devi
         case .logUploaded: false
         case .connected, .disconnected, .deliveryFailed, .rerequest, .startDeadline, .presented, .rerequestAnswerMissed,
              .summaryShown, .notShown, .tokenChanged, .registered, .subscriptionsSynced, .positionSaved,
-             .appUpdated: true
+             .appUpdated, .background: true
         }
     })
 }
@@ -150,7 +150,7 @@ struct PhoneTests {
             case .summaryShown(_, _, _, let replacedExisting): return replacedExisting
             case .connected, .disconnected, .deliveryFailed, .received, .logUploaded, .appUpdated, .rerequest,
                  .startDeadline, .rerequestAnswerMissed, .notShown, .tokenChanged, .registered,
-                 .subscriptionsSynced, .positionSaved: continue
+                 .subscriptionsSynced, .positionSaved, .background: continue
             }
         }
         return nil

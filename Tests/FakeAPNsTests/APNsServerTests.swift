@@ -164,8 +164,11 @@ struct APNsValidationTests {
         #expect(outcome(of: push(1, pushType: .voip, byteCount: 5121)).0 == .failure(.payloadTooLarge))
         for type in PushType.allCases where type != .voip && type != .missing {
             #expect(type.maximumPayloadBytes == 4096, "\(type)")
-            #expect(outcome(of: push(1, pushType: type, byteCount: 4096)).0 == .ok, "\(type)")
-            #expect(outcome(of: push(1, pushType: type, byteCount: 4097)).0 == .failure(.payloadTooLarge), "\(type)")
+            // A background push must be priority 5 (BackgroundPushRuleTests).
+            let priority: UInt8 = type == .background ? 5 : 10
+            #expect(outcome(of: push(1, pushType: type, priority: priority, byteCount: 4096)).0 == .ok, "\(type)")
+            #expect(outcome(of: push(1, pushType: type, priority: priority, byteCount: 4097)).0 == .failure(.payloadTooLarge),
+                    "\(type)")
         }
         #expect(PushType.voip.maximumPayloadBytes == 5120)
     }

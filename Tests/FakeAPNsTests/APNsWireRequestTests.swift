@@ -70,7 +70,9 @@ struct APNsWireRequestTests {
     func typedHeaders() throws {
         for type in PushType.allCases {
             guard let value = type.headerValue else { continue }
-            #expect(try Self.parse([("apns-push-type", value)]).get().pushType == type)
+            // A background push must say priority 5 (BackgroundPushRuleTests).
+            let priority: [(String, String)] = type == .background ? [("apns-priority", "5")] : []
+            #expect(try Self.parse([("apns-push-type", value)] + priority).get().pushType == type)
         }
         #expect(Self.reason(Self.parse([("apns-push-type", "Alert")])) == .invalidPushType)
         #expect(Self.reason(Self.parse([("apns-push-type", "")])) == .invalidPushType)

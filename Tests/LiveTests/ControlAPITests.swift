@@ -154,7 +154,7 @@ struct LivePopulationTests {
             lane.fill(&entries, upTo: .max)
             for entry in entries {
                 switch entry.event {
-                case .mail, .outage: continue
+                case .mail, .outage, .backgroundPush: continue
                 case .deviceIDChange, .tokenRotation, .subscriptionChange, .connectivity, .launch, .steered:
                     expected.append((entry.time, entry.event.phase.rawValue, Int32(user)))
                 }

@@ -228,7 +228,7 @@ struct ScenarioDecoderTests {
     """
 
     static let topLevelFields = ["name", "description", "seed", "start", "duration", "devices", "mail",
-                                 "connectivity", "latency", "provider", "apns", "push", "device", "strategies", "expect", "events"]
+                                 "connectivity", "latency", "provider", "apns", "push", "device", "background", "strategies", "expect", "events"]
 
     static let badCases: [BadScenarioCase] = [
         BadScenarioCase(name: "JSON syntax error",

@@ -111,6 +111,8 @@ package enum EffectRouter {
             lane.callProvider(.subscriptions(generation: generation), at: now)
         case .positionSaved(let position):
             lane.note(.positionSaved(position), at: now)
+        case .background(let message, let fate):
+            lane.note(.background(messageIndex: message, fate), at: now)
         }
         return false
     }
@@ -214,6 +216,8 @@ package enum DeviceNote {
     case notShown(messageIndex: Int32, NotShownReason, loss: LossReason)
     /// The extension saved a position (nil: cleared); told only under `reportsSavedPosition`.
     case positionSaved(Int32?)
+    /// A background push met its fate on the device (never drawn).
+    case background(messageIndex: Int32, BackgroundFate)
 }
 
 /// What the router tells a lane's books of the provider's doings.

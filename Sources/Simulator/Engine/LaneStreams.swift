@@ -19,6 +19,9 @@ package struct LaneStreams {
     package var memory: SplitMix64
     /// Whether, and when, the user taps what was shown.
     package var tap: SplitMix64
+    /// The base of the draws of which background pushes find the app force-quit
+    /// (`BackgroundBudget.isForceQuit`: a draw per push, from this and its serial).
+    package let backgroundForceQuit: UInt64
 
     /// The streams of app `app` on user `user`'s device under `seed`.
     /// - Complexity: O(1).
@@ -33,5 +36,7 @@ package struct LaneStreams {
         power = stream(.powerDeferral)
         memory = stream(.extensionMemory)
         tap = stream(.taps)
+        var forceQuit = stream(.backgroundForceQuit)
+        backgroundForceQuit = forceQuit.next()
     }
 }

@@ -16,7 +16,29 @@ package enum BalanceRules {
             ?? brokenFunnel(in: aggregate)
             // The fold adds a user's counts to its block as well as to the totals.
             ?? aggregate.checkBlocks()
-            ?? violation(in: aggregate.apns, pushesSent: aggregate[.pushesSent])
+            // The backend's background pushes are requests to APNs too.
+            ?? violation(in: aggregate.apns, pushesSent: aggregate[.pushesSent] &+ aggregate.background[.sent])
+            ?? unbalancedBackground(in: aggregate.background)
+    }
+
+    /// The background pushes' counts add up (`BackgroundCounter`): on the device every one
+    /// received met one first fate, and every one deferred left the hold once or is still held.
+    private static func unbalancedBackground(in background: BackgroundCounts) -> String? {
+        for counter in BackgroundCounter.allCases where background[counter] < 0 {
+            return "background \(counter.columnName) \(background[counter]) < 0"
+        }
+        let firstFates = background[.deliveredToApp] &+ background[.deferred] &+ background[.discardedForceQuit]
+        if background[.received] != firstFates {
+            return "background received \(background[.received]) != delivered_to_app + deferred + discarded_force_quit \(firstFates)"
+        }
+        let leftHold = background[.deliveredAfterDeferral] &+ background[.throttled] &+ background[.heldAtEnd]
+        if background[.deferred] != leftHold {
+            return "background deferred \(background[.deferred]) != delivered_after_deferral + throttled + held_at_end \(leftHold)"
+        }
+        if background[.rejected] &+ background[.apnsDiscarded] &+ background[.received] > background[.sent] {
+            return "background rejected + apns_discarded + received > sent \(background[.sent])"
+        }
+        return nil
     }
 
     /// Every count is a number of things that happened: the first below 0.

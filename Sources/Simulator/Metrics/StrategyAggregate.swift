@@ -94,6 +94,8 @@ public struct StrategyAggregate: Sendable, Equatable {
     public var apns = APNsCounters()
     /// What APNs's faults cost (`apns.faults`): zeros for a scenario without them.
     public var faults = APNsFaultCounts()
+    /// What became of the background pushes (`background.csv`); zeros without `background`.
+    public var background = BackgroundCounts()
 
     /// Lost per arrival day and reason: index day × reasons + (reason's raw value − 1).
     /// Kept flat beside `daily` so the fold counts a loss without building a day's array.
@@ -252,6 +254,10 @@ public struct StrategyAggregate: Sendable, Equatable {
         case .failure(let overflow): return "apns " + overflow.counter.columnName
         }
         if let overflow = sum.faults.add(checking: other.faults) { return overflow }
+        switch sum.background.adding(other.background) {
+        case .success(let background): sum.background = background
+        case .failure(let overflow): return "background " + overflow.counter.columnName
+        }
         sum.latency.merge(other.latency)
         self = sum
         return nil

@@ -211,6 +211,22 @@ public struct DeviceBehaviour: Sendable, Equatable {
     public init() {}
 }
 
+/// A stream of background pushes (`apns-push-type: background`, `apns-priority: 5`,
+/// `content-available: 1`) the backend sends each device app beside its mail: badge
+/// updates, a sync. They go straight to APNs (not through the provider's numbering),
+/// share APNs's one offline slot per app with the mail's alerts, are never drawn, and
+/// reach the app within iOS's budget (`BackgroundBudget`).
+public struct BackgroundStreamModel: Sendable, Equatable {
+    /// When the backend sends one: a Poisson process with a daily rhythm (`background.rhythm`).
+    public var rhythm: MailModel
+    /// iOS's hourly budget and how often the app is force-quit (`background.budgetPerHour`, `background.forceQuit`).
+    public var budget: BackgroundBudget
+    package init(rhythm: MailModel, budget: BackgroundBudget) {
+        self.rhythm = rhythm
+        self.budget = budget
+    }
+}
+
 /// Every loss, limit and measurement along the delivery chain that a scenario may
 /// name, grouped as the file groups them (`provider`, `apns`, `device`); each part nil
 /// (or its neutral value) when the file does not name it, so the core model is unchanged.
@@ -221,6 +237,8 @@ public struct ChainModel: Sendable, Equatable {
     public var apns = APNsBehaviour()
     /// The device's settings, limits, identity, apps, launches and taps (`device`).
     public var device = DeviceBehaviour()
+    /// Background pushes beside the mail (`background`); nil: none.
+    public var background: BackgroundStreamModel?
 
     /// Nothing of the chain: the core model.
     /// - Complexity: O(1).

@@ -148,6 +148,12 @@ public struct RunCost: Sendable, Equatable {
             launchScenario.mail = launches.rhythm
             entries += launchScenario.expectedMailsPerLane
         }
+        if let background = chain.background {
+            // The backend's background pushes are timeline entries too, drawn like the mail.
+            var backgroundScenario = scenario
+            backgroundScenario.mail = background.rhythm
+            entries += backgroundScenario.expectedMailsPerLane
+        }
         if let connectivity = scenario.connectivity {
             if let online = connectivity.online, let offline = connectivity.offline {
                 entries += 2 * duration / (Swift.max(online.mean, 1) + Swift.max(offline.mean, 1))

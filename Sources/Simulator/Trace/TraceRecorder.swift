@@ -142,6 +142,9 @@ package struct TraceRecorder {
             // when the phone answers `.tokenChanged`, a connectivity change by the phone's answer.
             if action == .launch { record(.launched, at: now, Self.bool(false)) }
             if action == .rotateToken || action == .reinstall { rotationIsReinstall = action == .reinstall }
+        case .backgroundPush:
+            // Background pushes are not traced (docs/trace.md): they are no mail.
+            break
         }
     }
 
@@ -200,6 +203,10 @@ package struct TraceRecorder {
     /// - Complexity: O(1) amortized.
     package mutating func routing(_ effect: APNsEffect, at now: SimTime) {
         switch effect {
+        // Background pushes are no mail: not traced (docs/trace.md).
+        case .deliver(let push) where push.pushType == .background: break
+        case .discard(let push, _) where push.pushType == .background: break
+        case .held(let push, _) where push.pushType == .background: break
         case .deliver(let push):
             record(.apnsDelivered, at: now, message: push.payload.messageIndex, TraceNames.index(route))
         case .discard(let push, let reason):
@@ -229,6 +236,8 @@ package struct TraceRecorder {
                 online = false
                 record(.connectivityChanged, at: now, Self.bool(false))
             }
+        case .deliveryFailed where handledPush?.pushType == .background:
+            break
         case .deliveryFailed:
             record(.bounced, at: now, message: handledPush?.payload.messageIndex ?? -1)
         case .received(let message, let isResend, let logged):
@@ -269,6 +278,9 @@ package struct TraceRecorder {
             var message: Int32 = -1
             if case .pushReachesDevice = current, let push = handledPush { message = push.payload.messageIndex }
             record(.positionSaved, at: now, message: message, position.map { Int64($0) } ?? TraceEvent.null)
+        case .background:
+            // Not traced: a background push is no mail (docs/trace.md).
+            break
         }
     }
 

@@ -3,7 +3,7 @@ import Kernel
 
 /// What is left to draw of one app's timeline: each source's state and its next
 /// entry. A source is one process (outages, device id changes, token rotations,
-/// subscription changes, connectivity, mail, launches); it draws in time order and
+/// subscription changes, connectivity, mail, launches, background pushes); it draws in time order and
 /// all its entries share one `TimelinePhase`. So merging the sources by (time,
 /// phase) hands out exactly the order of a stable sort of everything drawn at
 /// once, one entry at a time, and a lane of any length is played in bounded memory.
@@ -20,6 +20,8 @@ package struct LaneDraw: TimelineDraw {
         package let outageEntries: [ContiguousArray<TimelineEntry>]
         package let mail: WeeklyPoissonProcess
         package let launches: WeeklyPoissonProcess?
+        /// The backend's background pushes (`background`); nil: none.
+        package let background: WeeklyPoissonProcess?
         package let connectivity: ConnectivityProcess?
         /// The scenario's dated steering events (`events`) by device, each in time order
         /// (file order at one instant).
@@ -43,6 +45,7 @@ package struct LaneDraw: TimelineDraw {
             let weekday = scenario.start.weekday
             mail = WeeklyPoissonProcess(model: scenario.mail, firstWeekday: weekday)
             launches = scenario.chain.device.launches.map { WeeklyPoissonProcess(model: $0.rhythm, firstWeekday: weekday) }
+            background = scenario.chain.background.map { WeeklyPoissonProcess(model: $0.rhythm, firstWeekday: weekday) }
             connectivity = scenario.connectivity.map {
                 ConnectivityProcess(model: $0, firstWeekday: weekday, horizon: scenario.duration)
             }
@@ -63,8 +66,8 @@ package struct LaneDraw: TimelineDraw {
     /// The timeline's phases, one source each: `heads[phase.rawValue]` is that
     /// source's next entry, so at one instant the lower index goes first.
     private static let sources: [TimelinePhase] = [.outage, .deviceIDChange, .tokenRotation, .subscriptionChange,
-                                                 .connectivity, .steering, .mail, .launch]
-    private static let sourceCount = 8
+                                                 .connectivity, .steering, .mail, .launch, .backgroundPush]
+    private static let sourceCount = 9
 
     private let horizon: SimTime
     private let outageEntries: ContiguousArray<TimelineEntry>
@@ -73,7 +76,7 @@ package struct LaneDraw: TimelineDraw {
     private let subscriptions: SubscriptionModel?
 
     /// Each source's next entry; `SimTime.max`: the source is done.
-    private var heads = InlineArray<8, TimelineEntry>(repeating: TimelineEntry(time: .max, event: .launch))
+    private var heads = InlineArray<9, TimelineEntry>(repeating: TimelineEntry(time: .max, event: .launch))
     private var outageIndex = 0
     /// The scenario's steering events for this device app, in time order, and the next one's index.
     private let steering: [SteeringEvent]
@@ -93,6 +96,10 @@ package struct LaneDraw: TimelineDraw {
     private var folderGeneration: Int32 = 0
     private var launches: WeeklyPoissonProcess?
     private var launchRandom: SplitMix64
+    /// Background pushes, from their own stream (a scenario without them draws nothing of it).
+    private var background: WeeklyPoissonProcess?
+    private var backgroundRandom: SplitMix64
+    private var backgroundSerial: Int32 = 0
 
     /// The draw of app `lane` of `user`, at its start; `accounts` scales the mail.
     /// - Complexity: O(windows that hold the device offline at 0).
@@ -113,11 +120,14 @@ package struct LaneDraw: TimelineDraw {
         folderRandom = subscriptionRandom
         mailRandom = stream(.mail)
         launchRandom = stream(.launches)
+        backgroundRandom = stream(.backgroundPushes)
         connectivity = sources.connectivity
         mail = sources.mail
         mail.reset(multiplier: Double(accounts))
         launches = sources.launches
         launches?.reset()
+        background = sources.background
+        background?.reset()
         if connectivity != nil { online = connectivity!.start(&connectivityRandom) }
         if let perDay = subscriptions?.changesPerDay, perDay > 0 {
             nextFolderChange = UserTimeline.nextRare(after: 0, perDay: perDay, horizon: horizon, &folderRandom)
@@ -198,6 +208,11 @@ package struct LaneDraw: TimelineDraw {
         case .launch:
             if launches != nil, let launch = launches!.next(&launchRandom), launch < horizon {
                 next = TimelineEntry(time: launch, event: .launch)
+            }
+        case .backgroundPush:
+            if background != nil, let push = background!.next(&backgroundRandom), push < horizon {
+                next = TimelineEntry(time: push, event: .backgroundPush(serial: backgroundSerial))
+                backgroundSerial &+= 1
             }
         }
         heads[Int(phase.rawValue)] = next

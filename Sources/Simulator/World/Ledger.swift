@@ -43,6 +43,8 @@ package struct Ledger {
     package var counts = ChainCounts()
     /// What APNs's faults cost this world (`apns.faults`); added to the aggregate as they are.
     package var faults = APNsFaultCounts()
+    /// What became of the background pushes (no messages of the ledger's); added as they are.
+    package var background = BackgroundCounts()
     /// The app's launches and the extension log's uploads (the talk's measurement).
     package var launches = LaunchLog()
     /// Highest mail index among originals that reached the device (reordering).
@@ -87,6 +89,7 @@ package struct Ledger {
         inconsistency = nil
         counts.reset()
         if !faults.isZero { faults.reset() }
+        background = BackgroundCounts()
         launches.removeAll()
         latestOriginalAtDevice = -1
         self.folding = folding

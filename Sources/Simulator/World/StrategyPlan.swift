@@ -20,6 +20,8 @@ package struct StrategyPlan {
     private let extensionTimeLimit: SimDuration
     private let subscriptionSync: SubscriptionSync
     private let memory: ExtensionMemoryModel?
+    /// The scenario's background pushes; nil: none.
+    private let background: BackgroundStreamModel?
 
     package init(strategy: Strategy, scenario: Scenario) {
         self.strategy = strategy
@@ -53,6 +55,7 @@ package struct StrategyPlan {
         extensionTimeLimit = scenario.extensionTimeLimit
         subscriptionSync = chain.provider.subscriptions?.syncOn ?? .reconnect
         memory = chain.device.memory
+        background = chain.background
     }
 
     /// The one construction site of a phone's configuration, for `run`'s world and `serve`'s
@@ -73,7 +76,8 @@ package struct StrategyPlan {
                                               supportsServiceExtension: !device.legacyIOS),
             extensionTimeLimit: extensionTimeLimit, registrationPolicy: strategy.registration, subscriptionSync: subscriptionSync,
             memoryLimitKB: memory.map { device.olderIOS ? $0.olderLimitKB : $0.newerLimitKB } ?? .max,
-            reportsSavedPosition: reportsSavedPosition, copyBounds: copyBounds)
+            reportsSavedPosition: reportsSavedPosition, copyBounds: copyBounds,
+            background: background?.budget ?? BackgroundBudget())
     }
 
     /// Whether a world under this plan, a rollout, plays exactly as one under `other`

@@ -9,12 +9,12 @@
 package enum TimelinePhase: UInt8, Comparable, CaseIterable {
     /// Drawn before the run whatever the strategy, in this order at one instant: the
     /// provider's schedule changes first, then the device's identity, the app's token
-    /// and subscriptions, the network, what a test steers (`events`), and only then what meets that state: mail, then
-    /// the user opening the app. The timeline as a whole comes after the zero-time
-    /// messages (the rest of what just ran) and before the messages in flight (what
-    /// the world does on its own at an instant, a device going offline at t, is
-    /// settled before what arrives at t meets it).
-    case outage, deviceIDChange, tokenRotation, subscriptionChange, connectivity, steering, mail, launch
+    /// and subscriptions, the network, what a test steers (`events`), and only then what meets
+    /// that state: mail, then the user opening the app, then a background push (`background`).
+    /// The timeline as a whole comes after the zero-time messages (the rest of what just ran)
+    /// and before the messages in flight (what the world does on its own at an instant, a
+    /// device going offline at t, is settled before what arrives at t meets it).
+    case outage, deviceIDChange, tokenRotation, subscriptionChange, connectivity, steering, mail, launch, backgroundPush
 
     package static func < (lhs: TimelinePhase, rhs: TimelinePhase) -> Bool { lhs.rawValue < rhs.rawValue }
 }
@@ -31,6 +31,7 @@ extension TimelineEvent {
         case .mail: .mail
         case .launch: .launch
         case .steered: .steering
+        case .backgroundPush: .backgroundPush
         }
     }
 }

@@ -21,6 +21,8 @@ package enum TimelineEvent {
     case launch
     /// A test makes the device app do `action` (a scenario's dated `events`, serve's control API).
     case steered(SteeringAction)
+    /// The backend sends the app its background push number `serial` (`background`).
+    case backgroundPush(serial: Int32)
 }
 
 /// One entry of a timeline: what happens, and when.

@@ -91,6 +91,11 @@ extension World {
     /// - Complexity: O(1) amortized, plus the effects routed.
     @inline(__always)
     package mutating func pushReachesDevice<Observer: WorldObserver>(_ slot: PushSlot, at now: SimTime, observer: Observer.Type) {
+        // The push stays in its slot while the phone takes it: a bounce goes back from there.
+        if pushPool[slot].pushType == .background {
+            backgroundPushReachesDevice(slot, at: now, observer: Observer.self)
+            return
+        }
         let footprintKB = memoryRandom.next()
         phone.receive(pushPool[slot], footprintKB: footprintKB, at: now, into: &deviceEffects)
         routeDeviceEffects(at: now, handedOver: slot, observer: Observer.self)
@@ -125,6 +130,8 @@ extension World {
             launch(at: now, observer: Observer.self)
         case .steered(let action):
             steer(action, at: now, observer: Observer.self)
+        case .backgroundPush(let serial):
+            backgroundPushSent(serial: serial, at: now, observer: Observer.self)
         }
     }
 
@@ -341,7 +348,7 @@ extension World: ProviderEffectLane, APNsEffectLane, DeviceEffectLane {
     }
 
     package mutating func discarded(_ push: PushNotification, _ reason: APNsDiscardReason, loss: LossReason, at now: SimTime) {
-        ledger.lost(push, loss)
+        apnsDiscarded(push, reason, loss: loss)
     }
 
     /// The phone's calls reach the in-process provider through the agenda: a registration
@@ -386,6 +393,7 @@ extension World: ProviderEffectLane, APNsEffectLane, DeviceEffectLane {
             ledger.summaryShown(messageIndex: message, from: from, to: to, replacedExisting: replacedExisting)
         case .notShown(let message, _, let loss): ledger.lost(messageIndex: message, loss)
         case .positionSaved(let position): ledger.positionSaved(position)
+        case .background(_, let fate): backgroundFate(fate)
         }
     }
 }

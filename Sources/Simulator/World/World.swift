@@ -72,6 +72,8 @@ package struct World {
     package var folderGeneration: Int32 = 0
     /// The app being played (0: the first; device-level counts are kept there only).
     package var currentLane = 0
+    /// The lane's draw of which background pushes find the app force-quit (`BackgroundBudget.isForceQuit`).
+    package var backgroundForceQuitBase: UInt64 = 0
 
     /// What a traced device's world was shown (`Recording`); untouched otherwise.
     package var recorder = TraceRecorder(device: -1, strategy: -1)
@@ -229,6 +231,7 @@ package struct World {
         networkRandom = stream(.providerNetwork)
         tapRandom = stream(.taps)
         faultLane.start(block: UserBlocks.block(of: user), seed: seed, user: user, lane: lane)
+        backgroundForceQuitBase = Self.backgroundForceQuitBase(seed: seed, user: user, lane: lane)
         // Fields, not the lane: a long lane's draw state is large to copy.
         let long = timeline.lanes[lane].isLong
         // An observer that wants everything gets every record to the lane's end: the
@@ -359,12 +362,14 @@ package struct World {
         apns.expireAll(at: end, into: &apnsEffects)
         routeAPNsEffects(at: end, observer: Observer.self)
         play.console.cut(at: end - 1, counters: apns.counters, into: &aggregate, block: block)
+        settleBackground(at: end, observer: Observer.self)
         Observer.laneEnds(at: end, in: &self)
         try checkInFlight(user: user)
         if let broken = ledger.fold(into: &aggregate, block: block) {
             throw AccountingError(description: "user \(user), strategy \(plan.strategy.label): \(broken)")
         }
         aggregate.apns += apns.counters
+        aggregate.background += ledger.background
     }
 
     /// Keeps lane `lane`'s state now, for `resume`.
@@ -423,6 +428,7 @@ package struct World {
         faultLane.position = kept.faultLane
         (nextTokenNumber, folderGeneration) = (kept.nextTokenNumber, kept.folderGeneration)
         currentLane = lane
+        backgroundForceQuitBase = Self.backgroundForceQuitBase(seed: seed, user: user, lane: lane)
         handlesNowAtOnce = true
         var play = kept.play
         // The Console's days already cut went to the kept lane's strategy: this one counts them too.
@@ -486,6 +492,8 @@ package struct World {
         })
         located += Int64(apns.heldNotifications)
         located += Int64(phone.waitingInvocations)
+        // Background pushes are no mail: the ledger does not count them.
+        if scenario.chain.background != nil { located -= backgroundCopiesLocated() }
         let counted = ledger.copiesInFlight
         guard counted == located else {
             throw AccountingError(description: "user \(user): the ledger has \(counted) copies in flight, the world holds \(located)")

@@ -93,7 +93,9 @@ extension World {
             case .pushReachesAPNs, .apnsErrorReachesProvider, .sendFailureReachesProvider, .retryDue,
                  .connectionReachesAPNs, .disconnectionReachesAPNs, .tokenChangeReachesAPNs,
                  .registrationReachesProvider, .subscriptionSyncReachesProvider, .powerWindowOpens,
-                 .rerequestReachesProvider, .answerReachesDevice, .extensionDeadline, .tapped, .appUpdateReachesDevice:
+                 .rerequestReachesProvider, .answerReachesDevice, .extensionDeadline, .tapped, .appUpdateReachesDevice,
+                 .faultReachesProvider:
+                // A fault's request is the provider's: background pushes go to APNs on their own.
                 false
             }
         })

@@ -40,7 +40,8 @@ extension ServeService {
         }
         let topics = population.topics.isEmpty ? [population.topic(ofApp: 0)] : population.topics
         guard let app = topics.firstIndex(of: topic) else {
-            return ControlAPI.error(400, "topic: serve serves " + UserText.list(topics) + ", not \(UserText.quote(topic)) "
+            // 404, not 400: the body is well formed, the topic is not one serve holds.
+            return ControlAPI.error(404, "topic: serve serves " + UserText.list(topics) + ", not \(UserText.quote(topic)) "
                                     + "(--topic adds one)")
         }
         if let known = population.tokens.token(bytes) {

@@ -135,6 +135,7 @@ extension ControlRoute {
                     ("400", D.error("BadRequest")), ("404", D.error("NotFound"))]
         case .registerToken:
             return [("201", D.answer("The test token's own device app.", D.ref("RegisteredToken"))), ("400", D.error("BadRequest")),
+                    ("404", D.answer("The topic is not one serve serves (--topic): the error lists them.", D.ref("Error"))),
                     ("409", D.answer("Serve already holds the token: the error names its device app.", D.ref("Error")))]
         case .faults: return [("200", D.answer("APNs's faults now.", D.ref("Faults")))]
         case .startFault:

@@ -29,6 +29,13 @@ enum ControlAPISchemas {
     /// An object with every property required.
     static func object(_ properties: [(String, String)]) -> String { object(properties, required: properties.map(\.0)) }
 
+    /// An object of exactly `properties`, all required, and no other member: a body the route
+    /// refuses with anything more.
+    static func closed(_ properties: [(String, String)]) -> String {
+        JSONText.object([("type", JSONText.string("object")), ("properties", JSONText.object(properties)),
+                         ("required", JSONText.array(properties.map { JSONText.string($0.0) })), ("additionalProperties", "false")])
+    }
+
     static func array(_ items: String) -> String { JSONText.object([("type", JSONText.string("array")), ("items", items)]) }
 
     /// An object of counts, one per counter of `Kind`, by column name.
@@ -63,10 +70,10 @@ enum ControlAPISchemas {
                                                               ("propertyNames", JSONText.object([("pattern", JSONText.string("^[1-5][0-9][0-9]$"))])),
                                                               ("additionalProperties", count)]))])),
             ("Stopping", object([("stopping", JSONText.object([("const", "true")]))])),
-            ("SteeringRequest", object([("action", JSONText.object([("enum", JSONText.array(SteeringAction.allCases.map {
+            ("SteeringRequest", closed([("action", JSONText.object([("enum", JSONText.array(SteeringAction.allCases.map {
                 JSONText.string($0.name)
             }))]))])),
-            ("TokenRequest", object([("token", JSONText.object([("type", JSONText.string("string")),
+            ("TokenRequest", closed([("token", JSONText.object([("type", JSONText.string("string")),
                                                                 ("pattern", JSONText.string("^[0-9A-Fa-f]{64}$"))])),
                                      ("topic", string)])),
             ("RegisteredToken", object([("device", count), ("app", count), ("topic", string), ("token", string), ("online", boolean)])),

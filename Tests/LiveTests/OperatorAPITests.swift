@@ -159,7 +159,8 @@ struct OperatorAPITests {
         let steps = app["extensionLog"]?.array?.compactMap { $0.object?["step"]?.string } ?? []
         #expect(steps.contains { $0.hasPrefix("arrived already expired") })
         let report = try ServeReport.files(harness.service, ending: .stopRequested, command: ["serve"])
-        let summary = try JSONParser.parse(Array(report[2].contents.utf8)).object
+        let serveJSON = try #require(report.first { $0.name == "serve.json" })
+        let summary = try JSONParser.parse(Array(serveJSON.contents.utf8)).object
         #expect(summary?["counts"]?.object?["expired_on_arrival"]?.int == 1)
         #expect(report[0].contents.split(separator: "\n")[0].contains("expired_on_arrival"))
     }

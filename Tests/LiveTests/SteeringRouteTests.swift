@@ -128,7 +128,7 @@ struct SteeringRouteTests {
         #expect(status == 409)
         #expect(answer.object?["error"]?.string == "token: device 4 app 0 already holds it")
         (status, answer) = try harness.control("POST", "/tokens", body: #"{"token": "\#(String(repeating: "cd", count: 32))", "topic": "org.other"}"#)
-        #expect(status == 400)
+        #expect(status == 404)
         #expect(answer.object?["error"]?.string?.hasPrefix("topic: serve serves") == true)
         #expect(try harness.control("POST", "/tokens", body: #"{"token": "abcd", "topic": "\#(LiveHarness.topic)"}"#).status == 400)
         #expect(try harness.control("POST", "/tokens", body: #"{"token": "\#(token)"}"#).status == 400)

@@ -347,17 +347,13 @@ extension ServeService {
 
 
     func countersJSON() -> String {
-        var totals = DeviceAppCounts()
-        var rejections = [Int64](repeating: 0, count: APNsReason.allCases.count)
-        for lane in population.lanes {
-            totals += lane.counts
-            for index in rejections.indices { rejections[index] += lane.rejections[index] }
-        }
+        let totals = PopulationTotals(population)
         let apns = population.apns.counters
         return JSONText.object([
             ("now", time(population.now)),
             ("apns", JSONText.object(APNsCounter.allCases.map { ($0.columnName, String(apns[$0])) })),
-            ("deviceApps", countsJSON(totals)), ("rejections", rejectionsJSON(rejections)),
+            ("deviceApps", countsJSON(totals.counts)), ("rejections", rejectionsJSON(totals.rejections)),
+            ("background", totals.backgroundJSON),
             ("answers", JSONText.object(answered.map { (String($0.status), String($0.count)) })),
         ])
     }

@@ -66,6 +66,7 @@ enum ControlAPISchemas {
             ("ClockMove", clockMove),
             ("Counters", object([("now", instant), ("apns", counts(APNsCounter.self)), ("deviceApps", ControlAPIDocument.ref("DeviceCounts")),
                                  ("rejections", ControlAPIDocument.ref("Rejections")),
+                                 ("background", counts(BackgroundCounter.self)),
                                  ("answers", JSONText.object([("type", JSONText.string("object")),
                                                               ("propertyNames", JSONText.object([("pattern", JSONText.string("^[1-5][0-9][0-9]$"))])),
                                                               ("additionalProperties", count)]))])),

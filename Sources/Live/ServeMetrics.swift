@@ -1,5 +1,6 @@
 import Base
 import FakeAPNs
+import Simulator
 
 /// `GET /metrics`: serve's counts in Prometheus's text format, under the names its reports
 /// use. Each family follows from a counter's declaration (`APNsCounter`, `DeviceAppCount`,
@@ -16,12 +17,8 @@ extension ServeService {
     /// counts summed, refusals by reason, answers by status.
     /// - Complexity: O(device apps × counters).
     func metricsText() -> String {
-        var totals = DeviceAppCounts()
-        var rejections = [Int64](repeating: 0, count: APNsReason.allCases.count)
-        for lane in population.lanes {
-            totals += lane.counts
-            for index in rejections.indices { rejections[index] += lane.rejections[index] }
-        }
+        let sums = PopulationTotals(population)
+        let (totals, rejections) = (sums.counts, sums.rejections)
         let strategy = [("strategy", population.strategy.label)]
         var out = PrometheusText()
         out.family(Self.metricPrefix + "run_info", help: "What serve runs: the scenario, its seed and the strategy (GET /).", kind: .gauge,
@@ -41,6 +38,12 @@ extension ServeService {
                        help: "The device apps' \(Self.words(count.columnName)), summed: devices.csv's \(count.columnName) column, "
                            + "GET /counters deviceApps.\(count.columnName).",
                        kind: .counter, samples: [(strategy, totals[count])])
+        }
+        for counter in BackgroundCounter.allCases {
+            out.family(Self.counterMetricName(group: "background", column: counter.columnName),
+                       help: "Background pushes, \(Self.words(counter.columnName)): run's background.csv column, "
+                           + "GET /counters background.\(counter.columnName).",
+                       kind: .counter, samples: [(strategy, sums.background[counter])])
         }
         out.family(Self.metricPrefix + "rejections_total",
                    help: "Requests APNs refused, by reason and status: rejections.csv summed, GET /counters rejections.",

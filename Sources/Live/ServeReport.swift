@@ -63,8 +63,16 @@ public enum ServeReport {
             [("answers", JSONText.object(service.answered.map { (String($0.status), String($0.count)) }))],
             [("counts", service.countsJSON(totals)), ("held", String(held))],
             [("apns", JSONText.object(APNsCounter.allCases.map { ($0.columnName, String(population.apns.counters[$0])) }))],
-        ] + Self.faultLines(service))
+        ] + Self.faultLines(service) + Self.backgroundLines(population))
         return [("devices.csv", devices), ("rejections.csv", rejections), ("steering.csv", steering), ("serve.json", summary + "\n")]
+    }
+
+    /// `background`: what became of the background pushes, when any was sent.
+    /// - Complexity: O(device apps).
+    static func backgroundLines(_ population: LivePopulation) -> [[(String, String)]] {
+        let totals = PopulationTotals(population)
+        guard totals.background[.sent] > 0 else { return [] }
+        return [[("background", totals.backgroundJSON)]]
     }
 
     /// `faults`: the requests each APNs fault kind met, when one met any (ServeFaults.swift).

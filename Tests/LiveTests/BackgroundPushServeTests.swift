@@ -67,5 +67,16 @@ struct BackgroundPushServeTests {
         #expect(background["counts"]?.object?["delivered_after_deferral"]?.int == 1)
         #expect((app["notificationCenter"]?.array ?? []).isEmpty)
         #expect(harness.service.population.accountingProblem() == nil)
+
+        // The same fates summed where operators read them: GET /counters, /metrics, serve.json.
+        let counters = try #require(try harness.control("GET", "/counters").json.object?["background"]?.object)
+        #expect(counters["sent"]?.int == 4 && counters["throttled"]?.int == 1 && counters["delivered_after_deferral"]?.int == 1)
+        #expect(counters["delivered_to_app"]?.int == 2)
+        let metrics = String(decoding: OperatorAPITests.raw(harness, "GET", "/metrics").body, as: UTF8.self)
+        #expect(metrics.contains("pushsim_background_throttled_total{strategy=\"no-queue\"} 1\n"))
+        let report = try ServeReport.files(harness.service, ending: .stopRequested, command: ["serve"])
+        let serveJSON = try #require(report.first { $0.name == "serve.json" })
+        let summary = try #require(try JSONParser.parse(Array(serveJSON.contents.utf8)).object)
+        #expect(summary["background"]?.object?["sent"]?.int == 4)
     }
 }

@@ -25,13 +25,7 @@ extension ScenarioDecoder {
                     let startReader = try window.required(Scheduled.start)
                     let text = try startReader.string()
                     guard let start else { return nil }
-                    let offset: SimTime
-                    switch parseLocalTime(text, from: start) {
-                    case .success(let parsed): offset = parsed
-                    case .failure(let error): throw startReader.invalid(error.message)
-                    }
-                    guard offset >= 0 else { throw startReader.invalid("starts before the run (\(start)T00:00)") }
-                    if let duration, offset >= duration { throw startReader.invalid("starts at or after the end of the run") }
+                    let offset = try windowStart(text, of: startReader, runStart: start, duration: duration)
                     guard let faultKind, let length else { return nil }
                     return APNsFaultWindow(kind: faultKind, start: offset, duration: length)
                 }

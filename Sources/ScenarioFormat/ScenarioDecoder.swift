@@ -504,6 +504,21 @@ extension ScenarioDecoder {
         return (payloadTTL, syncOnReader)
     }
 
+    /// A scheduled window's `start` (`text`, read from `reader`): a local `YYYY-MM-DDTHH:MM`
+    /// inside the run, as microseconds from the run's start (provider outages, APNs's faults).
+    /// - Complexity: O(n) in the text.
+    static func windowStart(_ text: String, of reader: FieldReader, runStart start: CivilDate,
+                            duration: SimDuration?) throws -> SimTime {
+        let offset: SimTime
+        switch parseLocalTime(text, from: start) {
+        case .success(let parsed): offset = parsed
+        case .failure(let error): throw reader.invalid(error.message)
+        }
+        guard offset >= 0 else { throw reader.invalid("starts before the run (\(start)T00:00)") }
+        if let duration, offset >= duration { throw reader.invalid("starts at or after the end of the run") }
+        return offset
+    }
+
     /// Scheduled windows (local `YYYY-MM-DDTHH:MM`, inside the run, sorted by start)
     /// and random ones (`between` and `duration`, both with positive means).
     private static func decodeOutages(_ reader: FieldReader, start: CivilDate?,
@@ -523,13 +538,7 @@ extension ScenarioDecoder {
                     let text = try startReader.string()
                     // Without the run's start (broken, and so already reported) there is nothing to place it by.
                     guard let start else { return nil }
-                    let offset: SimTime
-                    switch parseLocalTime(text, from: start) {
-                    case .success(let parsed): offset = parsed
-                    case .failure(let error): throw startReader.invalid(error.message)
-                    }
-                    guard offset >= 0 else { throw startReader.invalid("starts before the run (\(start)T00:00)") }
-                    if let duration, offset >= duration { throw startReader.invalid("starts at or after the end of the run") }
+                    let offset = try windowStart(text, of: startReader, runStart: start, duration: duration)
                     return length.map { OutageWindow(start: offset, duration: $0) }
                 }
                 if let outage = outage ?? nil { scheduled.append(outage) }

@@ -25,12 +25,11 @@ public enum ServeReport {
         if let problem = population.accountingProblem() { throw AccountingError(description: problem) }
         var devices = CSV.row(deviceColumns)
         var rejections = CSV.row(["device", "app", "reason", "status", "count"])
-        var totals = DeviceAppCounts()
+        let totals = PopulationTotals(population)
         var held: Int64 = 0
         for (lane, deviceApp) in population.lanes.enumerated() {
             let laneHeld = Int64(population.held(lane: Int32(lane)).count)
             held += laneHeld
-            totals += deviceApp.counts
             devices += CSV.row([String(deviceApp.device), String(deviceApp.app), population.topic(ofApp: deviceApp.app),
                                 population.tokens.hex(deviceApp.phone.token)]
                                + DeviceAppCount.allCases.map { String(deviceApp.counts[$0]) } + [String(laneHeld)])
@@ -61,16 +60,15 @@ public enum ServeReport {
             [("deviceApps", String(population.lanes.count)), ("requests", String(population.serials)),
              ("steeringActions", String(population.steerings.count)), ("testTokens", String(population.testDevices))],
             [("answers", JSONText.object(service.answered.map { (String($0.status), String($0.count)) }))],
-            [("counts", service.countsJSON(totals)), ("held", String(held))],
+            [("counts", service.countsJSON(totals.counts)), ("held", String(held))],
             [("apns", JSONText.object(APNsCounter.allCases.map { ($0.columnName, String(population.apns.counters[$0])) }))],
-        ] + Self.faultLines(service) + Self.backgroundLines(population))
+        ] + Self.faultLines(service) + Self.backgroundLines(totals))
         return [("devices.csv", devices), ("rejections.csv", rejections), ("steering.csv", steering), ("serve.json", summary + "\n")]
     }
 
     /// `background`: what became of the background pushes, when any was sent.
-    /// - Complexity: O(device apps).
-    static func backgroundLines(_ population: LivePopulation) -> [[(String, String)]] {
-        let totals = PopulationTotals(population)
+    /// - Complexity: O(counters).
+    static func backgroundLines(_ totals: PopulationTotals) -> [[(String, String)]] {
         guard totals.background[.sent] > 0 else { return [] }
         return [[("background", totals.backgroundJSON)]]
     }

@@ -22,8 +22,7 @@ extension World {
             apns.tokenChanged(from: old, to: new, at: now, into: &apnsEffects)
             routeAPNsEffects(at: now, observer: Observer.self)
         case .registrationReachesProvider(let token, let hash):
-            ledger.counts[.registrations] += 1
-            provider.register(token, deviceIDHash: hash, at: now)
+            registrationReachesProvider(token, deviceIDHash: hash, at: now)
         case .subscriptionSyncReachesProvider(let generation):
             provider.subscriptionsSynced(generation: generation)
         case .pushReachesAPNs(let slot):
@@ -68,6 +67,13 @@ extension World {
             ledger.reached(Ledger.Stage.opened, messageIndex: message)
             launch(at: now, observer: Observer.self)
         }
+    }
+
+    /// The app's registration reaches the provider.
+    @inline(__always)
+    private mutating func registrationReachesProvider(_ token: DeviceToken, deviceIDHash hash: UInt32, at now: SimTime) {
+        ledger.counts[.registrations] += 1
+        provider.register(token, deviceIDHash: hash, at: now)
     }
 
     /// A request reaches APNs from its slot: an error goes back to the provider, an accepted
@@ -235,8 +241,9 @@ extension World {
         }
     }
 
-    /// `handle` for a message handled as the phone's routing ends (`sendNow`): a connection
-    /// or disconnection, most of them, handled here without `handle`'s call and dispatch.
+    /// `handle` for a message handled as the phone's routing ends (`sendNow`): a connection,
+    /// a disconnection or a registration, most of them, handled here without `handle`'s call
+    /// and dispatch.
     @inline(__always)
     private mutating func handleAtOnce<Observer: WorldObserver>(_ message: WorldEvent, at now: SimTime, observer: Observer.Type) {
         switch message {
@@ -247,7 +254,11 @@ extension World {
         case .disconnectionReachesAPNs(let token):
             Observer.handling(message, at: now, in: &self)
             apns.deviceDisconnected(token)
-        case .bounceReachesAPNs, .tokenChangeReachesAPNs, .registrationReachesProvider, .subscriptionSyncReachesProvider,
+        case .registrationReachesProvider(let token, let hash):
+            // A registration follows a launch or a reconnection: a third of the messages handled at once.
+            Observer.handling(message, at: now, in: &self)
+            registrationReachesProvider(token, deviceIDHash: hash, at: now)
+        case .bounceReachesAPNs, .tokenChangeReachesAPNs, .subscriptionSyncReachesProvider,
              .pushReachesAPNs, .apnsErrorReachesProvider, .sendFailureReachesProvider, .retryDue, .powerWindowOpens,
              .pushReachesDevice, .rerequestReachesProvider, .answerReachesDevice, .extensionDeadline,
              .appUpdateReachesDevice, .tapped, .faultReachesProvider:

@@ -344,6 +344,18 @@ extension World: ProviderEffectLane, APNsEffectLane, DeviceEffectLane {
     }
 
     package mutating func note(_ note: ProviderNote, at now: SimTime) {
+        // A request leaving, nearly every note, is the ledger's alone: kept this small, the
+        // router's specialization inlines it, and the note is never built.
+        if case .sent(let push, let isRetry) = note {
+            ledger.pushSent(push, isRetry: isRetry)
+        } else {
+            noteSeldom(note, at: now)
+        }
+    }
+
+    /// `note(_:at:)` for the provider's other notes (retries, re-request answers, losses).
+    @inline(never)
+    private mutating func noteSeldom(_ note: ProviderNote, at now: SimTime) {
         switch note {
         case .sent(let push, let isRetry): ledger.pushSent(push, isRetry: isRetry)
         case .retryScheduled:

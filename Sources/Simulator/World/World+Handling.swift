@@ -64,9 +64,15 @@ extension World {
             phone.updateApp(into: &deviceEffects)
             routeDeviceEffects(at: now, observer: Observer.self)
         case .tapped(let message):
-            ledger.reached(Ledger.Stage.opened, messageIndex: message)
-            launch(at: now, observer: Observer.self)
+            tapped(message, at: now, observer: Observer.self)
         }
+    }
+
+    /// The user taps message `message`'s notification: it is opened, and the app launches.
+    @inline(__always)
+    package mutating func tapped<Observer: WorldObserver>(_ message: Int32, at now: SimTime, observer: Observer.Type) {
+        ledger.reached(Ledger.Stage.opened, messageIndex: message)
+        launch(at: now, observer: Observer.self)
     }
 
     /// The app's registration reaches the provider.

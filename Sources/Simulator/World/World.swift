@@ -330,8 +330,8 @@ package struct World {
         eventsAtOnce = 0
     }
 
-    /// `handle(_:at:observer:)`, with the two messages most played (a request reaching APNs,
-    /// a notification reaching the phone) handled in the play loop itself, without the
+    /// `handle(_:at:observer:)`, with the messages most played (a request reaching APNs, a
+    /// notification reaching the phone, a tap) handled in the play loop itself, without the
     /// call and dispatch of `handle`.
     @inline(__always)
     private mutating func handleInLoop<Observer: WorldObserver>(_ message: WorldEvent, at now: SimTime, observer: Observer.Type) {
@@ -342,10 +342,14 @@ package struct World {
         case .pushReachesDevice(let slot):
             Observer.handling(message, at: now, in: &self)
             pushReachesDevice(slot, at: now, observer: Observer.self)
+        case .tapped(let tappedMessage):
+            // A tap opens the app: after the two above, the commonest message in flight.
+            Observer.handling(message, at: now, in: &self)
+            tapped(tappedMessage, at: now, observer: Observer.self)
         case .connectionReachesAPNs, .disconnectionReachesAPNs, .bounceReachesAPNs, .tokenChangeReachesAPNs,
              .registrationReachesProvider, .subscriptionSyncReachesProvider, .apnsErrorReachesProvider,
              .sendFailureReachesProvider, .retryDue, .powerWindowOpens, .rerequestReachesProvider, .answerReachesDevice,
-             .extensionDeadline, .appUpdateReachesDevice, .tapped, .faultReachesProvider:
+             .extensionDeadline, .appUpdateReachesDevice, .faultReachesProvider:
             handle(message, at: now, observer: Observer.self)
         }
     }

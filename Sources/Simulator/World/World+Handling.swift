@@ -48,24 +48,47 @@ extension World {
         case .pushReachesDevice(let slot):
             pushReachesDevice(slot, at: now, observer: Observer.self)
         case .rerequestReachesProvider(let position, let gap, let invocation, let returnDelay):
-            ledger.rerequestServed(invocation: invocation)
-            provider.receiveRerequest(lastPosition: position, gap: gap, invocation: invocation, at: now,
-                                      into: &providerEffects)
-            routeProviderEffects(at: now, returnDelay: returnDelay, observer: Observer.self)
+            serveRerequest(position: position, gap: gap, invocation: invocation, returnDelay: returnDelay, at: now,
+                           observer: Observer.self)
         case .answerReachesDevice(let invocation, let ok):
-            ledger.rerequestEnded(invocation: invocation)
-            phone.receiveRerequestAnswer(invocation: invocation, ok: ok, at: now, into: &deviceEffects)
-            routeDeviceEffects(at: now, observer: Observer.self)
+            rerequestAnswerArrives(invocation: invocation, ok: ok, at: now, observer: Observer.self)
         case .extensionDeadline(let invocation):
-            ledger.rerequestEnded(invocation: invocation)
-            phone.extensionDeadline(invocation: invocation, at: now, into: &deviceEffects)
-            routeDeviceEffects(at: now, observer: Observer.self)
+            extensionDeadlinePasses(invocation: invocation, at: now, observer: Observer.self)
         case .appUpdateReachesDevice:
             phone.updateApp(into: &deviceEffects)
             routeDeviceEffects(at: now, observer: Observer.self)
         case .tapped(let message):
             tapped(message, at: now, observer: Observer.self)
         }
+    }
+
+    /// The extension's re-request reaches the provider, which re-sends what it still holds
+    /// and answers; `returnDelay`: the rest of the round trip, which the answer takes back.
+    @inline(__always)
+    package mutating func serveRerequest<Observer: WorldObserver>(position: Int32, gap: Int32, invocation: Int32,
+                                                                  returnDelay: SimDuration, at now: SimTime,
+                                                                  observer: Observer.Type) {
+        ledger.rerequestServed(invocation: invocation)
+        provider.receiveRerequest(lastPosition: position, gap: gap, invocation: invocation, at: now, into: &providerEffects)
+        routeProviderEffects(at: now, returnDelay: returnDelay, observer: Observer.self)
+    }
+
+    /// The provider's answer to re-request `invocation` reaches the extension.
+    @inline(__always)
+    package mutating func rerequestAnswerArrives<Observer: WorldObserver>(invocation: Int32, ok: Bool, at now: SimTime,
+                                                                          observer: Observer.Type) {
+        ledger.rerequestEnded(invocation: invocation)
+        phone.receiveRerequestAnswer(invocation: invocation, ok: ok, at: now, into: &deviceEffects)
+        routeDeviceEffects(at: now, observer: Observer.self)
+    }
+
+    /// The extension's time for invocation `invocation` is up.
+    @inline(__always)
+    package mutating func extensionDeadlinePasses<Observer: WorldObserver>(invocation: Int32, at now: SimTime,
+                                                                           observer: Observer.Type) {
+        ledger.rerequestEnded(invocation: invocation)
+        phone.extensionDeadline(invocation: invocation, at: now, into: &deviceEffects)
+        routeDeviceEffects(at: now, observer: Observer.self)
     }
 
     /// The user taps message `message`'s notification: it is opened, and the app launches.

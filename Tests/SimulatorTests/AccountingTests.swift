@@ -50,6 +50,10 @@ struct AccountingTests {
         ("a latency without its delivery", { $0.latency.record(1_000) }, "latency was recorded for"),
         ("a loss without a reason", { $0.lostByReason[0] += 1; $0.lostByReason[Int(LossReason.apnsCoalesced.rawValue)] -= 1 },
          "a loss without a reason was counted"),
+        // The last of each long array: found by the check's pass over all of them at once.
+        ("a negative day's loss", { $0.dailyLostByReason[$0.dailyLostByReason.count - 1] -= 1 }, "lost by reason -1 < 0"),
+        ("a negative block count", { $0.blocks[$0.blocks.count - 1] -= 1 }, "block 63 "),
+        ("a negative day's block count", { $0.dailyBlocks[$0.dailyBlocks.count - 1] -= 1 }, "block count -1 < 0"),
     ]
 
     @Test("the checks a run and a merge end with fire on a real result corrupted after the fact", arguments: corruptions)

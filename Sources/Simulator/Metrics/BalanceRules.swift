@@ -41,6 +41,18 @@ package enum BalanceRules {
         return nil
     }
 
+    /// Whether any of `counts` is below 0: their sign bits or'ed together, a loop the
+    /// compiler vectorizes (the per-day and per-block arrays hold hundreds of thousands of
+    /// counts, checked at every run's end: `fit`, `sweep` and `check` run many small runs).
+    /// - Complexity: O(n).
+    private static func hasNegative(_ counts: ContiguousArray<Int64>) -> Bool {
+        counts.withUnsafeBufferPointer { buffer in
+            var signs: Int64 = 0
+            for count in buffer { signs |= count }
+            return signs < 0
+        }
+    }
+
     /// Every count is a number of things that happened: the first below 0.
     private static func negativeCount(in aggregate: StrategyAggregate) -> String? {
         for (name, field) in StrategyAggregate.counts where aggregate[keyPath: field] < 0 {
@@ -60,14 +72,14 @@ package enum BalanceRules {
                 return "day \(index + 1) \(counter.columnName) \(day[counter]) < 0"
             }
         }
-        if let negative = aggregate.dailyLostByReason.firstIndex(where: { $0 < 0 }) {
+        if hasNegative(aggregate.dailyLostByReason), let negative = aggregate.dailyLostByReason.firstIndex(where: { $0 < 0 }) {
             return "day \(negative / LossReason.allCases.count + 1) lost by reason \(aggregate.dailyLostByReason[negative]) < 0"
         }
-        if let negative = aggregate.blocks.firstIndex(where: { $0 < 0 }) {
+        if hasNegative(aggregate.blocks), let negative = aggregate.blocks.firstIndex(where: { $0 < 0 }) {
             return "block \(negative / RateCount.allCases.count) "
                 + "\(RateCount.allCases[negative % RateCount.allCases.count].name) \(aggregate.blocks[negative]) < 0"
         }
-        if let negative = aggregate.dailyBlocks.firstIndex(where: { $0 < 0 }) {
+        if hasNegative(aggregate.dailyBlocks), let negative = aggregate.dailyBlocks.firstIndex(where: { $0 < 0 }) {
             return "day \(negative / (UserBlocks.count * RateCount.daily.count) + 1) block count \(aggregate.dailyBlocks[negative]) < 0"
         }
         return nil

@@ -150,6 +150,8 @@ extension Ledger {
         private var byStages = InlineArray<16, Int64>(repeating: 0)
         private var logged: Int64 = 0, uploaded: Int64 = 0
         package var uploadHint = 0
+        /// The day's lost records by reason (`LossReason` raw values; `lost` is their sum).
+        private var lostToday = InlineArray<16, Int64>(repeating: 0)
 
         /// Adds a message's record; `measures` false: its measurement is counted
         /// elsewhere. False when it fits no bucket (`unaccounted(_:index:)` says why).
@@ -184,19 +186,31 @@ extension Ledger {
             case .pending:
                 pending &+= 1
             case .lost(let reason):
-                lose(reason, into: &aggregate, block: block)
+                lose(reason)
             case .unaccounted:
                 return false
             }
             return true
         }
 
-        /// A lost record, by its first loss's reason.
-        private mutating func lose(_ reason: UInt8, into aggregate: inout StrategyAggregate, block: Int) {
-            aggregate.lostByReason[Int(reason)] += 1
-            aggregate.blocks[block * RateCount.allCases.count + RateCount.firstLostIndex + Int(reason) - 1] += 1
-            aggregate.dailyLostByReason[StrategyAggregate.dailyLostIndex(day: day, reasonRawValue: Int(reason))] += 1
+        /// A lost record, by its first loss's reason: counted for the day, added with it
+        /// (`flushDay`): three arrays of the aggregate written once a day, not per record.
+        @inline(__always)
+        private mutating func lose(_ reason: UInt8) {
+            lostToday[Int(reason)] &+= 1
             lost &+= 1
+        }
+
+        /// Adds the day's losses by reason to the totals, the block's and the day's.
+        private mutating func flushLosses(into aggregate: inout StrategyAggregate, block: Int) {
+            guard lost > 0 else { return }
+            for reason in 1..<LossReason.slots where lostToday[reason] > 0 {
+                let count = lostToday[reason]
+                aggregate.lostByReason[reason] += count
+                aggregate.blocks[block * RateCount.allCases.count + RateCount.firstLostIndex + reason - 1] += count
+                aggregate.dailyLostByReason[StrategyAggregate.dailyLostIndex(day: day, reasonRawValue: reason)] += count
+                lostToday[reason] = 0
+            }
         }
 
         /// The first record of day `newDay`: the day before goes to `aggregate`.
@@ -213,6 +227,7 @@ extension Ledger {
         /// Adds the day being counted to `aggregate` and starts the next at zero.
         private mutating func flushDay(into aggregate: inout StrategyAggregate, block: Int) {
             guard day >= 0 else { return }
+            flushLosses(into: &aggregate, block: block)
             var today = DayCounts()
             today[.messages] = messages
             today[.delivered] = delivered

@@ -22,8 +22,7 @@ extension World {
             apns.tokenChanged(from: old, to: new, at: now, into: &apnsEffects)
             routeAPNsEffects(at: now, observer: Observer.self)
         case .registrationReachesProvider(let token, let hash):
-            ledger.counts[.registrations] += 1
-            provider.register(token, deviceIDHash: hash, at: now)
+            registrationReachesProvider(token, deviceIDHash: hash, at: now)
         case .subscriptionSyncReachesProvider(let generation):
             provider.subscriptionsSynced(generation: generation)
         case .pushReachesAPNs(let slot):
@@ -49,25 +48,61 @@ extension World {
         case .pushReachesDevice(let slot):
             pushReachesDevice(slot, at: now, observer: Observer.self)
         case .rerequestReachesProvider(let position, let gap, let invocation, let returnDelay):
-            ledger.rerequestServed(invocation: invocation)
-            provider.receiveRerequest(lastPosition: position, gap: gap, invocation: invocation, at: now,
-                                      into: &providerEffects)
-            routeProviderEffects(at: now, returnDelay: returnDelay, observer: Observer.self)
+            serveRerequest(position: position, gap: gap, invocation: invocation, returnDelay: returnDelay, at: now,
+                           observer: Observer.self)
         case .answerReachesDevice(let invocation, let ok):
-            ledger.rerequestEnded(invocation: invocation)
-            phone.receiveRerequestAnswer(invocation: invocation, ok: ok, at: now, into: &deviceEffects)
-            routeDeviceEffects(at: now, observer: Observer.self)
+            rerequestAnswerArrives(invocation: invocation, ok: ok, at: now, observer: Observer.self)
         case .extensionDeadline(let invocation):
-            ledger.rerequestEnded(invocation: invocation)
-            phone.extensionDeadline(invocation: invocation, at: now, into: &deviceEffects)
-            routeDeviceEffects(at: now, observer: Observer.self)
+            extensionDeadlinePasses(invocation: invocation, at: now, observer: Observer.self)
         case .appUpdateReachesDevice:
             phone.updateApp(into: &deviceEffects)
             routeDeviceEffects(at: now, observer: Observer.self)
         case .tapped(let message):
-            ledger.reached(Ledger.Stage.opened, messageIndex: message)
-            launch(at: now, observer: Observer.self)
+            tapped(message, at: now, observer: Observer.self)
         }
+    }
+
+    /// The extension's re-request reaches the provider, which re-sends what it still holds
+    /// and answers; `returnDelay`: the rest of the round trip, which the answer takes back.
+    @inline(__always)
+    package mutating func serveRerequest<Observer: WorldObserver>(position: Int32, gap: Int32, invocation: Int32,
+                                                                  returnDelay: SimDuration, at now: SimTime,
+                                                                  observer: Observer.Type) {
+        ledger.rerequestServed(invocation: invocation)
+        provider.receiveRerequest(lastPosition: position, gap: gap, invocation: invocation, at: now, into: &providerEffects)
+        routeProviderEffects(at: now, returnDelay: returnDelay, observer: Observer.self)
+    }
+
+    /// The provider's answer to re-request `invocation` reaches the extension.
+    @inline(__always)
+    package mutating func rerequestAnswerArrives<Observer: WorldObserver>(invocation: Int32, ok: Bool, at now: SimTime,
+                                                                          observer: Observer.Type) {
+        ledger.rerequestEnded(invocation: invocation)
+        phone.receiveRerequestAnswer(invocation: invocation, ok: ok, at: now, into: &deviceEffects)
+        routeDeviceEffects(at: now, observer: Observer.self)
+    }
+
+    /// The extension's time for invocation `invocation` is up.
+    @inline(__always)
+    package mutating func extensionDeadlinePasses<Observer: WorldObserver>(invocation: Int32, at now: SimTime,
+                                                                           observer: Observer.Type) {
+        ledger.rerequestEnded(invocation: invocation)
+        phone.extensionDeadline(invocation: invocation, at: now, into: &deviceEffects)
+        routeDeviceEffects(at: now, observer: Observer.self)
+    }
+
+    /// The user taps message `message`'s notification: it is opened, and the app launches.
+    @inline(__always)
+    package mutating func tapped<Observer: WorldObserver>(_ message: Int32, at now: SimTime, observer: Observer.Type) {
+        ledger.reached(Ledger.Stage.opened, messageIndex: message)
+        launch(at: now, observer: Observer.self)
+    }
+
+    /// The app's registration reaches the provider.
+    @inline(__always)
+    private mutating func registrationReachesProvider(_ token: DeviceToken, deviceIDHash hash: UInt32, at now: SimTime) {
+        ledger.counts[.registrations] += 1
+        provider.register(token, deviceIDHash: hash, at: now)
     }
 
     /// A request reaches APNs from its slot: an error goes back to the provider, an accepted
@@ -235,8 +270,9 @@ extension World {
         }
     }
 
-    /// `handle` for a message handled as the phone's routing ends (`sendNow`): a connection
-    /// or disconnection, most of them, handled here without `handle`'s call and dispatch.
+    /// `handle` for a message handled as the phone's routing ends (`sendNow`): a connection,
+    /// a disconnection or a registration, most of them, handled here without `handle`'s call
+    /// and dispatch.
     @inline(__always)
     private mutating func handleAtOnce<Observer: WorldObserver>(_ message: WorldEvent, at now: SimTime, observer: Observer.Type) {
         switch message {
@@ -247,7 +283,11 @@ extension World {
         case .disconnectionReachesAPNs(let token):
             Observer.handling(message, at: now, in: &self)
             apns.deviceDisconnected(token)
-        case .bounceReachesAPNs, .tokenChangeReachesAPNs, .registrationReachesProvider, .subscriptionSyncReachesProvider,
+        case .registrationReachesProvider(let token, let hash):
+            // A registration follows a launch or a reconnection: a third of the messages handled at once.
+            Observer.handling(message, at: now, in: &self)
+            registrationReachesProvider(token, deviceIDHash: hash, at: now)
+        case .bounceReachesAPNs, .tokenChangeReachesAPNs, .subscriptionSyncReachesProvider,
              .pushReachesAPNs, .apnsErrorReachesProvider, .sendFailureReachesProvider, .retryDue, .powerWindowOpens,
              .pushReachesDevice, .rerequestReachesProvider, .answerReachesDevice, .extensionDeadline,
              .appUpdateReachesDevice, .tapped, .faultReachesProvider:
@@ -333,6 +373,18 @@ extension World: ProviderEffectLane, APNsEffectLane, DeviceEffectLane {
     }
 
     package mutating func note(_ note: ProviderNote, at now: SimTime) {
+        // A request leaving, nearly every note, is the ledger's alone: kept this small, the
+        // router's specialization inlines it, and the note is never built.
+        if case .sent(let push, let isRetry) = note {
+            ledger.pushSent(push, isRetry: isRetry)
+        } else {
+            noteSeldom(note, at: now)
+        }
+    }
+
+    /// `note(_:at:)` for the provider's other notes (retries, re-request answers, losses).
+    @inline(never)
+    private mutating func noteSeldom(_ note: ProviderNote, at now: SimTime) {
         switch note {
         case .sent(let push, let isRetry): ledger.pushSent(push, isRetry: isRetry)
         case .retryScheduled:

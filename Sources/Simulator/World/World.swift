@@ -330,9 +330,9 @@ package struct World {
         eventsAtOnce = 0
     }
 
-    /// `handle(_:at:observer:)`, with the two messages most played (a request reaching APNs,
-    /// a notification reaching the phone) handled in the play loop itself, without the
-    /// call and dispatch of `handle`.
+    /// `handle(_:at:observer:)`, with the messages most played (a request reaching APNs, a
+    /// notification reaching the phone, a tap, a re-request's steps) handled in the play loop
+    /// itself, without the call and dispatch of `handle`.
     @inline(__always)
     private mutating func handleInLoop<Observer: WorldObserver>(_ message: WorldEvent, at now: SimTime, observer: Observer.Type) {
         switch message {
@@ -342,10 +342,24 @@ package struct World {
         case .pushReachesDevice(let slot):
             Observer.handling(message, at: now, in: &self)
             pushReachesDevice(slot, at: now, observer: Observer.self)
+        case .tapped(let tappedMessage):
+            // A tap opens the app: after the two above, the commonest message in flight.
+            Observer.handling(message, at: now, in: &self)
+            tapped(tappedMessage, at: now, observer: Observer.self)
+        // A re-request's three steps: the next commonest.
+        case .rerequestReachesProvider(let position, let gap, let invocation, let returnDelay):
+            Observer.handling(message, at: now, in: &self)
+            serveRerequest(position: position, gap: gap, invocation: invocation, returnDelay: returnDelay, at: now,
+                           observer: Observer.self)
+        case .answerReachesDevice(let invocation, let ok):
+            Observer.handling(message, at: now, in: &self)
+            rerequestAnswerArrives(invocation: invocation, ok: ok, at: now, observer: Observer.self)
+        case .extensionDeadline(let invocation):
+            Observer.handling(message, at: now, in: &self)
+            extensionDeadlinePasses(invocation: invocation, at: now, observer: Observer.self)
         case .connectionReachesAPNs, .disconnectionReachesAPNs, .bounceReachesAPNs, .tokenChangeReachesAPNs,
              .registrationReachesProvider, .subscriptionSyncReachesProvider, .apnsErrorReachesProvider,
-             .sendFailureReachesProvider, .retryDue, .powerWindowOpens, .rerequestReachesProvider, .answerReachesDevice,
-             .extensionDeadline, .appUpdateReachesDevice, .tapped, .faultReachesProvider:
+             .sendFailureReachesProvider, .retryDue, .powerWindowOpens, .appUpdateReachesDevice, .faultReachesProvider:
             handle(message, at: now, observer: Observer.self)
         }
     }

@@ -48,10 +48,15 @@ public struct Reports: Sendable {
     public static let summaryColumns = ["strategy"] + ([.messages, .delivered, .summarized] as [OutcomeCounter]).map(\.columnName)
                                         + ["lost", "pending", "deliverability", "measured_deliverability", "informed_rate",
                                            OutcomeCounter.pushesSent.columnName, "rerequests", "duplicates_shown", "collapsed",
-                                           "latency_p50_s", "latency_p95_s", "latency_p99_s"]
+                                           "latency_p50_s", "latency_p95_s", "latency_p99_s"] + recoveryColumns
                                         + LossReason.allCases.map { "lost_" + $0.columnName }
                                         + ["pushes_per_message"] + ChainCounts.columnNames
                                         + Metric.allCases.flatMap(estimateColumns)
+
+    /// The recovered messages (first shown from a copy the provider re-sent) and their
+    /// latency, apart from the first copies': after the latency columns.
+    public static let recoveryColumns = ["recovered", "recovered_latency_p50_s", "recovered_latency_p95_s",
+                                         "first_copy_latency_p95_s"]
 
     /// The fault columns (`fault_<kind>_<measure>`, `APNsFaultCounts`), after every other
     /// column, in the summary of a scenario that names `apns.faults` only: the summary of any
@@ -117,7 +122,13 @@ public struct Reports: Sendable {
         var apns = CSV.row(Self.apnsColumns)
         let stages = Self.funnelStages
         for (index, (strategy, aggregate)) in zip(result.strategies, result.aggregates).enumerated() {
-            let latency = [0.50, 0.95, 0.99].map { aggregate.latency.quantile($0).map { FixedPoint.seconds(microseconds: $0) } ?? "" }
+            func seconds(_ histogram: LatencyHistogram, _ quantile: Double) -> String {
+                histogram.quantile(quantile).map { FixedPoint.seconds(microseconds: $0) } ?? ""
+            }
+            let recovered = aggregate.recoveredLatency
+            let latency = [0.50, 0.95, 0.99].map { seconds(aggregate.latency, $0) }
+                + [String(recovered.total), seconds(recovered, 0.5), seconds(recovered, 0.95),
+                   seconds(aggregate.firstCopyLatency, 0.95)]
             summary += CSV.row([strategy.label, String(aggregate[.messages]), String(aggregate[.delivered]),
                                 String(aggregate[.summarized]), String(aggregate.lost), String(aggregate.pending),
                                 FixedPoint.ratio(aggregate[.delivered], aggregate[.messages]),

@@ -61,6 +61,10 @@ package struct LineChart {
     /// Values closer than this many pixels are drawn as coinciding (`overlaps`): about a
     /// line's width, where one line would hide the other.
     package var coincidencePixels = 2.0
+    /// Draws coinciding lines in alternating dashes and nested markers (`overlaps`); false:
+    /// each line as it is, later ones over earlier ones (for a chart whose lines are each
+    /// shown apart elsewhere, or whose segments are too short for dashes).
+    package var drawsOverlaps = true
 
     package init(id: String, title: String, xAxis: Axis, yAxis: Axis, series: [Series],
                  shaded: [ClosedRange<Double>] = [], shadedLabel: String? = nil, references: [Tick] = [],

@@ -48,13 +48,14 @@ public struct Reports: Sendable {
     public static let summaryColumns = ["strategy"] + ([.messages, .delivered, .summarized] as [OutcomeCounter]).map(\.columnName)
                                         + ["lost", "pending", "deliverability", "measured_deliverability", "informed_rate",
                                            OutcomeCounter.pushesSent.columnName, "rerequests", "duplicates_shown", "collapsed",
-                                           "latency_p50_s", "latency_p95_s", "latency_p99_s"] + recoveryColumns
+                                           "latency_p50_s", "latency_p95_s", "latency_p99_s"]
                                         + LossReason.allCases.map { "lost_" + $0.columnName }
                                         + ["pushes_per_message"] + ChainCounts.columnNames
-                                        + Metric.allCases.flatMap(estimateColumns)
+                                        + Metric.allCases.flatMap(estimateColumns) + recoveryColumns
 
     /// The recovered messages (first shown from a copy the provider re-sent) and their
-    /// latency, apart from the first copies': after the latency columns.
+    /// latency, apart from the first copies': after the estimates (a column added later
+    /// goes last, so the earlier ones keep their places).
     public static let recoveryColumns = ["recovered", "recovered_latency_p50_s", "recovered_latency_p95_s",
                                          "first_copy_latency_p95_s"]
 
@@ -127,8 +128,8 @@ public struct Reports: Sendable {
             }
             let recovered = aggregate.recoveredLatency
             let latency = [0.50, 0.95, 0.99].map { seconds(aggregate.latency, $0) }
-                + [String(recovered.total), seconds(recovered, 0.5), seconds(recovered, 0.95),
-                   seconds(aggregate.firstCopyLatency, 0.95)]
+            let recovery = [String(recovered.total), seconds(recovered, 0.5), seconds(recovered, 0.95),
+                            seconds(aggregate.firstCopyLatency, 0.95)]
             summary += CSV.row([strategy.label, String(aggregate[.messages]), String(aggregate[.delivered]),
                                 String(aggregate[.summarized]), String(aggregate.lost), String(aggregate.pending),
                                 FixedPoint.ratio(aggregate[.delivered], aggregate[.messages]),
@@ -143,6 +144,7 @@ public struct Reports: Sendable {
                                    Self.estimateFields(metric, result.estimate(metric, strategy: index),
                                                        denominator: metric.denominator(of: aggregate))
                                }
+                               + recovery
                                + (faultsNamed ? aggregate.faults.values.map { String($0) } : []))
             for (day, counts) in aggregate.daily.enumerated() {
                 daily += CSV.row([strategy.label, scenario.start.adding(days: day).description, String(counts[.messages]),

@@ -65,6 +65,8 @@ package struct LineChart {
     /// each line as it is, later ones over earlier ones (for a chart whose lines are each
     /// shown apart elsewhere, or whose segments are too short for dashes).
     package var drawsOverlaps = true
+    /// The legend's height in rows at least: charts set side by side keep their plots level.
+    package var legendRows = 0
 
     package init(id: String, title: String, xAxis: Axis, yAxis: Axis, series: [Series],
                  shaded: [ClosedRange<Double>] = [], shadedLabel: String? = nil, references: [Tick] = [],
@@ -93,7 +95,7 @@ package struct LineChart {
     /// The plot area: left, top, right, bottom, in pixels.
     package var plot: (left: Double, top: Double, right: Double, bottom: Double) {
         let left = 68.0, right = width - 28
-        let top = 16 + Double(legend.rows(width: right - left)) * 18 + 6
+        let top = 16 + Double(max(legendRows, legend.rows(width: right - left))) * 18 + 6
         return (left, top, right, height - 52)
     }
 

@@ -47,7 +47,7 @@ extension ReportCharts {
         // A tick every other week: a panel is half the page wide.
         if xAxis.ticks.count > 5 { xAxis.ticks = xAxis.ticks.enumerated().filter { $0.offset % 2 == 0 }.map(\.element) }
         let weekends = weekendRanges(scenario: scenario, days: days)
-        return panels.enumerated().map { offset, panel in
+        return LineChart.levelled(panels.enumerated().map { offset, panel in
             let zero = LineChart.Series(label: "no difference", colour: Palette.axis,
                                         points: [(-0.5, 0), (Double(days) - 0.5, 0)], dashed: true)
             var chart = LineChart(id: "daily-difference-\(offset + 1)",
@@ -57,7 +57,7 @@ extension ReportCharts {
             chart.drawsOverlaps = false
             chart.legendEntries = panel.legend
             return chart
-        }
+        })
     }
 
     /// The weekends among days 0 … days−1 as x-ranges, one per weekend, not per day:

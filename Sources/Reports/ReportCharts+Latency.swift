@@ -69,12 +69,11 @@ extension ReportCharts {
         // "1 day" is labelled only where its label fits right of its line, clear of "1 h"'s.
         let day = Tick(value: 86400, label: xAxis.domain.upperBound >= 5 * 86400 ? "1 day" : "")
         let yAxis = Axis.linear("delivered shown (%)", covering: 0...100)
-        let recovering = result.aggregates.contains { $0.recoveredLatency.total > 0 }
         let baseline = result.aggregates[0]
         let baselineCurve = LineChart.Series(label: result.strategies[0].label, colour: "#9A9A9A",
                                              points: zip(grid, cumulative(baseline.latency, of: baseline.latency.total, at: grid))
                                                  .map { ($0, 100 * $1) })
-        return zip(result.strategies, result.aggregates).enumerated().map { index, pair in
+        return LineChart.levelled(zip(result.strategies, result.aggregates).enumerated().map { index, pair in
             let (strategy, aggregate) = pair
             let colour = Palette.series(index), total = aggregate.latency.total
             let all = cumulative(aggregate.latency, of: total, at: grid)
@@ -98,9 +97,8 @@ extension ReportCharts {
                                   width: panelWidth, height: latencyPanelHeight)
             chart.drawsOverlaps = false
             chart.legendEntries = legend
-            chart.legendRows = recovering ? 2 : 1
             return chart
-        }
+        })
     }
 
     /// What the latency panels mean, in words under them: each strategy with recovered

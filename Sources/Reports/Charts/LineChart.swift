@@ -92,8 +92,21 @@ package struct LineChart {
         return Legend(entries: entries)
     }
 
+    /// `charts` with their legends as tall as the tallest one's, so their plots sit level
+    /// when set side by side.
+    /// - Complexity: O(charts × legend entries).
+    package static func levelled(_ charts: [LineChart]) -> [LineChart] {
+        let rows = charts.map { $0.legend.rows(width: $0.width - 68 - 28) }.max() ?? 0
+        return charts.map { chart in
+            var chart = chart
+            chart.legendRows = max(chart.legendRows, rows)
+            return chart
+        }
+    }
+
     /// The plot area: left, top, right, bottom, in pixels.
     package var plot: (left: Double, top: Double, right: Double, bottom: Double) {
+        // `levelled` takes the legend's width from these margins.
         let left = 68.0, right = width - 28
         let top = 16 + Double(max(legendRows, legend.rows(width: right - left))) * 18 + 6
         return (left, top, right, height - 52)

@@ -9,6 +9,10 @@ extension ReportCharts {
     /// Pixel size of one panel; the page sets them two abreast.
     package static let panelWidth = 440.0, differencePanelHeight = 230.0
 
+    /// The width of each of `count` panels: half the page's, or all of it for one alone.
+    /// - Complexity: O(1).
+    package static func panelWidth(count: Int) -> Double { count == 1 ? 880 : panelWidth }
+
     /// One chart per strategy after the first: its daily deliverability minus the first
     /// strategy's (the baseline), in percentage points, by the mail's arrival day, with
     /// the paired 95% interval shaded (`SimulationResult.dailyDifference`), a dashed line at
@@ -53,7 +57,7 @@ extension ReportCharts {
             var chart = LineChart(id: "daily-difference-\(offset + 1)",
                                   title: "Daily deliverability of \(panel.series.label), percentage points",
                                   xAxis: xAxis, yAxis: yAxis, series: [zero, panel.series], shaded: weekends,
-                                  width: panelWidth, height: differencePanelHeight)
+                                  width: panelWidth(count: panels.count), height: differencePanelHeight)
             chart.drawsOverlaps = false
             chart.legendEntries = panel.legend
             return chart

@@ -94,7 +94,7 @@ extension ReportCharts {
             var chart = LineChart(id: "latency-\(index + 1)", title: "Latency of \(strategy.label): share of delivered messages shown within a time",
                                   xAxis: xAxis, yAxis: yAxis, series: series,
                                   references: [Tick(value: 60, label: "1 min"), Tick(value: 3600, label: "1 h"), day],
-                                  width: panelWidth, height: latencyPanelHeight)
+                                  width: panelWidth(count: result.strategies.count), height: latencyPanelHeight)
             chart.drawsOverlaps = false
             chart.legendEntries = legend
             return chart

@@ -74,7 +74,7 @@ package enum ReportPage {
                             + "strategy, on one scale. The shaded 95% interval is the paired one: every strategy sees the same "
                             + "users, so a day's difference is known far better than either day's figure. Where the band "
                             + "stays clear of the dashed zero line, the two differ that day. Weekends are shaded.",
-                            differences.map { $0.svg() }.joined(), figureClass: "multiples")
+                            differences.map { $0.svg() }.joined(), figureClass: differences.count > 1 ? "multiples" : nil)
         }
         html += section("outcomes", "Where messages go",
                         "Every message ends in one bucket: delivered, summarized, lost (by the reason of its first loss) or still pending.",
@@ -90,7 +90,8 @@ package enum ReportPage {
                         + "first copies alone and the shaded gap above it the recovered ones."
                         + (result.strategies.count > 1 ? " Grey: \(result.strategies[0].label), to compare." : ""),
                         latency.isEmpty ? "<p class=\"empty\">No message was delivered.</p>\n" : latency.map { $0.svg() }.joined(),
-                        notes: ReportCharts.latencyNote(result: result).map { [$0] } ?? [], figureClass: "multiples")
+                        notes: ReportCharts.latencyNote(result: result).map { [$0] } ?? [],
+                        figureClass: latency.count > 1 ? "multiples" : nil)
         html += section("cost", "Cost",
                         "Requests sent to APNs (originals and re-sends) and re-requests made by the extensions, per message.",
                         ReportCharts.cost(result: result).svg() + costTable(result: result))

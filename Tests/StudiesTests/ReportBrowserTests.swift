@@ -225,7 +225,7 @@ struct ReportBrowserTests {
             let xs = stride(from: 0, to: coordinates.count, by: 2).map { coordinates[$0] }
             let ys = stride(from: 1, to: coordinates.count, by: 2).map { coordinates[$0] }
             #expect(!path.dropFirst().contains("M"), "\(strategy.label): one unbroken line")
-            #expect(xs.first == 68 && xs.last == ReportCharts.panelWidth - 28, "\(strategy.label)")
+            #expect(xs.first == 68 && xs.last == ReportCharts.panelWidth(count: result.strategies.count) - 28, "\(strategy.label)")
             #expect(ys.last == ys.min(), "\(strategy.label)")
         }
     }

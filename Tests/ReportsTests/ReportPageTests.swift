@@ -247,6 +247,7 @@ struct ReportPageTests {
         #expect(note.hasPrefix("A long tail is late delivery, not slow delivery."))
         #expect(note.contains("queue's p95 is ") && note.contains(" recovered messages ("))
         #expect(html.contains("<p class=\"note\">A long tail is late delivery"))
+        #expect(html.contains("<th>latency p95</th><th>p95, first copies</th>"))
         #expect(ReportCharts.grouped(63580) == "63,580" && ReportCharts.grouped(-1234567) == "-1,234,567" && ReportCharts.grouped(999) == "999")
         #expect(ReportCharts.readableSeconds(microseconds: 3_690_988_000) == "3,691" && ReportCharts.readableSeconds(microseconds: 516_000) == "0.516")
     }

@@ -34,9 +34,10 @@ public enum DeviceEffect: Equatable, Sendable, BitwiseCopyable {
     /// Wake this invocation after `after` if it has not finished (the ~30 s limit).
     case startDeadline(invocation: Int32, after: SimDuration)
     /// The push's own notification is in Notification Center (`messageIndex`: the
-    /// push's message). `replacedExisting`: it took the place of an entry with the
-    /// same collapse id instead of adding one. `run`: how the extension took part.
-    case presented(messageIndex: Int32, replacedExisting: Bool, run: ExtensionRun)
+    /// push's message). `isResend`: the copy shown is one the provider re-sent (a
+    /// re-request's answer), not the original. `replacedExisting`: it took the place of
+    /// an entry with the same collapse id instead of adding one. `run`: how the extension took part.
+    case presented(messageIndex: Int32, isResend: Bool, replacedExisting: Bool, run: ExtensionRun)
     /// The provider's successful answer to this re-request reached the device after
     /// it had lost the network: the extension's request fails, so it shows "you have
     /// missed messages" (a `summaryShown` follows) while the provider's re-sends still
@@ -531,7 +532,7 @@ public struct Phone: Sendable {
 
     private mutating func present(_ push: PushNotification, run: ExtensionRun, at now: SimTime,
                                   into effects: inout OwnedBuffer<DeviceEffect>) {
-        effects.append(.presented(messageIndex: push.payload.messageIndex,
+        effects.append(.presented(messageIndex: push.payload.messageIndex, isResend: push.isResend,
                                   replacedExisting: enterNotificationCenter(push, at: now), run: run))
     }
 

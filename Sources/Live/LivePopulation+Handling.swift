@@ -224,7 +224,8 @@ extension LivePopulation: APNsEffectLane, DeviceEffectLane {
 
     /// A mail's own push drawn: its first showing is the one the user may tap (with a
     /// provider link, a re-sent copy of a mail already shown is not the first).
-    package mutating func presented(messageIndex: Int32, replacedExisting: Bool, run: ExtensionRun, at now: SimTime) -> Bool {
+    package mutating func presented(messageIndex: Int32, isResend: Bool, replacedExisting: Bool, run: ExtensionRun,
+                                   at now: SimTime) -> Bool {
         let index = Int(routedLane)
         lanes[index].counts[.shown] += 1
         if case .timedOut = run { lanes[index].counts[.rerequestTimeouts] += 1 }

@@ -1,5 +1,19 @@
 import Simulator
 
+extension StrategyAggregate {
+    /// Mail → first presentation of the delivered messages first shown from their
+    /// original push: `latency` less `recoveredLatency`.
+    /// - Complexity: O(buckets).
+    package var firstCopyLatency: LatencyHistogram {
+        var histogram = LatencyHistogram()
+        for (bucket, count) in latency.nonEmptyBuckets {
+            let first = count - min(count, recoveredLatency.counts[bucket])
+            if first > 0 { histogram.add(bucket: bucket, count: first) }
+        }
+        return histogram
+    }
+}
+
 extension LatencyHistogram {
     /// The empirical distribution function at each non-empty bucket's upper end:
     /// (seconds, share of values at or below it), increasing to 1; empty when nothing was recorded.

@@ -55,6 +55,7 @@ package struct PartialResult {
     private static func encoded(_ aggregate: StrategyAggregate) -> String {
         let counts: [String] = StrategyAggregate.counts.map { String(aggregate[keyPath: $0.field]) }
         let latency: [String] = aggregate.latency.nonEmptyBuckets.map { JSONText.array([String($0.0), String($0.1)]) }
+        let recovered: [String] = aggregate.recoveredLatency.nonEmptyBuckets.map { JSONText.array([String($0.0), String($0.1)]) }
         let daily: [String] = aggregate.daily.map { JSONText.integers($0.values) }
         // Only when a fault cost something: a run without faults writes the same bytes as before them.
         let faults: [(String, String)] = aggregate.faults.isZero ? [] : [("faults", JSONText.integers(aggregate.faults.values))]
@@ -68,6 +69,10 @@ package struct PartialResult {
             ("background", JSONText.integers(aggregate.background.values)),
         ]) + [
             ("latency", JSONText.array(latency)),
+        ] + (recovered.isEmpty ? [] : [
+            // Only where a re-sent copy was shown: a partial result without one reads as before.
+            ("recoveredLatency", JSONText.array(recovered)),
+        ]) + [
             ("daily", JSONText.array(daily)),
             ("dailyLost", JSONText.integers(aggregate.dailyLostByReason)),
             ("blocks", JSONText.integers(aggregate.blocks)),
@@ -325,7 +330,8 @@ package struct PartialResult {
                 }
                 aggregate.background = background
             }
-            try readLatency(fields["latency"], into: &aggregate)
+            try readLatency(fields["latency"], into: &aggregate.latency)
+            if fields["recoveredLatency"] != nil { try readLatency(fields["recoveredLatency"], into: &aggregate.recoveredLatency) }
             let days = try array(fields["daily"])
             guard days.count == dayCount else { throw fail("\(damaged) (daily)") }
             for (day, node) in days.enumerated() {
@@ -346,7 +352,7 @@ package struct PartialResult {
 
         /// The latency's non-empty buckets, each a bucket a latency can fall in, their counts
         /// adding up within an Int64.
-        func readLatency(_ node: JSONNode?, into aggregate: inout StrategyAggregate) throws(DecodingError) {
+        func readLatency(_ node: JSONNode?, into histogram: inout LatencyHistogram) throws(DecodingError) {
             var latencyTotal: Int64 = 0
             for bucket in try array(node) {
                 let pair = try array(bucket)
@@ -360,7 +366,7 @@ package struct PartialResult {
                 let (total, overflow) = latencyTotal.addingReportingOverflow(count)
                 guard !overflow else { throw fail("\(damaged) (latency counts add up past \(Int64.max))") }
                 latencyTotal = total
-                aggregate.latency.add(bucket: index, count: UInt64(count))
+                histogram.add(bucket: index, count: UInt64(count))
             }
         }
 

@@ -1,47 +1,15 @@
 import Base
 import Simulator
 
-/// What the daily chart cannot say by itself, in words under it: which strategies' lines
-/// coincide (and so are drawn over each other), and which days' measured figures are left
-/// out because their measurement window runs past the run's end.
+/// What the daily chart cannot say by itself, in words under it: which days' measured
+/// figures are left out because their measurement window runs past the run's end. (Lines
+/// that coincide need no words: `dailyDifferences` draws each strategy apart.)
 extension ReportCharts {
     /// The notes under `chart` (as `dailyDeliverability` drew it for `scenario` and
     /// `result`), as plain text, in reading order; none when there is nothing to say.
     /// - Complexity: O(strategies × days × log(strategies)).
     package static func dailyNotes(scenario: Scenario, result: SimulationResult, chart: LineChart) -> [String] {
-        [coincidenceNote(scenario: scenario, chart: chart), truncationNote(scenario: scenario, result: result)].compactMap { $0 }
-    }
-
-    /// "queue-as-published and queue-no-collapse-id lie on queue on every day; …": each
-    /// strategy whose true line lies within the chart's coincidence tolerance of an
-    /// earlier one's (the one drawn under it), with the days it does; measured lines named
-    /// apart where they coincide otherwise. nil when no lines coincide.
-    /// - Complexity: O(strategies × days × log(strategies)).
-    package static func coincidenceNote(scenario: Scenario, chart: LineChart) -> String? {
-        // The chart's series alternate: a strategy's true line (even), then its measured one (odd).
-        let coincidences = chart.coincidences
-        func phrases(measured: Bool) -> [String] {
-            Coincidence.phrases(coincidences.filter { ($0.series % 2 == 1) == measured },
-                                name: { chart.series[$0 - $0 % 2].label }) { days, shared in
-                if days == shared { return "on every day" }
-                let indices = days.map { Int($0) }
-                if dateRangeCount(indices) <= 3 { return "on " + dateRanges(indices, start: scenario.start) }
-                return "on \(days.count) of \(shared.count) days (\(dateRanges([indices[0]], start: scenario.start)) to "
-                    + "\(dateRanges([indices[indices.count - 1]], start: scenario.start)))"
-            }
-        }
-        let solid = phrases(measured: false), dashed = phrases(measured: true)
-        guard !solid.isEmpty || !dashed.isEmpty else { return nil }
-        let tolerance = chart.coincidenceTolerance
-        let within = FixedPoint.decimal(tolerance, places: tolerance < 0.1 ? 2 : 1)
-        var text = "Lines within \(within) percentage points of each other (a line's width here) lie on top of each other: "
-            + "they are drawn in alternating dashes of their colours, their markers nested (the lower one's larger), with one "
-            + "shaded interval in the lower one's colour."
-        if !solid.isEmpty { text += " True lines: " + solid.joined(separator: "; ") + "." }
-        if !dashed.isEmpty {
-            text += solid == dashed ? " Their measured lines likewise." : " Measured lines: " + dashed.joined(separator: "; ") + "."
-        }
-        return text
+        [truncationNote(scenario: scenario, result: result)].compactMap { $0 }
     }
 
     /// "The measured figures of Feb 28 are left out …": the days whose measurement window

@@ -10,7 +10,8 @@ package enum ReportCharts {
     /// Daily deliverability per strategy by the mail's arrival day: the true figure solid
     /// with filled markers, the talk's measured figure dashed with hollow ones, in the
     /// strategy's colour and marker shape, weekends shaded. Lines that coincide are drawn
-    /// so each shows (`LineChart.overlaps`; `dailyNotes` names them).
+    /// so each shows where it can (`LineChart.overlaps`); `dailyDifferences` draws each
+    /// strategy apart.
     /// A day whose measurement window runs past the run's end (`Scenario.measurementTruncated`)
     /// has no measured point: it would read low for want of the next day's launches, and
     /// neither the line nor the y axis should follow it; a reference line marks the day.
@@ -57,15 +58,7 @@ package enum ReportCharts {
         yAxis.domain = yAxis.domain.lowerBound...min(100, yAxis.domain.upperBound)
         yAxis.ticks.removeAll { $0.value > 100 }
         let days = scenario.dayCount
-        // One band per weekend, not per day: adjacent rectangles would show a seam.
-        var weekends: [ClosedRange<Double>] = []
-        for day in 0..<days where scenario.start.adding(days: day).weekday >= 5 {
-            if let last = weekends.last, last.upperBound == Double(day) - 0.5 {
-                weekends[weekends.count - 1] = last.lowerBound...Double(day) + 0.5
-            } else {
-                weekends.append(Double(day) - 0.5...Double(day) + 0.5)
-            }
-        }
+        let weekends = weekendRanges(scenario: scenario, days: days)
         let truncated = (0..<days).filter { scenario.measurementTruncated(day: $0) }
         var chart = LineChart(id: "daily", title: "Daily deliverability per strategy, true (solid) and measured (dashed)",
                               xAxis: dayAxis(start: scenario.start, days: days), yAxis: yAxis, series: series,
@@ -120,22 +113,6 @@ package enum ReportCharts {
                                groups: stages.map { $0.stage.replacingOccurrences(of: "_", with: " ") },
                                xLabel: "stage of the delivery chain", yAxis: Axis.linear("share of messages (%)", covering: 0...100),
                                series: series)
-    }
-
-    /// Mail-to-shown latency as a cumulative distribution per strategy, on a log time axis.
-    /// - Complexity: O(strategies × buckets).
-    package static func latency(result: SimulationResult) -> LineChart {
-        let curves = result.aggregates.map { $0.latency.cumulativeShares() }
-        let times = curves.flatMap { $0.map(\.seconds) }
-        let series = zip(result.strategies, curves).enumerated().map { index, pair in
-            LineChart.Series(label: pair.0.label, colour: Palette.series(index),
-                             points: pair.1.map { ($0.seconds, 100 * $0.share) })
-        }
-        let xAxis = Axis.logarithmic("time from mail arrival to its notification shown (s, log scale)",
-                                     covering: (times.min() ?? 0.1)...(times.max() ?? 10))
-        return LineChart(id: "latency", title: "Latency: share of delivered messages shown within a time",
-                         xAxis: xAxis, yAxis: Axis.linear("delivered messages shown (%)", covering: 0...100), series: series,
-                         references: [Tick(value: 60, label: "1 min"), Tick(value: 3600, label: "1 h"), Tick(value: 86400, label: "1 day")])
     }
 
     /// Cost: pushes sent and re-requests, per message, per strategy.

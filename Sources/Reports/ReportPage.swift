@@ -64,18 +64,34 @@ package enum ReportPage {
                         "Share of each day's mail whose own notification was shown (solid, filled markers, with its 95% "
                         + "interval shaded where the run has standard errors), and what the talk's logging would report for "
                         + "that day (dashed, hollow markers: measured received / measured sent). Each strategy has its colour "
-                        + "and marker shape. Weekends are shaded.",
+                        + "and marker shape. Weekends are shaded. Strategies that lie on each other here are drawn apart "
+                        + "in the next section.",
                         daily.svg(), notes: ReportCharts.dailyNotes(scenario: scenario, result: result, chart: daily))
+        let differences = ReportCharts.dailyDifferences(scenario: scenario, result: result)
+        if let baseline = result.strategies.first, !differences.isEmpty {
+            html += section("daily-difference", "Each strategy against \(baseline.label), day by day",
+                            "Each strategy's daily deliverability minus \(baseline.label)'s, in percentage points, one chart a "
+                            + "strategy, on one scale. The shaded 95% interval is the paired one: every strategy sees the same "
+                            + "users, so a day's difference is known far better than either day's figure. Where the band "
+                            + "stays clear of the dashed zero line, the two differ that day. Weekends are shaded.",
+                            differences.map { $0.svg() }.joined(), figureClass: differences.count > 1 ? "multiples" : nil)
+        }
         html += section("outcomes", "Where messages go",
                         "Every message ends in one bucket: delivered, summarized, lost (by the reason of its first loss) or still pending.",
                         ReportCharts.outcomes(result: result).svg() + outcomesTable(result: result))
         html += section("funnel", "The funnel",
                         "How many messages reached each stage of the delivery chain, as a share of all messages.",
                         ReportCharts.funnel(result: result).svg() + funnelTable(result: result))
+        let latency = ReportCharts.latencyPanels(result: result)
         html += section("latency", "Latency",
-                        "Distribution of the time from a mail's arrival to its own notification being shown, over delivered messages "
-                        + "(histogram buckets ≤ 3% wide; log time axis).",
-                        ReportCharts.latency(result: result).svg())
+                        "Distribution of the time from a mail's arrival to its own notification being shown, over delivered "
+                        + "messages (histogram buckets ≤ 3% wide; log time axis), one chart a strategy over the whole range. "
+                        + "Where messages were recovered (first shown from a copy the provider re-sent), the dashed line is the "
+                        + "first copies alone and the shaded gap above it the recovered ones."
+                        + (result.strategies.count > 1 ? " Grey: \(result.strategies[0].label), to compare." : ""),
+                        latency.isEmpty ? "<p class=\"empty\">No message was delivered.</p>\n" : latency.map { $0.svg() }.joined(),
+                        notes: ReportCharts.latencyNote(result: result).map { [$0] } ?? [],
+                        figureClass: latency.count > 1 ? "multiples" : nil)
         html += section("cost", "Cost",
                         "Requests sent to APNs (originals and re-sends) and re-requests made by the extensions, per message.",
                         ReportCharts.cost(result: result).svg() + costTable(result: result))
@@ -93,9 +109,11 @@ package enum ReportPage {
     }
 
     /// A titled section with its explanation and content, and notes under it.
+    /// `figureClass`: the figure's class (`multiples`: small charts two abreast).
     private static func section(_ id: String, _ title: String, _ explanation: String, _ content: String,
-                                notes: [String] = []) -> String {
-        "<section id=\"\(id)\">\n<h2>\(SVG.escape(title))</h2>\n<p>\(SVG.escape(explanation))</p>\n<figure>\n"
+                                notes: [String] = [], figureClass: String? = nil) -> String {
+        "<section id=\"\(id)\">\n<h2>\(SVG.escape(title))</h2>\n<p>\(SVG.escape(explanation))</p>\n"
+            + (figureClass.map { "<figure class=\"\($0)\">\n" } ?? "<figure>\n")
             + content + "</figure>\n" + notes.map { "<p class=\"note\">\(SVG.escape($0))</p>\n" }.joined() + "</section>\n"
     }
 
@@ -143,7 +161,13 @@ package enum ReportPage {
         return text.isEmpty ? "–" : text + "%"
     }
 
+    /// The summary table; where some strategy recovered messages, its first copies' p95
+    /// beside the p95, so a long tail is not read as a slower delivery.
     private static func summaryTable(result: SimulationResult) -> String {
+        let recovering = result.aggregates.contains { $0.recoveredLatency.total > 0 }
+        func seconds(_ histogram: LatencyHistogram, _ quantile: Double) -> String {
+            histogram.quantile(quantile).map { FixedPoint.seconds(microseconds: $0) + " s" } ?? "–"
+        }
         let rows = result.strategies.indices.map { index in
             let aggregate = result.aggregates[index]
             func rate(_ metric: Metric) -> String {
@@ -152,10 +176,12 @@ package enum ReportPage {
             }
             return [result.strategies[index].label, String(aggregate[.messages]), rate(.deliverability),
                     rate(.measuredDeliverability), rate(.informedRate)]
-                + [0.5, 0.95].map { aggregate.latency.quantile($0).map { FixedPoint.seconds(microseconds: $0) + " s" } ?? "–" }
+                + [seconds(aggregate.latency, 0.5), seconds(aggregate.latency, 0.95)]
+                + (recovering ? [seconds(aggregate.firstCopyLatency, 0.95)] : [])
         }
         return "<section id=\"summary\">\n<h2>Summary</h2>\n"
-            + table(["strategy", "messages", "deliverability", "measured deliverability", "informed rate", "latency p50", "latency p95"], rows,
+            + table(["strategy", "messages", "deliverability", "measured deliverability", "informed rate", "latency p50", "latency p95"]
+                    + (recovering ? ["p95, first copies"] : []), rows,
                     caption: "Rates ± the half-width of their 95% interval, in percentage points")
             + "</section>\n"
     }
@@ -210,10 +236,12 @@ package enum ReportPage {
     code { font: 13px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; white-space: pre-wrap; word-break: break-all; }
     figure { margin: 0; }
     svg.chart { display: block; width: 100%; height: auto; margin: 8px 0; }
+    figure.multiples { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 0 16px; }
     table { border-collapse: collapse; margin: 12px 0; font-size: 13px; font-variant-numeric: tabular-nums; }
     caption { text-align: left; color: #555; padding-bottom: 4px; }
     th, td { padding: 3px 10px; border-bottom: 1px solid #e2e2e2; text-align: right; }
     thead th { border-bottom: 1px solid #999; }
+    #summary td, #summary tbody th { white-space: nowrap; }
     th:first-child { text-align: left; font-weight: normal; }
     thead th:first-child { font-weight: bold; }
     footer { margin-top: 36px; color: #555; font-size: 13px; }

@@ -51,7 +51,13 @@ public struct Reports: Sendable {
                                            "latency_p50_s", "latency_p95_s", "latency_p99_s"]
                                         + LossReason.allCases.map { "lost_" + $0.columnName }
                                         + ["pushes_per_message"] + ChainCounts.columnNames
-                                        + Metric.allCases.flatMap(estimateColumns)
+                                        + Metric.allCases.flatMap(estimateColumns) + recoveryColumns
+
+    /// The recovered messages (first shown from a copy the provider re-sent) and their
+    /// latency, apart from the first copies': after the estimates (a column added later
+    /// goes last, so the earlier ones keep their places).
+    public static let recoveryColumns = ["recovered", "recovered_latency_p50_s", "recovered_latency_p95_s",
+                                         "first_copy_latency_p95_s"]
 
     /// The fault columns (`fault_<kind>_<measure>`, `APNsFaultCounts`), after every other
     /// column, in the summary of a scenario that names `apns.faults` only: the summary of any
@@ -117,7 +123,13 @@ public struct Reports: Sendable {
         var apns = CSV.row(Self.apnsColumns)
         let stages = Self.funnelStages
         for (index, (strategy, aggregate)) in zip(result.strategies, result.aggregates).enumerated() {
-            let latency = [0.50, 0.95, 0.99].map { aggregate.latency.quantile($0).map { FixedPoint.seconds(microseconds: $0) } ?? "" }
+            func seconds(_ histogram: LatencyHistogram, _ quantile: Double) -> String {
+                histogram.quantile(quantile).map { FixedPoint.seconds(microseconds: $0) } ?? ""
+            }
+            let recovered = aggregate.recoveredLatency
+            let latency = [0.50, 0.95, 0.99].map { seconds(aggregate.latency, $0) }
+            let recovery = [String(recovered.total), seconds(recovered, 0.5), seconds(recovered, 0.95),
+                            seconds(aggregate.firstCopyLatency, 0.95)]
             summary += CSV.row([strategy.label, String(aggregate[.messages]), String(aggregate[.delivered]),
                                 String(aggregate[.summarized]), String(aggregate.lost), String(aggregate.pending),
                                 FixedPoint.ratio(aggregate[.delivered], aggregate[.messages]),
@@ -132,6 +144,7 @@ public struct Reports: Sendable {
                                    Self.estimateFields(metric, result.estimate(metric, strategy: index),
                                                        denominator: metric.denominator(of: aggregate))
                                }
+                               + recovery
                                + (faultsNamed ? aggregate.faults.values.map { String($0) } : []))
             for (day, counts) in aggregate.daily.enumerated() {
                 daily += CSV.row([strategy.label, scenario.start.adding(days: day).description, String(counts[.messages]),

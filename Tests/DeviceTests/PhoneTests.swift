@@ -76,7 +76,7 @@ private extension DeviceEffect {
     }
 
     static func presented(_ push: PushNotification, replacedExisting: Bool, run: ExtensionRun) -> DeviceEffect {
-        .presented(messageIndex: push.payload.messageIndex, replacedExisting: replacedExisting, run: run)
+        .presented(messageIndex: push.payload.messageIndex, isResend: push.isResend, replacedExisting: replacedExisting, run: run)
     }
 
     static func summaryShown(_ push: PushNotification, fromPosition: Int32, toPosition: Int32,
@@ -146,7 +146,7 @@ struct PhoneTests {
     private static func replaced(_ effects: OwnedBuffer<DeviceEffect>) -> Bool? {
         for effect in effects.reversed() {
             switch effect {
-            case .presented(_, let replacedExisting, _): return replacedExisting
+            case .presented(_, _, let replacedExisting, _): return replacedExisting
             case .summaryShown(_, _, _, let replacedExisting): return replacedExisting
             case .connected, .disconnected, .deliveryFailed, .received, .logUploaded, .appUpdated, .rerequest,
                  .startDeadline, .rerequestAnswerMissed, .notShown, .tokenChanged, .registered,

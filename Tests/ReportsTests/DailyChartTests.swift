@@ -26,7 +26,7 @@ struct DailyChartTests {
 
     func count(_ needle: String, in text: String) -> Int { text.components(separatedBy: needle).count - 1 }
 
-    @Test("coinciding strategies stay distinct: each its own marker, the later drawn in dashes over the earlier, one band, and a note names them")
+    @Test("coinciding strategies stay distinct: each its own marker, the later drawn in dashes over the earlier, one band, and each its own difference chart instead of a paragraph naming them")
     func coincidingStrategiesAreDistinct() throws {
         let scenario = try Self.scenario()
         let result = try Simulation.run(scenario, threads: 2)
@@ -41,11 +41,14 @@ struct DailyChartTests {
         // One band for queue and queue-again, none mixed.
         #expect(count("class=\"band\"", in: svg) == 2)
         #expect(!svg.contains("class=\"band\" data-series=\"queue-again\""))
-        let note = try #require(ReportCharts.coincidenceNote(scenario: scenario, chart: chart))
-        #expect(note.contains("True lines: ") && note.contains("queue-again lies on queue on every day"))
-        #expect(note.contains("Their measured lines likewise.") || note.contains("Measured lines: "))
+        // No paragraph says which line hides which: each strategy after the first has its own chart.
         let html = ReportPage.render(scenario: scenario, result: result, commandLine: nil)
-        #expect(html.contains("<p class=\"note\">Lines within "))
+        #expect(!html.contains("Lines within ") && !html.contains(" lies on "))
+        #expect(html.contains("<section id=\"daily-difference\">"))
+        for (panel, label) in ["queue", "queue-again"].enumerated() {
+            #expect(html.contains("data-chart=\"daily-difference-\(panel + 1)\""))
+            #expect(html.contains("data-series=\"\(label) − no-queue\" data-points=\"\(scenario.dayCount)\""), "\(label)")
+        }
         // The legend names each strategy with its marker, and what solid and dashed mean.
         #expect(count("class=\"legend-marker\"", in: svg) == 3 + 2)
         #expect(svg.contains(">measured (the talk&#39;s method)</text>"))
@@ -53,14 +56,36 @@ struct DailyChartTests {
         #expect(chart.legend.rows(width: chart.plot.right - chart.plot.left) == 2)
     }
 
-    @Test("lines apart by more than a line's width are not named: two strategies with different figures give no note")
-    func distinctStrategiesNeedNoNote() throws {
-        var scenario = try Self.scenario()
-        scenario.strategies.removeLast()
+    @Test("the difference charts: each strategy after the first minus it, day by day, in percentage points with the paired 95% interval, narrower than the two days' own; one y axis for all")
+    func dailyDifferencesArePaired() throws {
+        let scenario = try Self.scenario()
         let result = try Simulation.run(scenario, threads: 2)
-        let chart = ReportCharts.dailyDeliverability(scenario: scenario, result: result)
-        let note = ReportCharts.coincidenceNote(scenario: scenario, chart: chart)
-        #expect(note == nil || !(note ?? "").contains("True lines"), "\(note ?? "")")
+        let panels = ReportCharts.dailyDifferences(scenario: scenario, result: result)
+        #expect(panels.count == 2)
+        #expect(panels.map(\.id) == ["daily-difference-1", "daily-difference-2"])
+        #expect(panels[0].yAxis.domain == panels[1].yAxis.domain)
+        let line = panels[0].series[1]
+        #expect(line.label == "queue − no-queue" && panels[0].series[0].dashed)
+        for day in 0..<scenario.dayCount {
+            let delivered = { (index: Int) in
+                Double(result.aggregates[index].daily[day][.delivered]) / Double(result.aggregates[index].daily[day][.messages])
+            }
+            let y = try #require(line.points[day].y)
+            #expect(abs(y - 100 * (delivered(1) - delivered(0))) < 1e-9)
+            let band = try #require(line.band?.first { $0.x == Double(day) })
+            #expect(band.lower <= y && y <= band.upper)
+            // Paired: narrower than the two strategies' own intervals put together.
+            let own = [0, 1].map { result.dailyEstimate(.deliverability, strategy: $0, day: day).standardError }
+            #expect((band.upper - band.lower) / 100 < 2 * 1.96 * (own[0] * own[0] + own[1] * own[1]).squareRoot() * 1.2)
+        }
+        // The same strategy under another label: its own chart, the same line.
+        #expect(panels[1].series[1].points.map(\.y) == line.points.map(\.y))
+        // One strategy alone has nothing to differ from.
+        var single = scenario
+        single.strategies = [scenario.strategies[0]]
+        let alone = SimulationResult(strategies: single.strategies, aggregates: [result.aggregates[0]],
+                                     users: result.users, events: result.events)
+        #expect(ReportCharts.dailyDifferences(scenario: single, result: alone).isEmpty)
     }
 
     @Test("the truncated last day's measured figure is left out: no point, no stretch of the y axis, a mark and a note saying why")

@@ -190,10 +190,10 @@ struct ReportPageTests {
         #expect(html.contains("<dt>command</dt><dd><code>pushsim run &#39;a b.json&#39;</code></dd>"))
     }
 
-    @Test("the page has the five charts; the daily one has a true and a measured line per strategy and shades the weekend")
+    @Test("the page has its charts (a latency chart per strategy, a difference chart per strategy after the first); the daily one has a true and a measured line per strategy and shades the weekend")
     func chartsOnThePage() throws {
         let (html, scenario, result) = try Self.page()
-        for chart in ["daily", "outcomes", "funnel", "latency", "cost"] {
+        for chart in ["daily", "outcomes", "funnel", "latency-1", "latency-2", "daily-difference-1", "cost"] {
             #expect(count("data-chart=\"\(chart)\"", in: html) == 1, "\(chart)")
         }
         let daily = ReportCharts.dailyDeliverability(scenario: scenario, result: result)
@@ -211,19 +211,62 @@ struct ReportPageTests {
         #expect(outcomes.categories.first?.label == "delivered" && outcomes.categories.last?.label == "pending")
         for (bar, aggregate) in zip(outcomes.bars, result.aggregates) { #expect(bar.values.reduce(0, +) == aggregate[.messages]) }
         #expect(ReportCharts.funnel(result: result).groups.count == Reports.funnelStages.count)
-        #expect(ReportCharts.latency(result: result).xAxis.logarithmic)
+        #expect(ReportCharts.latencyPanels(result: result).allSatisfy { $0.xAxis.logarithmic })
+    }
+
+    @Test("latency is drawn over its whole range: every strategy's curves start at the axis's left end, at no more than their share there, and run to its right end at 100%; recovered messages apart, with a note on what the long tail is")
+    func latencyOverItsWholeRange() throws {
+        let (html, _, result) = try Self.page()
+        let panels = ReportCharts.latencyPanels(result: result)
+        #expect(panels.count == result.strategies.count)
+        #expect(Set(panels.map { "\($0.xAxis.domain)" }).count == 1)
+        for (index, panel) in panels.enumerated() {
+            let aggregate = result.aggregates[index]
+            let delivered = try #require(panel.series.last)
+            #expect(delivered.label == result.strategies[index].label)
+            #expect(delivered.points.first?.x == panel.xAxis.domain.lowerBound)
+            #expect(delivered.points.last?.x == panel.xAxis.domain.upperBound)
+            #expect(delivered.points.last?.y == 100)
+            #expect(delivered.points.allSatisfy { $0.y != nil })
+            // Rising, never falling.
+            let shares = delivered.points.compactMap(\.y)
+            #expect(zip(shares, shares.dropFirst()).allSatisfy { $0 <= $1 })
+            // Recovered messages apart: a dashed first-copies line under the band of the recovered.
+            let firstCopies = panel.series.first { $0.label == "first copies" }
+            #expect((firstCopies != nil) == (aggregate.recoveredLatency.total > 0), "\(result.strategies[index].label)")
+            if let firstCopies {
+                #expect(firstCopies.dashed && firstCopies.points.last?.y ?? 100 < 100)
+                #expect(delivered.band?.count == delivered.points.count)
+            }
+            // The first strategy's curve in grey on the others' panels.
+            #expect(panel.series.contains { $0.colour == "#9A9A9A" } == (index > 0))
+        }
+        // This run's queue recovers messages: the note says what its long tail is.
+        #expect(result.aggregates[1].recoveredLatency.total > 0)
+        let note = try #require(ReportCharts.latencyNote(result: result))
+        #expect(note.hasPrefix("A long tail is late delivery, not slow delivery."))
+        #expect(note.contains("queue's p95 is ") && note.contains(" recovered messages ("))
+        #expect(html.contains("<p class=\"note\">A long tail is late delivery"))
+        #expect(html.contains("<th>latency p95</th><th>p95, first copies</th>"))
+        #expect(ReportCharts.grouped(63580) == "63,580" && ReportCharts.grouped(-1234567) == "-1,234,567" && ReportCharts.grouped(999) == "999")
+        #expect(ReportCharts.readableSeconds(microseconds: 3_690_988_000) == "3,691" && ReportCharts.readableSeconds(microseconds: 516_000) == "0.516")
     }
 
     @Test("a 95% band is drawn around each strategy's true line: the run's own daily intervals by default, or those given; with none, none is")
     func deliverabilityBands() throws {
-        let (byDefault, _, run) = try Self.page()
+        // The daily chart's section only: the difference and latency charts have bands of their own.
+        func daily(_ html: String) -> String {
+            html.components(separatedBy: "<section id=\"daily\">").last?.components(separatedBy: "</section>").first ?? ""
+        }
+        let (wholePage, _, run) = try Self.page()
+        let byDefault = daily(wholePage)
         #expect(count("class=\"band\"", in: byDefault) == run.strategies.count)
         // The summary table gives each rate with the half-width of its interval.
         let half = Reports.halfWidth(run.estimate(.deliverability, strategy: 1), percent: true)
-        #expect(half.hasPrefix(" ± ") && byDefault.contains(half + "</td>"))
-        #expect(byDefault.contains("<caption>Rates ± the half-width of their 95% interval, in percentage points</caption>"))
+        #expect(half.hasPrefix(" ± ") && wholePage.contains(half + "</td>"))
+        #expect(wholePage.contains("<caption>Rates ± the half-width of their 95% interval, in percentage points</caption>"))
         let noBands = [[ClosedRange<Double>?]](repeating: [nil, nil, nil, nil, nil, nil, nil, nil, nil], count: run.strategies.count)
-        #expect(!(try Self.page(bands: noBands).html.contains("class=\"band\"")))
+        #expect(!daily(try Self.page(bands: noBands).html).contains("class=\"band\""))
         // The default band is each day's interval from the run's blocks of users.
         let defaultBands = ReportPage.dailyBands(run)
         let day2 = try #require(defaultBands[0][2])
@@ -234,7 +277,7 @@ struct ReportPageTests {
         // As ratios, like Estimate.interval; a day without a standard error has none.
         let interval = try #require(Estimate(value: 0.9, standardError: 0.02).interval(confidence: 0.95))
         let bands = [[ClosedRange<Double>?]](repeating: [nil] + (1..<9).map { _ in interval }, count: 2)
-        let html = try Self.page(bands: bands).html
+        let html = daily(try Self.page(bands: bands).html)
         #expect(count("class=\"band\"", in: html) == 2)
         let (_, scenario, result) = try Self.page()
         let chart = ReportCharts.dailyDeliverability(scenario: scenario, result: result, bands: bands)

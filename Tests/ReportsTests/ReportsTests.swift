@@ -68,7 +68,7 @@ struct ReportsTests {
         queue-as-published,0,0,0,0,0,,,,0,0,0,0,,,,\(lostZeros),,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0
 
         """)
-        #expect(Reports.summaryColumns.count == 43 + 4 * 3 + LossReason.allCases.count * 4)
+        #expect(Reports.summaryColumns.count == 43 + 4 * 3 + LossReason.allCases.count * 4 + Reports.recoveryColumns.count)
     }
 
     @Test("summary.csv: each rate's standard error and 95% interval follow the counters, the lost shares with their values")
@@ -80,15 +80,17 @@ struct ReportsTests {
         }.joined(separator: ",")
         #expect(lines[0] == "deliverability_se,deliverability_low,deliverability_high,informed_rate_se,informed_rate_low,"
                 + "informed_rate_high,measured_deliverability_se,measured_deliverability_low,measured_deliverability_high,"
-                + "pushes_per_message_se,pushes_per_message_low,pushes_per_message_high," + lostColumns)
+                + "pushes_per_message_se,pushes_per_message_low,pushes_per_message_high," + lostColumns
+                + ",recovered,recovered_latency_p50_s,recovered_latency_p95_s,first_copy_latency_p95_s")
         // Every count sits in one block of users (countAllInBlock): the blocks do not spread, so each
         // standard error is 0 and each interval is its value. (EstimatesTests computes spread ones.)
         let otherShares = Array(repeating: "0.010000,0.000000,0.010000,0.010000", count: LossReason.allCases.count - 1)
         #expect(lines[1] == (["0.000000,0.700000,0.700000", "0.000000,0.800000,0.800000", "0.000000,0.750000,0.750000",
-                              "0.000000,1.300000,1.300000", "0.050000,0.000000,0.050000,0.050000"] + otherShares)
-                              .joined(separator: ","))
+                              "0.000000,1.300000,1.300000", "0.050000,0.000000,0.050000,0.050000"] + otherShares
+                              + ["0,,,29.884"]).joined(separator: ","))
         // Nothing to divide by: no value, no standard error, no interval.
-        #expect(lines[3] == Array(repeating: "", count: 4 * 3 + LossReason.allCases.count * 4).joined(separator: ","))
+        #expect(lines[3] == (Array(repeating: "", count: 4 * 3 + LossReason.allCases.count * 4) + ["0", "", "", ""])
+                                .joined(separator: ","))
     }
 
     @Test("daily.csv: the talk's measured sent, received and deliverability after the true deliverability, then lost by reason")
@@ -388,6 +390,24 @@ struct ReportsTests {
         #expect(decoded.partial.scenarioText == HandBuilt.scenarioJSON)
         #expect(decoded.scenario == HandBuilt.scenario)
         #expect(decoded.partial.encoded() == text)
+    }
+
+    @Test("recovered messages' latency round-trips through a partial, is written only when some were recovered, and a part claiming more recovered than delivered in a bucket is refused")
+    func partialRecoveredLatency() throws {
+        var recovering = HandBuilt.aggregate(1)
+        for _ in 0..<7 { recovering.recoveredLatency.record(30_000_000) }
+        let text = partial([recovering, HandBuilt.aggregate(2), StrategyAggregate(days: 2)]).encoded()
+        #expect(text.components(separatedBy: "\"recoveredLatency\"").count == 2)
+        let decoded = try decode(text)
+        #expect(decoded.result.aggregates[0].recoveredLatency.total == 7)
+        #expect(decoded.result.aggregates[0].firstCopyLatency.total == recovering.latency.total - 7)
+        let summary = Reports(scenario: HandBuilt.scenario, result: decoded.result).summary.split(separator: "\n")
+        #expect(summary[1].hasSuffix(",7,29.884,29.884,1.999"))
+        // 7 recovered of the 10 delivered at 30 s: claiming 11 there is a damaged part.
+        let damaged = text.replacingOccurrences(of: "\"recoveredLatency\":[[\(LatencyHistogram.bucket(of: 30_000_000)),7]]",
+                                                with: "\"recoveredLatency\":[[\(LatencyHistogram.bucket(of: 30_000_000)),11]]")
+        #expect(damaged != text)
+        #expect(throws: PartialResult.DecodingError.self) { try PartialResult.decode(Array(damaged.utf8), file: "part.json") }
     }
 
     @Test("merging two decoded partials equals merging the aggregates, and gives the same report bytes")

@@ -63,7 +63,9 @@ private struct RecordingLane: ProviderEffectLane, APNsEffectLane, DeviceEffectLa
         }
     }
     mutating func callProvider(_ call: PhoneCall, at now: SimTime) { calls.append(call) }
-    mutating func presented(messageIndex: Int32, replacedExisting: Bool, run: ExtensionRun, at now: SimTime) -> Bool { firstShowing }
+    mutating func presented(messageIndex: Int32, isResend: Bool, replacedExisting: Bool, run: ExtensionRun, at now: SimTime) -> Bool {
+        firstShowing
+    }
     mutating func note(_ note: DeviceNote, at now: SimTime) {
         deviceNotes.append(note)
         if case .notShown(_, _, let loss) = note { losses.append(loss) }
@@ -121,14 +123,14 @@ struct EffectRouterTests {
     func deviceEffects() {
         var lane = RecordingLane(Self.scenario)
         let now: SimTime = 60 * TimeUnit.second
-        #expect(!EffectRouter.route(.presented(messageIndex: 9, replacedExisting: false, run: .ran), handedOver: 4, at: now, through: &lane))
+        #expect(!EffectRouter.route(.presented(messageIndex: 9, isResend: false, replacedExisting: false, run: .ran), handedOver: 4, at: now, through: &lane))
         #expect(lane.sent.map(\.0) == [.tap(lane: 5, message: 9)])
         #expect(lane.sent.map(\.1) == [now + 30 * TimeUnit.second])
         lane.firstShowing = false
-        _ = EffectRouter.route(.presented(messageIndex: 9, replacedExisting: false, run: .ran), handedOver: -1, at: now, through: &lane)
+        _ = EffectRouter.route(.presented(messageIndex: 9, isResend: false, replacedExisting: false, run: .ran), handedOver: -1, at: now, through: &lane)
         lane.firstShowing = true
         lane.end = now + 10 * TimeUnit.second
-        _ = EffectRouter.route(.presented(messageIndex: 10, replacedExisting: false, run: .ran), handedOver: -1, at: now, through: &lane)
+        _ = EffectRouter.route(.presented(messageIndex: 10, isResend: false, replacedExisting: false, run: .ran), handedOver: -1, at: now, through: &lane)
         #expect(lane.sent.count == 1)
         #expect(EffectRouter.route(.deliveryFailed, handedOver: 4, at: now, through: &lane))
         #expect(lane.sent.last?.0 == .bounce(4))

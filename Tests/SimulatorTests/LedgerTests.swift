@@ -235,6 +235,9 @@ struct LedgerTests {
         #expect(aggregate[.opened] == 1)
         #expect(aggregate[.delivered] == 2 && aggregate.lost(.apnsExpired) == 1 && aggregate.lost == 1)
         #expect(aggregate.pending == 0)
+        // The second, shown from its re-send, is recovered: its latency (2 h) counted apart too.
+        #expect(aggregate.latency.total == 2 && aggregate.recoveredLatency.total == 1)
+        #expect(aggregate.recoveredLatency.quantile(0.5) == LatencyHistogram.lowerBound(of: LatencyHistogram.bucket(of: 2 * Self.hour)))
     }
 
     @Test("retries add requests but no copies: one loss of the copy ends the message")

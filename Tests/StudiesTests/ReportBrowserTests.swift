@@ -124,7 +124,7 @@ struct ReportBrowserTests {
         of: "{ \"name\": \"queue\", \"repeatMaxCount\": 4 }]",
         with: "{ \"name\": \"queue\", \"repeatMaxCount\": 4 }, { \"name\": \"queue\", \"repeatMaxCount\": 4, \"label\": \"queue-again\" }]")
 
-    @Test("Chromium renders report.html: five charts with the right series and points, coinciding lines distinct and named, the truncated day left out, no console message; screenshot kept",
+    @Test("Chromium renders report.html: its charts with the right series and points, every strategy drawn on a chart of its own (daily differences, latency over the whole axis, even one identical to another), the truncated day left out, no console message; screenshot kept",
           .enabled(if: HeadlessChromium.executable != nil || HeadlessChromium.required,
                    "chromium is not installed: apt-get install chromium (with CI=true its absence fails the test)"))
     func rendersInChromium() throws {
@@ -148,9 +148,10 @@ struct ReportBrowserTests {
         #expect(dom.contains("<h1>PushSim report: browser</h1>"))
         #expect(dom.contains("The browser test's run: &lt;small&gt; &amp; \"quoted\""))
         #expect(!dom.contains("<script"))
-        #expect(count("<svg ", in: dom) == 5)
-
         let strategies = result.strategies.count, days = scenario.dayCount
+        // daily, a difference chart per strategy after the first, outcomes, funnel, a latency chart per strategy, cost.
+        #expect(count("<svg ", in: dom) == 4 + (strategies - 1) + strategies)
+
         let daily = try #require(chart("daily", in: dom))
         let dailySeries = series(in: daily)
         #expect(dailySeries.map(\.label) == result.strategies.flatMap { [$0.label, $0.label + " (measured)"] })
@@ -168,7 +169,9 @@ struct ReportBrowserTests {
         #expect(dailySeries[0].body.contains("<circle class=\"point\"") && !dailySeries[2].body.contains("<circle class=\"point\""))
         #expect(dailySeries[2].body.contains("<path class=\"point\"") && dailySeries[4].body.contains("<path class=\"point\""))
         #expect(count("class=\"overlap\"", in: dailySeries[4].body) == days - 1)
-        #expect(dom.contains("queue-again lies on queue on every day"))
+        // No paragraph says which line hides which: each strategy is drawn apart below.
+        #expect(!dom.contains(" lies on "))
+        try expectEachStrategyDrawnApart(dom, result: result, days: days)
         #expect(dom.contains("The measured figures of Mar 10 are left out"))
         #expect(daily.contains(">measured: cut short</text>"))
         // One shaded band per weekend: 2026-03-07 and 08.
@@ -185,8 +188,7 @@ struct ReportBrowserTests {
         #expect(series(in: funnel).map(\.points) == Array(repeating: Reports.funnelStages.count, count: strategies))
         #expect(count("<rect class=\"bar\"", in: funnel) == Reports.funnelStages.count * strategies)
 
-        let latency = try #require(chart("latency", in: dom))
-        #expect(series(in: latency).map(\.points) == result.aggregates.map { $0.latency.nonEmptyBuckets.count })
+        #expect(dom.contains("<p class=\"note\">A long tail is late delivery"))
 
         let cost = try #require(chart("cost", in: dom))
         #expect(series(in: cost).map(\.points) == Array(repeating: 2, count: strategies))
@@ -195,7 +197,40 @@ struct ReportBrowserTests {
         try keepScreenshot(chromium, of: "report", height: 3400, root: root)
     }
 
-    @Test("Chromium renders a traced report.html: a sixth chart, the traced device's day, with connectivity, mail and three rows a strategy whose marks are the day's events in trace.jsonl, no console message; screenshots kept",
+    /// Every strategy drawn where nothing can hide it: after the first, a daily difference
+    /// chart of its own with its line at every day, in its colour, and its band; and a
+    /// latency chart of its own whose line, in its colour, runs from the plot's left edge
+    /// to its right edge (none starting or stopping mid-air), drawn last, over the grey
+    /// of the first strategy. Strategies with the same figures (queue-again) too.
+    func expectEachStrategyDrawnApart(_ dom: String, result: SimulationResult, days: Int) throws {
+        for (index, strategy) in result.strategies.enumerated() {
+            let colour = Palette.series(index)
+            if index > 0 {
+                let panel = try #require(chart("daily-difference-\(index)", in: dom), "\(strategy.label)")
+                let lines = series(in: panel)
+                #expect(lines.map(\.label) == ["no difference", strategy.label + " − " + result.strategies[0].label])
+                #expect(lines.last?.points == days)
+                #expect(lines.last?.body.contains("stroke=\"\(colour)\"") == true, "\(strategy.label)")
+                #expect(panel.contains("class=\"band\" data-series=\"\(strategy.label) − "), "\(strategy.label)")
+            }
+            let latency = try #require(chart("latency-\(index + 1)", in: dom), "\(strategy.label)")
+            let lines = series(in: latency)
+            let own = try #require(lines.last, "\(strategy.label)")
+            #expect(own.label == strategy.label && own.points > 2)
+            #expect(lines.dropLast().allSatisfy { $0.label != strategy.label })
+            // Its path: in its colour, from the plot's left edge to its right edge, rising to 100% (the plot's top).
+            let path = try #require(own.body.components(separatedBy: " d=\"").dropFirst().first?.prefix { $0 != "\"" })
+            #expect(own.body.contains("stroke=\"\(colour)\""), "\(strategy.label)")
+            let coordinates = path.split(whereSeparator: { $0 == " " || $0 == "M" || $0 == "L" }).compactMap { Double($0) }
+            let xs = stride(from: 0, to: coordinates.count, by: 2).map { coordinates[$0] }
+            let ys = stride(from: 1, to: coordinates.count, by: 2).map { coordinates[$0] }
+            #expect(!path.dropFirst().contains("M"), "\(strategy.label): one unbroken line")
+            #expect(xs.first == 68 && xs.last == ReportCharts.panelWidth(count: result.strategies.count) - 28, "\(strategy.label)")
+            #expect(ys.last == ys.min(), "\(strategy.label)")
+        }
+    }
+
+    @Test("Chromium renders a traced report.html: one more chart, the traced device's day, with connectivity, mail and three rows a strategy whose marks are the day's events in trace.jsonl, no console message; screenshots kept",
           .enabled(if: HeadlessChromium.executable != nil || HeadlessChromium.required,
                    "chromium is not installed: apt-get install chromium (with CI=true its absence fails the test)"))
     func rendersTracedDayInChromium() throws {
@@ -210,7 +245,8 @@ struct ReportBrowserTests {
         let rendered = try HeadlessChromium.run(chromium, ["--dump-dom"], url: "file://" + root + "/out/report.html", scratch: root)
         let dom = rendered.out
         #expect(HeadlessChromium.consoleMessages(rendered.err) == [])
-        #expect(count("<svg ", in: dom) == 6)
+        // The untraced page's seven (two strategies), then the traced day.
+        #expect(count("<svg ", in: dom) == 7 + 1)
         let day = try #require(chart("trace-day", in: dom))
         let rows = day.components(separatedBy: "<g class=\"row\"").dropFirst().map { piece in
             let tag = piece.prefix { $0 != ">" }

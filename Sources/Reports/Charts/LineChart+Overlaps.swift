@@ -34,6 +34,7 @@ extension LineChart {
         let tolerance = coincidenceTolerance
         var markers = series.map { [Place](repeating: (0, 1), count: $0.points.count) }
         var segments = markers
+        guard drawsOverlaps else { return Overlaps(markers: markers, segments: segments) }
         // The values at each x, in order of first appearance: (series, point index, y).
         var atX: [Double: [(series: Int, point: Int, y: Double)]] = [:]
         for (index, line) in series.enumerated() {

@@ -61,6 +61,12 @@ package struct LineChart {
     /// Values closer than this many pixels are drawn as coinciding (`overlaps`): about a
     /// line's width, where one line would hide the other.
     package var coincidencePixels = 2.0
+    /// Draws coinciding lines in alternating dashes and nested markers (`overlaps`); false:
+    /// each line as it is, later ones over earlier ones (for a chart whose lines are each
+    /// shown apart elsewhere, or whose segments are too short for dashes).
+    package var drawsOverlaps = true
+    /// The legend's height in rows at least: charts set side by side keep their plots level.
+    package var legendRows = 0
 
     package init(id: String, title: String, xAxis: Axis, yAxis: Axis, series: [Series],
                  shaded: [ClosedRange<Double>] = [], shadedLabel: String? = nil, references: [Tick] = [],
@@ -86,10 +92,23 @@ package struct LineChart {
         return Legend(entries: entries)
     }
 
+    /// `charts` with their legends as tall as the tallest one's, so their plots sit level
+    /// when set side by side.
+    /// - Complexity: O(charts × legend entries).
+    package static func levelled(_ charts: [LineChart]) -> [LineChart] {
+        let rows = charts.map { $0.legend.rows(width: $0.width - 68 - 28) }.max() ?? 0
+        return charts.map { chart in
+            var chart = chart
+            chart.legendRows = max(chart.legendRows, rows)
+            return chart
+        }
+    }
+
     /// The plot area: left, top, right, bottom, in pixels.
     package var plot: (left: Double, top: Double, right: Double, bottom: Double) {
+        // `levelled` takes the legend's width from these margins.
         let left = 68.0, right = width - 28
-        let top = 16 + Double(legend.rows(width: right - left)) * 18 + 6
+        let top = 16 + Double(max(legendRows, legend.rows(width: right - left))) * 18 + 6
         return (left, top, right, height - 52)
     }
 

@@ -91,9 +91,9 @@ package enum EffectRouter {
             lane.callProvider(.rerequest(position: position, gap: gap, invocation: invocation), at: now)
         case .startDeadline(let invocation, let after):
             lane.send(.extensionDeadline(lane: lane.routedLane, invocation: invocation), arrivingAt: now + after)
-        case .presented(let message, let replacedExisting, let run):
+        case .presented(let message, let isResend, let replacedExisting, let run):
             // The user may tap a message's own notification the first time it is shown.
-            if lane.presented(messageIndex: message, replacedExisting: replacedExisting, run: run, at: now),
+            if lane.presented(messageIndex: message, isResend: isResend, replacedExisting: replacedExisting, run: run, at: now),
                let delay = lane.tapDelay(), now + delay < lane.end {
                 lane.send(.tapped(lane: lane.routedLane, messageIndex: message), arrivingAt: now + delay)
             }
@@ -170,8 +170,9 @@ package protocol DeviceEffectLane: DeliveryLane {
     /// The phone calls the provider: in a world a message after a drawn latency, in serve an HTTP request.
     mutating func callProvider(_ call: PhoneCall, at now: SimTime)
     /// The phone showed message `messageIndex`'s own notification. Answers whether this is
-    /// the message's first showing (only that one may be tapped).
-    mutating func presented(messageIndex: Int32, replacedExisting: Bool, run: ExtensionRun, at now: SimTime) -> Bool
+    /// the message's first showing (only that one may be tapped). `isResend`: the copy
+    /// shown is one the provider re-sent.
+    mutating func presented(messageIndex: Int32, isResend: Bool, replacedExisting: Bool, run: ExtensionRun, at now: SimTime) -> Bool
     /// The books: what the phone did.
     mutating func note(_ note: DeviceNote, at now: SimTime)
 }

@@ -147,6 +147,13 @@ package enum BalanceRules {
         if aggregate.latency.total != UInt64(aggregate[.delivered]) {
             return "latency was recorded for \(aggregate.latency.total) messages, \(aggregate[.delivered]) delivered"
         }
+        // The recovered messages are among the delivered, bucket by bucket.
+        if let bucket = aggregate.recoveredLatency.counts.indices.first(where: {
+            aggregate.recoveredLatency.counts[$0] > aggregate.latency.counts[$0]
+        }) {
+            return "recovered latency bucket \(bucket) holds \(aggregate.recoveredLatency.counts[bucket]) messages, "
+                + "more than the \(aggregate.latency.counts[bucket]) delivered in it"
+        }
         // The funnel: each stage counts a message at most once; these pairs are nested by the fold.
         // Names are looked up only for the rule broken: this runs on every aggregate merged.
         let nested: [(smaller: OutcomeCounter, larger: OutcomeCounter)] = [

@@ -63,6 +63,21 @@ extension SimulationResult {
         return estimate(value: linearised.value, blockValues: linearised.blocks)
     }
 
+    /// `metric` (one of `Metric.daily`) of strategy `index` minus that of strategy
+    /// `baseline` on day `day`, with the paired standard error (the same users each day).
+    /// - Complexity: O(blocks).
+    public func dailyDifference(_ metric: Metric, strategy index: Int, minus baseline: Int, day: Int) -> Estimate {
+        func linearised(_ strategy: Int) -> (value: Double, blocks: [Double]?) {
+            let aggregate = aggregates[strategy]
+            let numerator = metric.numeratorCounts, denominator = metric.denominatorCount
+            return Self.linearise(y: { block in numerator.reduce(0) { $0 + aggregate.count($1, day: day, block: block) } },
+                                  x: { aggregate.count(denominator, day: day, block: $0) })
+        }
+        let strategy = linearised(index), base = linearised(baseline)
+        let blocks = strategy.blocks.map { value in zip(value, base.blocks ?? []).map { $0 - $1 } }
+        return estimate(value: strategy.value - base.value, blockValues: base.blocks == nil ? nil : blocks)
+    }
+
     /// R and the blocks' linearised values eᵦ; with ΣX = 0, no value (NaN) and no blocks.
     private func linearisedBlocks(_ numerator: [RateCount], over denominator: RateCount,
                                   strategy index: Int) -> (value: Double, blocks: [Double]?) {

@@ -85,6 +85,10 @@ public struct StrategyAggregate: Sendable, Equatable {
     public var collapsed: Int64 = 0
     /// Mail → first presentation, delivered messages only.
     public var latency = LatencyHistogram()
+    /// Mail → first presentation of the recovered messages among them: those whose first
+    /// showing was a copy the provider re-sent (a re-request's answer). `latency` holds
+    /// them too; the first copies are the difference (`firstCopyLatency`).
+    public var recoveredLatency = LatencyHistogram()
     /// Per arrival day.
     public var daily: ContiguousArray<DayCounts>
 
@@ -259,6 +263,7 @@ public struct StrategyAggregate: Sendable, Equatable {
         case .failure(let overflow): return "background " + overflow.counter.columnName
         }
         sum.latency.merge(other.latency)
+        sum.recoveredLatency.merge(other.recoveredLatency)
         self = sum
         return nil
     }

@@ -255,7 +255,7 @@ package struct TraceRecorder {
             record(.rerequestSent, at: now, message: message, Int64(position), Int64(gap), Int64(invocation))
         case .startDeadline:
             break
-        case .presented(let message, let replacedExisting, let run):
+        case .presented(let message, _, let replacedExisting, let run):
             record(.shown, at: now, message: message, Self.bool(replacedExisting), TraceNames.index(run))
         case .rerequestAnswerMissed(let invocation):
             record(.rerequestFailed, at: now, message: message(ofInvocation: invocation), Int64(invocation),

@@ -181,6 +181,7 @@ extension Ledger {
             case .delivered:
                 delivered &+= 1
                 aggregate.latency.record(record.shownAt - record.arrival)
+                if record.shownByResend { aggregate.recoveredLatency.record(record.shownAt - record.arrival) }
             case .summarized:
                 summarized &+= 1
             case .pending:

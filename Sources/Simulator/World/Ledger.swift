@@ -26,6 +26,9 @@ package struct Ledger {
         /// The device-id hash its position was numbered under.
         package var numberingHash: UInt32 = 0
         package var summarized = false
+        /// Its first showing was of a copy the provider re-sent (a re-request's answer):
+        /// a recovered message, counted apart in the latency (`StrategyAggregate.recoveredLatency`).
+        package var shownByResend = false
         package var firstLoss: UInt8 = 0
         /// Funnel stages reached (`Stage` bits).
         package var stages: UInt8 = 0
@@ -235,7 +238,7 @@ package struct Ledger {
     /// A push's own notification was shown (message `messageIndex`); returns true
     /// when it is the message's first (the one the user may tap).
     @discardableResult @inline(__always)
-    package mutating func presented(messageIndex: Int32, replacedExisting: Bool, at time: SimTime) -> Bool {
+    package mutating func presented(messageIndex: Int32, isResend: Bool = false, replacedExisting: Bool, at time: SimTime) -> Bool {
         let message = Int(messageIndex)
         if replacedExisting { collapsed &+= 1 }
         guard message >= foldedBelow else {
@@ -244,7 +247,7 @@ package struct Ledger {
             if !replacedExisting { duplicatesShown &+= 1 }
             return false
         }
-        let (first, overEnded) = Self.shown(&records[slot(message)], at: time)
+        let (first, overEnded) = Self.shown(&records[slot(message)], at: time, isResend: isResend)
         if overEnded { noteOverEnded(message) }
         if first { return true }
         if !replacedExisting { duplicatesShown &+= 1 }
@@ -255,11 +258,12 @@ package struct Ledger {
     /// access (each is a uniqueness check of the array); `overEnded`: more copies
     /// ended than were sent.
     @inline(__always)
-    private static func shown(_ record: inout Record, at time: SimTime) -> (first: Bool, overEnded: Bool) {
+    private static func shown(_ record: inout Record, at time: SimTime, isResend: Bool) -> (first: Bool, overEnded: Bool) {
         record.inFlight -= 1
         let overEnded = record.inFlight < 0
         guard record.shownAt < 0 else { return (false, overEnded) }
         record.shownAt = time
+        record.shownByResend = isResend
         return (true, overEnded)
     }
 
@@ -299,7 +303,7 @@ package struct Ledger {
 
     @discardableResult @inline(__always)
     package mutating func presented(_ push: PushNotification, replacedExisting: Bool, at time: SimTime) -> Bool {
-        presented(messageIndex: push.payload.messageIndex, replacedExisting: replacedExisting, at: time)
+        presented(messageIndex: push.payload.messageIndex, isResend: push.isResend, replacedExisting: replacedExisting, at: time)
     }
 
     package mutating func summaryShown(_ push: PushNotification, from: Int32, to: Int32, replacedExisting: Bool) {

@@ -421,7 +421,8 @@ extension World: ProviderEffectLane, APNsEffectLane, DeviceEffectLane {
         }
     }
 
-    package mutating func presented(messageIndex: Int32, replacedExisting: Bool, run: ExtensionRun, at now: SimTime) -> Bool {
+    package mutating func presented(messageIndex: Int32, isResend: Bool, replacedExisting: Bool, run: ExtensionRun,
+                                   at now: SimTime) -> Bool {
         switch run {
         case .ran: break
         case .notRun: ledger.counts[.extensionNotRun] += 1
@@ -429,7 +430,7 @@ extension World: ProviderEffectLane, APNsEffectLane, DeviceEffectLane {
         case .timedOut: ledger.counts[.extensionTimedOut] += 1
         case .hashMismatch: ledger.counts[.hashMismatches] += 1
         }
-        return ledger.presented(messageIndex: messageIndex, replacedExisting: replacedExisting, at: now)
+        return ledger.presented(messageIndex: messageIndex, isResend: isResend, replacedExisting: replacedExisting, at: now)
     }
 
     package mutating func note(_ note: DeviceNote, at now: SimTime) {

@@ -166,7 +166,7 @@ package enum FitCommand {
         }
         let posterior = FitPosterior(entries: design.entries, nodes: nodesOut, axes: study.ranges.count, nodesPerAxis: study.nodesPerAxis)
         if let refusal = FitStudy.refusal(posterior) {
-            console.err("error: \(UserText.path(study.series.file)): \(study.message(refusal, posterior))\n")
+            console.err("error: \(UserText.path(study.series.file)): \(study.message(refusal, posterior, entries: design.entries))\n")
             return .dataError
         }
         let report = FitReport(study: study, design: design, posterior: posterior, labels: design.scenarios[0].strategies.map(\.label),

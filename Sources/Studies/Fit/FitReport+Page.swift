@@ -32,7 +32,13 @@ extension FitReport {
             + "and the measured figure's own. A figure's days move together (the same users; the days' errors add up to "
             + "\(FixedPoint.decimal(posterior.dayCorrelation, places: 2)) times what independent days would give): what they share is "
             + "counted once, as an error of the figure's level, in the chi-square as in the fit. "
-            + "A p-value under 0.01, or weekends off by 3 standard errors, says the scenario misses something the figures show.</p>\n</section>\n"
+            + "A p-value under 0.01, or weekends off by 3 standard errors, says the scenario misses something the figures show.</p>\n"
+        let tail = tailLine.prefix(1).uppercased() + tailLine.dropFirst()
+        html += "<p id=\"outliers\">" + e(tail) + ".</p>\n"
+        if !outlierLines.isEmpty {
+            html += "<ul class=\"outliers\">\n" + outlierLines.map { "<li>" + e($0) + "</li>\n" }.joined() + "</ul>\n"
+        }
+        html += "</section>\n"
 
         html += "<section id=\"days\">\n<h2>Measured against fitted, day by day</h2>\n"
         for statistic in series.statistics {

@@ -43,6 +43,15 @@ extension FitStudy {
         /// The figure whose weekday pattern is least likely, if any was tested.
         package var worstPattern: Pattern? { patterns.min { $0.pValue < $1.pValue } }
 
+        /// Why the fit is poor, one word each (`chi-square`, `weekday-pattern`, `weekends`); empty when good.
+        package var reasons: [String] {
+            var reasons: [String] = []
+            if pValue < 0.01 { reasons.append("chi-square") }
+            if patternP < Self.patternLevel { reasons.append("weekday-pattern") }
+            if abs(weekendZ) >= 3 { reasons.append("weekends") }
+            return reasons
+        }
+
         /// p ≥ 0.01, the weekday patterns within their level and |weekendZ| < 3.
         package var isGood: Bool { pValue >= 0.01 && patternP >= Self.patternLevel && !(abs(weekendZ) >= 3) }
     }

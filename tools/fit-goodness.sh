@@ -31,7 +31,7 @@ wait
 python3 - "$work" "$series" "${extra:-the model itself}" <<'PY'
 import json, sys
 work, series, truth = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-poor = fitted = 0; refused = []; reasons = {}
+poor = fitted = 0; refused = []; reasons = {}; pattern_p = []
 for team in range(series):
     try:
         result = json.load(open(f'{work}/fit-{team}.json'))
@@ -39,9 +39,12 @@ for team in range(series):
         refused.append(open(f'{work}/fit-{team}.err').read().strip().splitlines()[-1]); continue
     fitted += 1
     goodness = result['goodness']
+    pattern_p.append(goodness['weekdayPatternP'])
     if not goodness['good']:
         poor += 1
         for reason in goodness['reasons']: reasons[reason] = reasons.get(reason, 0) + 1
 print(f'series from {truth}: {fitted} of {series} fitted' + (f'; refused: {refused}' if refused else ''))
+levels = ', '.join(f'{sum(p < level for p in pattern_p)} under {level}' for level in (0.01, 0.025, 0.05, 0.1))
+print(f'weekday patterns (Bonferroni p over the figures): {levels}')
 print(f'"a poor fit": {poor} of {fitted} ({100 * poor / max(fitted, 1):.1f}%); by reason: {reasons}')
 PY

@@ -2,7 +2,7 @@
 # fit-goodness.sh [SERIES] [TEAM_DEVICES] [FIT_DEVICES] [GRID] [EXTRA_SET]: how often pushsim
 # fit's goodness check says "a poor fit" (docs/fit.md, "How often the goodness check cries
 # wolf"). SERIES teams measure Tests/Fixtures/fit-truth.json (pushsim measure, TEAM_DEVICES
-# devices, seeds 2000+t) and each is fitted with the fixture over its two fields on
+# devices, seeds SEED_BASE+t, default 2000) and each is fitted with the fixture over its two fields on
 # FIT_DEVICES devices (--seed 7+t, GRID points a field). With no EXTRA_SET the teams are the
 # model itself: the share said "poor" is the false-alarm rate. With EXTRA_SET (a --set the
 # teams' truth has and the fit's scenario does not, e.g. device.launches.weekendFactor=0.35)
@@ -19,7 +19,7 @@ trap 'rm -rf "$work"' EXIT
 jobs=${JOBS:-2}
 for team in $(seq 0 $((series - 1))); do
     (
-        "$binary" measure "$scenario" --set devices="$team_devices" ${extra:+--set "$extra"} --seed $((2000 + team)) \
+        "$binary" measure "$scenario" --set devices="$team_devices" ${extra:+--set "$extra"} --seed $((${SEED_BASE:-2000} + team)) \
             --out "$work/measured-$team.csv"
         "$binary" fit "$scenario" "$work/measured-$team.csv" --set devices="$fit_devices" --seed $((7 + team)) --grid "$grid" \
             --vary connectivity.offline.mean=30m..2h --vary device.launches.perDay=0.25..1 \
@@ -44,7 +44,7 @@ for team in range(series):
         poor += 1
         for reason in goodness['reasons']: reasons[reason] = reasons.get(reason, 0) + 1
 print(f'series from {truth}: {fitted} of {series} fitted' + (f'; refused: {refused}' if refused else ''))
-levels = ', '.join(f'{sum(p < level for p in pattern_p)} under {level}' for level in (0.01, 0.025, 0.05, 0.1))
+levels = ", ".join(f"{sum(p < level for p in pattern_p)} under {level}" for level in (0.01, 0.025, 0.05, 0.1))
 print(f'weekday patterns (Bonferroni p over the figures): {levels}')
 print(f'"a poor fit": {poor} of {fitted} ({100 * poor / max(fitted, 1):.1f}%); by reason: {reasons}')
 PY

@@ -32,7 +32,7 @@ extension FitStudy {
         /// The level the weekday patterns are tested at, over all the figures together
         /// (Bonferroni: each at this over their count). Measured on 100 series from the model
         /// (tools/fit-goodness.sh, docs/fit.md).
-        package static let patternLevel = 0.05
+        package static let patternLevel = 0.025
 
         /// The least p-value of the weekday patterns times their count (Bonferroni), at most 1.
         package var patternP: Double {

@@ -109,9 +109,14 @@ package struct FitStudy: Sendable {
                     // Fine in the scenario's own period, not in the measured one (a dated outage
                     // or rollout outside it): say, once, that the fit replaced the period.
                     var last = error.more.last ?? error
+                    let lastDate = series.days[series.days.count - 1].date
+                    let labels = (try? ScenarioDecoder.decode(scenarioBytes, file: file, overrides: sets + values))?.strategies.map(\.label) ?? []
+                    let fixes = Self.dateFixes([error] + error.more, bytes: scenarioBytes, labels: labels, first: first, last: lastDate)
+                    let fix = fixes.isEmpty ? "--set such fields to fit in them"
+                        : "these move them in by rule (docs/fit.md, \"Dates by rule\"): " + fixes.map { "--set " + Self.shellQuoted($0) }.joined(separator: " ")
                     if case .invalidValue(let message) = last.kind {
                         last.kind = .invalidValue(message + " (the fit runs the measured days, \(first) for \(series.span + 1) days, "
-                                                  + "in place of the scenario's start and duration: --set such fields to fit in them)")
+                                                  + "in place of the scenario's start and duration: " + fix + ")")
                         if error.more.isEmpty { error = last } else { error.more[error.more.count - 1] = last }
                     }
                 }
@@ -145,6 +150,9 @@ package struct FitStudy: Sendable {
         }
         return nodes
     }
+
+    /// `text` in single quotes for a shell, a quote inside written '\\''.
+    static func shellQuoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
 
     /// Whether an error at scenario path `errorPath` is about the field at `path` or an
     /// object on the way to it (`nosuch` of `nosuch.field`).

@@ -175,7 +175,12 @@ package enum FitCommand {
         }
         let report = FitReport(study: study, design: design, posterior: posterior, labels: design.scenarios[0].strategies.map(\.label),
                                commandLine: RunOutput.commandLine(["fit"] + arguments))
-        if !quiet {
+        return publish(report, to: directory, output: output, console: console)
+    }
+
+    /// Prints the answer (table or JSON, unless quiet) and writes the files to `directory`.
+    private static func publish(_ report: FitReport, to directory: String, output: OutputOptions, console: Console) -> ExitCode {
+        if !output.quiet {
             switch output.format {
             case .table: console.out(report.table())
             case .json: console.out(report.json())
@@ -187,7 +192,7 @@ package enum FitCommand {
             console.err("error: \(error)\n")
             return .failure
         }
-        if !quiet { console.err("wrote \(Reports.listing(FitReport.fileNames)) to \(UserText.path(directory))\n") }
+        if !output.quiet { console.err("wrote \(Reports.listing(FitReport.fileNames)) to \(UserText.path(directory))\n") }
         return .success
     }
 }

@@ -62,12 +62,13 @@ package enum FitCommand {
 
     /// The options `fit` takes.
     package static let options = [vary.spec, measuredStrategy.spec, grid.spec, Run.set.spec, Run.out.spec, Run.seed.spec,
-                                  Run.threads.spec, Run.allowLarge.spec, OutputOptions.quiet.spec]
+                                  Run.threads.spec, Run.allowLarge.spec] + OutputOptions.all
 
     package static let usageHelp = UsageHelp(
         "fit", [.text("<scenario.json> <measured.csv>"), .required(vary.spec), .optional(vary.spec)],
         [.optional(measuredStrategy.spec), .optional(grid.spec), .optional(Run.set.spec), .optional(Run.out.spec)],
-        [.optional(Run.seed.spec), .optional(Run.threads.spec), .optional(OutputOptions.quiet.spec), .optional(Run.allowLarge.spec)])
+        [.optional(Run.seed.spec), .optional(Run.threads.spec), .optional(OutputOptions.format.spec), .optional(OutputOptions.quiet.spec),
+         .optional(Run.allowLarge.spec)])
 
     package static let optionsHelp = OptionsHelp([
         .option(vary.spec), .option(measuredStrategy.spec), .option(grid.spec),
@@ -75,6 +76,8 @@ package enum FitCommand {
         .option(Run.out.spec.explained("Output folder (default: reports/<scenario name>-fit/)")),
         .option(Run.seed.spec.explained("Override the scenario's seed (0 … 2^63-1), for every point")),
         .option(Run.threads.spec.explained("Worker threads (default: the CPUs this process may use)")),
+        .option(OutputOptions.format.spec.explained("table (default) or json: the fields, goodness of fit, outlier days",
+                                                    "and prediction as one object (docs/fit.md, \"JSON output\")")),
         .option(OutputOptions.quiet.spec.explained("Print nothing on stdout and no line on stderr; only errors")),
         .option(Run.allowLarge.spec.explained("Run points whose cost estimate passes a limit, as for 'run'")),
         .showHelp,
@@ -86,7 +89,7 @@ package enum FitCommand {
         if arguments.contains("--help") || arguments.contains("-h") { console.out(help); return .success }
         let scanner: ArgumentScanner
         let paths: [String]
-        let varies: [String], sets: [String], out: String?, seed: UInt64?, threads: Int, allowLarge: Bool, quiet: Bool
+        let varies: [String], sets: [String], out: String?, seed: UInt64?, threads: Int, allowLarge: Bool, output: OutputOptions
         let measuredLabel: String?, nodes: Int?
         do {
             scanner = try ArgumentScanner(arguments, command: "fit", options: Self.options)
@@ -100,7 +103,7 @@ package enum FitCommand {
             seed = try scanner.value(Run.seed)
             threads = try scanner.value(Run.threads) ?? CPUAllowance.available()
             allowLarge = scanner.flag(Run.allowLarge)
-            quiet = scanner.flag(OutputOptions.quiet)
+            output = try OutputOptions(scanner)
             paths = try scanner.positionals("the scenario file", "the measured figures (a CSV file; docs/fit.md)")
             if varies.isEmpty { throw UsageError.missingArgument("--vary <path>=<low>..<high>: a field to fit") }
         } catch let error as UsageError {
@@ -143,6 +146,7 @@ package enum FitCommand {
                 }
             }
         }
+        let quiet = output.quiet
         let directory = out ?? "reports/\(design.scenarios[0].name)-fit"
         do {
             try ReportWriter.checkWritable(directory, for: FitReport.fileNames)
@@ -166,21 +170,29 @@ package enum FitCommand {
         }
         let posterior = FitPosterior(entries: design.entries, nodes: nodesOut, axes: study.ranges.count, nodesPerAxis: study.nodesPerAxis)
         if let refusal = FitStudy.refusal(posterior) {
-            console.err("error: \(UserText.path(study.series.file)): \(study.message(refusal, posterior))\n")
+            console.err("error: \(UserText.path(study.series.file)): \(study.message(refusal, posterior, entries: design.entries))\n")
             return .dataError
         }
         let report = FitReport(study: study, design: design, posterior: posterior, labels: design.scenarios[0].strategies.map(\.label),
                                commandLine: RunOutput.commandLine(["fit"] + arguments))
-        if !quiet { console.out(report.table()) }
+        return publish(report, to: directory, output: output, console: console)
+    }
+
+    /// Prints the answer (table or JSON, unless quiet) and writes the files to `directory`.
+    private static func publish(_ report: FitReport, to directory: String, output: OutputOptions, console: Console) -> ExitCode {
+        if !output.quiet {
+            switch output.format {
+            case .table: console.out(report.table())
+            case .json: console.out(report.json())
+            }
+        }
         do {
-            var output = OutputOptions()
-            output.quiet = quiet
             try ReportWriter.write(report.files, to: directory, whileWaiting: output.waitingNote(console))
         } catch {
             console.err("error: \(error)\n")
             return .failure
         }
-        if !quiet { console.err("wrote \(Reports.listing(FitReport.fileNames)) to \(UserText.path(directory))\n") }
+        if !output.quiet { console.err("wrote \(Reports.listing(FitReport.fileNames)) to \(UserText.path(directory))\n") }
         return .success
     }
 }

@@ -259,6 +259,14 @@ extension ScenarioOverride {
         return text + "\n"
     }
 
+    /// `node` as compact JSON text.
+    /// - Complexity: O(n) in the node's size.
+    package static func compact(_ node: JSONNode) -> String {
+        var text = ""
+        write(node, into: &text)
+        return text
+    }
+
     private static func write(_ node: JSONNode, into text: inout String) {
         switch node.value {
         case .null: text += "null"

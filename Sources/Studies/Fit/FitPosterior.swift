@@ -70,10 +70,12 @@ package struct FitPosterior: Sendable {
     /// degrees of freedom.
     package let chiSquare: Double
     package let degreesOfFreedom: Int
+    /// The day errors' tail, the days' weights and the outlier days (`FitRobustness`).
+    package let robustness: Robustness
 
     /// The grid the posterior is read on: `finePerAxis` points per axis, spanning
     /// `windows[axis]` (fractions of the range), the last axis varying fastest.
-    private struct Grid {
+    struct Grid {
         var windows: [ClosedRange<Double>]
         var fine: Int
         var count: Int
@@ -103,7 +105,7 @@ package struct FitPosterior: Sendable {
 
     /// A statistic's days, summed for its shared error: the days' simulated variance, their
     /// count, and the simulated and measured mail.
-    private struct Sums {
+    struct Sums {
         var simulated = 0.0, simulatedCount = 0.0, measuredCount = 0.0
         var days = 0
 
@@ -139,7 +141,10 @@ package struct FitPosterior: Sendable {
         self.finePerAxis = fine
 
         let surrogate = FitSurrogate(axes: axes, nodesPerAxis: nodesPerAxis)
-        let likelihood = Likelihood(entries: entries, nodes: nodes, surrogate: surrogate)
+        var likelihood = Likelihood(entries: entries, nodes: nodes, surrogate: surrogate)
+        // Heavy-tailed days: one bad day is discounted, not followed (`FitRobustness`).
+        robustness = likelihood.usable.isEmpty ? Robustness(degreesOfFreedom: .infinity, outliers: [], weights: [:])
+            : likelihood.weighDays(axes: axes)
         let grid = Grid(windows: likelihood.windowsOfMass(axes: axes, fine: fine), fine: fine)
         let (logLikelihood, best) = likelihood.logLikelihoods(grid)
         let modeFractions = grid.fractions(best)
@@ -275,13 +280,13 @@ package struct FitPosterior: Sendable {
     }
 
     /// A statistic's pooled surface over the nodes (`FitSurrogate.fit`).
-    private typealias Surface = (coefficients: [Double], residualVariance: Double)
+    typealias Surface = (coefficients: [Double], residualVariance: Double)
 
     /// The Gaussian likelihood of the measured figures at a point of the ranges, from what
     /// the nodes say, read once: each statistic's pooled surface and each day's place
     /// against it, the surfaces of the variances and counts, and how the statistics' errors
     /// move together.
-    private struct Likelihood {
+    struct Likelihood {
         let entries: [FitEntry]
         let surrogate: FitSurrogate
         /// The informative entries (`FitPosterior.informative`), by slot.
@@ -299,6 +304,9 @@ package struct FitPosterior: Sendable {
         /// The slots of each measured day, the days in order.
         let slotsByDay: [[Int]]
         let statisticCount = FitStatistic.allCases.count
+        /// Per slot: its day's weight, 1 for a Gaussian day, below 1 for a day the heavy tail
+        /// discounts (its variance divided by it: `FitRobustness`).
+        var slotWeights: [Double]
 
         init(entries: [FitEntry], nodes: [FitNode], surrogate: FitSurrogate) {
             self.entries = entries
@@ -324,6 +332,7 @@ package struct FitPosterior: Sendable {
                 min(max(nodes.reduce(0.0) { $0 + $1.sameDayCorrelation[slot] } / nodeCount, -0.99), 0.99)
             }
             slotsByDay = Dictionary(grouping: usable.indices, by: { entries[usable[$0]].day }).sorted { $0.key < $1.key }.map(\.value)
+            slotWeights = Array(repeating: 1, count: usable.count)
         }
 
         /// Each statistic's pooled surface, and each informative day's place against it: its
@@ -417,7 +426,7 @@ package struct FitPosterior: Sendable {
         /// Each informative entry's error at the point: the measured figure's difference from
         /// the fitted one and its variance, its residual, and its statistic's sums for the
         /// shared error.
-        private func dayErrors(_ basis: [Double]) -> (residuals: [Residual], differences: [Double], variances: [Double], sums: [Sums]) {
+        func dayErrors(_ basis: [Double]) -> (residuals: [Residual], differences: [Double], variances: [Double], sums: [Sums]) {
             var residuals: [Residual] = []
             var pooledValues: [FitStatistic: Double] = [:]
             for (statistic, surface) in pooledSurfaces { pooledValues[statistic] = FitSurrogate.value(surface.coefficients, basis) }
@@ -441,7 +450,7 @@ package struct FitPosterior: Sendable {
                 let v = simulated + measured
                 let difference = entries[entry].value - m
                 differences[slot] = difference
-                dayVariances[slot] = v
+                dayVariances[slot] = v / slotWeights[slot]
                 sums[statistic.index].add(simulated: nodeVariance, simulatedCount: count, measuredCount: entries[entry].count)
                 residuals.append(Residual(fitted: m, fittedError: simulated.squareRoot(), measuredError: measured.squareRoot(),
                                           z: difference / v.squareRoot()))
@@ -452,7 +461,7 @@ package struct FitPosterior: Sendable {
         /// Each day: its figures' errors r_d ~ N(0, V_d), V_d = R ∘ √v √vᵀ (R: `sameDay`).
         /// Over days: Q = Σ r_dᵀ V_d⁻¹ r_d, b = Σ V_d⁻¹ r_d and W = Σ V_d⁻¹ (per statistic),
         /// with Σ log det V_d.
-        private func overDays(_ differences: [Double], _ dayVariances: [Double])
+        func overDays(_ differences: [Double], _ dayVariances: [Double])
             -> (quadratic: Double, logDeterminants: Double, b: [Double], w: [Double]) {
             var quadratic = 0.0, logDeterminants = 0.0
             var b = [Double](repeating: 0, count: statisticCount), w = [Double](repeating: 0, count: statisticCount * statisticCount)
@@ -499,7 +508,8 @@ package struct FitPosterior: Sendable {
         /// the shared errors are one normal vector u ~ N(0, T), T_st = ρ_st τ_s τ_t. Integrated
         /// out: −½ [Q − bᵀ T (I + W T)⁻¹ b + Σ log det V_d + log det(I + W T)]; for one
         /// statistic and independent days, −½ [Σ w r² − (Σ w r)² / (1/τ² + Σ w) + Σ log v + log(1 + τ² Σ w)].
-        private func sharedLevels(_ sums: [Sums], basis: [Double], b: [Double], w: [Double]) -> (form: Double, logDeterminant: Double) {
+        func sharedLevels(_ sums: [Sums], basis: [Double], b: [Double], w: [Double])
+            -> (form: Double, logDeterminant: Double, levels: [Double]) {
             let active = sums.indices.filter { sums[$0].days > 0 }
             let covariance = levelCovariance(active, sums: sums, basis: basis)
             let size = active.count
@@ -514,10 +524,15 @@ package struct FitPosterior: Sendable {
             let bActive = active.map { b[$0] }
             let (solution, logDeterminant) = SmallMatrix.solve(matrix, bActive)
             var sharedForm = 0.0
+            // The levels' conditional mean, T (I + W T)⁻¹ b: what the days say every day shares.
+            var levels = [Double](repeating: 0, count: statisticCount)
             for row in 0..<size {
-                for column in 0..<size { sharedForm += bActive[row] * covariance[row * size + column] * solution[column] }
+                for column in 0..<size {
+                    sharedForm += bActive[row] * covariance[row * size + column] * solution[column]
+                    levels[active[row]] += covariance[row * size + column] * solution[column]
+                }
             }
-            return (sharedForm, logDeterminant)
+            return (sharedForm, logDeterminant, levels)
         }
 
         /// T: the covariance of the `active` statistics' level errors at the point, each level's

@@ -32,7 +32,15 @@ extension FitReport {
             + "and the measured figure's own. A figure's days move together (the same users; the days' errors add up to "
             + "\(FixedPoint.decimal(posterior.dayCorrelation, places: 2)) times what independent days would give): what they share is "
             + "counted once, as an error of the figure's level, in the chi-square as in the fit. "
-            + "A p-value under 0.01, or weekends off by 3 standard errors, says the scenario misses something the figures show.</p>\n</section>\n"
+            + "A p-value under 0.01, a figure whose days differ by weekday more than their own scatter allows (an F test, "
+            + "Bonferroni over the figures), or weekends off by 3 standard errors, says the scenario misses something the figures show.</p>\n"
+        let tail = tailLine.prefix(1).uppercased() + tailLine.dropFirst()
+        html += "<p id=\"outliers\">" + e(tail) + ".</p>\n"
+        if !outlierLines.isEmpty {
+            html += "<ul class=\"outliers\">\n" + outlierLines.map { "<li>" + e($0) + "</li>\n" }.joined() + "</ul>\n"
+        }
+        html += residualFigure()
+        html += "</section>\n"
 
         html += "<section id=\"days\">\n<h2>Measured against fitted, day by day</h2>\n"
         for statistic in series.statistics {
@@ -104,15 +112,8 @@ extension FitReport {
                                 covering: (ys.min() ?? 0)...(ys.max() ?? scale))
         yAxis.domain = max(0, yAxis.domain.lowerBound)...min(scale * statistic.range.upperBound, yAxis.domain.upperBound)
         yAxis.ticks.removeAll { !yAxis.domain.contains($0.value) }
-        var weekends: [ClosedRange<Double>] = []
+        let weekends = weekendRanges(days: days)
         let first = study.series.days[0].date
-        for day in 0..<days where first.adding(days: day).weekday >= 5 {
-            if let last = weekends.last, last.upperBound == Double(day) - 0.5 {
-                weekends[weekends.count - 1] = last.lowerBound...Double(day) + 0.5
-            } else {
-                weekends.append(Double(day) - 0.5...Double(day) + 0.5)
-            }
-        }
         var axis = ReportCharts.dayAxis(start: first, days: days)
         axis.label = "day (" + study.series.timeZone + "; weekends shaded)"
         return LineChart(id: "fit-\(statistic.name)", title: statistic.name + ": measured against fitted", xAxis: axis, yAxis: yAxis,

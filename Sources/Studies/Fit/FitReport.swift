@@ -117,8 +117,43 @@ package struct FitReport {
             line += "; weekends' residuals against weekdays' \(g.weekendShift >= 0 ? "+" : "")\(FixedPoint.decimal(g.weekendShift, places: 2)) SD "
                 + "(z \(FixedPoint.decimal(g.weekendZ, places: 1)))"
         }
-        return line + (g.isGood ? ": a good fit" : ": a poor fit" + (g.pValue < 0.01 ? " (p < 0.01)" : "")
-                       + (abs(g.weekendZ) >= 3 ? " (weekends differ)" : "") + ", so read the prediction with care")
+        if let worst = g.worstPattern {
+            line += "; weekday pattern: worst \(worst.statistic.name) F \(FixedPoint.decimal(worst.f, places: 2)) on \(worst.d1) and "
+                + "\(worst.d2) degrees of freedom (p = \(FixedPoint.decimal(worst.pValue, places: 3)), \(g.patterns.count) figure"
+                + "\(g.patterns.count == 1 ? "" : "s") tested)"
+        }
+        guard !g.isGood else { return line + ": a good fit" }
+        var why: [String] = []
+        if g.pValue < 0.01 { why.append("p < 0.01") }
+        if g.patternP < FitStudy.Goodness.patternLevel, let worst = g.worstPattern {
+            why.append("\(worst.statistic.name)'s days differ by weekday more than their scatter allows: check "
+                       + worst.statistic.movedBy.filter { $0.contains("weekend") || $0.contains("launches") }.joined(separator: ", "))
+        }
+        if abs(g.weekendZ) >= 3 { why.append("weekends differ") }
+        return line + ": a poor fit (" + why.joined(separator: "; ") + "), so read the prediction with care"
+    }
+
+    /// How the day errors' tail was read, in one sentence.
+    package var tailLine: String {
+        let robustness = posterior.robustness
+        guard robustness.degreesOfFreedom.isFinite else { return "day errors: Gaussian (no day far off the others)" }
+        let outliers = robustness.outliers.count
+        return "day errors: Student-t with \(FitRange.significant(robustness.degreesOfFreedom, digits: 2)) degrees of freedom "
+            + "(estimated from the days); " + (outliers == 0 ? "no outlier day" : "\(outliers) outlier day\(outliers == 1 ? "" : "s"), "
+            + "discounted rather than followed")
+    }
+
+    /// One line per outlier day: its date, each figure's residual there and its weight.
+    package var outlierLines: [String] {
+        posterior.robustness.outliers.map { outlier in
+            let row = design.entries[outlier.entries[0]].row
+            let figures = outlier.entries.map { entry in
+                let z = posterior.residuals[entry].z
+                return design.entries[entry].statistic.name + " residual " + (z >= 0 ? "+" : "") + FixedPoint.decimal(z, places: 1) + " SD"
+            }
+            return "\(study.series.days[row].date) (\(Self.weekdays[design.entries[outlier.entries[0]].weekday])): "
+                + figures.joined(separator: ", ") + "; counted with weight " + FitRange.significant(outlier.weight, digits: 2)
+        }
     }
 
     /// The statistics the fit read: the file's, but those no day of which told the points apart.
@@ -138,7 +173,9 @@ package struct FitReport {
             let answer = answer(axis)
             rows.append([range.path, range.display(range.low) + ".." + range.display(range.high), answer.estimate, answer.interval])
         }
-        text += TextColumns.lines(rows) + "\ngoodness of fit: " + goodnessLine + "\n\n"
+        text += TextColumns.lines(rows) + "\ngoodness of fit: " + goodnessLine + "\n" + tailLine + "\n"
+        for line in outlierLines { text += "  outlier day " + line + "\n" }
+        text += "\n"
         rows = [["strategy", "true deliverability", "95% interval", "gain over " + labels[design.measured], "95% interval"]]
         for (index, label) in labels.enumerated() {
             let d = posterior.deliverability[index], g = posterior.gain[index]

@@ -1,5 +1,6 @@
 import Base
 import Foundation
+import Reports
 import ScenarioFormat
 import Simulator
 
@@ -108,9 +109,14 @@ package struct FitStudy: Sendable {
                     // Fine in the scenario's own period, not in the measured one (a dated outage
                     // or rollout outside it): say, once, that the fit replaced the period.
                     var last = error.more.last ?? error
+                    let lastDate = series.days[series.days.count - 1].date
+                    let labels = (try? ScenarioDecoder.decode(scenarioBytes, file: file, overrides: sets + values))?.strategies.map(\.label) ?? []
+                    let fixes = Self.dateFixes([error] + error.more, bytes: scenarioBytes, labels: labels, first: first, last: lastDate)
+                    let fix = fixes.isEmpty ? "--set such fields to fit in them"
+                        : "these move them in by rule (docs/fit.md, \"Dates by rule\"): " + fixes.map { "--set " + Self.shellQuoted($0) }.joined(separator: " ")
                     if case .invalidValue(let message) = last.kind {
                         last.kind = .invalidValue(message + " (the fit runs the measured days, \(first) for \(series.span + 1) days, "
-                                                  + "in place of the scenario's start and duration: --set such fields to fit in them)")
+                                                  + "in place of the scenario's start and duration: " + fix + ")")
                         if error.more.isEmpty { error = last } else { error.more[error.more.count - 1] = last }
                     }
                 }
@@ -144,6 +150,9 @@ package struct FitStudy: Sendable {
         }
         return nodes
     }
+
+    /// `text` in single quotes for a shell, a quote inside written '\\''.
+    static func shellQuoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
 
     /// Whether an error at scenario path `errorPath` is about the field at `path` or an
     /// object on the way to it (`nosuch` of `nosuch.field`).
@@ -188,9 +197,11 @@ package struct FitStudy: Sendable {
         return nil
     }
 
-    /// The refusal as one line, naming the fields and their ranges.
-    /// - Complexity: O(1).
-    package func message(_ refusal: Refusal, _ posterior: FitPosterior) -> String {
+    /// The refusal as one line, naming the fields and their ranges, and for a range that cannot
+    /// reach the figures, the end's value and the figures still off there with the fields that
+    /// move them (`entries`: the fit's, to read each figure's residuals).
+    /// - Complexity: O(entries).
+    package func message(_ refusal: Refusal, _ posterior: FitPosterior, entries: [FitEntry] = []) -> String {
         func named(_ axis: Int) -> String { ranges[axis].path + " (" + ranges[axis].display(ranges[axis].low) + ".."
             + ranges[axis].display(ranges[axis].high) + ")" }
         switch refusal {
@@ -206,40 +217,38 @@ package struct FitStudy: Sendable {
                 + "fix it with --set, or measure what it moves"
         case .pastRange(let axis, let high):
             let range = ranges[axis]
-            let ends = range.display(range.low) + ".." + range.display(range.high)
-            return "the figures favour \(range.path) at or past \(high ? "HIGH" : "LOW") of its range \(ends): "
-                + "the range cannot reach them; widen it" + (high ? " upwards" : " downwards") + " if the field allows, or check the scenario's other fields"
+            let end = range.display(high ? range.high : range.low)
+            return "the figures favour \(range.path) at or \(high ? "above" : "below") \(end), the \(high ? "high" : "low") end of its range "
+                + range.display(range.low) + ".." + range.display(range.high) + ": the range cannot reach them; widen it"
+                + (high ? " upwards" : " downwards") + " if the field allows" + Self.figuresOff(posterior, entries: entries, varied: ranges.map(\.path))
         }
     }
 
-    /// The goodness of fit at the mode: the chi-square of the residuals (each figure's
-    /// shared error counted once, as in the likelihood) and its upper tail, and weekends'
-    /// mean residual against weekdays' (a pattern the scenario's weekly rhythm misses), its
-    /// standard error widened by the days' correlation.
-    package struct Goodness: Sendable, Equatable {
-        package var chiSquare: Double
-        package var degreesOfFreedom: Int
-        package var pValue: Double
-        /// Mean z on weekends minus on weekdays, and that shift over its standard error.
-        package var weekendShift: Double
-        package var weekendZ: Double
-        /// p ≥ 0.01 and |weekendZ| < 3.
-        package var isGood: Bool { pValue >= 0.01 && !(abs(weekendZ) >= 3) }
-    }
-
+    /// Each fitted figure's mean residual (in SDs) at the mode, the farthest first.
     /// - Complexity: O(entries).
-    package static func goodness(_ posterior: FitPosterior, entries: [FitEntry]) -> Goodness {
-        var weekend: [Double] = [], weekday: [Double] = []
+    package static func figureOffsets(_ posterior: FitPosterior, entries: [FitEntry]) -> [(statistic: FitStatistic, meanZ: Double)] {
+        var sums: [FitStatistic: (total: Double, count: Double)] = [:]
         for (entry, residual) in zip(entries, posterior.residuals) where residual.z.isFinite {
-            if entry.isWeekend { weekend.append(residual.z) } else { weekday.append(residual.z) }
+            sums[entry.statistic, default: (0, 0)].total += residual.z
+            sums[entry.statistic, default: (0, 0)].count += 1
         }
-        let mean = { (values: [Double]) in values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count) }
-        let shift = mean(weekend) - mean(weekday)
-        let error = weekend.isEmpty || weekday.isEmpty ? Double.nan
-            : (posterior.dayCorrelation * (1 / Double(weekend.count) + 1 / Double(weekday.count))).squareRoot()
-        return Goodness(chiSquare: posterior.chiSquare, degreesOfFreedom: posterior.degreesOfFreedom,
-                        pValue: ChiSquare.upperTail(posterior.chiSquare, degreesOfFreedom: posterior.degreesOfFreedom),
-                        weekendShift: shift, weekendZ: error.isFinite && error > 0 ? shift / error : .nan)
+        return FitStatistic.allCases.compactMap { statistic in sums[statistic].map { (statistic, $0.total / $0.count) } }
+            .sorted { abs($0.meanZ) > abs($1.meanZ) }
+    }
+
+    /// "; there measured_deliverability still sits 2.1 SD below the fit on average (active_share
+    /// 0.4 SD above): check the scenario's fields that move it besides the varied ones: …".
+    static func figuresOff(_ posterior: FitPosterior, entries: [FitEntry], varied: [String]) -> String {
+        let offsets = figureOffsets(posterior, entries: entries)
+        guard let worst = offsets.first else { return ", or check the scenario's fields that move the measured figures" }
+        func off(_ item: (statistic: FitStatistic, meanZ: Double)) -> String {
+            FixedPoint.decimal(abs(item.meanZ), places: 1) + " SD " + (item.meanZ < 0 ? "below" : "above")
+        }
+        let others = offsets.dropFirst().map { $0.statistic.name + " " + off($0) }
+        let fields = worst.statistic.movedBy.filter { field in !varied.contains { $0 == field || $0.hasPrefix(field + ".") } }
+        return "; there \(worst.statistic.name) still sits \(off(worst)) the fit on average"
+            + (others.isEmpty ? "" : " (" + others.joined(separator: ", ") + ")")
+            + (fields.isEmpty ? "" : ": check the scenario's fields that move it besides the varied ones: " + fields.joined(separator: ", "))
     }
 
     /// Each varied field's estimate (the posterior median) as an override.

@@ -133,6 +133,19 @@ package enum FitStatistic: String, CaseIterable, Sendable {
         }
     }
 
+    /// The scenario's fields that move it most, for a refusal or a poor fit to name: where to
+    /// look when the varied fields cannot match it.
+    package var movedBy: [String] {
+        switch self {
+        case .measuredDeliverability:
+            ["connectivity.offline.mean", "device.launches.perDay", "apns.storage", "device.extensionTimeLimit",
+             "device.extensionMemory", "provider.outages"]
+        case .activeShare: ["device.launches.perDay", "device.launches.weekendFactor", "mail.weekendFactor"]
+        case .launchesPerMail: ["device.launches.perDay", "device.launches.weekendFactor", "device.taps.probability", "mail.perDay"]
+        case .consoleDeliveredShare: ["connectivity.offline.mean", "connectivity.online.mean", "apns.storage", "apns.expiration"]
+        }
+    }
+
     /// Every figure's two columns, numerator/denominator: "logged/sent, sent/mail, … or
     /// console_delivered/console_received", for help, the schema and messages.
     package static var columnPairs: String {

@@ -284,3 +284,43 @@ struct FitPosteriorTests {
         #expect(SmallMatrix.isPositiveSemidefinite([1, 1, 1, 1], size: 2) && SmallMatrix.shrunkToSemidefinite([1, 1, 1, 1], size: 2) == [1, 1, 1, 1])
     }
 }
+
+/// The heavy-tailed likelihood (docs/fit.md, "Method", step 4): one bad day is reported, not followed.
+@Suite("Fit outlier days")
+struct FitOutlierTests {
+    typealias Base = FitPosteriorTests
+
+    /// 30 days of a curved one-field model at θ = 0.4, one day (day 17) `shift` off; the posterior.
+    static func posterior(shift: Double, seed: UInt64 = 11) -> FitPosterior {
+        var random = Base.Normal(state: seed)
+        let days = 30, simulatedCount = 300.0, measuredCount = 3000.0
+        func curve(_ theta: [Double], _ day: Int) -> Double { 0.62 + 0.25 * theta[0] - 0.08 * theta[0] * theta[0] }
+        let p = curve([0.4], 0)
+        let variance = p * (1 - p) / simulatedCount
+        let simulationError = (0..<days).map { _ in variance.squareRoot() * random.next() }
+        var measured = (0..<days).map { curve([0.4], $0) + (p * (1 - p) / measuredCount).squareRoot() * random.next() }
+        measured[17] += shift
+        return FitPosterior(entries: Base.entries(days: days, values: measured, count: measuredCount),
+                            nodes: Base.nodes(axes: 1, nodesPerAxis: 7, days: days, curve: curve, simulationError: simulationError,
+                                              variance: variance, count: simulatedCount, truth: { 0.7 + 0.2 * $0[0] }),
+                            axes: 1, nodesPerAxis: 7)
+    }
+
+    /// Tolerance: the estimate may move by at most one standard error (the 95% interval's
+    /// half-width / 1.96) of the clean fit, for each of 5 seeds; a shift of 0.3 is about 10 day SDs.
+    @Test("one day far off is reported by its day and neither refuses nor moves the estimate by more than its standard error")
+    func outlierDay() {
+        for seed: UInt64 in 1...5 {
+            let clean = Self.posterior(shift: 0, seed: seed), spoiled = Self.posterior(shift: -0.3, seed: seed)
+            #expect(clean.robustness.outliers.isEmpty, "seed \(seed): \(clean.robustness.outliers)")
+            #expect(FitStudy.refusal(spoiled) == nil)
+            #expect(spoiled.robustness.outliers.map(\.day) == [17], "seed \(seed): \(spoiled.robustness.outliers)")
+            #expect(spoiled.robustness.degreesOfFreedom.isFinite)
+            let standardError = (clean.marginals[0].high - clean.marginals[0].low) / (2 * 1.959964)
+            let moved = abs(spoiled.marginals[0].median - clean.marginals[0].median)
+            #expect(moved < standardError, "seed \(seed): moved \(moved), SE \(standardError)")
+            let deliverabilityMoved = abs(spoiled.deliverability[0].value - clean.deliverability[0].value)
+            #expect(deliverabilityMoved < clean.deliverability[0].standardError)
+        }
+    }
+}

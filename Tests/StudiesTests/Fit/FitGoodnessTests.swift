@@ -1,0 +1,51 @@
+@testable import CLI
+import Foundation
+@testable import Studies
+import TestSupport
+import Testing
+
+/// The goodness check can fail: on a documented misspecified series it says "a poor fit"
+/// (docs/fit.md, "How often the goodness check cries wolf"), and its F test's tail is right.
+@Suite("Fit goodness")
+struct FitGoodnessTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fixtures").path
+
+    @Test("the F distribution's upper tail matches its tables and closed forms")
+    func fTail() {
+        // Critical values at 5% (tables): F(6, 23) 2.528, F(1, 10) 4.965, F(4, 100) 2.463.
+        #expect(abs(FDistribution.upperTail(2.528, 6, 23) - 0.05) < 5e-4)
+        #expect(abs(FDistribution.upperTail(4.965, 1, 10) - 0.05) < 5e-4)
+        #expect(abs(FDistribution.upperTail(2.463, 4, 100) - 0.05) < 5e-4)
+        // F(2, 2): P(X > f) = 1 / (1 + f).
+        for f in [0.3, 1.0, 7.0] { #expect(abs(FDistribution.upperTail(f, 2, 2) - 1 / (1 + f)) < 1e-12) }
+        #expect(FDistribution.upperTail(0, 3, 9) == 1 && FDistribution.upperTail(.infinity, 3, 9) == 0)
+        #expect(abs(IncompleteBeta.regularised(0.3, a: 1, b: 1) - 0.3) < 1e-12)
+        #expect(abs(IncompleteBeta.regularised(0.5, a: 3.5, b: 3.5) - 0.5) < 1e-12)
+    }
+
+    /// Tests/Fixtures/fit-misspecified.csv: fit-truth.json measured by 600 devices (seed 3000)
+    /// whose weekend launches are half the fixture's (device.launches.weekendFactor 0.35, not
+    /// 0.7). The fit, with the fixture's 0.7 unvaried, must say "a poor fit" for the weekday
+    /// pattern; its JSON carries every key docs/fit.md lists.
+    @Test("a series whose weekend launches are half the scenario's is called a poor fit, for its weekday pattern")
+    func misspecifiedWeekend() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("pushsim-fit-goodness-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let fit = CapturedConsole.run(["fit", Self.fixtures + "/fit-truth.json", Self.fixtures + "/fit-misspecified.csv",
+                                       "--vary", "connectivity.offline.mean=30m..2h", "--vary", "device.launches.perDay=0.25..1",
+                                       "--set", "devices=150", "--seed", "7", "--grid", "5", "--format", "json", "--out", out])
+        #expect(fit.code == .success, "\(fit.err)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(fit.out.utf8)) as? [String: Any])
+        #expect(Array(json.keys).sorted() == ["dayErrors", "fields", "goodness", "measured", "measuredStrategy", "scenario",
+                                              "scenarioFile", "strategies"])
+        let goodness = try #require(json["goodness"] as? [String: Any])
+        #expect(goodness["good"] as? Bool == false, "\(goodness)")
+        #expect((goodness["reasons"] as? [String])?.contains("weekday-pattern") == true, "\(goodness)")
+        #expect((goodness["sentence"] as? String)?.contains("a poor fit") == true)
+        let strategies = try #require(json["strategies"] as? [[String: Any]])
+        #expect(strategies.count == 2 && strategies[0]["gain"] is NSNull && strategies[1]["gain"] is [String: Any])
+        let fields = try #require(json["fields"] as? [[String: Any]])
+        #expect(fields.map { $0["path"] as? String } == ["connectivity.offline.mean", "device.launches.perDay"])
+    }
+}

@@ -79,6 +79,7 @@ public enum ScenarioDecoder {
         let devices = log.attempt { Int(try top.required(Top.devices).integer()) } ?? 1
 
         let mail = log.attempt { try decodeRhythm(try top.required(Top.mail), events: "mails") } ?? MailModel(perDay: 0)
+        let mailBursts = top.optional(Top.mailBursts).flatMap { field in log.attempt { try decodeMailBursts(field) } ?? nil }
         let connectivity = top.optional(Top.connectivity).flatMap { field in log.attempt { try decodeConnectivity(field) } }
         let latency = decodeLatency(top, log: log)
 
@@ -128,7 +129,7 @@ public enum ScenarioDecoder {
                         duration: duration, devices: devices, mail: mail, connectivity: connectivity,
                         latency: latency, payloadTTL: payloadTTL, expiration: expiration, app: push.app,
                         alertBodyBytes: push.alertBodyBytes, extensionTimeLimit: extensionTimeLimit, strategies: strategies,
-                        chain: chain, expectations: expectations ?? [], events: events ?? [])
+                        chain: chain, expectations: expectations ?? [], events: events ?? [], mailBursts: mailBursts)
     }
 
     /// `name`: 1–100 letters, digits, '-', '_' or '.', for it names the report folder ("" when broken).

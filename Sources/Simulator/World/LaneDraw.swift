@@ -19,6 +19,8 @@ package struct LaneDraw: TimelineDraw {
         /// (`OutageSchedule`: one list when every block has the same).
         package let outageEntries: [ContiguousArray<TimelineEntry>]
         package let mail: WeeklyPoissonProcess
+        /// The mail in bursts (`mailBursts`), drawn in place of `mail`; nil: Poisson mail.
+        package let mailBursts: MailBurstProcess?
         package let launches: WeeklyPoissonProcess?
         /// The backend's background pushes (`background`); nil: none.
         package let background: WeeklyPoissonProcess?
@@ -44,6 +46,7 @@ package struct LaneDraw: TimelineDraw {
             }
             let weekday = scenario.start.weekday
             mail = WeeklyPoissonProcess(model: scenario.mail, firstWeekday: weekday)
+            mailBursts = scenario.mailBursts.map { MailBurstProcess(mail: scenario.mail, bursts: $0, firstWeekday: weekday) }
             launches = scenario.chain.device.launches.map { WeeklyPoissonProcess(model: $0.rhythm, firstWeekday: weekday) }
             background = scenario.chain.background.map { WeeklyPoissonProcess(model: $0.rhythm, firstWeekday: weekday) }
             connectivity = scenario.connectivity.map {
@@ -89,6 +92,9 @@ package struct LaneDraw: TimelineDraw {
     private var online = true
     private var mail: WeeklyPoissonProcess
     private var mailRandom: SplitMix64
+    private var mailBursts: MailBurstProcess?
+    /// The bursts' sizes and gaps, from their own stream (a scenario without bursts draws nothing of it).
+    private var burstRandom: SplitMix64
     /// The subscription stream again, read along with the mail: a mail after a
     /// change may go to the newest folder (the folder draw shares the mail stream).
     private var folderRandom: SplitMix64
@@ -119,11 +125,14 @@ package struct LaneDraw: TimelineDraw {
         subscriptionRandom = stream(.subscriptionChanges)
         folderRandom = subscriptionRandom
         mailRandom = stream(.mail)
+        burstRandom = stream(.mailBursts)
         launchRandom = stream(.launches)
         backgroundRandom = stream(.backgroundPushes)
         connectivity = sources.connectivity
         mail = sources.mail
         mail.reset(multiplier: Double(accounts))
+        mailBursts = sources.mailBursts
+        mailBursts?.reset(multiplier: Double(accounts))
         launches = sources.launches
         launches?.reset()
         background = sources.background
@@ -156,6 +165,12 @@ package struct LaneDraw: TimelineDraw {
             buffer.append(heads[first])
             advance(TimelinePhase(rawValue: UInt8(first))!, from: firstTime)
         }
+    }
+
+    /// The next mail's arrival: in bursts under `mailBursts`, else the Poisson process's.
+    private mutating func nextMail() -> SimTime? {
+        guard mailBursts != nil else { return mail.next(&mailRandom) }
+        return mailBursts!.next(starts: &mailRandom, bursts: &burstRandom)
     }
 
     /// Draws the next entry of phase `phase`'s source after its last one, at `now` (0 at the start).
@@ -193,7 +208,7 @@ package struct LaneDraw: TimelineDraw {
                 next = TimelineEntry(time: change, event: .connectivity(online: online))
             }
         case .mail:
-            if let arrival = mail.next(&mailRandom), arrival < horizon {
+            if let arrival = nextMail(), arrival < horizon {
                 while let change = nextFolderChange, change <= arrival {
                     folderGeneration += 1
                     nextFolderChange = UserTimeline.nextRare(after: change, perDay: subscriptions!.changesPerDay,

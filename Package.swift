@@ -47,7 +47,7 @@ let package = Package(
         .target(name: "SendLog", dependencies: ["Base"]),
         // The engine: the scenario model, the per-user world that wires the actors
         // through the agenda, the ledger, accounting and the rates.
-        .target(name: "Simulator", dependencies: ["Base", "Kernel", "FakeAPNs", "Provider", "Device"],
+        .target(name: "Simulator", dependencies: ["Base", "Kernel", "FakeAPNs", "Provider", "Device", "SendLog"],
                 swiftSettings: checked),
         // Scenario files: decoding with diagnostics, the JSON Schema, --set overrides.
         .target(name: "ScenarioFormat", dependencies: ["Base", "FakeAPNs", "Provider", "Device", "Simulator"]),
@@ -85,7 +85,7 @@ let package = Package(
         .target(name: "Live", dependencies: ["Base", "Kernel", "FakeAPNs", "Provider", "Device", "Simulator", "Reports", "TLSCrypto",
                                              "X509", "ProviderAuth", "TLS", "Transport"]),
         // The command line: options declared once, commands, help, exit codes.
-        .target(name: "CLI", dependencies: ["Base", "Simulator", "ScenarioFormat", "Reports", "Studies", "ProviderAuth", "Transport",
+        .target(name: "CLI", dependencies: ["Base", "SendLog", "Simulator", "ScenarioFormat", "Reports", "Studies", "ProviderAuth", "Transport",
                                             "Live"]),
         // The thin executable: parses nothing itself, hands argv to CLI.
         .executableTarget(name: "pushsim", dependencies: ["CLI"]),

@@ -24,6 +24,18 @@ public enum SendLogColumn: String, CaseIterable, Sendable {
         }
     }
 
+    /// The column's meaning, for the Table Schema and docs.
+    public var summary: String {
+        switch self {
+        case .time: "when the provider sent the push: RFC 3339 with its offset (2026-03-02T09:15:00.250+03:00); placed at its local wall time"
+        case .user: "the user or device it went to: any opaque string, hashed or not; never written to a report"
+        case .topic: "the app's bundle id or APNs topic; rows of another topic than the scenario's app are left out"
+        case .collapseID: "apns-collapse-id, if any (empty: none; at most 64 bytes)"
+        case .thread: "the thread or conversation it belongs to, if any (empty: none)"
+        case .kind: "alert (the default when empty) or background"
+        }
+    }
+
     /// Most bytes of a value: APNs's limit for a collapse id; a bound on the others, so
     /// that a runaway line is refused rather than held.
     public var byteLimit: Int {

@@ -33,6 +33,10 @@ public struct SendLogError: Error, Equatable, Sendable, CustomStringConvertible 
         case badTime(String)
         /// The kind is neither `alert` nor `background`.
         case badKind
+        /// A background push, and the scenario has no `background` section (the app's budget).
+        case backgroundWithoutBudget
+        /// The replay's scratch file could not be written or read (the system's words).
+        case scratch(String)
 
         /// The reason in words.
         public var explanation: String {
@@ -51,6 +55,9 @@ public struct SendLogError: Error, Equatable, Sendable, CustomStringConvertible 
             case .emptyValue(let column): "column \(column.rawValue) is empty"
             case .badTime(let what): "column time is not RFC 3339 with an offset (\(what)), such as 2026-03-02T09:15:00+03:00"
             case .badKind: "column kind is neither alert nor background"
+            case .backgroundWithoutBudget:
+                "a background push, and the scenario has no background section (the app's budget iOS hands them out by)"
+            case .scratch(let why): "cannot write the replay's scratch file (TMPDIR): \(why)"
             }
         }
     }

@@ -25,7 +25,7 @@ extension SendLogReplay {
     }
 
     /// Pushes sorted in memory before they go to a run file: 32 MB.
-    static let chunkSize = 1 << 21
+    public static let chunkSize = 1 << 21
 
     /// Prepares the log at `path` for `target` in one pass (docs/send-log.md, "Replay"): a
     /// row of the target's topic within the run is placed at its local wall time (as written,
@@ -34,15 +34,17 @@ extension SendLogReplay {
     /// users past the target's devices are left out. The pushes are sorted by (device, time)
     /// in chunks spilled to unlinked files in `scratch`, then merged into the spill.
     /// Memory: a chunk, the numbering (a device a user) and the offsets (8 bytes a device).
+    /// `chunk` is the pushes sorted in memory at a time (tests shrink it to exercise the merge).
     /// - Complexity: O(n log n) in the log's rows; O(devices) memory plus a chunk.
-    public static func prepare(path: String, for target: Target, scratch: String? = nil) throws(SendLogError) -> SendLogReplay {
+    public static func prepare(path: String, for target: Target, scratch: String? = nil,
+                               chunk chunkLimit: Int = chunkSize) throws(SendLogError) -> SendLogReplay {
         let reader = try SendLogReader(path: path)
         let directory = scratch ?? ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
         var spill = try SpillWriter(directory: directory, file: reader.file)
         var numbers: [UInt64: UInt32] = [:]
         var tally = SendLogTally()
         var chunk: [UInt128] = []
-        chunk.reserveCapacity(min(chunkSize, 1 << 16))
+        chunk.reserveCapacity(min(chunkLimit, 1 << 16))
         var runs: [RunFile] = []
         let startWall = Int64(target.start.daysSinceEpoch) * TimeUnit.day
         while let row = try reader.next() {
@@ -69,7 +71,7 @@ extension SendLogReplay {
             case .background: tally.background += 1
             }
             chunk.append(UInt128(device) << 64 | UInt128(record(time: time, kind: row.kind)))
-            if chunk.count == chunkSize {
+            if chunk.count >= chunkLimit {
                 chunk.sort()
                 runs.append(try RunFile(writing: chunk, directory: directory, file: reader.file))
                 chunk.removeAll(keepingCapacity: true)

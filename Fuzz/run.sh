@@ -19,7 +19,7 @@ mkdir -p "$build"
 
 # The modules in dependency order (Package.swift's layers), each a static library; the
 # entry point is a module of its own on top. One -package-name makes `package` visible.
-modules=(Base Kernel FakeAPNs Provider Device Simulator ScenarioFormat Reports Studies TLSCrypto X509 ProviderAuth HTTP2 HTTP1 TLS Transport Live CLI)
+modules=(Base Kernel FakeAPNs Provider Device SendLog Simulator ScenarioFormat Reports Studies TLSCrypto X509 ProviderAuth HTTP2 HTTP1 TLS Transport Live CLI)
 
 # Rebuilt when a source is newer than the binary.
 if [ ! -x "$binary" ] || [ -n "$(find Sources Fuzz -name '*.swift' -newer "$binary" | head -1)" ]; then

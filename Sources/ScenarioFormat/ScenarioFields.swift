@@ -45,10 +45,13 @@ package enum ScenarioFields {
         package static let events = FieldDeclaration(
             "events", .array(of: .object(Event.object), count: 1...Int.max),
             "dated steering actions, each applied to its device app in every strategy (and by serve on its clock)")
+        package static let sendLog = FieldDeclaration(
+            "sendLog", .text(minLength: 1),
+            "a team's send log (CSV, docs/send-log.md) whose pushes replace mail's model and background's rhythm; relative to the scenario file's folder")
         package static let object = ObjectDeclaration(
             "A PushSim scenario file (docs/scenarios.md, \"Scenario files\"). Every effect a file does not name is absent; unknown fields are errors.",
             [name, description, seed, start, duration, devices, mail, mailBursts, connectivity, latency, provider, apns, push, device,
-             background, strategies, expect, events])
+             background, strategies, expect, events, sendLog])
     }
 
     /// A Poisson process with a daily rhythm: `mail`, `device.launches`.

@@ -190,6 +190,8 @@ public struct Scenario: Sendable, Equatable {
     public var expectations: [Expectation] = []
     /// Dated steering actions (`events`), in file order; empty by default.
     public var events: [SteeringEvent] = []
+    /// The mail replayed from a send log (`sendLog`) instead of drawn from `mail`; nil: drawn.
+    public var sendLog: SendLogInput?
 
     package init(name: String, description: String, seed: UInt64, start: CivilDate, duration: SimDuration,
                  devices: Int, mail: MailModel, connectivity: ConnectivityModel?, latency: LatencyModel,

@@ -1,5 +1,6 @@
 import Base
 import Kernel
+import SendLog
 
 /// What is left to draw of one app's timeline: each source's state and its next
 /// entry. A source is one process (outages, device id changes, token rotations,
@@ -28,6 +29,8 @@ package struct LaneDraw: TimelineDraw {
         /// The scenario's dated steering events (`events`) by device, each in time order
         /// (file order at one instant).
         package let steering: [Int: [SteeringEvent]]
+        /// The send log the mail and background pushes are replayed from (`sendLog`), prepared; nil: drawn.
+        package let sendLog: SendLogReplay?
 
         /// - Parameter outages: the outage schedule of each block of users (`OutageSchedule.draw`).
         package init(scenario: Scenario, outages: [[OutageWindow]]) {
@@ -45,6 +48,9 @@ package struct LaneDraw: TimelineDraw {
                 }.map(\.element))
             }
             let weekday = scenario.start.weekday
+            precondition(scenario.sendLog.map { $0.replay?.devices == scenario.devices } ?? true,
+                         "a scenario's send log is prepared for its devices before it runs (Scenario.preparingSendLog)")
+            sendLog = scenario.sendLog?.replay
             mail = WeeklyPoissonProcess(model: scenario.mail, firstWeekday: weekday)
             mailBursts = scenario.mailBursts.map { MailBurstProcess(mail: scenario.mail, bursts: $0, firstWeekday: weekday) }
             launches = scenario.chain.device.launches.map { WeeklyPoissonProcess(model: $0.rhythm, firstWeekday: weekday) }
@@ -106,6 +112,11 @@ package struct LaneDraw: TimelineDraw {
     private var background: WeeklyPoissonProcess?
     private var backgroundRandom: SplitMix64
     private var backgroundSerial: Int32 = 0
+    /// Whether the mail and background pushes are the send log's (`sendLog`), not drawn.
+    private let replaysLog: Bool
+    /// The log's alert and background pushes to this device, for its first app; nil on the others.
+    private var loggedMail: SendLogCursor?
+    private var loggedBackground: SendLogCursor?
 
     /// The draw of app `lane` of `user`, at its start; `accounts` scales the mail.
     /// - Complexity: O(windows that hold the device offline at 0).
@@ -137,6 +148,11 @@ package struct LaneDraw: TimelineDraw {
         launches?.reset()
         background = sources.background
         background?.reset()
+        replaysLog = sources.sendLog != nil
+        if let replay = sources.sendLog, lane == 0 {
+            loggedMail = SendLogCursor(replay: replay, device: user, kind: .alert)
+            loggedBackground = SendLogCursor(replay: replay, device: user, kind: .background)
+        }
         if connectivity != nil { online = connectivity!.start(&connectivityRandom) }
         if let perDay = subscriptions?.changesPerDay, perDay > 0 {
             nextFolderChange = UserTimeline.nextRare(after: 0, perDay: perDay, horizon: horizon, &folderRandom)
@@ -208,7 +224,7 @@ package struct LaneDraw: TimelineDraw {
                 next = TimelineEntry(time: change, event: .connectivity(online: online))
             }
         case .mail:
-            if let arrival = nextMail(), arrival < horizon {
+            if let arrival = replaysLog ? loggedMail?.nextTime() : nextMail(), arrival < horizon {
                 while let change = nextFolderChange, change <= arrival {
                     folderGeneration += 1
                     nextFolderChange = UserTimeline.nextRare(after: change, perDay: subscriptions!.changesPerDay,
@@ -225,7 +241,7 @@ package struct LaneDraw: TimelineDraw {
                 next = TimelineEntry(time: launch, event: .launch)
             }
         case .backgroundPush:
-            if background != nil, let push = background!.next(&backgroundRandom), push < horizon {
+            if let push = replaysLog ? loggedBackground?.nextTime() : background?.next(&backgroundRandom), push < horizon {
                 next = TimelineEntry(time: push, event: .backgroundPush(serial: backgroundSerial))
                 backgroundSerial &+= 1
             }

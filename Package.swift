@@ -91,7 +91,7 @@ let package = Package(
         .executableTarget(name: "pushsim", dependencies: ["CLI"]),
         // Fixtures the tests share: scenarios written as files are, a hand-built result, and a
         // console that keeps what a command prints, for the tests that run a command end to end.
-        .target(name: "TestSupport", dependencies: ["CLI", "Simulator", "ScenarioFormat", "FakeAPNs"],
+        .target(name: "TestSupport", dependencies: ["CLI", "Simulator", "ScenarioFormat", "FakeAPNs", "Base"],
                 path: "Tests/TestSupport"),
         // Published test vectors more than one test target checks against, typed in once.
         .target(name: "TestVectors", path: "Tests/TestVectors"),

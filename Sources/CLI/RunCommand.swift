@@ -2,6 +2,7 @@ import Base
 import Foundation
 import Reports
 import ScenarioFormat
+import SendLog
 import Simulator
 import Studies
 import Synchronization
@@ -58,6 +59,18 @@ package enum RunCommand {
                                    _ progress: (@Sendable (Int) -> Void)?) throws -> (result: SimulationResult, trace: SimulationTrace) {
         // A sweep's or a fit's points share the prepared log while they share its target.
         try Simulation.run(try scenario.preparingSendLog(), users: users, threads: threads, tracing: traced, progress: progress)
+    }
+
+    /// What a command says when `simulation` failed: a send log's error is the data's (65);
+    /// anything else is the accounting identity's (1), and nothing was written.
+    /// - Complexity: O(1).
+    package static func simulationFailed(_ error: any Error, console: Console) -> ExitCode {
+        if let error = error as? SendLogError {
+            console.err("error: \(error)\n")
+            return .dataError
+        }
+        console.err("error: the accounting identity broke, nothing written: \(error)\n")
+        return .failure
     }
 
     /// Runs the command; `simulate` is `Simulation.run`, and tests pass one that

@@ -236,12 +236,13 @@ extension SendLogReplay {
 
     /// A new file in `directory`, unlinked at once: the descriptor is all that holds it.
     private static func scratchFile(directory: String, file: String) throws(SendLogError) -> Int32 {
-        var template = Array((directory + "/pushsim-sendlog-XXXXXX").utf8CString)
+        // The directory's own bytes (`SystemText`), and the name mkstemp filled in read back the same way.
+        var template = SystemText.bytes(of: directory + "/pushsim-sendlog-XXXXXX").map { CChar(bitPattern: $0) } + [0]
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else {
             throw SendLogError(file: file, line: 0, reason: .scratch(FileBytes.describe(errno)))
         }
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        _ = SystemPath.unlink(SystemText.decode(template.dropLast().map { UInt8(bitPattern: $0) }))
         return descriptor
     }
 

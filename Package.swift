@@ -53,7 +53,7 @@ let package = Package(
         .target(name: "ScenarioFormat", dependencies: ["Base", "FakeAPNs", "Provider", "Device", "Simulator"]),
         // What a run writes: CSVs, charts and report.html, result.json, run.json, partial results.
         .target(name: "Reports", dependencies: ["Base", "FakeAPNs", "Simulator", "ScenarioFormat"]),
-        // Studies over runs: expectations and check, diff of two folders, sweeps, fits to measured figures.
+        // Studies over runs: expectations and check, diff of two folders, sweeps, fits to measured figures, a send log described.
         .target(name: "Studies", dependencies: ["Base", "Simulator", "ScenarioFormat", "Reports"]),
         // The primitives TLS 1.3 needs, small and exact, for a test server on loopback: SHA-256,
         // SHA-384, SHA-512, HMAC, HKDF and the TLS 1.3 key schedule, X25519, P-256 (ECDH and

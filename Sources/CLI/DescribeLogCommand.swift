@@ -57,6 +57,8 @@ package enum DescribeLogCommand {
 
     package static let optionsHelp = OptionsHelp([.option(topic.spec), .option(burstGap.spec), .option(format), .showHelp])
 
+    /// Runs `describe-log` with `arguments` (after the command's name).
+    /// - Complexity: O(rows) of the log, memory O(users + threads).
     package static func main(_ arguments: ArraySlice<String>, console: Console) -> ExitCode {
         if arguments.contains("--help") || arguments.contains("-h") { console.out(help); return .success }
         let scanner: ArgumentScanner

@@ -11,6 +11,8 @@ public struct MailBurstModel: Sendable, Equatable {
     /// Time from one mail of a burst to the next.
     public var gap: Distribution
 
+    /// A model of bursts of mean size `meanSize` (at least 1), `gap` apart.
+    /// - Complexity: O(1).
     public init(meanSize: Double, gap: Distribution) {
         self.meanSize = meanSize
         self.gap = gap

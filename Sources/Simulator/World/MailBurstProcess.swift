@@ -16,7 +16,8 @@ package struct MailBurstProcess {
     /// The next mail of each burst under way (few: the bursts a gap's span overlaps).
     private var open: [SimTime] = []
 
-    /// - Parameter model: the mail's rhythm (`perDay`: mails a weekday, bursts' mails included).
+    /// - Parameter mail: the mail's rhythm (`perDay`: mails a weekday, bursts' mails included).
+    /// - Complexity: O(1) (the week's 168 hourly rates).
     package init(mail: MailModel, bursts: MailBurstModel, firstWeekday: Int) {
         var startRhythm = mail
         startRhythm.perDay = mail.perDay / max(1, bursts.meanSize)
@@ -27,6 +28,7 @@ package struct MailBurstProcess {
 
     /// Starts over at time 0, with the bursts' rate multiplied by `multiplier` (several
     /// accounts: merged compound Poisson streams are one of the summed rate).
+    /// - Complexity: O(1).
     package mutating func reset(multiplier: Double = 1) {
         starts.reset(multiplier: multiplier)
         nextStart = nil

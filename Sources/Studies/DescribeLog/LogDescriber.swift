@@ -79,6 +79,7 @@ package struct LogDescriber {
     }
 
     /// - Parameter burstGap: joins a user's threadless pushes at most this far apart into one burst; nil: each its own.
+    /// - Complexity: O(1).
     package init(burstGap: SimDuration? = nil) {
         self.burstGap = burstGap
     }

@@ -80,6 +80,9 @@ public enum PushSimCommand {
         return near.isEmpty ? nil : near
     }
 
+    /// Where the COMMANDS list's summaries start: past the longest name (`describe-log`) and two spaces.
+    package static let commandColumn = (commands.map(\.name.count).max() ?? 0) + 2
+
     package static let help = """
     OVERVIEW: \(abstract)
 
@@ -87,7 +90,7 @@ public enum PushSimCommand {
 
     COMMANDS:
     \((commands.map { ($0.name, $0.summary) } + [("help", "Show help for a command")])
-        .map { "  " + $0.0.padding(toLength: 14, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n"))
+        .map { "  " + $0.0.padding(toLength: commandColumn, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n"))
 
     EXAMPLES:
       pushsim run scenarios/mail-january-february.json

@@ -24,8 +24,12 @@ extension SendLogReplay {
         }
     }
 
-    /// Pushes sorted in memory before they go to a run file: 32 MB.
-    public static let chunkSize = 1 << 21
+    /// Pushes sorted in memory before they go to a run file: 8 MB. The merge reads the run
+    /// files through as much again, shared among them (`mergeBudget`), so the pass's memory
+    /// is the same for 10⁶ rows as for 10⁸.
+    public static let chunkSize = 1 << 19
+    /// Entries the merge holds at once over all run files (8 MB), at least 256 a file.
+    static let mergeBudget = 1 << 19
 
     /// Prepares the log at `path` for `target` in one pass (docs/send-log.md, "Replay"): a
     /// row of the target's topic within the run is placed at its local wall time (as written,
@@ -44,7 +48,8 @@ extension SendLogReplay {
         var numbers: [UInt64: UInt32] = [:]
         var tally = SendLogTally()
         var chunk: [UInt128] = []
-        chunk.reserveCapacity(min(chunkLimit, 1 << 16))
+        // Reserved whole: pages are resident once written, and a chunk never grows by copying.
+        chunk.reserveCapacity(chunkLimit)
         var runs: [RunFile] = []
         let startWall = Int64(target.start.daysSinceEpoch) * TimeUnit.day
         while let row = try reader.next() {
@@ -135,7 +140,9 @@ extension SendLogReplay {
                 parent = smallest
             }
         }
+        let block = max(256, mergeBudget / max(1, runs.count))
         for index in runs.indices {
+            runs[index].block = block
             if let entry = try runs[index].next() { heap.append((entry, index)) }
         }
         for index in stride(from: heap.count / 2, through: 0, by: -1) { siftDown(index) }
@@ -159,6 +166,8 @@ extension SendLogReplay {
         private var buffer: [UInt128] = []
         private var position = 0
         private let file: String
+        /// Entries read at a time (the merge shares its budget among the files).
+        var block = 8_192
 
         init(writing entries: [UInt128], directory: String, file: String) throws(SendLogError) {
             self.file = file
@@ -174,7 +183,7 @@ extension SendLogReplay {
                     close(descriptor)
                     return nil
                 }
-                let block = min(8_192, count - read)
+                let block = min(self.block, count - read)
                 let offset = off_t(read * 16)
                 let descriptor = descriptor
                 let file = file

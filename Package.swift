@@ -4,7 +4,7 @@
 //
 // The modules are the layers (docs/architecture.md draws them); a dependency points
 // down only, so a loop between layers is a compile error:
-//   Base → Kernel → FakeAPNs, Provider, Device (the three actors) → Simulator (the engine)
+//   Base → Kernel → FakeAPNs, Provider, Device (the three actors) → SendLog (a team's send log) → Simulator (the engine)
 //   → ScenarioFormat → Reports → Studies → TLSCrypto → X509 → ProviderAuth → HTTP2, HTTP1 (protocols,
 //   bytes in and values out) → Transport (sockets) → Live (a population on a live clock, served) → CLI → pushsim
 // HTTP2 and HTTP1 (the protocols of `pushsim serve`) and TLSCrypto (the primitives of its TLS 1.3,
@@ -42,15 +42,18 @@ let package = Package(
         .target(name: "Provider", dependencies: ["Base", "FakeAPNs"]),
         // iOS, the Notification Service Extension and Notification Center.
         .target(name: "Device", dependencies: ["Base", "FakeAPNs"]),
+        // A team's send log (docs/send-log.md): its CSV read row by row, in bounded memory, and
+        // the per-user spill the engine replays its mail from. Imports Base only.
+        .target(name: "SendLog", dependencies: ["Base"]),
         // The engine: the scenario model, the per-user world that wires the actors
         // through the agenda, the ledger, accounting and the rates.
-        .target(name: "Simulator", dependencies: ["Base", "Kernel", "FakeAPNs", "Provider", "Device"],
+        .target(name: "Simulator", dependencies: ["Base", "Kernel", "FakeAPNs", "Provider", "Device", "SendLog"],
                 swiftSettings: checked),
         // Scenario files: decoding with diagnostics, the JSON Schema, --set overrides.
         .target(name: "ScenarioFormat", dependencies: ["Base", "FakeAPNs", "Provider", "Device", "Simulator"]),
         // What a run writes: CSVs, charts and report.html, result.json, run.json, partial results.
         .target(name: "Reports", dependencies: ["Base", "FakeAPNs", "Simulator", "ScenarioFormat"]),
-        // Studies over runs: expectations and check, diff of two folders, sweeps, fits to measured figures.
+        // Studies over runs: expectations and check, diff of two folders, sweeps, fits to measured figures, a send log described.
         .target(name: "Studies", dependencies: ["Base", "Simulator", "ScenarioFormat", "Reports"]),
         // The primitives TLS 1.3 needs, small and exact, for a test server on loopback: SHA-256,
         // SHA-384, SHA-512, HMAC, HKDF and the TLS 1.3 key schedule, X25519, P-256 (ECDH and
@@ -82,13 +85,13 @@ let package = Package(
         .target(name: "Live", dependencies: ["Base", "Kernel", "FakeAPNs", "Provider", "Device", "Simulator", "Reports", "TLSCrypto",
                                              "X509", "ProviderAuth", "TLS", "Transport"]),
         // The command line: options declared once, commands, help, exit codes.
-        .target(name: "CLI", dependencies: ["Base", "Simulator", "ScenarioFormat", "Reports", "Studies", "ProviderAuth", "Transport",
+        .target(name: "CLI", dependencies: ["Base", "SendLog", "Simulator", "ScenarioFormat", "Reports", "Studies", "ProviderAuth", "Transport",
                                             "Live"]),
         // The thin executable: parses nothing itself, hands argv to CLI.
         .executableTarget(name: "pushsim", dependencies: ["CLI"]),
         // Fixtures the tests share: scenarios written as files are, a hand-built result, and a
         // console that keeps what a command prints, for the tests that run a command end to end.
-        .target(name: "TestSupport", dependencies: ["CLI", "Simulator", "ScenarioFormat", "FakeAPNs"],
+        .target(name: "TestSupport", dependencies: ["CLI", "Simulator", "ScenarioFormat", "FakeAPNs", "Base"],
                 path: "Tests/TestSupport"),
         // Published test vectors more than one test target checks against, typed in once.
         .target(name: "TestVectors", path: "Tests/TestVectors"),
@@ -97,6 +100,7 @@ let package = Package(
         .testTarget(name: "FakeAPNsTests", dependencies: ["FakeAPNs", "Base"]),
         .testTarget(name: "ProviderTests", dependencies: ["Provider", "FakeAPNs", "Base"]),
         .testTarget(name: "DeviceTests", dependencies: ["Device", "FakeAPNs", "Base"]),
+        .testTarget(name: "SendLogTests", dependencies: ["SendLog", "Base"]),
         .testTarget(name: "ProviderAuthTests", dependencies: ["ProviderAuth", "X509", "Base"]),
         // Engine tests decode their fixtures from scenario text and compare report bytes.
         .testTarget(name: "SimulatorTests", dependencies: ["CLI", "TestSupport", "Simulator", "ScenarioFormat", "Reports", "Kernel",

@@ -22,7 +22,8 @@
 // signature and an RSA modulus — see fuzzSignatures) `x509` (X509's DER reader,
 // certificate parser and PEM readers — see fuzzX509), `tls` (TLS's server against a
 // client's bytes, raw and sealed under an honest client's keys — see FuzzTLS.swift) and
-// `control` (serve's control API against a client's request — see FuzzControl.swift).
+// `control` (serve's control API against a client's request — see FuzzControl.swift) and
+// `sendlog` (a send log's reader, row by row to its end or its one error — see fuzzSendLog).
 // Beyond "no crash", every error message must be lines without control characters,
 // each of bounded length: user text is escaped and cut (`UserText`).
 import Base
@@ -35,6 +36,7 @@ import HTTP2
 import Live
 import Reports
 import ScenarioFormat
+import SendLog
 import Simulator
 import Studies
 import TLSCrypto
@@ -100,6 +102,8 @@ public func pushsimFuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> I
         fuzzX509(bytes)
     case "control":
         fuzzControl(bytes)
+    case "sendlog":
+        fuzzSendLog(bytes)
     case "folder":
         do {
             let folder = try ReportFolder(path: "fuzz", summary: bytes, record: nil)
@@ -710,4 +714,21 @@ private func rewriteDER(_ reader: inout DERReader, into writer: inout DERWriter)
     } else {
         writer.element(tag, try reader.read(tag, "a primitive element"))
     }
+}
+
+/// A send log (docs/send-log.md) read row by row to its end or to its one error: every row
+/// read has a time that reads back the same, and an error names a line the reader reached.
+private func fuzzSendLog(_ bytes: [UInt8]) {
+    do {
+        let reader = try SendLogReader(bytes: bytes, file: "fuzz/log.csv")
+        while let row = try reader.next() {
+            precondition(row.line >= 2 && row.line <= reader.line, "a row outside the lines read")
+            precondition(!row.user.isEmpty && !row.topic.isEmpty, "a required value read empty")
+            precondition(row.time.instant == row.time.wall - Int64(row.time.offsetSeconds) * 1_000_000)
+        }
+    } catch {
+        checkMessage("\(error)")
+        precondition(!"\(error)".contains("\n"), "a send log's error of more than one line")
+    }
+    _ = SendLogTime.parse(bytes)
 }

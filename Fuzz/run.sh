@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes PushSim's parsers with libFuzzer: Fuzz/run.sh TARGET [LENGTH]
-#   TARGET  json | scenario | partial | folder | auth | http2 | http1 | measured | aead | signature | x509 | tls | control | all
+#   TARGET  json | scenario | partial | folder | auth | http2 | http1 | measured | aead | signature | x509 | tls | control | sendlog | all
 #   LENGTH  seconds (e.g. 30s, the default 10s) or executions per target (e.g. 1000000)
 # Builds .build/fuzz/pushsim-fuzz once (swiftc -sanitize=fuzzer: every module of
 # Package.swift as a library, Fuzz/FuzzEntry.swift as a module of its own on top),
@@ -10,7 +10,7 @@
 # PUSHSIM_INVARIANTS, so the connection checks its books after every call.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-target=${1:?usage: Fuzz/run.sh json|scenario|partial|folder|auth|http2|http1|measured|aead|signature|x509|tls|control|all [seconds like 30s | executions like 1000000]}
+target=${1:?usage: Fuzz/run.sh json|scenario|partial|folder|auth|http2|http1|measured|aead|signature|x509|tls|control|sendlog|all [seconds like 30s | executions like 1000000]}
 length=${2:-10s}
 build=.build/fuzz
 binary=$build/pushsim-fuzz
@@ -19,7 +19,7 @@ mkdir -p "$build"
 
 # The modules in dependency order (Package.swift's layers), each a static library; the
 # entry point is a module of its own on top. One -package-name makes `package` visible.
-modules=(Base Kernel FakeAPNs Provider Device Simulator ScenarioFormat Reports Studies TLSCrypto X509 ProviderAuth HTTP2 HTTP1 TLS Transport Live CLI)
+modules=(Base Kernel FakeAPNs Provider Device SendLog Simulator ScenarioFormat Reports Studies TLSCrypto X509 ProviderAuth HTTP2 HTTP1 TLS Transport Live CLI)
 
 # Rebuilt when a source is newer than the binary.
 if [ ! -x "$binary" ] || [ -n "$(find Sources Fuzz -name '*.swift' -newer "$binary" | head -1)" ]; then
@@ -52,7 +52,7 @@ run() {
 }
 
 case "$target" in
-    all) for name in json scenario partial folder auth http2 http1 measured aead signature x509 tls control; do run "$name"; done ;;
-    json|scenario|partial|folder|auth|http2|http1|measured|aead|signature|x509|tls|control) run "$target" ;;
-    *) echo "unknown target $target: json, scenario, partial, folder, auth, http2, http1, measured, aead, signature, x509, tls, control or all" >&2; exit 64 ;;
+    all) for name in json scenario partial folder auth http2 http1 measured aead signature x509 tls control sendlog; do run "$name"; done ;;
+    json|scenario|partial|folder|auth|http2|http1|measured|aead|signature|x509|tls|control|sendlog) run "$target" ;;
+    *) echo "unknown target $target: json, scenario, partial, folder, auth, http2, http1, measured, aead, signature, x509, tls, control, sendlog or all" >&2; exit 64 ;;
 esac

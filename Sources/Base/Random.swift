@@ -17,6 +17,8 @@ public enum RandomStream: UInt64, Sendable {
     case apnsFaults, apnsFaultLatency
     /// The backend's background pushes (`background`), and whether each finds the app force-quit.
     case backgroundPushes, backgroundForceQuit
+    /// How long each mail burst goes on and its mails' gaps (`mailBursts`; the bursts' starts are the mail stream's).
+    case mailBursts
 
     /// The generator for this stream of user `user` under `seed`.
     /// - Complexity: O(1).

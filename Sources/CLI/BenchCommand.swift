@@ -75,6 +75,13 @@ package enum BenchCommand {
                         + "pass --allow-large to run it anyway\n")
             return .dataError
         }
+        // A send log is prepared before the clock starts: bench times the simulation (peak memory counts both).
+        do {
+            scenario = try scenario.preparingSendLog()
+        } catch {
+            console.err("error: \(error)\n")
+            return .dataError
+        }
         let clock = ContinuousClock()
         let started = clock.now
         let result: SimulationResult

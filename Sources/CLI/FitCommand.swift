@@ -165,8 +165,7 @@ package enum FitCommand {
                 console.err("point \(number + 1)/\(design.scenarios.count): \(values) (\(String(format: "%.1f", seconds)) s)\n")
             }
         } catch {
-            console.err("error: the accounting identity broke, nothing written: \(error)\n")
-            return .failure
+            return RunCommand.simulationFailed(error, console: console)
         }
         let posterior = FitPosterior(entries: design.entries, nodes: nodesOut, axes: study.ranges.count, nodesPerAxis: study.nodesPerAxis)
         if let refusal = FitStudy.refusal(posterior) {

@@ -101,8 +101,7 @@ package enum MeasureCommand {
         do {
             result = try simulate(scenario, 0..<scenario.devices, threads, [], nil).result
         } catch {
-            console.err("error: the accounting identity broke, nothing written: \(error)\n")
-            return .failure
+            return RunCommand.simulationFailed(error, console: console)
         }
         let series = Self.series(scenario, result)
         guard !series.days.isEmpty else {

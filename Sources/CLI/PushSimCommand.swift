@@ -53,6 +53,8 @@ public enum PushSimCommand {
                 help: FitCommand.help, options: FitCommand.options) { FitCommand.main($0, console: $1) },
         Command(name: "measure", summary: "Write the figures the talk's measurement gives under a scenario (fit's input)",
                 help: MeasureCommand.help, options: MeasureCommand.options) { MeasureCommand.main($0, console: $1) },
+        Command(name: "describe-log", summary: "Estimate a send log's rhythm and bursts; print the scenario fields for them",
+                help: DescribeLogCommand.help, options: DescribeLogCommand.options) { DescribeLogCommand.main($0, console: $1) },
         Command(name: "serve", summary: "Serve APNs's HTTP/2 API over the scenario's population of phones",
                 help: ServeCommand.help, options: ServeCommand.options) { ServeCommand.main($0, console: $1) },
         Command(name: "provider", summary: "Run the scenario's provider as a process, sending to pushsim serve",
@@ -78,6 +80,9 @@ public enum PushSimCommand {
         return near.isEmpty ? nil : near
     }
 
+    /// Where the COMMANDS list's summaries start: past the longest name (`describe-log`) and two spaces.
+    package static let commandColumn = (commands.map(\.name.count).max() ?? 0) + 2
+
     package static let help = """
     OVERVIEW: \(abstract)
 
@@ -85,7 +90,7 @@ public enum PushSimCommand {
 
     COMMANDS:
     \((commands.map { ($0.name, $0.summary) } + [("help", "Show help for a command")])
-        .map { "  " + $0.0.padding(toLength: 11, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n"))
+        .map { "  " + $0.0.padding(toLength: commandColumn, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n"))
 
     EXAMPLES:
       pushsim run scenarios/mail-january-february.json

@@ -2,6 +2,7 @@ import Base
 import Foundation
 import Reports
 import ScenarioFormat
+import SendLog
 import Simulator
 import Studies
 import Synchronization
@@ -56,7 +57,20 @@ package enum RunCommand {
     /// `Simulation.run` with its trace: what `run`, `check` and `sweep` simulate with.
     package static func simulation(_ scenario: Scenario, _ users: Range<Int>, _ threads: Int, _ traced: [Int],
                                    _ progress: (@Sendable (Int) -> Void)?) throws -> (result: SimulationResult, trace: SimulationTrace) {
-        try Simulation.run(scenario, users: users, threads: threads, tracing: traced, progress: progress)
+        // A sweep's or a fit's points share the prepared log while they share its target.
+        try Simulation.run(try scenario.preparingSendLog(), users: users, threads: threads, tracing: traced, progress: progress)
+    }
+
+    /// What a command says when `simulation` failed: a send log's error is the data's (65);
+    /// anything else is the accounting identity's (1), and nothing was written.
+    /// - Complexity: O(1).
+    package static func simulationFailed(_ error: any Error, console: Console) -> ExitCode {
+        if let error = error as? SendLogError {
+            console.err("error: \(error)\n")
+            return .dataError
+        }
+        console.err("error: the accounting identity broke, nothing written: \(error)\n")
+        return .failure
     }
 
     /// Runs the command; `simulate` is `Simulation.run`, and tests pass one that
@@ -137,6 +151,16 @@ package enum RunCommand {
             } catch {
                 console.err("error: \(error)\n")
                 return .finished(.failure)
+            }
+            // The send log is read once, before the simulation: a bad row stops the run here.
+            if scenario.sendLog != nil {
+                do {
+                    scenario = try scenario.preparingSendLog()
+                } catch {
+                    console.err("error: \(error)\n")
+                    return .finished(.dataError)
+                }
+                if !options.output.quiet, let tally = scenario.sendLog?.replay?.tally { console.err(SendLogInput.summary(tally) + "\n") }
             }
             let users = options.shard.map { Simulation.shardRange(index: $0.index, count: $0.count, devices: scenario.devices) }
                 ?? 0..<scenario.devices

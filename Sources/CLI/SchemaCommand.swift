@@ -1,5 +1,6 @@
 import Live
 import ScenarioFormat
+import SendLog
 import Simulator
 import Studies
 
@@ -9,7 +10,7 @@ package enum SchemaCommand {
     package static let help = """
     OVERVIEW: Print the JSON Schema (draft 2020-12) of scenario files, for editors.
 
-    USAGE: pushsim schema [measured | control-api]
+    USAGE: pushsim schema [measured | send-log | control-api]
 
     Prints the schema shipped as schema/pushsim-scenario.schema.json: every field the
     scenario decoder reads, with its type, bounds, default and meaning, and unknown
@@ -22,6 +23,9 @@ package enum SchemaCommand {
     'pushsim fit's measured file (docs/fit.md, "The measured file"), shipped as
     schema/pushsim-measured.tableschema.json.
 
+    'pushsim schema send-log' prints the Table Schema of a send log, the CSV a scenario's
+    sendLog replays (docs/send-log.md), shipped as schema/pushsim-send-log.tableschema.json.
+
     'pushsim schema control-api' prints the OpenAPI 3.1 document of serve's control API
     (docs/serve.md), the same bytes serve answers at GET /openapi.json, shipped as
     schema/pushsim-control-api.openapi.json.
@@ -29,6 +33,7 @@ package enum SchemaCommand {
     EXAMPLES:
       pushsim schema > pushsim-scenario.schema.json
       pushsim schema measured > pushsim-measured.tableschema.json
+      pushsim schema send-log > pushsim-send-log.tableschema.json
       pushsim schema control-api > pushsim-control-api.openapi.json
 
     """
@@ -37,6 +42,10 @@ package enum SchemaCommand {
         if arguments.contains("--help") || arguments.contains("-h") { console.out(help); return .success }
         if arguments.first == "measured" && arguments.count == 1 {
             console.out(MeasuredSchema.text)
+            return .success
+        }
+        if arguments.first == "send-log" && arguments.count == 1 {
+            console.out(SendLogSchema.text)
             return .success
         }
         if arguments.first == "control-api" && arguments.count == 1 {

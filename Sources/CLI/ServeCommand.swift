@@ -205,6 +205,13 @@ package enum ServeCommand {
             console.err("error: \(path): \(problem)\n")
             return .failure(Exit(code: .dataError))
         }
+        // A send log is read once, now: its pushes are the population's mail.
+        do {
+            scenario = try scenario.preparingSendLog()
+        } catch {
+            console.err("error: \(error)\n")
+            return .failure(Exit(code: .dataError))
+        }
         guard let label else { return .success((scenario, scenario.strategies[0])) }
         guard let found = scenario.strategies.first(where: { $0.label == label }) else {
             return .failure(Exit(code: PushSimCommand.usage(.unknownStrategy(label, known: scenario.strategies.map(\.label)),

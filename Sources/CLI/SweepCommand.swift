@@ -2,6 +2,7 @@ import Base
 import Foundation
 import Reports
 import ScenarioFormat
+import SendLog
 import Simulator
 import Studies
 
@@ -182,6 +183,11 @@ package enum SweepCommand {
                     var onProgress: (@Sendable (Int) -> Void)?
                     if let progress { onProgress = { progress.update(done: $0) } }
                     simulated.append(try simulate(run, 0..<run.devices, options.threads, [], onProgress).result)
+                } catch let error as SendLogError {
+                    // The scenario's send log, read when the first point needs it: a data error.
+                    progress?.finish()
+                    console.err("error: \(error)\n")
+                    throw CommandStop(code: .dataError)
                 } catch {
                     progress?.finish()
                     console.err("error: the accounting identity broke at point \(number + 1), nothing written: \(error)\n")

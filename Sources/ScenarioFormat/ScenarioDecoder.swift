@@ -79,6 +79,7 @@ public enum ScenarioDecoder {
         let devices = log.attempt { Int(try top.required(Top.devices).integer()) } ?? 1
 
         let mail = log.attempt { try decodeRhythm(try top.required(Top.mail), events: "mails") } ?? MailModel(perDay: 0)
+        let mailBursts = top.optional(Top.mailBursts).flatMap { field in log.attempt { try decodeMailBursts(field) } ?? nil }
         let connectivity = top.optional(Top.connectivity).flatMap { field in log.attempt { try decodeConnectivity(field) } }
         let latency = decodeLatency(top, log: log)
 
@@ -123,12 +124,27 @@ public enum ScenarioDecoder {
             log.attempt { try decodeEvents(field, start: start, duration: duration, devices: devices) }
         }
 
+        let sendLog = top.optional(Top.sendLog).flatMap { field in log.attempt { try decodeSendLog(field, chain: chain) } }
+
         guard let start, let duration else { return nil }
-        return Scenario(name: name, description: description, seed: seed, start: start,
-                        duration: duration, devices: devices, mail: mail, connectivity: connectivity,
-                        latency: latency, payloadTTL: payloadTTL, expiration: expiration, app: push.app,
-                        alertBodyBytes: push.alertBodyBytes, extensionTimeLimit: extensionTimeLimit, strategies: strategies,
-                        chain: chain, expectations: expectations ?? [], events: events ?? [])
+        var scenario = Scenario(name: name, description: description, seed: seed, start: start,
+                                duration: duration, devices: devices, mail: mail, connectivity: connectivity,
+                                latency: latency, payloadTTL: payloadTTL, expiration: expiration, app: push.app,
+                                alertBodyBytes: push.alertBodyBytes, extensionTimeLimit: extensionTimeLimit, strategies: strategies,
+                                chain: chain, expectations: expectations ?? [], events: events ?? [], mailBursts: mailBursts)
+        scenario.sendLog = sendLog
+        return scenario
+    }
+
+    /// `sendLog`: the log's path, resolved against the scenario file's folder (standard
+    /// input's against the working directory). Its rows are read when a command runs it.
+    private static func decodeSendLog(_ field: FieldReader, chain: ChainModel) throws -> SendLogInput {
+        let path = try field.string()
+        // The log replays one app a device: a second app's mail would have no rows to come from.
+        guard chain.device.apps == .one else { throw field.invalid("a send log replays one app a device: device.apps must be 1") }
+        guard !path.hasPrefix("/"), field.file != FileBytes.standardInputName,
+              let slash = field.file.lastIndex(of: "/") else { return SendLogInput(path: path) }
+        return SendLogInput(path: String(field.file[...slash]) + path)
     }
 
     /// `name`: 1–100 letters, digits, '-', '_' or '.', for it names the report folder ("" when broken).

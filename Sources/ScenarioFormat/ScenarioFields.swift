@@ -30,6 +30,7 @@ package enum ScenarioFields {
         package static let mail = FieldDeclaration(
             "mail", .rhythm, required: true,
             "mail arrivals for one device + app: perDay (mean mails a weekday), diurnal, weekendFactor")
+        package static let mailBursts = FieldDeclaration("mailBursts", .object(MailBursts.object))
         package static let connectivity = FieldDeclaration("connectivity", .object(Connectivity.object))
         package static let latency = FieldDeclaration("latency", .object(Latency.object))
         package static let provider = FieldDeclaration("provider", .object(Provider.object))
@@ -44,10 +45,13 @@ package enum ScenarioFields {
         package static let events = FieldDeclaration(
             "events", .array(of: .object(Event.object), count: 1...Int.max),
             "dated steering actions, each applied to its device app in every strategy (and by serve on its clock)")
+        package static let sendLog = FieldDeclaration(
+            "sendLog", .text(minLength: 1),
+            "a team's send log (CSV, docs/send-log.md) whose pushes replace mail's model and background's rhythm; relative to the scenario file's folder")
         package static let object = ObjectDeclaration(
             "A PushSim scenario file (docs/scenarios.md, \"Scenario files\"). Every effect a file does not name is absent; unknown fields are errors.",
-            [name, description, seed, start, duration, devices, mail, connectivity, latency, provider, apns, push, device,
-             background, strategies, expect, events])
+            [name, description, seed, start, duration, devices, mail, mailBursts, connectivity, latency, provider, apns, push, device,
+             background, strategies, expect, events, sendLog])
     }
 
     /// A Poisson process with a daily rhythm: `mail`, `device.launches`.
@@ -61,6 +65,18 @@ package enum ScenarioFields {
         package static let weekendFactor = FieldDeclaration("weekendFactor", .number(NumberRange(lower: .inclusive(0))),
                                                             "rate multiplier on Saturdays and Sundays (default 1)")
         package static let object = ObjectDeclaration("A Poisson process with a daily rhythm.", [perDay, diurnal, weekendFactor])
+    }
+
+    /// `mailBursts`: the mail in bursts (compound Poisson), its daily mean still `mail.perDay`.
+    package enum MailBursts {
+        package static let meanSize = FieldDeclaration(
+            "meanSize", .number(NumberRange(lower: .inclusive(1), upper: .inclusive(ScenarioLimits.burstMeanSize))), required: true,
+            "mean mails a burst (geometric: 1, 2, …); bursts start at mail.perDay / meanSize a weekday, in mail's rhythm")
+        package static let gap = FieldDeclaration("gap", .distribution(positiveMean: true), required: true,
+                                                  "time from one mail of a burst to the next")
+        package static let object = ObjectDeclaration(
+            "Mail in bursts (a thread's replies, a sender's batch): same daily mean as mail.perDay, more variance (absent: every mail on its own).",
+            [meanSize, gap])
     }
 
     /// `connectivity`.

@@ -88,7 +88,7 @@ struct CLITests {
             let help = pushsim(["help", command.name])
             #expect(help.code == .success && help.out == command.help, "\(command.name)")
             #expect(pushsim([command.name, "--help"]).out == command.help, "\(command.name)")
-            #expect(PushSimCommand.help.contains("\n  " + command.name.padding(toLength: 11, withPad: " ", startingAt: 0) + command.summary + "\n"))
+            #expect(PushSimCommand.help.contains("\n  " + command.name.padding(toLength: PushSimCommand.commandColumn, withPad: " ", startingAt: 0) + command.summary + "\n"))
             #expect(message.contains(" " + command.name + ",") || message.hasSuffix(" " + command.name + " or help"), "\(command.name)")
         }
         #expect(Set(PushSimCommand.commands.map(\.name)).count == PushSimCommand.commands.count)

@@ -12,7 +12,7 @@ import Testing
 @Suite("Layers: dependencies point one way")
 struct LayerTests {
     /// Bottom to top; a module may depend only on modules before it.
-    static let layers = ["Base", "Kernel", "FakeAPNs", "Provider", "Device", "Simulator", "ScenarioFormat",
+    static let layers = ["Base", "Kernel", "FakeAPNs", "Provider", "Device", "SendLog", "Simulator", "ScenarioFormat",
                          "Reports", "Studies", "TLSCrypto", "X509", "ProviderAuth", "HTTP2", "HTTP1", "TLS", "Transport", "Live", "CLI", "pushsim"]
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()

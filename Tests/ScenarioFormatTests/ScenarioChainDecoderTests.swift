@@ -85,7 +85,8 @@ struct ScenarioChainDecoderTests {
     @Test("every shipped scenario decodes; the core ones name no chain field, the loss-family ones do")
     func shippedScenariosDecode() throws {
         #expect(WorldFixtures.shippedFiles.count >= 13)
-        let core: Set = ["two-states.json", "scale-1m.json", "regression-gate.json", "busy-device.json"]
+        let core: Set = ["two-states.json", "scale-1m.json", "regression-gate.json", "busy-device.json",
+                          "mail-bursty.json", "send-log-bursty.json", "send-log-bursty-model.json"]
         for file in WorldFixtures.shippedFiles {
             let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                 .deletingLastPathComponent()

@@ -227,8 +227,9 @@ struct ScenarioDecoderTests {
     }
     """
 
-    static let topLevelFields = ["name", "description", "seed", "start", "duration", "devices", "mail",
-                                 "connectivity", "latency", "provider", "apns", "push", "device", "background", "strategies", "expect", "events"]
+    static let topLevelFields = ["name", "description", "seed", "start", "duration", "devices", "mail", "mailBursts",
+                                 "connectivity", "latency", "provider", "apns", "push", "device", "background", "strategies", "expect", "events",
+                                 "sendLog"]
 
     static let badCases: [BadScenarioCase] = [
         BadScenarioCase(name: "JSON syntax error",

@@ -21,12 +21,12 @@ package enum WorldFixtures {
         return names.filter { $0.hasSuffix(".json") }.sorted()
     }()
 
-    /// Loads a shipped scenario from `scenarios/`.
+    /// Loads a shipped scenario from `scenarios/`, its send log (if any) prepared.
     package static func shipped(_ name: String) -> Scenario {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         do {
-            return try ScenarioDecoder.load(path: root.appendingPathComponent("scenarios/\(name)").path)
+            return try ScenarioDecoder.load(path: root.appendingPathComponent("scenarios/\(name)").path).preparingSendLog()
         } catch {
             fatalError("shipped scenario does not load: \(error)")
         }

@@ -166,6 +166,8 @@ public struct Scenario: Sendable, Equatable {
     public var devices: Int
     /// Mail arrivals.
     public var mail: MailModel
+    /// Mail in bursts (`mailBursts`); nil: every mail on its own (Poisson).
+    public var mailBursts: MailBurstModel?
     /// Connectivity; nil: always online.
     public var connectivity: ConnectivityModel?
     /// Network delays.
@@ -188,12 +190,14 @@ public struct Scenario: Sendable, Equatable {
     public var expectations: [Expectation] = []
     /// Dated steering actions (`events`), in file order; empty by default.
     public var events: [SteeringEvent] = []
+    /// The mail replayed from a send log (`sendLog`) instead of drawn from `mail`; nil: drawn.
+    public var sendLog: SendLogInput?
 
     package init(name: String, description: String, seed: UInt64, start: CivilDate, duration: SimDuration,
                  devices: Int, mail: MailModel, connectivity: ConnectivityModel?, latency: LatencyModel,
                  payloadTTL: SimDuration?, expiration: ExpirationPolicy, app: String, alertBodyBytes: Int,
                  extensionTimeLimit: SimDuration, strategies: [Strategy], chain: ChainModel = ChainModel(),
-                 expectations: [Expectation] = [], events: [SteeringEvent] = []) {
+                 expectations: [Expectation] = [], events: [SteeringEvent] = [], mailBursts: MailBurstModel? = nil) {
         self.name = name
         self.description = description
         self.seed = seed
@@ -201,6 +205,7 @@ public struct Scenario: Sendable, Equatable {
         self.duration = duration
         self.devices = devices
         self.mail = mail
+        self.mailBursts = mailBursts
         self.connectivity = connectivity
         self.latency = latency
         self.payloadTTL = payloadTTL

@@ -26,6 +26,8 @@ public enum ScenarioLimits {
     public static let diurnalWeight = 1_000_000.0
     /// Largest `weekendFactor`.
     public static let weekendFactor = 100.0
+    /// Largest `mailBursts.meanSize`: a burst's mails are drawn one by one.
+    public static let burstMeanSize = 10_000.0
     /// Most `expect` entries.
     public static let expectations = 1_000
     /// Most dated steering events (`events`): each is an entry in its device's timelines.

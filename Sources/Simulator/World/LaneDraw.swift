@@ -1,5 +1,6 @@
 import Base
 import Kernel
+import SendLog
 
 /// What is left to draw of one app's timeline: each source's state and its next
 /// entry. A source is one process (outages, device id changes, token rotations,
@@ -19,6 +20,8 @@ package struct LaneDraw: TimelineDraw {
         /// (`OutageSchedule`: one list when every block has the same).
         package let outageEntries: [ContiguousArray<TimelineEntry>]
         package let mail: WeeklyPoissonProcess
+        /// The mail in bursts (`mailBursts`), drawn in place of `mail`; nil: Poisson mail.
+        package let mailBursts: MailBurstProcess?
         package let launches: WeeklyPoissonProcess?
         /// The backend's background pushes (`background`); nil: none.
         package let background: WeeklyPoissonProcess?
@@ -26,6 +29,8 @@ package struct LaneDraw: TimelineDraw {
         /// The scenario's dated steering events (`events`) by device, each in time order
         /// (file order at one instant).
         package let steering: [Int: [SteeringEvent]]
+        /// The send log the mail and background pushes are replayed from (`sendLog`), prepared; nil: drawn.
+        package let sendLog: SendLogReplay?
 
         /// - Parameter outages: the outage schedule of each block of users (`OutageSchedule.draw`).
         package init(scenario: Scenario, outages: [[OutageWindow]]) {
@@ -43,7 +48,12 @@ package struct LaneDraw: TimelineDraw {
                 }.map(\.element))
             }
             let weekday = scenario.start.weekday
+            // Prepared for at least these devices: the first n users by first appearance are the same for any n.
+            precondition(scenario.sendLog.map { ($0.replay?.devices ?? -1) >= scenario.devices } ?? true,
+                         "a scenario's send log is prepared for its devices before it runs (Scenario.preparingSendLog)")
+            sendLog = scenario.sendLog?.replay
             mail = WeeklyPoissonProcess(model: scenario.mail, firstWeekday: weekday)
+            mailBursts = scenario.mailBursts.map { MailBurstProcess(mail: scenario.mail, bursts: $0, firstWeekday: weekday) }
             launches = scenario.chain.device.launches.map { WeeklyPoissonProcess(model: $0.rhythm, firstWeekday: weekday) }
             background = scenario.chain.background.map { WeeklyPoissonProcess(model: $0.rhythm, firstWeekday: weekday) }
             connectivity = scenario.connectivity.map {
@@ -89,6 +99,9 @@ package struct LaneDraw: TimelineDraw {
     private var online = true
     private var mail: WeeklyPoissonProcess
     private var mailRandom: SplitMix64
+    private var mailBursts: MailBurstProcess?
+    /// The bursts' sizes and gaps, from their own stream (a scenario without bursts draws nothing of it).
+    private var burstRandom: SplitMix64
     /// The subscription stream again, read along with the mail: a mail after a
     /// change may go to the newest folder (the folder draw shares the mail stream).
     private var folderRandom: SplitMix64
@@ -100,6 +113,11 @@ package struct LaneDraw: TimelineDraw {
     private var background: WeeklyPoissonProcess?
     private var backgroundRandom: SplitMix64
     private var backgroundSerial: Int32 = 0
+    /// Whether the mail and background pushes are the send log's (`sendLog`), not drawn.
+    private let replaysLog: Bool
+    /// The log's alert and background pushes to this device, for its first app; nil on the others.
+    private var loggedMail: SendLogCursor?
+    private var loggedBackground: SendLogCursor?
 
     /// The draw of app `lane` of `user`, at its start; `accounts` scales the mail.
     /// - Complexity: O(windows that hold the device offline at 0).
@@ -119,15 +137,23 @@ package struct LaneDraw: TimelineDraw {
         subscriptionRandom = stream(.subscriptionChanges)
         folderRandom = subscriptionRandom
         mailRandom = stream(.mail)
+        burstRandom = stream(.mailBursts)
         launchRandom = stream(.launches)
         backgroundRandom = stream(.backgroundPushes)
         connectivity = sources.connectivity
         mail = sources.mail
         mail.reset(multiplier: Double(accounts))
+        mailBursts = sources.mailBursts
+        mailBursts?.reset(multiplier: Double(accounts))
         launches = sources.launches
         launches?.reset()
         background = sources.background
         background?.reset()
+        replaysLog = sources.sendLog != nil
+        if let replay = sources.sendLog, lane == 0 {
+            loggedMail = SendLogCursor(replay: replay, device: user, kind: .alert)
+            loggedBackground = SendLogCursor(replay: replay, device: user, kind: .background)
+        }
         if connectivity != nil { online = connectivity!.start(&connectivityRandom) }
         if let perDay = subscriptions?.changesPerDay, perDay > 0 {
             nextFolderChange = UserTimeline.nextRare(after: 0, perDay: perDay, horizon: horizon, &folderRandom)
@@ -156,6 +182,12 @@ package struct LaneDraw: TimelineDraw {
             buffer.append(heads[first])
             advance(TimelinePhase(rawValue: UInt8(first))!, from: firstTime)
         }
+    }
+
+    /// The next mail's arrival: in bursts under `mailBursts`, else the Poisson process's.
+    private mutating func nextMail() -> SimTime? {
+        guard mailBursts != nil else { return mail.next(&mailRandom) }
+        return mailBursts!.next(starts: &mailRandom, bursts: &burstRandom)
     }
 
     /// Draws the next entry of phase `phase`'s source after its last one, at `now` (0 at the start).
@@ -193,7 +225,7 @@ package struct LaneDraw: TimelineDraw {
                 next = TimelineEntry(time: change, event: .connectivity(online: online))
             }
         case .mail:
-            if let arrival = mail.next(&mailRandom), arrival < horizon {
+            if let arrival = replaysLog ? loggedMail?.nextTime() : nextMail(), arrival < horizon {
                 while let change = nextFolderChange, change <= arrival {
                     folderGeneration += 1
                     nextFolderChange = UserTimeline.nextRare(after: change, perDay: subscriptions!.changesPerDay,
@@ -210,7 +242,7 @@ package struct LaneDraw: TimelineDraw {
                 next = TimelineEntry(time: launch, event: .launch)
             }
         case .backgroundPush:
-            if background != nil, let push = background!.next(&backgroundRandom), push < horizon {
+            if let push = replaysLog ? loggedBackground?.nextTime() : background?.next(&backgroundRandom), push < horizon {
                 next = TimelineEntry(time: push, event: .backgroundPush(serial: backgroundSerial))
                 backgroundSerial &+= 1
             }

@@ -228,7 +228,8 @@ struct ScenarioDecoderTests {
     """
 
     static let topLevelFields = ["name", "description", "seed", "start", "duration", "devices", "mail",
-                                 "connectivity", "latency", "provider", "apns", "push", "device", "background", "strategies", "expect", "events"]
+                                 "connectivity", "latency", "provider", "apns", "push", "device", "background", "strategies", "expect", "events",
+                                 "sendLog"]
 
     static let badCases: [BadScenarioCase] = [
         BadScenarioCase(name: "JSON syntax error",

@@ -68,6 +68,8 @@ public struct SendLogError: Error, Equatable, Sendable, CustomStringConvertible 
     public var line: Int
     public var reason: Reason
 
+    /// A value of the fields given.
+    /// - Complexity: O(1).
     public init(file: String, line: Int, reason: Reason) {
         self.file = file
         self.line = line

@@ -15,6 +15,8 @@ extension SendLogReplay {
         /// Whether the scenario has a `background` section; else a background row is refused.
         public var acceptsBackground: Bool
 
+        /// A value of the fields given.
+        /// - Complexity: O(1).
         public init(topic: String, start: CivilDate, duration: SimDuration, devices: Int, acceptsBackground: Bool) {
             self.topic = topic
             self.start = start
@@ -158,9 +160,31 @@ extension SendLogReplay {
         }
     }
 
+    /// An unlinked scratch file's descriptor, closed when the last holder lets go (a log
+    /// refused halfway leaves no descriptor open), unless `take` handed it on.
+    private final class ScratchFile {
+        private(set) var descriptor: Int32
+
+        init(_ descriptor: Int32) { self.descriptor = descriptor }
+
+        deinit { close() }
+
+        func close() {
+            if descriptor >= 0 { _ = Foundation.close(descriptor) }
+            descriptor = -1
+        }
+
+        /// The descriptor, now the caller's to close.
+        func take() -> Int32 {
+            defer { descriptor = -1 }
+            return descriptor
+        }
+    }
+
     /// A sorted chunk in an unlinked scratch file, read back a block at a time.
     private struct RunFile {
-        private let descriptor: Int32
+        private let scratch: ScratchFile
+        private var descriptor: Int32 { scratch.descriptor }
         private let count: Int
         private var read = 0
         private var buffer: [UInt128] = []
@@ -171,7 +195,7 @@ extension SendLogReplay {
 
         init(writing entries: [UInt128], directory: String, file: String) throws(SendLogError) {
             self.file = file
-            descriptor = try scratchFile(directory: directory, file: file)
+            scratch = ScratchFile(try scratchFile(directory: directory, file: file))
             count = entries.count
             let descriptor = descriptor
             if let failure = entries.withUnsafeBytes({ writeAll(descriptor, $0, file: file) }) { throw failure }
@@ -180,7 +204,7 @@ extension SendLogReplay {
         mutating func next() throws(SendLogError) -> UInt128? {
             if position == buffer.count {
                 guard read < count else {
-                    close(descriptor)
+                    scratch.close()
                     return nil
                 }
                 let block = min(self.block, count - read)
@@ -213,13 +237,14 @@ extension SendLogReplay {
 
     /// The spill being written: records in device order, through a buffer.
     private struct SpillWriter {
-        private var descriptor: Int32
+        private let scratch: ScratchFile
+        private var descriptor: Int32 { scratch.descriptor }
         private var buffer: [UInt64] = []
         private let file: String
 
         init(directory: String, file: String) throws(SendLogError) {
             self.file = file
-            descriptor = try scratchFile(directory: directory, file: file)
+            scratch = ScratchFile(try scratchFile(directory: directory, file: file))
             buffer.reserveCapacity(1 << 16)
         }
 
@@ -237,10 +262,7 @@ extension SendLogReplay {
         }
 
         /// The spill's descriptor, now the replay's.
-        mutating func take() -> Int32 {
-            defer { descriptor = -1 }
-            return descriptor
-        }
+        func take() -> Int32 { scratch.take() }
     }
 
     /// A new file in `directory`, unlinked at once: the descriptor is all that holds it.

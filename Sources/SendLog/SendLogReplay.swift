@@ -19,6 +19,8 @@ public struct SendLogTally: Sendable, Equatable {
     /// Distinct users given a device, at most the scenario's devices.
     public var users = 0
 
+    /// A value of the fields given.
+    /// - Complexity: O(1).
     public init() {}
 }
 
@@ -90,6 +92,7 @@ public struct SendLogCursor: Sendable {
     private var position = 0
 
     /// Device `device`'s pushes of kind `kind`, from the first.
+    /// - Complexity: O(1).
     public init(replay: SendLogReplay, device: Int, kind: SendLogKind) {
         self.replay = replay
         self.kind = kind

@@ -15,6 +15,8 @@ public struct SendLogRow: Sendable, Equatable {
     /// Alert (the default) or background.
     public var kind: SendLogKind
 
+    /// A value of the fields given.
+    /// - Complexity: O(1).
     public init(line: Int, time: SendLogTime, user: String, topic: String, collapseID: String? = nil, thread: String? = nil,
                 kind: SendLogKind = .alert) {
         self.line = line

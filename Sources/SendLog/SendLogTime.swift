@@ -16,6 +16,8 @@ public struct SendLogTime: Sendable, Equatable, Hashable {
     /// Microseconds since local midnight.
     public var timeOfDay: Int64 { wall - floorDivide(wall, TimeUnit.day) * TimeUnit.day }
 
+    /// A value of the fields given.
+    /// - Complexity: O(1).
     public init(wall: Int64, offsetSeconds: Int32) {
         self.wall = wall
         self.offsetSeconds = offsetSeconds

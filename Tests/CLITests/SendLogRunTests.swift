@@ -82,7 +82,7 @@ struct SendLogRunTests {
         #expect(!FileManager.default.fileExists(atPath: out + "/summary.csv"))
     }
 
-    @Test("sweep and check take a scenario with a send log like any other")
+    @Test("sweep, check and measure (fit's simulation) take a scenario with a send log like any other")
     func sweepAndCheck() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -92,5 +92,11 @@ struct SendLogRunTests {
         let check = CapturedConsole()
         #expect(PushSimCommand.main(["check", Self.shipped, "--out", folder.appendingPathComponent("check").path],
                                     console: check.console) != .dataError, "\(check.err)")
+        let measured = folder.appendingPathComponent("measured.csv").path
+        let measure = CapturedConsole()
+        #expect(PushSimCommand.main(["measure", Self.shipped, "--out", measured], console: measure.console) == .success, "\(measure.err)")
+        // The days' mail adds up to the log's alert pushes of the days measured (the last day's uploads are not over).
+        let rows = try String(contentsOfFile: measured, encoding: .utf8).split(separator: "\n").dropFirst()
+        #expect(rows.count == 6 && rows.allSatisfy { Int($0.split(separator: ",")[2])! > 0 })
     }
 }

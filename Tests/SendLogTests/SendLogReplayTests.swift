@@ -91,6 +91,17 @@ struct SendLogReplayTests {
         #expect(!message.contains("secret"))
     }
 
+    @Test("a log refused halfway through leaves no scratch file open")
+    func refusedLogClosesItsScratchFiles() throws {
+        let path = try Self.write(Self.log(rows: 200, users: 3) + "2026-03-02T25:00:00Z,u,app,\n")
+        defer { unlink(path) }
+        func open() throws -> Int { try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count }
+        _ = try? SendLogReplay.prepare(path: path, for: Self.target, chunk: 7)
+        let before = try open()
+        #expect(throws: SendLogError.self) { try SendLogReplay.prepare(path: path, for: Self.target, chunk: 7) }
+        #expect(try open() == before)
+    }
+
     @Test("the cache prepares a log once per target")
     func cachesByTarget() throws {
         let path = try Self.write(Self.log(rows: 50, users: 3))

@@ -10,6 +10,8 @@ public struct SendLogInput: Sendable, Equatable {
     /// The log prepared for this scenario's app, window and devices; nil until a command prepares it.
     public var replay: SendLogReplay?
 
+    /// A value of the fields given.
+    /// - Complexity: O(1).
     public init(path: String, replay: SendLogReplay? = nil) {
         self.path = path
         self.replay = replay
@@ -23,6 +25,7 @@ public struct SendLogInput: Sendable, Equatable {
     }
 
     /// The same log: a prepared copy equals the scenario it was prepared for.
+    /// - Complexity: O(1).
     public static func == (lhs: SendLogInput, rhs: SendLogInput) -> Bool { lhs.path == rhs.path }
 }
 

@@ -182,7 +182,11 @@ struct LiveAgreementTests {
 
     @Test("live agrees with run over the scenario's whole duration: every count the same where no latency is left out, each figure within 3 standard errors where one is; serve and provider both exit 0",
           .timeLimit(.minutes(3)), arguments: families)
-    func liveAgreesWithRun(_ family: Family) throws {
+    func liveAgreesWithRun(_ family: Family) async throws {
+        try await onOwnThread { try Self.agrees(family) }
+    }
+
+    static func agrees(_ family: Family) throws {
         let binary = try ProcessSignalsTests.builtBinary()
         let scratch = try CommandFixtures.ScratchDirectory()
         defer { scratch.remove() }
@@ -259,7 +263,11 @@ struct LiveAgreementTests {
 
     @Test("the provider killed mid-run: the phones' re-requests fail into \"missed messages\" (counted), and serve's books still balance at POST /stop",
           .needs(.curl), .timeLimit(.minutes(4)))
-    func killedProviderFailsReRequests() throws {
+    func killedProviderFailsReRequests() async throws {
+        try await onOwnThread { try Self.killedProvider() }
+    }
+
+    static func killedProvider() throws {
         let binary = try ServeClientTests.require([.curl])
         let scratch = try CommandFixtures.ScratchDirectory()
         defer { scratch.remove() }

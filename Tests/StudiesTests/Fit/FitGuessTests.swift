@@ -9,13 +9,13 @@ import Testing
 @Suite("Fit guesses")
 struct FitGuessTests {
     /// The fit's JSON object for `extra` arguments on the small scenario's measured days.
-    static func fit(_ folder: String, _ extra: [String], out: String) throws -> (json: [String: Any], table: String) {
+    static func fit(_ folder: String, _ extra: [String], out: String, table withTable: Bool = true) throws -> (json: [String: Any], table: String) {
         let base = ["fit", folder + "/s.json", folder + "/m.csv", "--vary", "connectivity.offline.mean=10m..2h", "--grid", "5"]
         let json = CapturedConsole.run(base + extra + ["--format", "json", "--out", folder + "/" + out])
         #expect(json.code == .success, "\(json.err)")
-        let table = CapturedConsole.run(base + extra + ["--out", folder + "/" + out + "-table"])
+        let table = withTable ? CapturedConsole.run(base + extra + ["--out", folder + "/" + out + "-table"]).out : ""
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
-        return (object, table.out)
+        return (object, table)
     }
 
     static func strategies(_ json: [String: Any]) -> [[String: Any]] { json["strategies"] as? [[String: Any]] ?? [] }
@@ -61,5 +61,20 @@ struct FitGuessTests {
         let prediction = FitCommandTests.read(folder + "/wide/fit-prediction.csv")
         #expect(prediction.hasPrefix(FitReport.predictionColumns.joined(separator: ",")) && prediction.contains("guess_se"))
         #expect(FitCommandTests.read(folder + "/wide/fit.html").contains("<h2>Guessed fields</h2>"))
+    }
+
+    @Test("adding a varied field moves the queue's gain by less than the narrower interval's half-width")
+    func anotherFieldStaysInside() throws {
+        let folder = try FitCommandTests.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(CapturedConsole.run(["measure", folder + "/s.json", "--set", "connectivity.offline.mean=40m", "--seed", "11",
+                                     "--set", "devices=200", "--out", folder + "/m.csv"]).code == .success)
+        // (A third field on this small scenario trades off with the second: the fit refuses it.)
+        let one = try Self.fit(folder, [], out: "one", table: false)
+        let two = try Self.fit(folder, ["--vary", "device.taps.probability=0.05..0.2"], out: "two", table: false)
+        let gains = try [one, two].map { fit in try #require(Self.strategies(fit.json)[1]["gain"] as? [String: Double]) }
+        let halfWidth = gains.map { (($0["high"] ?? 0) - ($0["low"] ?? 0)) / 2 }.min() ?? 0
+        #expect(halfWidth > 0)
+        #expect(abs((gains[0]["value"] ?? 0) - (gains[1]["value"] ?? 0)) < halfWidth, "\(gains)")
     }
 }

@@ -26,10 +26,10 @@ package enum FitCommand {
     and 95% interval from the posterior. It predicts every strategy's true
     deliverability and its gain over the measured one, with intervals carrying the
     fields' uncertainty and the simulation's. Each --guess names a field the fit does
-    not vary and its plausible (~95%) range: it is run at both ends at the fitted values,
-    its effect listed (the largest first) and added to the intervals. It refuses (exit 65, one line) what the
-    figures cannot fix: fewer than 7 days, two fields that trade off, a field they do
-    not move, a range that cannot reach them.
+    not vary and its plausible (~95%) range: it is run at both ends at the fitted
+    values, its effect listed (the largest first) and added to the intervals. It
+    refuses (exit 65, one line) what the figures cannot fix: fewer than 7 days, two
+    fields that trade off, a field they do not move, a range that cannot reach them.
 
     Writes fit-parameters.csv, fit-days.csv, fit-prediction.csv, fitted.json (the
     scenario at the fitted values) and fit.html to <dir>, whole or not at all. One line

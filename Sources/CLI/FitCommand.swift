@@ -25,9 +25,11 @@ package enum FitCommand {
     method, with its biases) to the figures day by day, and reads each field's value
     and 95% interval from the posterior. It predicts every strategy's true
     deliverability and its gain over the measured one, with intervals carrying the
-    fields' uncertainty and the simulation's. It refuses (exit 65, one line) what the
-    figures cannot fix: fewer than 7 days, two fields that trade off, a field they do
-    not move, a range that cannot reach them.
+    fields' uncertainty and the simulation's. Each --guess names a field the fit does
+    not vary and its plausible (~95%) range: it is run at both ends at the fitted
+    values, its effect listed (the largest first) and added to the intervals. It
+    refuses (exit 65, one line) what the figures cannot fix: fewer than 7 days, two
+    fields that trade off, a field they do not move, a range that cannot reach them.
 
     Writes fit-parameters.csv, fit-days.csv, fit-prediction.csv, fitted.json (the
     scenario at the fitted values) and fit.html to <dir>, whole or not at all. One line
@@ -48,6 +50,11 @@ package enum FitCommand {
         "--vary", "<path>=<low>..<high>", repeatable: true, .text,
         help: "A field and the range its value lies in (numbers, or durations like",
         "10m..2h); repeat for 2 or 3 fields")
+    /// `--guess`: a field the team is unsure of but does not fit; its effect widens the intervals.
+    package static let guess = Option<String>(
+        "--guess", "<path>=<low>..<high>", repeatable: true, .text,
+        help: "A field not fitted and its plausible (~95%) range: its effect on the",
+        "prediction is run, listed and added to the intervals; repeatable")
     /// `--measured-strategy`: the strategy whose measurement the file is.
     package static let measuredStrategy = Option<String>(
         "--measured-strategy", "<label>", .text,
@@ -61,17 +68,17 @@ package enum FitCommand {
     private typealias Run = RunCommand.Options
 
     /// The options `fit` takes.
-    package static let options = [vary.spec, measuredStrategy.spec, grid.spec, Run.set.spec, Run.out.spec, Run.seed.spec,
+    package static let options = [vary.spec, guess.spec, measuredStrategy.spec, grid.spec, Run.set.spec, Run.out.spec, Run.seed.spec,
                                   Run.threads.spec, Run.allowLarge.spec] + OutputOptions.all
 
     package static let usageHelp = UsageHelp(
         "fit", [.text("<scenario.json> <measured.csv>"), .required(vary.spec), .optional(vary.spec)],
-        [.optional(measuredStrategy.spec), .optional(grid.spec), .optional(Run.set.spec), .optional(Run.out.spec)],
+        [.optional(guess.spec), .optional(measuredStrategy.spec), .optional(grid.spec), .optional(Run.set.spec), .optional(Run.out.spec)],
         [.optional(Run.seed.spec), .optional(Run.threads.spec), .optional(OutputOptions.format.spec), .optional(OutputOptions.quiet.spec),
          .optional(Run.allowLarge.spec)])
 
     package static let optionsHelp = OptionsHelp([
-        .option(vary.spec), .option(measuredStrategy.spec), .option(grid.spec),
+        .option(vary.spec), .option(guess.spec), .option(measuredStrategy.spec), .option(grid.spec),
         .option(Run.set.spec.explained("Change a scenario field for every point (as for 'run')")),
         .option(Run.out.spec.explained("Output folder (default: reports/<scenario name>-fit/)")),
         .option(Run.seed.spec.explained("Override the scenario's seed (0 … 2^63-1), for every point")),
@@ -89,13 +96,14 @@ package enum FitCommand {
         if arguments.contains("--help") || arguments.contains("-h") { console.out(help); return .success }
         let scanner: ArgumentScanner
         let paths: [String]
-        let varies: [String], sets: [String], out: String?, seed: UInt64?, threads: Int, allowLarge: Bool, output: OutputOptions
+        let varies: [String], guesses: [String], sets: [String], out: String?, seed: UInt64?, threads: Int, allowLarge: Bool, output: OutputOptions
         let measuredLabel: String?, nodes: Int?
         do {
             scanner = try ArgumentScanner(arguments, command: "fit", options: Self.options)
             // The options' values first, as every command reads them (a bad value is the error
             // whatever else is missing), then the arguments.
             varies = try scanner.values(Self.vary)
+            guesses = try scanner.values(Self.guess)
             measuredLabel = try scanner.value(Self.measuredStrategy)
             nodes = try scanner.value(Self.grid)
             sets = try scanner.values(Run.set)
@@ -124,10 +132,13 @@ package enum FitCommand {
             let series = try MeasuredSeries.read(path: paths[1], standardInput: console.input)
             var ranges: [FitRange] = []
             for text in varies { ranges.append(try FitRange(text)) }
+            var guessed: [FitRange] = []
+            for text in guesses { guessed.append(try FitRange(text, option: "--guess")) }
             var overrides: [ScenarioOverride] = []
             for text in sets { overrides.append(try ScenarioOverride(text)) }
             study = FitStudy(scenarioBytes: bytes, file: FileBytes.displayName(paths[0]), series: series, ranges: ranges,
-                             sets: overrides, seed: seed, measuredLabel: measuredLabel, nodesPerAxis: nodes)
+                             sets: overrides, seed: seed, measuredLabel: measuredLabel, nodesPerAxis: nodes,
+                             guesses: guessed)
             design = try study.design()
         } catch {
             console.err("error: \(error)\n")
@@ -172,9 +183,49 @@ package enum FitCommand {
             console.err("error: \(UserText.path(study.series.file)): \(study.message(refusal, posterior, entries: design.entries))\n")
             return .dataError
         }
+        guard let guessed = runGuesses(study, design: design, posterior: posterior, quiet: quiet, console: console, large: allowLarge ? nil : threads,
+                                       simulate: { try simulate($0, 0..<$0.devices, threads, [], nil).result }) else { return .dataError }
         let report = FitReport(study: study, design: design, posterior: posterior, labels: design.scenarios[0].strategies.map(\.label),
-                               commandLine: RunOutput.commandLine(["fit"] + arguments))
+                               commandLine: RunOutput.commandLine(["fit"] + arguments), guesses: guessed)
         return publish(report, to: directory, output: output, console: console)
+    }
+
+    /// Runs each `--guess` at its LOW and HIGH with the varied fields at their estimates (the
+    /// design checked these decode), one stderr line each; the guesses, the largest effect first;
+    /// nil, its error printed, when a run fails or (`large`: the threads, unless `--allow-large`) passes a cost limit.
+    private static func runGuesses(_ study: FitStudy, design: FitStudy.Design, posterior: FitPosterior, quiet: Bool, console: Console,
+                                   large threads: Int?, simulate: (Scenario) throws -> SimulationResult) -> [FitGuess]? {
+        guard !study.guesses.isEmpty else { return [] }
+        var results: [SimulationResult] = []
+        let scenarios: [Scenario]
+        do {
+            scenarios = try FitGuess.scenarios(study, period: design.period, estimates: study.estimates(posterior))
+        } catch {
+            console.err("error: \(error)\n")
+            return nil
+        }
+        for (number, scenario) in scenarios.enumerated() {
+            if let threads, let passed = RunCost(scenario, threads: threads).limitPassed {
+                console.err("error: --guess \(UserText.escape(study.guesses[number / 2].argument)): its run is too large: \(passed) "
+                            + "(docs/scenarios.md, \"Limits\"); pass --allow-large to run it anyway\n")
+                return nil
+            }
+        }
+        for (number, scenario) in scenarios.enumerated() {
+            let started = ContinuousClock.now
+            do {
+                results.append(try simulate(scenario))
+            } catch {
+                console.err("error: the accounting identity broke, nothing written: \(error)\n")
+                return nil
+            }
+            if quiet { continue }
+            let guess = study.guesses[number / 2], elapsed = ContinuousClock.now - started
+            console.err("guess \(number / 2 + 1)/\(study.guesses.count) at \(number % 2 == 0 ? "low" : "high"): "
+                        + UserText.escape(guess.path + "=" + guess.text(number % 2 == 0 ? guess.low : guess.high))
+                        + " (\(String(format: "%.1f", Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)) s)\n")
+        }
+        return FitGuess.effects(study.guesses, results: results, measured: design.measured)
     }
 
     /// Prints the answer (table or JSON, unless quiet) and writes the files to `directory`.

@@ -31,6 +31,8 @@ package struct FitPosterior: Sendable {
         package var standardError: Double
         package var parameterError: Double
         package var simulationError: Double
+        /// The guessed fields' part (`--guess`, docs/fit.md "Guessed fields"): 0 without guesses.
+        package var guessError: Double = 0
         /// value ± 1.96 SE.
         package var low: Double { value - 1.959964 * standardError }
         package var high: Double { value + 1.959964 * standardError }
@@ -64,8 +66,9 @@ package struct FitPosterior: Sendable {
     /// Per entry, at the mode (NaN for an entry that says nothing: see `informative`).
     package let residuals: [Residual]
     /// Per strategy.
-    package let deliverability: [Prediction]
-    package let gain: [Prediction]
+    /// (Widened by the guessed fields' effects: `widen(by:)`.)
+    package internal(set) var deliverability: [Prediction]
+    package internal(set) var gain: [Prediction]
     /// The residuals' chi-square at the mode (each figure's shared error counted once) and its
     /// degrees of freedom.
     package let chiSquare: Double

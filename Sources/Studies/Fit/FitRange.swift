@@ -17,11 +17,11 @@ package struct FitRange: Sendable, Equatable {
     package var argument: String
 
     /// Reads `PATH=LOW..HIGH`. A malformed argument, ends of different kinds or an empty
-    /// range is a scenario error naming the argument.
+    /// range is a scenario error naming the argument (after `option`: `--vary` or `--guess`).
     /// - Complexity: O(n) in the argument's length.
-    package init(_ argument: String) throws(ScenarioError) {
+    package init(_ argument: String, option: String = "--vary") throws(ScenarioError) {
         func fail(_ message: String) -> ScenarioError {
-            ScenarioError(.invalidValue(message), file: "--vary " + UserText.escape(argument), path: "", location: nil)
+            ScenarioError(.invalidValue(message), file: option + " " + UserText.escape(argument), path: "", location: nil)
         }
         self.argument = argument
         guard let equals = argument.firstIndex(of: "="), let dots = argument.range(of: "..", range: equals..<argument.endIndex) else {

@@ -24,6 +24,7 @@ extension FitReport {
             ("goodness", goodnessJSON()),
             ("dayErrors", dayErrorsJSON()),
             ("strategies", JSONText.array(labels.indices.map(strategyJSON))),
+            ("guesses", JSONText.array(guesses.map(guessJSON))),
         ]) + "\n"
     }
 
@@ -83,6 +84,7 @@ extension FitReport {
                 ("value", JSONText.number(p.value)), ("se", JSONText.number(p.standardError)),
                 ("low", JSONText.number(interval.lowerBound)), ("high", JSONText.number(interval.upperBound)),
                 ("parameterSE", JSONText.number(p.parameterError)), ("simulationSE", JSONText.number(p.simulationError)),
+                ("guessSE", JSONText.number(p.guessError)),
             ])
         }
         let own = index == design.measured
@@ -91,6 +93,25 @@ extension FitReport {
             ("measured", own ? "true" : "false"),
             ("deliverability", prediction(posterior.deliverability[index], bounds: 0...1)),
             ("gain", own ? "null" : prediction(posterior.gain[index], bounds: -1...1)),
+        ])
+    }
+
+    private func guessJSON(_ guess: FitGuess) -> String {
+        let strategies = labels.indices.map { index in
+            JSONText.object([
+                ("label", JSONText.string(labels[index])),
+                ("deliverabilityAtLow", JSONText.number(guess.deliverabilityAtLow[index])),
+                ("deliverabilityAtHigh", JSONText.number(guess.deliverabilityAtHigh[index])),
+                ("deliverabilityEffect", JSONText.number(guess.deliverabilityEffect[index])),
+                ("gainEffect", index == design.measured ? "null" : JSONText.number(guess.gainEffect[index])),
+            ])
+        }
+        return JSONText.object([
+            ("path", JSONText.string(guess.range.path)),
+            ("unit", JSONText.string(guess.range.isDuration ? "s" : "")),
+            ("rangeLow", JSONText.number(guess.range.low)), ("rangeHigh", JSONText.number(guess.range.high)),
+            ("effect", JSONText.number(guess.effect)),
+            ("strategies", JSONText.array(strategies)),
         ])
     }
 }

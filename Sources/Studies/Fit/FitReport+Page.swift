@@ -83,6 +83,7 @@ extension FitReport {
         html += "<p class=\"note\">True deliverability: mail whose own notification was shown, of all mail (not the talk's measured figure). "
             + "The intervals carry the fields' uncertainty (the posterior's spread) and the simulation's own (its standard error over blocks of users); "
             + "a gain is paired, every strategy seeing the same users.</p>\n</section>\n"
+        html += guessSection()
         html += "<footer>Written by pushsim fit; the figures are in fit-parameters.csv, fit-days.csv and fit-prediction.csv, "
             + "the fitted scenario in fitted.json.</footer>\n</body>\n</html>\n"
         return html
@@ -148,5 +149,26 @@ extension FitReport {
                          series: [LineChart.Series(label: "posterior", colour: Palette.series(0), points: points)],
                          shaded: [x(marginal.low)...x(marginal.high)], shadedLabel: "95% interval",
                          references: [Tick(value: x(marginal.median), label: "estimate " + estimate)], height: 240)
+    }
+
+    /// The guessed fields' effects as a table, the largest first; empty without `--guess`.
+    private func guessSection() -> String {
+        guard !guesses.isEmpty else { return "" }
+        func largest(_ effects: [Double]) -> String {
+            // The measured strategy's gain is 0 by definition: not a candidate.
+            let candidates = effects.count > 1 && effects[design.measured] == 0 ? effects.indices.filter { $0 != design.measured } : Array(effects.indices)
+            guard let top = candidates.max(by: { effects[$0] < effects[$1] }) else { return "" }
+            return "±" + FixedPoint.decimal(100 * effects[top], places: 2) + " pp (" + labels[top] + ")"
+        }
+        let rows = guesses.map { guess in
+            [guess.range.path, guess.range.display(guess.range.low) + ".." + guess.range.display(guess.range.high),
+             largest(guess.deliverabilityEffect), labels.count > 1 ? largest(guess.gainEffect) : "–"]
+        }
+        return "<section id=\"guesses\">\n<h2>Guessed fields</h2>\n"
+            + ReportPage.table(["guessed field", "range", "effect on deliverability", "effect on gain"], rows,
+                               caption: "Fields not fitted, the largest effect first")
+            + "<p class=\"note\">Each effect is half the change from the range's low end to its high end, run at the fitted values with "
+            + "the same seed; the range is read as ±2 standard deviations, so (effect / 2)² is added to each prediction's variance: "
+            + "the intervals above include it.</p>\n</section>\n"
     }
 }

@@ -16,14 +16,19 @@ package struct FitReport {
     /// The scenario as the fit ran it (first point), for names and dates.
     package var scenario: Scenario
     package var commandLine: String
+    /// The guessed fields' effects, the largest first; the posterior's predictions are widened by them.
+    package var guesses: [FitGuess]
 
     /// The files' names, in the order `files` lists them.
     package static let fileNames = ["fit-parameters.csv", "fit-days.csv", "fit-prediction.csv", "fitted.json", "fit.html"]
 
-    package init(study: FitStudy, design: FitStudy.Design, posterior: FitPosterior, labels: [String], commandLine: String) {
+    package init(study: FitStudy, design: FitStudy.Design, posterior: FitPosterior, labels: [String], commandLine: String,
+                 guesses: [FitGuess] = []) {
         self.study = study
         self.design = design
         self.posterior = posterior
+        self.posterior.widen(by: guesses)
+        self.guesses = guesses
         self.goodness = FitStudy.goodness(posterior, entries: design.entries)
         self.labels = labels
         self.scenario = design.scenarios[0]
@@ -69,7 +74,7 @@ package struct FitReport {
 
     /// `fit-prediction.csv`: one row per strategy.
     package static let predictionColumns = ["strategy", "measured", "deliverability", "deliverability_se", "deliverability_low",
-                                            "deliverability_high", "parameter_se", "simulation_se", "gain", "gain_se",
+                                            "deliverability_high", "parameter_se", "simulation_se", "guess_se", "gain", "gain_se",
                                             "gain_low", "gain_high"]
 
     package func predictionCSV() -> String {
@@ -78,7 +83,7 @@ package struct FitReport {
             let d = posterior.deliverability[index], g = posterior.gain[index]
             let own = index == design.measured
             text += CSV.row([label, own ? "true" : "false", number(d.value), number(d.standardError), number(max(0, d.low)),
-                             number(min(1, d.high)), number(d.parameterError), number(d.simulationError),
+                             number(min(1, d.high)), number(d.parameterError), number(d.simulationError), number(d.guessError),
                              own ? "" : number(g.value), own ? "" : number(g.standardError),
                              own ? "" : number(g.low), own ? "" : number(g.high)])
         }
@@ -185,6 +190,26 @@ package struct FitReport {
                          own ? "–" : (g.value >= 0 ? "+" : "") + number(g.value, places: 4),
                          own ? "" : "[" + number(g.low, places: 4) + ", " + number(g.high, places: 4) + "]"])
         }
-        return text + TextColumns.lines(rows) + "(intervals carry the fields' uncertainty and the simulation's)\n"
+        text += TextColumns.lines(rows)
+        guard !guesses.isEmpty else { return text + "(intervals carry the fields' uncertainty and the simulation's)\n" }
+        return text + "(intervals carry the fields' uncertainty, the simulation's and the guessed fields')\n\n" + guessTable()
+    }
+
+    /// The guessed fields, the largest effect first: each one's ± effect (half the change from
+    /// LOW to HIGH) on the deliverability and on the gain it moves most.
+    package func guessTable() -> String {
+        func largest(_ effects: [Double]) -> String {
+            // The measured strategy's gain is 0 by definition: not a candidate.
+            let candidates = effects.count > 1 && effects[design.measured] == 0 ? effects.indices.filter { $0 != design.measured } : Array(effects.indices)
+            guard let top = candidates.max(by: { effects[$0] < effects[$1] }) else { return "" }
+            return "±" + number(effects[top], places: 4) + " (" + labels[top] + ")"
+        }
+        var rows = [["guessed field", "range", "effect on deliverability", "effect on gain"]]
+        for guess in guesses {
+            rows.append([guess.range.path, guess.range.display(guess.range.low) + ".." + guess.range.display(guess.range.high),
+                         largest(guess.deliverabilityEffect), labels.count > 1 ? largest(guess.gainEffect) : "–"])
+        }
+        return TextColumns.lines(rows) + "(each: half the change from LOW to HIGH at the fitted values, the largest strategy's; "
+            + "the range read as ±2 SD, so (effect / 2)² is added to each prediction's variance)\n"
     }
 }

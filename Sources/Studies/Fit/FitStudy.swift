@@ -12,6 +12,8 @@ package struct FitStudy: Sendable {
     package var file: String
     package var series: MeasuredSeries
     package var ranges: [FitRange]
+    /// `--guess`: fields not fitted whose effect on the prediction is run and added (`FitGuess`).
+    package var guesses: [FitRange]
     /// `--set` overrides, applied before the varied fields.
     package var sets: [ScenarioOverride]
     package var seed: UInt64?
@@ -27,8 +29,9 @@ package struct FitStudy: Sendable {
     package static func defaultNodes(axes: Int) -> Int { [7, 7, 7, 5][min(axes, 3)] }
 
     package init(scenarioBytes: [UInt8], file: String, series: MeasuredSeries, ranges: [FitRange], sets: [ScenarioOverride],
-                 seed: UInt64?, measuredLabel: String?, nodesPerAxis: Int?) {
+                 seed: UInt64?, measuredLabel: String?, nodesPerAxis: Int?, guesses: [FitRange] = []) {
         self.scenarioBytes = scenarioBytes
+        self.guesses = guesses
         self.file = file
         self.series = series
         self.ranges = ranges
@@ -68,6 +71,7 @@ package struct FitStudy: Sendable {
                                     file: "--vary " + range.argument, path: "", location: nil)
             }
         }
+        try checkGuesses()
         let entries = FitEntry.entries(series)
         let days = Set(entries.map(\.day)).count
         guard days >= Self.minimumDays else {
@@ -127,6 +131,8 @@ package struct FitStudy: Sendable {
             overrides.append(values)
         }
         // An unknown label is the command line's mistake: `measuredIndex` says so first.
+        // Each guess's ends decode at the first point, so a bad one stops the fit before anything runs.
+        _ = try FitGuess.scenarios(self, period: period, estimates: overrides[0])
         let measured = measuredLabel.flatMap { label in scenarios[0].strategies.firstIndex { $0.label == label } } ?? 0
         return Design(scenarios: scenarios, overrides: overrides, measured: measured, entries: entries, period: period)
     }

@@ -37,7 +37,7 @@ struct FitGoodnessTests {
                                        "--set", "devices=150", "--seed", "7", "--grid", "5", "--format", "json", "--out", out])
         #expect(fit.code == .success, "\(fit.err)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(fit.out.utf8)) as? [String: Any])
-        #expect(Array(json.keys).sorted() == ["dayErrors", "fields", "goodness", "measured", "measuredStrategy", "scenario",
+        #expect(Array(json.keys).sorted() == ["dayErrors", "fields", "goodness", "guesses", "measured", "measuredStrategy", "scenario",
                                               "scenarioFile", "strategies"])
         let goodness = try #require(json["goodness"] as? [String: Any])
         #expect(goodness["good"] as? Bool == false, "\(goodness)")

@@ -86,10 +86,7 @@ public struct CollapseID: Hashable, Sendable {
     /// The collapse id for a literal string, for tests and one-off requests.
     /// - Complexity: O(n) in the string's UTF-8 length.
     public init(_ string: String) {
-        // FNV-1a: stable across runs and platforms, unlike `Hasher`.
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in string.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-        self.init(key: hash, byteCount: Int32(string.utf8.count))
+        self.init(key: StableHash.fnv1a(string), byteCount: Int32(string.utf8.count))
     }
 }
 

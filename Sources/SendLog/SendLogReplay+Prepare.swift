@@ -109,14 +109,7 @@ extension SendLogReplay {
     /// A user's id as a 64-bit key (FNV-1a, then SplitMix64's finalizer): the numbering holds
     /// keys, not ids. Two ids of one key (odds about n²/2⁶⁵ for n users) would share a device.
     static func userKey(_ user: String) -> UInt64 {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in user.utf8 {
-            hash ^= UInt64(byte)
-            hash &*= 0x100_0000_01B3
-        }
-        hash = (hash ^ (hash >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        hash = (hash ^ (hash >> 27)) &* 0x94D0_49BB_1331_11EB
-        return hash ^ (hash >> 31)
+        StableHash.mixed(user)
     }
 
     private static func assign(_ key: UInt64, to numbers: inout [UInt64: UInt32], devices: Int) -> UInt32? {

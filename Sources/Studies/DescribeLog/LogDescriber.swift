@@ -87,9 +87,7 @@ package struct LogDescriber {
     /// A stable 64-bit hash of an id (FNV-1a, then mixed): the same in every process, never written out.
     /// - Complexity: O(n) in the id's length.
     static func hash(_ text: String) -> UInt64 {
-        var value: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 { value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-        return SplitMix64.mix(value)
+        StableHash.mixed(text)
     }
 
     /// The local day (days since 1970-01-01) and hour of local wall time `wall`.

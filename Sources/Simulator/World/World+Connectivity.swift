@@ -8,7 +8,9 @@ extension World {
     /// or change of the app's before the device is back: most of them) is told to neither: the
     /// phone would have gone offline and back with nothing pending (a launch, a subscription
     /// change or a push while offline would have met it), APNs disconnected and connected with
-    /// nothing stored, so both end as they were, and no draw is made either way.
+    /// nothing stored, so both end as they were, and no draw is made either way. The events
+    /// are counted as if played one by one (`bench`'s events, `result.json`'s): the count is
+    /// the model's, the same traced or not.
     /// - Complexity: O(1), plus the effects routed when told.
     @inline(__always)
     mutating func timelineConnectivityChanges<Observer: WorldObserver>(at now: SimTime, online: Bool, observer: Observer.Type) {
@@ -19,6 +21,8 @@ extension World {
             }
             if offlineUntold >= 0 {
                 offlineUntold = -1
+                // Counted as played: the disconnection and the connection APNs was not told.
+                eventsAtOnce += 2
                 return
             }
         }

@@ -302,7 +302,7 @@ package struct World {
             play.console.recording = true
             playEvents(until: fork, &play, user: user, into: &aggregate, observer: Observer.self)
             // The lane kept holds no untold disconnection: the phone and APNs it keeps know it.
-            tellOfflineIfUntold(observer: Observer.self)
+            tellOfflineIfUntold(observer: Observer.self, counting: &play)
             keep(lane, seed: seed, user: user, play: play)
             play.console.recording = false
         }
@@ -383,12 +383,19 @@ package struct World {
         }
     }
 
+    /// `tellOfflineIfUntold` between plays of the lane's events, counted in `play`.
+    private mutating func tellOfflineIfUntold<Observer: WorldObserver>(observer: Observer.Type, counting play: inout LanePlay) {
+        tellOfflineIfUntold(observer: Observer.self)
+        play.events += eventsAtOnce
+        eventsAtOnce = 0
+    }
+
     /// The lane's end: the last day's Console, what the run's end does, the checks and the fold.
     private mutating func endLane<Observer: WorldObserver>(user: Int, plan: StrategyPlan, play: inout LanePlay,
                                                            into aggregate: inout StrategyAggregate,
                                                            observer: Observer.Type) throws(AccountingError) {
         // The run's end meets the device: it ends as told.
-        tellOfflineIfUntold(observer: Observer.self)
+        tellOfflineIfUntold(observer: Observer.self, counting: &play)
         eventsProcessed += play.events
         let end = scenario.duration
         let block = UserBlocks.block(of: user)

@@ -145,6 +145,13 @@ extension World {
                                                           folding aggregate: inout StrategyAggregate, observer: Observer.Type) {
         Observer.occurring(event, at: now, in: &self)
         switch event {
+        case .outage, .connectivity, .mail:
+            // The provider's alone (a mail's push meets APNs later, as a message), or the change itself.
+            break
+        case .deviceIDChange, .tokenRotation, .subscriptionChange, .launch, .steered, .backgroundPush:
+            tellOfflineIfUntold(observer: Observer.self)
+        }
+        switch event {
         case .outage(let down):
             if down { provider.outageBegins() } else { provider.outageEnds() }
         case .deviceIDChange(let newID):
@@ -158,7 +165,7 @@ extension World {
         case .subscriptionChange:
             subscriptionChanges(at: now, observer: Observer.self)
         case .connectivity(let online):
-            connectivityChanges(at: now, online: online, observer: Observer.self)
+            timelineConnectivityChanges(at: now, online: online, observer: Observer.self)
         case .mail(let folder):
             mailArrives(at: now, folder: folder, folding: &aggregate, observer: Observer.self)
         case .launch:

@@ -88,6 +88,17 @@ package struct World {
     /// Messages handled that way since the lane's last count, counted as events.
     package var eventsAtOnce: Int64 = 0
 
+    /// Whether this lane leaves a disconnection untold until something meets the device
+    /// (World+Connectivity.swift): only the timeline moves the device's connectivity (no
+    /// steered `online`/`offline`: the phone is then online whenever the timeline says it goes
+    /// offline), nothing observes the world (an observer is shown every message), and the
+    /// phone keeps no copy bounds (the one thing that reads when it came back online).
+    package var defersOffline = false
+    /// When the device went offline, not yet told to the phone and APNs (-1: nothing untold).
+    package var offlineUntold: SimTime = -1
+    /// The scenario steers some device's connectivity (`events`): no lane defers.
+    package let steersConnectivity: Bool
+
     /// APNs's faults (`apns.faults`) and where this lane stands in them (APNsFaultLane.swift).
     package var faultLane: APNsFaultLane
 
@@ -114,6 +125,7 @@ package struct World {
         copyBounds = Self.copyBounds(scenario)
         timeline = UserTimeline(scenario: scenario, outages: outages, window: timelineWindow)
         faultLane = APNsFaultLane(scenario: scenario)
+        steersConnectivity = scenario.events.contains { $0.action.isDeviceWide }
     }
 
     /// What is drawn once per device, before any app: the same for every strategy.
@@ -264,8 +276,10 @@ package struct World {
         nextTokenNumber = 1
         folderGeneration = 0
         provider.reset(configuration: plan.provider, deviceIDHash: hash)
-        phone.reset(configuration: phoneConfiguration(lane, traits: traits, plan: plan, folds: folds, observer: Observer.self),
-                    token: token, deviceID: traits.deviceID, deviceIDHash: hash)
+        let configuration = phoneConfiguration(lane, traits: traits, plan: plan, folds: folds, observer: Observer.self)
+        phone.reset(configuration: configuration, token: token, deviceID: traits.deviceID, deviceIDHash: hash)
+        defersOffline = handlesNowAtOnce && !steersConnectivity && configuration.copyBounds == nil
+        offlineUntold = -1
 
         // Installed and registered before the run starts.
         apns.register(token)
@@ -287,6 +301,8 @@ package struct World {
         if keeps, let fork {
             play.console.recording = true
             playEvents(until: fork, &play, user: user, into: &aggregate, observer: Observer.self)
+            // The lane kept holds no untold disconnection: the phone and APNs it keeps know it.
+            tellOfflineIfUntold(observer: Observer.self, counting: &play)
             keep(lane, seed: seed, user: user, play: play)
             play.console.recording = false
         }
@@ -322,7 +338,10 @@ package struct World {
                 play.console.cut(at: agenda.now, counters: apns.counters, into: &aggregate, block: block)
             }
             switch item {
-            case .message(let message): handleInLoop(message, at: agenda.now, observer: Observer.self)
+            case .message(let message):
+                // Every message meets the device or its provider: an untold disconnection is told first.
+                tellOfflineIfUntold(observer: Observer.self)
+                handleInLoop(message, at: agenda.now, observer: Observer.self)
             case .occurrence(let occurrence): handle(occurrence, at: agenda.now, folding: &aggregate, observer: Observer.self)
             }
         }
@@ -364,10 +383,19 @@ package struct World {
         }
     }
 
+    /// `tellOfflineIfUntold` between plays of the lane's events, counted in `play`.
+    private mutating func tellOfflineIfUntold<Observer: WorldObserver>(observer: Observer.Type, counting play: inout LanePlay) {
+        tellOfflineIfUntold(observer: Observer.self)
+        play.events += eventsAtOnce
+        eventsAtOnce = 0
+    }
+
     /// The lane's end: the last day's Console, what the run's end does, the checks and the fold.
     private mutating func endLane<Observer: WorldObserver>(user: Int, plan: StrategyPlan, play: inout LanePlay,
                                                            into aggregate: inout StrategyAggregate,
                                                            observer: Observer.Type) throws(AccountingError) {
+        // The run's end meets the device: it ends as told.
+        tellOfflineIfUntold(observer: Observer.self, counting: &play)
         eventsProcessed += play.events
         let end = scenario.duration
         let block = UserBlocks.block(of: user)
@@ -444,6 +472,9 @@ package struct World {
         currentLane = lane
         backgroundForceQuitBase = Self.backgroundForceQuitBase(seed: seed, user: user, lane: lane)
         handlesNowAtOnce = true
+        // A kept lane is never long: its phone keeps no copy bounds.
+        defersOffline = !steersConnectivity
+        offlineUntold = -1
         var play = kept.play
         // The Console's days already cut went to the kept lane's strategy: this one counts them too.
         play.console.replayCuts(into: &aggregate, block: UserBlocks.block(of: user))

@@ -17,10 +17,19 @@
 import PackageDescription
 
 /// Debug builds (what `swift test` runs) check the kernel's and the ledger's invariants
-/// after every change. No unsafe flags: the `Simulator` library stays usable as a
-/// dependency. What the world calls across a module boundary on its hot path (the
-/// agenda, the distributions) is `@inlinable` instead (docs/performance.md).
+/// after every change. What the world calls across a module boundary on its hot path (the
+/// agenda, the distributions) is `@inlinable`.
 let checked: [SwiftSetting] = [.define("PUSHSIM_INVARIANTS", .when(configuration: .debug))]
+/// Release builds of the modules the world calls on every event (Base, Kernel and the three
+/// actors) offer their code to the modules above them, which inline and specialize it as if
+/// it were their own (docs/performance.md, 2% fewer instructions on mail). Unsafe flags:
+/// PushSim is a root package, so SwiftPM accepts them; a package depending on `Simulator` would not.
+let crossModule: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+/// FakeAPNs and Device offer even what touches their private state, so that the world inlines
+/// their entry points marked `@inline(__always)` (1.4% and 0.8% more). Not Provider as well: two
+/// modules built so both export the same specializations of the standard library's arrays, and
+/// the link fails on the duplicates.
+let crossModuleAll: [SwiftSetting] = [.unsafeFlags(["-enable-cmo-everything"], .when(configuration: .release))]
 
 let package = Package(
     name: "PushSim",
@@ -33,15 +42,15 @@ let package = Package(
     targets: [
         // Time, random streams and distributions, counters, the one JSON reader and writer,
         // dates, user text, file bytes: what every layer shares and nothing domain-specific.
-        .target(name: "Base"),
+        .target(name: "Base", swiftSettings: crossModule),
         // The agenda, generic over what it schedules: it names no domain type.
-        .target(name: "Kernel", dependencies: ["Base"], swiftSettings: checked),
+        .target(name: "Kernel", dependencies: ["Base"], swiftSettings: checked + crossModule),
         // The three actors. The APNs contract and the lossy fake behind it.
-        .target(name: "FakeAPNs", dependencies: ["Base"]),
+        .target(name: "FakeAPNs", dependencies: ["Base"], swiftSettings: crossModuleAll),
         // The XIVA-like numbering provider; talks to APNs through the contract.
-        .target(name: "Provider", dependencies: ["Base", "FakeAPNs"]),
+        .target(name: "Provider", dependencies: ["Base", "FakeAPNs"], swiftSettings: crossModule),
         // iOS, the Notification Service Extension and Notification Center.
-        .target(name: "Device", dependencies: ["Base", "FakeAPNs"]),
+        .target(name: "Device", dependencies: ["Base", "FakeAPNs"], swiftSettings: crossModuleAll),
         // A team's send log (docs/send-log.md): its CSV read row by row, in bounded memory, and
         // the per-user spill the engine replays its mail from. Imports Base only.
         .target(name: "SendLog", dependencies: ["Base"]),

@@ -308,7 +308,9 @@ public struct Phone: Sendable {
     /// goes to analytics first (`.logUploaded`), then the connection serves the
     /// token, then a registration and (under `.reconnect`) a subscription sync that
     /// were waiting for the network go out.
+    /// Inlined into the world's handling, like `launch` and `receive`: a call per event saved (docs/performance.md).
     /// - Complexity: O(1).
+    @inline(__always)
     public mutating func setOnline(_ online: Bool, at now: SimTime, into effects: inout OwnedBuffer<DeviceEffect>) {
         guard online != isOnline else { return }
         isOnline = online
@@ -331,6 +333,7 @@ public struct Phone: Sendable {
     /// notifications on every launch, or under `.onceAtPrompt` only when the
     /// permission prompt is shown; online, it also syncs a pending subscription change.
     /// - Complexity: O(1).
+    @inline(__always)
     public mutating func launch(into effects: inout OwnedBuffer<DeviceEffect>) {
         if configuration.registrationPolicy == .everyLaunch || promptPending {
             promptPending = false
@@ -403,7 +406,9 @@ public struct Phone: Sendable {
     /// A background push (`apns-push-type: background`) goes to the app, within its
     /// budget, never to Notification Center (`.background`); `appForceQuit` says whether
     /// it finds the app force-quit.
+    /// Inlined into the world's handling (docs/performance.md).
     /// - Complexity: O(1) amortized.
+    @inline(__always)
     public mutating func receive(_ push: PushNotification, footprintKB: Int64 = 0, appForceQuit: Bool = false, at now: SimTime,
                                  into effects: inout OwnedBuffer<DeviceEffect>) {
         guard isOnline else {

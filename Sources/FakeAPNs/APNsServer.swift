@@ -232,7 +232,9 @@ public struct APNsServer: Sendable {
     /// holds or stores it. Checks in order: `validate` (400 / 413), 410
     /// `Unregistered`, 429 `TooManyRequests` (a refused request uses no credit),
     /// then 200; a 200 for a token whose notifications are disabled is discarded at once.
+    /// Inlined into the world's play loop, a call per request saved (docs/performance.md).
     /// - Complexity: O(1).
+    @inline(__always)
     public mutating func receive(_ push: PushNotification, at now: SimTime,
                                  into effects: inout OwnedBuffer<APNsEffect>) -> APNsResponse {
         let index = Int(push.token.rawValue)
@@ -305,7 +307,9 @@ public struct APNsServer: Sendable {
     /// The device behind `token` opened its connection to APNs: the stored
     /// notification, if any and not expired, goes out. The power batch is
     /// untouched: it waits for its window.
+    /// Inlined into the world's handling (docs/performance.md).
     /// - Complexity: O(1).
+    @inline(__always)
     public mutating func deviceConnected(_ token: DeviceToken, at now: SimTime,
                                          into effects: inout OwnedBuffer<APNsEffect>) {
         guard isKnown(token) else { return }
@@ -323,7 +327,9 @@ public struct APNsServer: Sendable {
     }
 
     /// The device behind `token` lost its connection: new notifications are stored.
+    /// Inlined into the world's handling (docs/performance.md).
     /// - Complexity: O(1).
+    @inline(__always)
     public mutating func deviceDisconnected(_ token: DeviceToken) {
         guard isKnown(token) else { return }
         tokens[Int(token.rawValue)].connected = false

@@ -297,6 +297,9 @@ package struct FitPosterior: Sendable {
         let pooledSurfaces: [FitStatistic: Surface]
         /// Per slot: the day's offset from its pooled surface, its slope in it, its scatter about it.
         let offsets: [Double], slopes: [Double], scatter: [Double]
+        /// Per slot: the share of noise independent from node to node that its offset (and slope)
+        /// keeps, on average over the nodes: 1/nodes for an offset, 2/nodes for a line.
+        let dayLeverage: [Double]
         /// Per slot, the surface of its simulated variance and of its count.
         let variances: [[Double]], counts: [[Double]]
         /// Per statistic, the surface of its pooled figure's variance.
@@ -336,6 +339,7 @@ package struct FitPosterior: Sendable {
             }
             slotsByDay = Dictionary(grouping: usable.indices, by: { entries[usable[$0]].day }).sorted { $0.key < $1.key }.map(\.value)
             slotWeights = Array(repeating: 1, count: usable.count)
+            dayLeverage = usable.map { entries[$0].statistic.isShare || nodes.count <= 2 ? 1 / nodeCount : 2 / nodeCount }
         }
 
         /// Each statistic's pooled surface, and each informative day's place against it: its
@@ -439,11 +443,14 @@ package struct FitPosterior: Sendable {
                 let statistic = entries[entry].statistic
                 let m = min(max(slopes[slot] * pooledValues[statistic]! + offsets[slot], statistic.range.lowerBound),
                             statistic.range.upperBound)
-                // The day's own error: a node's whole variance (how much of it the nodes share
-                // cannot be told apart from a surface that bends: counted whole, which errs wide),
-                // plus the day's scatter about the pooled surface beyond it (misfit).
+                // The day's own simulated error: the part of a node's variance the nodes share
+                // (common random numbers), the part they do not (the day's scatter about its
+                // line in the pooled surface, up to the node variance) averaged over the nodes
+                // by the offset (and slope) fitted through them, and scatter beyond the node
+                // variance (misfit) whole.
                 let nodeVariance = max(FitSurrogate.value(variances[slot], basis), 1e-12)
-                let simulated = nodeVariance + max(scatter[slot] - nodeVariance, 0)
+                let independent = min(scatter[slot], nodeVariance)
+                let simulated = (nodeVariance - independent) + independent * dayLeverage[slot] + max(scatter[slot] - nodeVariance, 0)
                 let count = max(FitSurrogate.value(counts[slot], basis), 1)
                 // The measured ratio's own sampling variance: the simulation's, scaled by the counts,
                 // and at least its binomial (or Poisson) variance at its own value (a figure the

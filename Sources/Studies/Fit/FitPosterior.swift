@@ -109,11 +109,13 @@ package struct FitPosterior: Sendable {
     /// A statistic's days, summed for its shared error: the days' simulated variance, their
     /// count, and the simulated and measured mail.
     struct Sums {
-        var simulated = 0.0, simulatedCount = 0.0, measuredCount = 0.0
+        /// The days' node variances, and the parts of them their fitted figures keep (`dayErrors`).
+        var simulated = 0.0, kept = 0.0, simulatedCount = 0.0, measuredCount = 0.0
         var days = 0
 
-        mutating func add(simulated nodeVariance: Double, simulatedCount: Double, measuredCount: Double) {
+        mutating func add(simulated nodeVariance: Double, kept: Double, simulatedCount: Double, measuredCount: Double) {
             simulated += nodeVariance
+            self.kept += kept
             self.simulatedCount += simulatedCount
             self.measuredCount += measuredCount
             days += 1
@@ -158,7 +160,8 @@ package struct FitPosterior: Sendable {
         let moments = Moments(posterior, grid: grid, axes: axes)
         correlation = moments.correlation
         marginals = moments.marginals(mode: modeFractions)
-        (deliverability, gain) = Self.predictions(nodes: nodes, posterior: posterior, grid: grid, surrogate: surrogate)
+        (deliverability, gain) = Self.predictions(nodes: nodes, posterior: posterior, grid: grid, surrogate: surrogate,
+                                                  likelihood: likelihood, mode: modeFractions, nodesPerAxis: nodesPerAxis)
 
         // Residuals at the mode, aligned with `entries` (NaN where not informative).
         let mode = likelihood.terms(surrogate.basis(grid.fractions(best)))
@@ -189,10 +192,13 @@ package struct FitPosterior: Sendable {
         return residuals
     }
 
-    /// Predictions: the posterior's mean and spread of each strategy's interpolated
-    /// figure, plus the simulation's variance there.
-    private static func predictions(nodes: [FitNode], posterior: [Double], grid: Grid, surrogate: FitSurrogate)
-        -> (deliverability: [Prediction], gain: [Prediction]) {
+    /// Predictions: the posterior's mean and spread of each strategy's interpolated figure,
+    /// plus the simulation's variance there, less what the fields absorb of it
+    /// (`FitPosterior+Absorbed`): SE² = (posterior variance − var h) + var(e_f − h), the first
+    /// held at 0 or more.
+    /// - Complexity: O(grid points × (entries + strategies × slots)).
+    private static func predictions(nodes: [FitNode], posterior: [Double], grid: Grid, surrogate: FitSurrogate,
+                                    likelihood: Likelihood, mode: [Double], nodesPerAxis: Int) -> (deliverability: [Prediction], gain: [Prediction]) {
         let strategies = nodes[0].deliverability.count
         let figures = (0..<strategies).map { s in
             (deliverability: surrogate.fit(nodes.map { $0.deliverability[s] }),
@@ -200,10 +206,18 @@ package struct FitPosterior: Sendable {
              gain: surrogate.fit(nodes.map { $0.gain[s] }),
              gainVariance: surrogate.fit(nodes.map { $0.gainVariance[s] }).coefficients)
         }
+        // Per strategy: Σp f, Σp f², Σp (simulation variance), for deliverability then gain.
         var sums = [Double](repeating: 0, count: strategies * 6)
+        // Σp f·score per slot (deliverability, then gain, per strategy) and Σp score.
+        let slots = likelihood.usable.count
+        let keepsBlocks = !nodes[0].blockErrors.isEmpty && slots > 0
+        var products = [[Double]](repeating: [Double](repeating: 0, count: keepsBlocks ? slots : 0), count: 2 * strategies)
+        var scoreSums = [Double](repeating: 0, count: keepsBlocks ? slots : 0)
         for point in 0..<grid.count where posterior[point] > 1e-300 {
             let basis = surrogate.basis(grid.fractions(point))
             let p = posterior[point]
+            let scores = keepsBlocks && p > 1e-12 ? likelihood.scores(basis) : []
+            for slot in scores.indices { scoreSums[slot] += p * scores[slot] }
             for (s, figure) in figures.enumerated() {
                 // A surface near 1 may overshoot it: a share stays within 0…1, a gain within −1…1.
                 let d = min(max(FitSurrogate.value(figure.deliverability.coefficients, basis), 0), 1)
@@ -216,14 +230,44 @@ package struct FitPosterior: Sendable {
                 sums[s * 6 + 4] += p * g * g
                 sums[s * 6 + 5] += p * surrogate.variance(nodeVariance: max(FitSurrogate.value(figure.gainVariance, basis), 0),
                                                           residualVariance: figure.gain.residualVariance, basis: basis)
+                for slot in scores.indices {
+                    products[2 * s][slot] += p * d * scores[slot]
+                    products[2 * s + 1][slot] += p * g * scores[slot]
+                }
             }
         }
-        func prediction(_ offset: Int) -> Prediction {
-            let mean = sums[offset], spread = max(sums[offset + 1] - mean * mean, 0), simulation = sums[offset + 2]
-            return Prediction(value: mean, standardError: (spread + simulation).squareRoot(), parameterError: spread.squareRoot(),
-                              simulationError: simulation.squareRoot())
+        // d_slot = Cov_post(f, score_slot); against the blocks of the node nearest the mode.
+        let sensitivities = products.enumerated().map { index, row in
+            let mean = sums[(index / 2) * 6 + (index % 2) * 3]
+            return row.indices.map { row[$0] - mean * scoreSums[$0] }
         }
-        return ((0..<strategies).map { prediction($0 * 6) }, (0..<strategies).map { prediction($0 * 6 + 3) })
+        let modeBasis = surrogate.basis(mode)
+        let node = nodes[nearestNode(mode, nodesPerAxis: nodesPerAxis)]
+        let shares = (0..<(2 * strategies)).map { index -> Double in
+            let s = index / 2
+            let (surface, variance) = index % 2 == 0 ? (figures[s].deliverability, figures[s].deliverabilityVariance)
+                : (figures[s].gain, figures[s].gainVariance)
+            let nodeVariance = max(FitSurrogate.value(variance, modeBasis), 1e-300)
+            let independent = min(surface.residualVariance, nodeVariance)
+            return min(((nodeVariance - independent) + surrogate.leverage(modeBasis) * independent) / nodeVariance, 1)
+        }
+        let blocks = (0..<(2 * strategies)).map { index in
+            index % 2 == 0 ? (node.deliverabilityBlocks.count > index / 2 ? node.deliverabilityBlocks[index / 2] : [])
+                : (node.gainBlocks.count > index / 2 ? node.gainBlocks[index / 2] : [])
+        }
+        let absorbed = keepsBlocks ? Self.absorbed(sensitivities: sensitivities, blocks: blocks, predictionShares: shares, node: node,
+                                                   usable: likelihood.usable, dayShares: likelihood.simulatedShares(modeBasis))
+            : Array(repeating: Absorbed(), count: 2 * strategies)
+        func prediction(_ offset: Int, _ index: Int) -> Prediction {
+            let mean = sums[offset], spread = max(sums[offset + 1] - mean * mean, 0), simulation = sums[offset + 2]
+            let part = absorbed[index]
+            // The fields' part from the team alone, and the simulation's after the fields absorb it.
+            let fields = max(spread - part.absorbed, 0)
+            let remaining = max(simulation - 2 * part.covariance + part.absorbed, 0)
+            return Prediction(value: mean, standardError: (fields + remaining).squareRoot(), parameterError: fields.squareRoot(),
+                              simulationError: remaining.squareRoot())
+        }
+        return ((0..<strategies).map { prediction($0 * 6, 2 * $0) }, (0..<strategies).map { prediction($0 * 6 + 3, 2 * $0 + 1) })
     }
 
     /// The posterior's marginals, means and second moments over a grid, in fractions of
@@ -461,7 +505,7 @@ package struct FitPosterior: Sendable {
                 let difference = entries[entry].value - m
                 differences[slot] = difference
                 dayVariances[slot] = v / slotWeights[slot]
-                sums[statistic.index].add(simulated: nodeVariance, simulatedCount: count, measuredCount: entries[entry].count)
+                sums[statistic.index].add(simulated: nodeVariance, kept: simulated, simulatedCount: count, measuredCount: entries[entry].count)
                 residuals.append(Residual(fitted: m, fittedError: simulated.squareRoot(), measuredError: measured.squareRoot(),
                                           z: difference / v.squareRoot()))
             }
@@ -550,11 +594,24 @@ package struct FitPosterior: Sendable {
         /// beyond their same days.
         private func levelCovariance(_ active: [Int], sums: [Sums], basis: [Double]) -> [Double] {
             let pooled = active.map { max(FitSurrogate.value(sharedVariances[$0], basis), 0) }
-            // The team's share of each, scaled by the mail counted: × (1 + n_sim / n_measured).
-            let scale = active.map { 1 + sums[$0].simulatedCount / sums[$0].measuredCount }
+            // The simulation's share of each pooled figure's variance its surface keeps: what the
+            // nodes share (common random numbers), and their independent scatter times the leverage.
+            let leverage = surrogate.leverage(basis)
+            let kept = active.indices.map { slot -> Double in
+                guard pooled[slot] > 0 else { return 1 }
+                let independent = min(pooledSurfaces[FitStatistic.allCases[active[slot]]]?.residualVariance ?? 0, pooled[slot])
+                return min(((pooled[slot] - independent) + leverage * independent) / pooled[slot], 1)
+            }
+            // The team's share of each, scaled by the mail counted: n_sim / n_measured.
+            let team = active.map { sums[$0].simulatedCount / sums[$0].measuredCount }
+            let scale = active.indices.map { kept[$0] + team[$0] }
+            // The simulation's level error: what its pooled figure keeps beyond what its days'
+            // fitted figures keep (a day's noise the nodes reshuffle can leave a level they share);
+            // the team's: its pooled variance beyond its days'.
             let shared = active.indices.map { slot in
                 let total = sums[active[slot]], days = Double(total.days)
-                return max(max(pooled[slot] - total.simulated / (days * days), 0) * scale[slot], 1e-15)
+                let simulation = max(pooled[slot] * kept[slot] - total.kept / (days * days), 0)
+                return max(simulation + max(pooled[slot] - total.simulated / (days * days), 0) * team[slot], 1e-15)
             }
             let size = active.count
             var covariance = [Double](repeating: 0, count: size * size)

@@ -53,7 +53,7 @@ extension FitPosterior.Likelihood {
     func simulatedShares(_ basis: [Double]) -> [Double] {
         usable.indices.map { slot in
             let nodeVariance = max(FitSurrogate.value(variances[slot], basis), 1e-12)
-            let independent = min(scatter[slot], nodeVariance)
+            let independent = min(self.independent[slot], nodeVariance)
             return min(((nodeVariance - independent) + independent * dayLeverage[slot]) / nodeVariance, 1)
         }
     }

@@ -341,9 +341,12 @@ package struct FitPosterior: Sendable {
         let pooledSurfaces: [FitStatistic: Surface]
         /// Per slot: the day's offset from its pooled surface, its slope in it, its scatter about it.
         let offsets: [Double], slopes: [Double], scatter: [Double]
-        /// Per slot: the share of noise independent from node to node that its offset (and slope)
-        /// keeps, on average over the nodes: 1/nodes for an offset, 2/nodes for a line.
-        let dayLeverage: [Double]
+        /// Per slot: the day's tilt against its pooled surface, per field (its linear basis term).
+        let tilts: [[Double]]
+        /// Per slot: the node noise that differs from node to node (the scatter about the day's own
+        /// surface), and the share of it the day's offset, slope and tilts keep on average (their
+        /// terms over the nodes).
+        let independent: [Double], dayLeverage: [Double]
         /// Per slot, the surface of its simulated variance and of its count.
         let variances: [[Double]], counts: [[Double]]
         /// Per statistic, the surface of its pooled figure's variance.
@@ -363,7 +366,7 @@ package struct FitPosterior: Sendable {
             self.surrogate = surrogate
             let usable = entries.indices.filter { FitPosterior.informative($0, entries: entries, nodes: nodes) }
             self.usable = usable
-            (pooledSurfaces, offsets, scatter, slopes) = Self.daysOnPooledSurfaces(entries: entries, nodes: nodes, usable: usable,
+            (pooledSurfaces, offsets, scatter, slopes, tilts, independent, dayLeverage) = Self.daysOnPooledSurfaces(entries: entries, nodes: nodes, usable: usable,
                                                                                    surrogate: surrogate)
             let nodeCount = Double(nodes.count)
             variances = usable.map { entry in surrogate.fit(nodes.map { $0.variance[entry] }).coefficients }
@@ -383,7 +386,6 @@ package struct FitPosterior: Sendable {
             }
             slotsByDay = Dictionary(grouping: usable.indices, by: { entries[usable[$0]].day }).sorted { $0.key < $1.key }.map(\.value)
             slotWeights = Array(repeating: 1, count: usable.count)
-            dayLeverage = usable.map { entries[$0].statistic.isShare || nodes.count <= 2 ? 1 / nodeCount : 2 / nodeCount }
         }
 
         /// Each statistic's pooled surface, and each informative day's place against it: its
@@ -400,8 +402,14 @@ package struct FitPosterior: Sendable {
         /// launches per mail on a day of little mail rise with the launch rate faster than on a
         /// busy day, so its day is a line in the pooled figure, a_d + b_d · P(θ), fitted over the nodes.
         private static func daysOnPooledSurfaces(entries: [FitEntry], nodes: [FitNode], usable: [Int], surrogate: FitSurrogate)
-            -> (pooledSurfaces: [FitStatistic: Surface], offsets: [Double], scatter: [Double], slopes: [Double]) {
+            -> (pooledSurfaces: [FitStatistic: Surface], offsets: [Double], scatter: [Double], slopes: [Double], tilts: [[Double]],
+                independent: [Double], leverage: [Double]) {
             let nodeCount = Double(nodes.count)
+            let axes = surrogate.axes
+            let linearTerms = surrogate.linearTerms
+            let design = surrogate.nodeBases
+            var tilts = [[Double]](repeating: [Double](repeating: 0, count: axes), count: usable.count)
+            var independent = [Double](repeating: 0, count: usable.count), leverage = independent
             var pooledSurfaces: [FitStatistic: Surface] = [:]
             var offsets = [Double](repeating: 0, count: usable.count), scatter = [Double](repeating: 0, count: usable.count)
             var slopes = [Double](repeating: 1, count: usable.count)
@@ -425,14 +433,31 @@ package struct FitPosterior: Sendable {
                         let valueMean = values.reduce(0, +) / nodeCount
                         slopes[slot] = zip(values, fitted).reduce(0.0) { $0 + ($1.0 - valueMean) * ($1.1 - fittedMean) } / fittedSpread
                     }
-                    let deviations = nodes.indices.map { values[$0] - slopes[slot] * fitted[$0] }
+                    var deviations = nodes.indices.map { values[$0] - slopes[slot] * fitted[$0] }
                     let offset = deviations.reduce(0, +) / nodeCount
                     offsets[slot] = offset
-                    let freedom = nodeCount - (sloped ? 2 : 1)
-                    scatter[slot] = freedom > 0 ? deviations.reduce(0.0) { $0 + ($1 - offset) * ($1 - offset) } / freedom : 0
+                    for index in deviations.indices { deviations[index] -= offset }
+                    // The day's tilt against its pooled figure, a line in each field (the grid's
+                    // fields are orthogonal to each other and to the offset): a weekend's share moves
+                    // with the launch rate otherwise than a weekday's.
+                    var terms = sloped ? 2.0 : 1.0
+                    if nodes.count > 2 * (axes + 2) {
+                        for (axis, term) in linearTerms.enumerated() {
+                            let z = nodes.indices.map { design[$0][term] }
+                            let tilt = zip(deviations, z).reduce(0.0) { $0 + $1.0 * $1.1 } / z.reduce(0.0) { $0 + $1 * $1 }
+                            tilts[slot][axis] = tilt
+                            for index in deviations.indices { deviations[index] -= tilt * z[index] }
+                            terms += 1
+                        }
+                    }
+                    let freedom = nodeCount - terms
+                    scatter[slot] = freedom > 0 ? deviations.reduce(0.0) { $0 + $1 * $1 } / freedom : 0
+                    // The noise that differs from node to node: the scatter about the day's own surface.
+                    independent[slot] = surrogate.fit(values).residualVariance
+                    leverage[slot] = min(terms / nodeCount, 1)
                 }
             }
-            return (pooledSurfaces, offsets, scatter, slopes)
+            return (pooledSurfaces, offsets, scatter, slopes, tilts, independent, leverage)
         }
 
         /// The log-likelihood at each point of `grid`, and the point where it is highest.
@@ -485,16 +510,17 @@ package struct FitPosterior: Sendable {
             var differences = [Double](repeating: 0, count: usable.count), dayVariances = differences
             for (slot, entry) in usable.enumerated() {
                 let statistic = entries[entry].statistic
-                let m = min(max(slopes[slot] * pooledValues[statistic]! + offsets[slot], statistic.range.lowerBound),
-                            statistic.range.upperBound)
+                var tilted = slopes[slot] * pooledValues[statistic]! + offsets[slot]
+                for (axis, term) in surrogate.linearTerms.enumerated() { tilted += tilts[slot][axis] * basis[term] }
+                let m = min(max(tilted, statistic.range.lowerBound), statistic.range.upperBound)
                 // The day's own simulated error: the part of a node's variance the nodes share
-                // (common random numbers), the part they do not (the day's scatter about its
-                // line in the pooled surface, up to the node variance) averaged over the nodes
-                // by the offset (and slope) fitted through them, and scatter beyond the node
-                // variance (misfit) whole.
+                // (common random numbers) whole; the part that differs from node to node (the
+                // scatter about the day's own surface) as much as the day's offset, slope and tilts
+                // keep of it; and the day's scatter about its line beyond that noise (its shape
+                // differs from the pooled figure's: misfit) whole.
                 let nodeVariance = max(FitSurrogate.value(variances[slot], basis), 1e-12)
-                let independent = min(scatter[slot], nodeVariance)
-                let simulated = (nodeVariance - independent) + independent * dayLeverage[slot] + max(scatter[slot] - nodeVariance, 0)
+                let independent = min(self.independent[slot], nodeVariance)
+                let simulated = (nodeVariance - independent) + independent * dayLeverage[slot] + max(scatter[slot] - independent, 0)
                 let count = max(FitSurrogate.value(counts[slot], basis), 1)
                 // The measured ratio's own sampling variance: the simulation's, scaled by the counts,
                 // and at least its binomial (or Poisson) variance at its own value (a figure the

@@ -48,13 +48,15 @@ extension FitPosterior.Likelihood {
     }
 
     /// Per slot, the share of a node's simulated variance its day's fitted figure keeps at the
-    /// point (`dayErrors`): what the nodes share, and their independent part times the leverage.
+    /// point (`dayErrors`): what the nodes share, and their independent part times the leverage,
+    /// times the days' dispersion (as the likelihood counts it).
     /// - Complexity: O(entries × terms).
     func simulatedShares(_ basis: [Double]) -> [Double] {
         usable.indices.map { slot in
             let nodeVariance = max(FitSurrogate.value(variances[slot], basis), 1e-12)
             let independent = min(self.independent[slot], nodeVariance)
-            return min(((nodeVariance - independent) + independent * dayLeverage[slot]) / nodeVariance, 1)
+            let kept = ((nodeVariance - independent) + independent * dayLeverage[slot]) / nodeVariance
+            return min(kept * dispersion[entries[usable[slot]].statistic.index], 1)
         }
     }
 }

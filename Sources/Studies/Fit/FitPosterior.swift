@@ -360,6 +360,9 @@ package struct FitPosterior: Sendable {
         /// Per slot: its day's weight, 1 for a Gaussian day, below 1 for a day the heavy tail
         /// discounts (its variance divided by it: `FitRobustness`).
         var slotWeights: [Double]
+        /// Per statistic (`FitStatistic.index`): the days' dispersion, what their variances are
+        /// multiplied by, read from their residuals at the mode (`FitRobustness`); 1 until read.
+        var dispersion = [Double](repeating: 1, count: FitStatistic.allCases.count)
 
         init(entries: [FitEntry], nodes: [FitNode], surrogate: FitSurrogate) {
             self.entries = entries
@@ -527,7 +530,7 @@ package struct FitPosterior: Sendable {
                 // simulation has at 0 still varies in the team).
                 let measured = max(nodeVariance * count / entries[entry].count,
                                    statistic.samplingVariance(entries[entry].value, count: entries[entry].count))
-                let v = simulated + measured
+                let v = (simulated + measured) * dispersion[statistic.index]
                 let difference = entries[entry].value - m
                 differences[slot] = difference
                 dayVariances[slot] = v / slotWeights[slot]

@@ -36,6 +36,8 @@ extension FitPosterior.Likelihood {
     /// A day is an outlier when Gaussian errors would give one as far in the whole series less
     /// often than this.
     static let outlierLevel = 0.01
+    /// The days' dispersion is read within this range (`readDispersion`).
+    static let dispersionRange = 0.1...1.0
 
     /// Reads the days' tail and weights the days (EM for a multivariate t, at most 6 rounds):
     /// the mode over a coarse grid of the whole ranges, each day's distance there, ν by
@@ -46,7 +48,9 @@ extension FitPosterior.Likelihood {
         var nu = Double.infinity
         var distances: [(q: Double, size: Int)] = []
         for _ in 0..<6 {
-            distances = dayDistances(surrogate.basis(coarse.fractions(logLikelihoods(coarse).best)))
+            let mode = surrogate.basis(coarse.fractions(logLikelihoods(coarse).best))
+            readDispersion(mode)
+            distances = dayDistances(mode)
             nu = Self.tailDegrees.max { Self.logDensity(distances, $0) < Self.logDensity(distances, $1) } ?? .infinity
             var changed = false
             for (day, slots) in slotsByDay.enumerated() {
@@ -71,6 +75,32 @@ extension FitPosterior.Likelihood {
             }
         }
         return .init(degreesOfFreedom: nu, outliers: outliers, weights: weights)
+    }
+
+    /// The days' dispersion per statistic at the point whose basis is `basis`: the mean square of
+    /// its days' standardised residuals, their shared level taken out, over its days less one,
+    /// times the dispersion read before; held within `dispersionRange`. The days' variances count
+    /// what the nodes may share whole, which errs wide: read from the days, a statistic's
+    /// residuals weigh as much as they scatter (quasi-likelihood), and a chi-square of honest
+    /// residuals can fire. At most 1: a statistic whose days scatter more than their variances
+    /// say keeps them, the heavy tail reads the rest.
+    /// - Complexity: O(entries + statistics³).
+    mutating func readDispersion(_ basis: [Double]) {
+        let errors = dayErrors(basis)
+        let days = overDays(errors.differences, errors.variances)
+        let levels = sharedLevels(errors.sums, basis: basis, b: days.b, w: days.w).levels
+        var squares = [Double](repeating: 0, count: statisticCount), counts = squares
+        for (slot, entry) in usable.enumerated() {
+            let statistic = entries[entry].statistic.index
+            let r = errors.differences[slot] - levels[statistic]
+            // Each day at its weight, w r² / (v φ) (its variance is v φ / w): as EM reads a t's scale.
+            squares[statistic] += r * r / errors.variances[slot]
+            counts[statistic] += 1
+        }
+        for statistic in 0..<statisticCount where counts[statistic] > 1 {
+            let ratio = squares[statistic] / (counts[statistic] - 1)
+            dispersion[statistic] = min(max(dispersion[statistic] * ratio, Self.dispersionRange.lowerBound), Self.dispersionRange.upperBound)
+        }
     }
 
     /// Each day's squared distance from the fit at the point whose basis is `basis`, with its

@@ -111,11 +111,14 @@ package struct FitPosterior: Sendable {
     struct Sums {
         /// The days' node variances, and the parts of them their fitted figures keep (`dayErrors`).
         var simulated = 0.0, kept = 0.0, simulatedCount = 0.0, measuredCount = 0.0
+        /// The part of the days' variances their dispersion took away, Σ (1 − φ) v_d.
+        var dispersed = 0.0
         var days = 0
 
-        mutating func add(simulated nodeVariance: Double, kept: Double, simulatedCount: Double, measuredCount: Double) {
+        mutating func add(simulated nodeVariance: Double, kept: Double, dispersed: Double, simulatedCount: Double, measuredCount: Double) {
             simulated += nodeVariance
             self.kept += kept
+            self.dispersed += dispersed
             self.simulatedCount += simulatedCount
             self.measuredCount += measuredCount
             days += 1
@@ -534,7 +537,8 @@ package struct FitPosterior: Sendable {
                 let difference = entries[entry].value - m
                 differences[slot] = difference
                 dayVariances[slot] = v / slotWeights[slot]
-                sums[statistic.index].add(simulated: nodeVariance, kept: simulated, simulatedCount: count, measuredCount: entries[entry].count)
+                sums[statistic.index].add(simulated: nodeVariance, kept: simulated * dispersion[statistic.index],
+                                          dispersed: (simulated + measured) * (1 - dispersion[statistic.index]), simulatedCount: count, measuredCount: entries[entry].count)
                 residuals.append(Residual(fitted: m, fittedError: simulated.squareRoot(), measuredError: measured.squareRoot(),
                                           z: difference / v.squareRoot()))
             }
@@ -640,7 +644,11 @@ package struct FitPosterior: Sendable {
             let shared = active.indices.map { slot in
                 let total = sums[active[slot]], days = Double(total.days)
                 let simulation = max(pooled[slot] * kept[slot] - total.kept / (days * days), 0)
-                return max(simulation + max(pooled[slot] - total.simulated / (days * days), 0) * team[slot], 1e-15)
+                // What the days' dispersion took from their variances stays in their level: the
+                // days scatter less than their variances say, not their level (which the
+                // residuals cannot read, and which the coverage checks show it would understate).
+                let dispersed = total.dispersed / (days * days)
+                return max(simulation + dispersed + max(pooled[slot] - total.simulated / (days * days), 0) * team[slot], 1e-15)
             }
             let size = active.count
             var covariance = [Double](repeating: 0, count: size * size)

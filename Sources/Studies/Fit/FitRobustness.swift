@@ -63,6 +63,7 @@ extension FitPosterior.Likelihood {
             }
             if !changed { break }
         }
+        if ProcessInfo.processInfo.environment["FITDEBUG"] != nil { FileHandle.standardError.write("dispersion \(dispersion) nu \(nu)\n".data(using: .utf8)!) }
         var outliers: [FitPosterior.Outlier] = []
         var weights: [Int: Double] = [:]
         for (day, slots) in slotsByDay.enumerated() {

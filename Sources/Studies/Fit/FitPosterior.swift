@@ -538,7 +538,7 @@ package struct FitPosterior: Sendable {
                 differences[slot] = difference
                 dayVariances[slot] = v / slotWeights[slot]
                 sums[statistic.index].add(simulated: nodeVariance, kept: simulated * dispersion[statistic.index],
-                                          dispersed: (simulated + measured) * (1 - dispersion[statistic.index]), simulatedCount: count, measuredCount: entries[entry].count)
+                                          dispersed: simulated * (1 - dispersion[statistic.index]), simulatedCount: count, measuredCount: entries[entry].count)
                 residuals.append(Residual(fitted: m, fittedError: simulated.squareRoot(), measuredError: measured.squareRoot(),
                                           z: difference / v.squareRoot()))
             }

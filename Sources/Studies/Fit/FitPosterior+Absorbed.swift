@@ -67,6 +67,11 @@ extension FitPosterior {
     struct Absorbed {
         var covariance = 0.0
         var absorbed = 0.0
+        /// var(Σ d_slot e_team,slot): the team's own sampling through the fields, the node's block
+        /// errors scaled to the team's counts (the sandwich: the estimator's sensitivity to each
+        /// figure, against the figures' covariance over users, across days and figures).
+        var team = 0.0
+        var kept: Bool { team > 0 }
     }
 
     /// For each sensitivity vector `sensitivities[s]` (d per slot) and each strategy's block
@@ -75,24 +80,30 @@ extension FitPosterior {
     /// root of its kept share. Zero where the node kept no blocks.
     /// - Complexity: O(strategies × slots × blocks).
     static func absorbed(sensitivities: [[Double]], blocks: [[Double]], predictionShares: [Double], node: FitNode,
-                         usable: [Int], dayShares: [Double]) -> [Absorbed] {
+                         usable: [Int], dayShares: [Double], measuredCounts: [Double]) -> [Absorbed] {
         sensitivities.indices.map { s in
             let f = blocks[s]
             guard !f.isEmpty, node.blockErrors.count > (usable.max() ?? -1) else { return Absorbed() }
-            var h = [Double](repeating: 0, count: f.count)
+            var h = [Double](repeating: 0, count: f.count), team = h
             for (slot, entry) in usable.enumerated() {
                 let e = node.blockErrors[entry]
                 guard e.count == f.count else { continue }
                 let weight = sensitivities[s][slot] * dayShares[slot].squareRoot()
-                for block in h.indices { h[block] += weight * e[block] }
+                let teamWeight = sensitivities[s][slot] * (node.count[entry] / max(measuredCounts[slot], 1)).squareRoot()
+                for block in h.indices {
+                    h[block] += weight * e[block]
+                    team[block] += teamWeight * e[block]
+                }
             }
             let fScale = predictionShares[s].squareRoot()
-            var covariance = 0.0, absorbed = 0.0
+            var covariance = 0.0, absorbed = 0.0, teamVariance = 0.0
             for block in h.indices {
                 covariance += fScale * f[block] * h[block]
                 absorbed += h[block] * h[block]
+                teamVariance += team[block] * team[block]
             }
-            return Absorbed(covariance: node.blockCorrection * covariance, absorbed: node.blockCorrection * absorbed)
+            return Absorbed(covariance: node.blockCorrection * covariance, absorbed: node.blockCorrection * absorbed,
+                            team: node.blockCorrection * teamVariance)
         }
     }
 }

@@ -259,13 +259,15 @@ package struct FitPosterior: Sendable {
                 : (node.gainBlocks.count > index / 2 ? node.gainBlocks[index / 2] : [])
         }
         let absorbed = keepsBlocks ? Self.absorbed(sensitivities: sensitivities, blocks: blocks, predictionShares: shares, node: node,
-                                                   usable: likelihood.usable, dayShares: likelihood.simulatedShares(modeBasis))
+                                                   usable: likelihood.usable, dayShares: likelihood.simulatedShares(modeBasis),
+                                                   measuredCounts: likelihood.usable.map { likelihood.entries[$0].count })
             : Array(repeating: Absorbed(), count: 2 * strategies)
         func prediction(_ offset: Int, _ index: Int) -> Prediction {
             let mean = sums[offset], spread = max(sums[offset + 1] - mean * mean, 0), simulation = sums[offset + 2]
             let part = absorbed[index]
-            // The fields' part from the team alone, and the simulation's after the fields absorb it.
-            let fields = max(spread - part.absorbed, 0)
+            // The fields' part from the team alone (over users, when the node kept its blocks), and
+            // the simulation's after the fields absorb it.
+            let fields = part.kept ? part.team : max(spread - part.absorbed, 0)
             let remaining = max(simulation - 2 * part.covariance + part.absorbed, 0)
             return Prediction(value: mean, standardError: (fields + remaining).squareRoot(), parameterError: fields.squareRoot(),
                               simulationError: remaining.squareRoot())

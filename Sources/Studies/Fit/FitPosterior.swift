@@ -169,9 +169,25 @@ package struct FitPosterior: Sendable {
         // Residuals at the mode, aligned with `entries` (NaN where not informative).
         let mode = likelihood.terms(surrogate.basis(grid.fractions(best)))
         residuals = Self.aligned(mode.residuals, usable: likelihood.usable, entries: entries.count)
-        chiSquare = mode.chiSquare
-        degreesOfFreedom = max(likelihood.usable.count - axes, 1)
+        // The goodness's chi-square reads the days as Gaussian ones (every weight 1): a misfit that
+        // spreads over many days is what the heavy tail would discount and this check must see.
+        // A few outlier days (reported on their own) are left out; many are the model's misfit.
+        var gaussian = likelihood
+        let fewOutliers = robustness.outliers.count <= Self.fewOutlierDays(likelihood.slotsByDay.count)
+        let outlierDays = fewOutliers ? Set(robustness.outliers.map(\.day)) : []
+        var outlierSlots = 0
+        for slot in gaussian.slotWeights.indices {
+            let outlier = outlierDays.contains(entries[likelihood.usable[slot]].day)
+            gaussian.slotWeights[slot] = outlier ? 1e-12 : 1
+            if outlier { outlierSlots += 1 }
+        }
+        chiSquare = gaussian.terms(surrogate.basis(modeFractions)).chiSquare
+        degreesOfFreedom = max(likelihood.usable.count - outlierSlots - axes, 1)
     }
+
+    /// How many outlier days of `days` the goodness's chi-square leaves out: at most 2, or a
+    /// tenth of the days. More are counted: so many days that far off are a misfit, not bad days.
+    package static func fewOutlierDays(_ days: Int) -> Int { max(2, days / 10) }
 
     /// The node nearest a point of the grid.
     private static func nearestNode(_ fractions: [Double], nodesPerAxis: Int) -> Int {

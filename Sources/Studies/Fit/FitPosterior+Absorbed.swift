@@ -17,7 +17,7 @@ extension FitPosterior.Likelihood {
     func scores(_ basis: [Double]) -> [Double] {
         let errors = dayErrors(basis)
         let days = overDays(errors.differences, errors.variances)
-        let levels = sharedLevels(errors.sums, basis: basis, b: days.b, w: days.w).levels
+        let levels = sharedLevels(errors.sums, dispersed: errors.dispersed, basis: basis, b: days.b, w: days.w).levels
         var scores = [Double](repeating: 0, count: usable.count)
         for slots in slotsByDay {
             let statistics = slots.map { entries[usable[$0]].statistic.index }

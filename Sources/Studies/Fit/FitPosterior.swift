@@ -111,14 +111,11 @@ package struct FitPosterior: Sendable {
     struct Sums {
         /// The days' node variances, and the parts of them their fitted figures keep (`dayErrors`).
         var simulated = 0.0, kept = 0.0, simulatedCount = 0.0, measuredCount = 0.0
-        /// The part of the days' variances their dispersion took away, Σ (1 − φ) v_d.
-        var dispersed = 0.0
         var days = 0
 
-        mutating func add(simulated nodeVariance: Double, kept: Double, dispersed: Double, simulatedCount: Double, measuredCount: Double) {
+        mutating func add(simulated nodeVariance: Double, kept: Double, simulatedCount: Double, measuredCount: Double) {
             simulated += nodeVariance
             self.kept += kept
-            self.dispersed += dispersed
             self.simulatedCount += simulatedCount
             self.measuredCount += measuredCount
             days += 1
@@ -517,7 +514,7 @@ package struct FitPosterior: Sendable {
         func terms(_ basis: [Double]) -> (logLikelihood: Double, residuals: [Residual], chiSquare: Double) {
             let errors = dayErrors(basis)
             let days = overDays(errors.differences, errors.variances)
-            let levels = sharedLevels(errors.sums, basis: basis, b: days.b, w: days.w)
+            let levels = sharedLevels(errors.sums, dispersed: errors.dispersed, basis: basis, b: days.b, w: days.w)
             let chiSquare = days.quadratic - levels.form
             let sum = -0.5 * (chiSquare + days.logDeterminants + levels.logDeterminant)
             return (sum, errors.residuals, chiSquare)
@@ -526,7 +523,8 @@ package struct FitPosterior: Sendable {
         /// Each informative entry's error at the point: the measured figure's difference from
         /// the fitted one and its variance, its residual, and its statistic's sums for the
         /// shared error.
-        func dayErrors(_ basis: [Double]) -> (residuals: [Residual], differences: [Double], variances: [Double], sums: [Sums]) {
+        func dayErrors(_ basis: [Double]) -> (residuals: [Residual], differences: [Double], variances: [Double], sums: [Sums],
+                                              dispersed: [Double]) {
             var residuals: [Residual] = []
             var pooledValues: [FitStatistic: Double] = [:]
             for (statistic, surface) in pooledSurfaces { pooledValues[statistic] = FitSurrogate.value(surface.coefficients, basis) }
@@ -555,12 +553,25 @@ package struct FitPosterior: Sendable {
                 let difference = entries[entry].value - m
                 differences[slot] = difference
                 dayVariances[slot] = v / slotWeights[slot]
-                sums[statistic.index].add(simulated: nodeVariance, kept: simulated * dispersion[statistic.index],
-                                          dispersed: simulated * (1 - dispersion[statistic.index]), simulatedCount: count, measuredCount: entries[entry].count)
+                sums[statistic.index].add(simulated: nodeVariance, kept: simulated * dispersion[statistic.index], simulatedCount: count, measuredCount: entries[entry].count)
                 residuals.append(Residual(fitted: m, fittedError: simulated.squareRoot(), measuredError: measured.squareRoot(),
                                           z: difference / v.squareRoot()))
             }
-            return (residuals, differences, dayVariances, sums)
+            // Σ_d (1 − φ) V_d per pair of statistics (the days' covariance the dispersion took away).
+            var dispersed = [Double](repeating: 0, count: statisticCount * statisticCount)
+            for slots in slotsByDay {
+                for first in slots {
+                    let s = entries[usable[first]].statistic.index
+                    for second in slots {
+                        let t = entries[usable[second]].statistic.index
+                        let rho = first == second ? 1 : sameDay[s * statisticCount + t]
+                        let taken = ((1 - dispersion[s]) / dispersion[s] * dayVariances[first]
+                                     * (1 - dispersion[t]) / dispersion[t] * dayVariances[second]).squareRoot()
+                        dispersed[s * statisticCount + t] += rho * taken
+                    }
+                }
+            }
+            return (residuals, differences, dayVariances, sums, dispersed)
         }
 
         /// Each day: its figures' errors r_d ~ N(0, V_d), V_d = R ∘ √v √vᵀ (R: `sameDay`).
@@ -613,10 +624,10 @@ package struct FitPosterior: Sendable {
         /// the shared errors are one normal vector u ~ N(0, T), T_st = ρ_st τ_s τ_t. Integrated
         /// out: −½ [Q − bᵀ T (I + W T)⁻¹ b + Σ log det V_d + log det(I + W T)]; for one
         /// statistic and independent days, −½ [Σ w r² − (Σ w r)² / (1/τ² + Σ w) + Σ log v + log(1 + τ² Σ w)].
-        func sharedLevels(_ sums: [Sums], basis: [Double], b: [Double], w: [Double])
+        func sharedLevels(_ sums: [Sums], dispersed: [Double], basis: [Double], b: [Double], w: [Double])
             -> (form: Double, logDeterminant: Double, levels: [Double]) {
             let active = sums.indices.filter { sums[$0].days > 0 }
-            let covariance = levelCovariance(active, sums: sums, basis: basis)
+            let covariance = levelCovariance(active, sums: sums, basis: basis, dispersed: dispersed)
             let size = active.count
             var matrix = [Double](repeating: 0, count: size * size)
             for row in 0..<size {
@@ -643,7 +654,7 @@ package struct FitPosterior: Sendable {
         /// T: the covariance of the `active` statistics' level errors at the point, each level's
         /// variance beyond its days' (the team's share scaled by the mail counted) and each pair's
         /// beyond their same days.
-        private func levelCovariance(_ active: [Int], sums: [Sums], basis: [Double]) -> [Double] {
+        private func levelCovariance(_ active: [Int], sums: [Sums], basis: [Double], dispersed: [Double]) -> [Double] {
             let pooled = active.map { max(FitSurrogate.value(sharedVariances[$0], basis), 0) }
             // The simulation's share of each pooled figure's variance its surface keeps: what the
             // nodes share (common random numbers), and their independent scatter times the leverage.
@@ -662,11 +673,7 @@ package struct FitPosterior: Sendable {
             let shared = active.indices.map { slot in
                 let total = sums[active[slot]], days = Double(total.days)
                 let simulation = max(pooled[slot] * kept[slot] - total.kept / (days * days), 0)
-                // What the days' dispersion took from their variances stays in their level: the
-                // days scatter less than their variances say, not their level (which the
-                // residuals cannot read, and which the coverage checks show it would understate).
-                let dispersed = total.dispersed / (days * days)
-                return max(simulation + dispersed + max(pooled[slot] - total.simulated / (days * days), 0) * team[slot], 1e-15)
+                return max(simulation + max(pooled[slot] - total.simulated / (days * days), 0) * team[slot], 1e-15)
             }
             let size = active.count
             var covariance = [Double](repeating: 0, count: size * size)
@@ -688,6 +695,16 @@ package struct FitPosterior: Sendable {
             for row in 0..<size { covariance[row * size + row] = variances[row] }
             // Pairwise bounds leave three or more figures possibly indefinite: not a covariance.
             if size > 2 { covariance = SmallMatrix.shrunkToSemidefinite(covariance, size: size) }
+            // What the days' dispersion took from their variances stays in their levels, with the
+            // same days' correlation: the days scatter less than their variances say, not their
+            // level (which the residuals cannot read, and which tools/fit-coverage.sh shows would
+            // be understated otherwise). Σ_d of the days' (1 − φ) V_d, over the days counted.
+            for row in 0..<size {
+                for column in 0..<size {
+                    let days = Double(sums[active[row]].days * sums[active[column]].days)
+                    covariance[row * size + column] += dispersed[active[row] * statisticCount + active[column]] / days
+                }
+            }
             return covariance
         }
     }

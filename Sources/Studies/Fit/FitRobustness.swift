@@ -89,7 +89,7 @@ extension FitPosterior.Likelihood {
     mutating func readDispersion(_ basis: [Double]) {
         let errors = dayErrors(basis)
         let days = overDays(errors.differences, errors.variances)
-        let levels = sharedLevels(errors.sums, basis: basis, b: days.b, w: days.w).levels
+        let levels = sharedLevels(errors.sums, dispersed: errors.dispersed, basis: basis, b: days.b, w: days.w).levels
         var squares = [Double](repeating: 0, count: statisticCount), counts = squares
         for (slot, entry) in usable.enumerated() {
             let statistic = entries[entry].statistic.index
@@ -111,7 +111,7 @@ extension FitPosterior.Likelihood {
     func dayDistances(_ basis: [Double]) -> [(q: Double, size: Int)] {
         let errors = dayErrors(basis)
         let days = overDays(errors.differences, errors.variances)
-        let levels = sharedLevels(errors.sums, basis: basis, b: days.b, w: days.w).levels
+        let levels = sharedLevels(errors.sums, dispersed: errors.dispersed, basis: basis, b: days.b, w: days.w).levels
         return slotsByDay.map { slots in
             let size = slots.count
             let statistics = slots.map { entries[usable[$0]].statistic.index }

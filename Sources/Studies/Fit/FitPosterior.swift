@@ -553,7 +553,7 @@ package struct FitPosterior: Sendable {
                 let difference = entries[entry].value - m
                 differences[slot] = difference
                 dayVariances[slot] = v / slotWeights[slot]
-                sums[statistic.index].add(simulated: nodeVariance, kept: simulated * dispersion[statistic.index], simulatedCount: count, measuredCount: entries[entry].count)
+                sums[statistic.index].add(simulated: nodeVariance, kept: simulated, simulatedCount: count, measuredCount: entries[entry].count)
                 residuals.append(Residual(fitted: m, fittedError: simulated.squareRoot(), measuredError: measured.squareRoot(),
                                           z: difference / v.squareRoot()))
             }

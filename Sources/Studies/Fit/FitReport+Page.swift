@@ -155,9 +155,7 @@ extension FitReport {
     private func guessSection() -> String {
         guard !guesses.isEmpty else { return "" }
         func largest(_ effects: [Double]) -> String {
-            // The measured strategy's gain is 0 by definition: not a candidate.
-            let candidates = effects.count > 1 && effects[design.measured] == 0 ? effects.indices.filter { $0 != design.measured } : Array(effects.indices)
-            guard let top = candidates.max(by: { effects[$0] < effects[$1] }) else { return "" }
+            guard let top = largestEffect(effects) else { return "none" }
             return "±" + FixedPoint.decimal(100 * effects[top], places: 2) + " pp (" + labels[top] + ")"
         }
         let rows = guesses.map { guess in
@@ -169,6 +167,7 @@ extension FitReport {
                                caption: "Fields not fitted, the largest effect first")
             + "<p class=\"note\">Each effect is half the change from the range's low end to its high end, run at the fitted values with "
             + "the same seed; the range is read as ±2 standard deviations, so (effect / 2)² is added to each prediction's variance: "
-            + "the intervals above include it.</p>\n</section>\n"
+            + "the intervals above include it. \"none\": the field moves no strategy's figure over its range "
+            + "(the model does not read it here).</p>\n</section>\n"
     }
 }

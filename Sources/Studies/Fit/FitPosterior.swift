@@ -565,8 +565,8 @@ package struct FitPosterior: Sendable {
                     for second in slots {
                         let t = entries[usable[second]].statistic.index
                         let rho = first == second ? 1 : sameDay[s * statisticCount + t]
-                        let taken = ((1 - dispersion[s]) / dispersion[s] * dayVariances[first]
-                                     * (1 - dispersion[t]) / dispersion[t] * dayVariances[second]).squareRoot()
+                        let taken = (max(1 - dispersion[s], 0) / dispersion[s] * dayVariances[first]
+                                     * max(1 - dispersion[t], 0) / dispersion[t] * dayVariances[second]).squareRoot()
                         dispersed[s * statisticCount + t] += rho * taken
                     }
                 }

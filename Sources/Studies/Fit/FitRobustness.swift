@@ -37,9 +37,9 @@ extension FitPosterior.Likelihood {
     /// often than this.
     static let outlierLevel = 0.01
     /// The days' dispersion is read within this range (`readDispersion`).
-    static let dispersionRange = 0.1...1.0
+    static let dispersionRange = 0.02...4.0
 
-    /// Reads the days' tail and weights the days (EM for a multivariate t, at most 6 rounds):
+    /// Reads the days' dispersion and tail and weights the days (EM for a multivariate t, at most 8 rounds):
     /// the mode over a coarse grid of the whole ranges, each day's distance there, ν by
     /// likelihood, the weights; until the weights settle.
     /// - Complexity: O(rounds × coarse points × entries).
@@ -47,12 +47,13 @@ extension FitPosterior.Likelihood {
         let coarse = FitPosterior.Grid(windows: Array(repeating: 0...1, count: axes), fine: [0, 101, 31, 13, 9][min(axes, 4)])
         var nu = Double.infinity
         var distances: [(q: Double, size: Int)] = []
-        for _ in 0..<6 {
+        for _ in 0..<8 {
             let mode = surrogate.basis(coarse.fractions(logLikelihoods(coarse).best))
+            let before = dispersion
             readDispersion(mode)
             distances = dayDistances(mode)
             nu = Self.tailDegrees.max { Self.logDensity(distances, $0) < Self.logDensity(distances, $1) } ?? .infinity
-            var changed = false
+            var changed = zip(before, dispersion).contains { abs($1 / $0 - 1) > 0.01 }
             for (day, slots) in slotsByDay.enumerated() {
                 // A Gaussian day keeps its whole weight; only days further out than ν allows lose some.
                 let weight = nu.isFinite ? min(1, (nu + Double(distances[day].size)) / (nu + distances[day].q)) : 1
@@ -63,7 +64,6 @@ extension FitPosterior.Likelihood {
             }
             if !changed { break }
         }
-        if ProcessInfo.processInfo.environment["FITDEBUG"] != nil { FileHandle.standardError.write("dispersion \(dispersion) nu \(nu)\n".data(using: .utf8)!) }
         var outliers: [FitPosterior.Outlier] = []
         var weights: [Int: Double] = [:]
         for (day, slots) in slotsByDay.enumerated() {
@@ -83,8 +83,8 @@ extension FitPosterior.Likelihood {
     /// times the dispersion read before; held within `dispersionRange`. The days' variances count
     /// what the nodes may share whole, which errs wide: read from the days, a statistic's
     /// residuals weigh as much as they scatter (quasi-likelihood), and a chi-square of honest
-    /// residuals can fire. At most 1: a statistic whose days scatter more than their variances
-    /// say keeps them, the heavy tail reads the rest.
+    /// residuals can fire. Above 1 where the days scatter more than their variances say (a
+    /// team's day error that does not shrink with its size: outages drawn per block of users).
     /// - Complexity: O(entries + statistics³).
     mutating func readDispersion(_ basis: [Double]) {
         let errors = dayErrors(basis)
@@ -101,6 +101,17 @@ extension FitPosterior.Likelihood {
         for statistic in 0..<statisticCount where counts[statistic] > 1 {
             let ratio = squares[statistic] / (counts[statistic] - 1)
             dispersion[statistic] = min(max(dispersion[statistic] * ratio, Self.dispersionRange.lowerBound), Self.dispersionRange.upperBound)
+        }
+        // Then one factor for all, so the days' distances with their same-day correlation, each at
+        // its weight, average their figures' count (as EM reads a t's scale): the correlation's
+        // part of the scatter, which each figure's own residuals do not see.
+        let distances = dayDistances(basis)
+        let weighted = zip(slotsByDay, distances).reduce(0.0) { $0 + slotWeights[$1.0[0]] * $1.1.q }
+        let figures = distances.reduce(0.0) { $0 + Double($1.size) }
+        guard weighted > 0, figures > 0 else { return }
+        let factor = weighted / figures
+        for statistic in 0..<statisticCount where counts[statistic] > 1 {
+            dispersion[statistic] = min(max(dispersion[statistic] * factor, Self.dispersionRange.lowerBound), Self.dispersionRange.upperBound)
         }
     }
 

@@ -82,7 +82,7 @@ struct FitGuessTests {
     /// 0.7 in the truth, read from the weekday pattern) on `Tests/Fixtures/fit-truth.json`
     /// measured by 600 devices: the queue's gain moves by less than the narrower interval's
     /// half-width (issue 36). Fitted on 100 devices, 5 points a field (125 points with three).
-    /// A release build measured it at 0.00036 against a half-width of 0.0038 (seed 3000's team,
+    /// A release build measured it at 0.0004 against a half-width of 0.0036 (seed 3000's team,
     /// fit seed 7; docs/fit.md "Guessed fields").
     @Test("adding a third varied field (the weekend launch factor) moves the queue's gain by less than the narrower interval's half-width")
     func thirdFieldStaysInside() throws {

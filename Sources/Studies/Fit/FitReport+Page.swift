@@ -81,7 +81,7 @@ extension FitReport {
         html += ReportPage.table(["strategy", "true deliverability", "95% interval", "gain over " + labels[design.measured], "95% interval"], rows,
                                  caption: "Over the measured days, for the fitted population")
         html += "<p class=\"note\">True deliverability: mail whose own notification was shown, of all mail (not the talk's measured figure). "
-            + "The intervals carry the fields' uncertainty (the posterior's spread) and the simulation's own (its standard error over blocks of users); "
+            + "The intervals carry the fields' uncertainty (the team's own sampling, through the fields) and the simulation's, less what the fitted fields absorb of it (both read over blocks of users); "
             + "a gain is paired, every strategy seeing the same users.</p>\n</section>\n"
         html += guessSection()
         html += "<footer>Written by pushsim fit; the figures are in fit-parameters.csv, fit-days.csv and fit-prediction.csv, "

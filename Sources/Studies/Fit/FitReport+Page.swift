@@ -32,7 +32,7 @@ extension FitReport {
             + "and the measured figure's own. A figure's days move together (the same users; the days' errors add up to "
             + "\(FixedPoint.decimal(posterior.dayCorrelation, places: 2)) times what independent days would give): what they share is "
             + "counted once, as an error of the figure's level, in the chi-square as in the fit. "
-            + "A p-value under 0.01, a figure whose days differ by weekday more than their own scatter allows (an F test, "
+            + "A p-value under " + FixedPoint.decimal(FitStudy.Goodness.chiSquareLevel, places: 3) + ", a figure whose days differ by weekday more than their own scatter allows (an F test, "
             + "Bonferroni over the figures), or weekends off by 3 standard errors, says the scenario misses something the figures show.</p>\n"
         let tail = tailLine.prefix(1).uppercased() + tailLine.dropFirst()
         html += "<p id=\"outliers\">" + e(tail) + ".</p>\n"

@@ -129,7 +129,7 @@ package struct FitReport {
         }
         guard !g.isGood else { return line + ": a good fit" }
         var why: [String] = []
-        if g.pValue < 0.01 { why.append("p < 0.01") }
+        if g.pValue < FitStudy.Goodness.chiSquareLevel { why.append("p < " + number(FitStudy.Goodness.chiSquareLevel, places: 3)) }
         if g.patternP < FitStudy.Goodness.patternLevel, let worst = g.worstPattern {
             why.append("\(worst.statistic.name)'s days differ by weekday more than their scatter allows: check "
                        + worst.statistic.movedBy.filter { $0.contains("weekend") || $0.contains("launches") }.joined(separator: ", "))

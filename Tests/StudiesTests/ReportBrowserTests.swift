@@ -343,7 +343,7 @@ struct ReportBrowserTests {
         try keepScreenshot(chromium, of: "sweep", height: 4000, root: root)
     }
 
-    @Test("Chromium renders fit.html: a chart per fitted figure with every measured day, a posterior per field with its interval, the prediction table, no console message; screenshot kept",
+    @Test("Chromium renders fit.html: a chart per fitted figure with every measured day, a posterior per field with its interval, the prediction table, the guessed fields ranked, no console message; screenshot kept",
           .enabled(if: HeadlessChromium.executable != nil || HeadlessChromium.required,
                    "chromium is not installed: apt-get install chromium (with CI=true its absence fails the test)"))
     func rendersFitInChromium() throws {
@@ -358,6 +358,7 @@ struct ReportBrowserTests {
         try #require(PushSimCommand.main(["measure", root + "/browser.json", "--set", "devices=150", "--seed", "4", "--out", root + "/m.csv"],
                                          console: captured.console) == .success, "\(captured.err)")
         try #require(PushSimCommand.main(["fit", root + "/browser.json", root + "/m.csv", "--vary", "connectivity.offline.mean=10m..3h",
+                                          "--guess", "connectivity.online.mean=1h..6h", "--guess", "provider.backoff=1s..10s",
                                           "--grid", "5", "--set", "devices=40", "--out", root + "/out", "--quiet"],
                                          console: captured.console) == .success, "\(captured.err)")
         let rendered = try HeadlessChromium.run(chromium, ["--dump-dom"], url: "file://" + root + "/out/fit.html", scratch: root)
@@ -378,7 +379,13 @@ struct ReportBrowserTests {
         #expect(posterior.contains("95% interval") && posterior.contains("estimate "))
         #expect(dom.contains("<th>no-queue (measured)</th>") && dom.contains("<th>queue</th>"))
         #expect(dom.contains("Goodness of fit"))
-        try keepScreenshot(chromium, of: "fit", height: 2600, root: root)
+        // The guessed fields, the largest effect first; one the model does not read moves "none".
+        let guesses = try #require(dom.range(of: "<h2>Guessed fields</h2>").map { String(dom[$0.lowerBound...]) })
+        let online = try #require(guesses.range(of: "<th>connectivity.online.mean</th>")), backoff = try #require(guesses.range(of: "<th>provider.backoff</th>"))
+        #expect(online.lowerBound < backoff.lowerBound)
+        #expect(guesses[backoff.upperBound...].prefix(80).contains("<td>none</td>"), "\(guesses.prefix(1200))")
+        #expect(guesses[online.upperBound...].prefix(120).contains(" pp ("), "\(guesses.prefix(1200))")
+        try keepScreenshot(chromium, of: "fit", height: 3000, root: root)
     }
 
     @Test("the console check sees a broken page: Chromium logs an SVG path it cannot parse",

@@ -79,7 +79,8 @@ extension SimulationResult {
     }
 
     /// R and the blocks' linearised values eᵦ; with ΣX = 0, no value (NaN) and no blocks.
-    private func linearisedBlocks(_ numerator: [RateCount], over denominator: RateCount,
+    /// - Complexity: O(blocks).
+    package func linearisedBlocks(_ numerator: [RateCount], over denominator: RateCount,
                                   strategy index: Int) -> (value: Double, blocks: [Double]?) {
         let aggregate = aggregates[index]
         return Self.linearise(y: { block in numerator.reduce(0) { $0 + aggregate.count($1, block: block) } },

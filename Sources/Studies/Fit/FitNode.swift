@@ -63,6 +63,16 @@ package struct FitNode: Sendable, Equatable {
     /// Per strategy: its deliverability minus the measured strategy's (paired: the same users).
     package var gain: [Double]
     package var gainVariance: [Double]
+    /// Per entry: the simulated figure's error per block of users (the delta method's
+    /// linearised values, Σ of their squares times `blockCorrection` its variance before any
+    /// floor); empty where the day has no spread. With `deliverabilityBlocks` and `gainBlocks`
+    /// (per strategy), what the prediction's simulation error shares with the figures' the
+    /// fit calibrates against (docs/fit.md, "Method", step 7). Empty when not kept.
+    package var blockErrors: [[Double]] = []
+    package var deliverabilityBlocks: [[Double]] = []
+    package var gainBlocks: [[Double]] = []
+    /// K / (K − 1) for K blocks of users.
+    package var blockCorrection = 1.0
     /// How much the days' figures move together: the variance of the sum of a statistic's
     /// standardised daily errors over blocks, divided by the days (1 when independent);
     /// the largest over each statistic and all of them together, at least 1.
@@ -102,6 +112,8 @@ package struct FitNode: Sendable, Equatable {
         self.mean = days.mean
         self.variance = days.variance
         self.count = days.count
+        blockErrors = days.blockErrors
+        blockCorrection = correction
         deliverability = []
         deliverabilityVariance = []
         gain = []
@@ -113,6 +125,13 @@ package struct FitNode: Sendable, Equatable {
             let difference = result.difference(.deliverability, strategy: index, minus: measured)
             gain.append(difference.value)
             gainVariance.append(difference.hasStandardError ? difference.standardError * difference.standardError : 0)
+            let blocks = result.linearisedBlocks(Metric.deliverability.numeratorCounts, over: Metric.deliverability.denominatorCount,
+                                                 strategy: index).blocks ?? []
+            deliverabilityBlocks.append(blocks)
+        }
+        let baseline = deliverabilityBlocks[measured]
+        gainBlocks = deliverabilityBlocks.map { blocks in
+            blocks.isEmpty || baseline.isEmpty ? [] : zip(blocks, baseline).map { $0 - $1 }
         }
     }
 
@@ -129,6 +148,8 @@ package struct FitNode: Sendable, Equatable {
     /// standardised errors summed over its days (for the days' correlation).
     private struct DayFigures {
         var mean: [Double] = [], variance: [Double] = [], count: [Double] = []
+        /// Per entry, its errors per block (empty without spread).
+        var blockErrors: [[Double]] = []
         var standardised: [FitStatistic: [Double]] = [:]
         var linearisedByDay: [Int: [FitStatistic: [Double]]] = [:]
         var days: [FitStatistic: Int] = [:]
@@ -146,7 +167,7 @@ package struct FitNode: Sendable, Equatable {
                     }
                 }
                 guard sumX > 0 else {
-                    mean.append(.nan); variance.append(.nan); count.append(0)
+                    mean.append(.nan); variance.append(.nan); count.append(0); blockErrors.append([])
                     continue
                 }
                 let ratio = sumY / sumX
@@ -165,6 +186,7 @@ package struct FitNode: Sendable, Equatable {
                 mean.append(ratio)
                 variance.append(v)
                 count.append(sumX)
+                blockErrors.append(squares > 0 ? linearised : [])
                 if squares > 0 { linearisedByDay[entry.day, default: [:]][entry.statistic] = linearised }
                 let scale = 1 / v.squareRoot()
                 var sums = standardised[entry.statistic] ?? Array(repeating: 0, count: UserBlocks.count)

@@ -109,11 +109,13 @@ package struct FitPosterior: Sendable {
     /// A statistic's days, summed for its shared error: the days' simulated variance, their
     /// count, and the simulated and measured mail.
     struct Sums {
-        var simulated = 0.0, simulatedCount = 0.0, measuredCount = 0.0
+        /// The days' node variances, and the parts of them their fitted figures keep (`dayErrors`).
+        var simulated = 0.0, kept = 0.0, simulatedCount = 0.0, measuredCount = 0.0
         var days = 0
 
-        mutating func add(simulated nodeVariance: Double, simulatedCount: Double, measuredCount: Double) {
+        mutating func add(simulated nodeVariance: Double, kept: Double, simulatedCount: Double, measuredCount: Double) {
             simulated += nodeVariance
+            self.kept += kept
             self.simulatedCount += simulatedCount
             self.measuredCount += measuredCount
             days += 1
@@ -158,14 +160,31 @@ package struct FitPosterior: Sendable {
         let moments = Moments(posterior, grid: grid, axes: axes)
         correlation = moments.correlation
         marginals = moments.marginals(mode: modeFractions)
-        (deliverability, gain) = Self.predictions(nodes: nodes, posterior: posterior, grid: grid, surrogate: surrogate)
+        (deliverability, gain) = Self.predictions(nodes: nodes, posterior: posterior, grid: grid, surrogate: surrogate,
+                                                  likelihood: likelihood, mode: modeFractions, nodesPerAxis: nodesPerAxis)
 
         // Residuals at the mode, aligned with `entries` (NaN where not informative).
         let mode = likelihood.terms(surrogate.basis(grid.fractions(best)))
         residuals = Self.aligned(mode.residuals, usable: likelihood.usable, entries: entries.count)
-        chiSquare = mode.chiSquare
-        degreesOfFreedom = max(likelihood.usable.count - axes, 1)
+        // The goodness's chi-square reads the days as Gaussian ones (every weight 1): a misfit that
+        // spreads over many days is what the heavy tail would discount and this check must see.
+        // A few outlier days (reported on their own) are left out; many are the model's misfit.
+        var gaussian = likelihood
+        let fewOutliers = robustness.outliers.count <= Self.fewOutlierDays(likelihood.slotsByDay.count)
+        let outlierDays = fewOutliers ? Set(robustness.outliers.map(\.day)) : []
+        var outlierSlots = 0
+        for slot in gaussian.slotWeights.indices {
+            let outlier = outlierDays.contains(entries[likelihood.usable[slot]].day)
+            gaussian.slotWeights[slot] = outlier ? 1e-12 : 1
+            if outlier { outlierSlots += 1 }
+        }
+        chiSquare = gaussian.terms(surrogate.basis(modeFractions)).chiSquare
+        degreesOfFreedom = max(likelihood.usable.count - outlierSlots - axes, 1)
     }
+
+    /// How many outlier days of `days` the goodness's chi-square leaves out: at most 2, or a
+    /// tenth of the days. More are counted: so many days that far off are a misfit, not bad days.
+    package static func fewOutlierDays(_ days: Int) -> Int { max(2, days / 10) }
 
     /// The node nearest a point of the grid.
     private static func nearestNode(_ fractions: [Double], nodesPerAxis: Int) -> Int {
@@ -189,10 +208,13 @@ package struct FitPosterior: Sendable {
         return residuals
     }
 
-    /// Predictions: the posterior's mean and spread of each strategy's interpolated
-    /// figure, plus the simulation's variance there.
-    private static func predictions(nodes: [FitNode], posterior: [Double], grid: Grid, surrogate: FitSurrogate)
-        -> (deliverability: [Prediction], gain: [Prediction]) {
+    /// Predictions: the posterior's mean and spread of each strategy's interpolated figure,
+    /// plus the simulation's variance there, less what the fields absorb of it
+    /// (`FitPosterior+Absorbed`): SE² = (posterior variance − var h) + var(e_f − h), the first
+    /// held at 0 or more.
+    /// - Complexity: O(grid points × (entries + strategies × slots)).
+    private static func predictions(nodes: [FitNode], posterior: [Double], grid: Grid, surrogate: FitSurrogate,
+                                    likelihood: Likelihood, mode: [Double], nodesPerAxis: Int) -> (deliverability: [Prediction], gain: [Prediction]) {
         let strategies = nodes[0].deliverability.count
         let figures = (0..<strategies).map { s in
             (deliverability: surrogate.fit(nodes.map { $0.deliverability[s] }),
@@ -200,10 +222,18 @@ package struct FitPosterior: Sendable {
              gain: surrogate.fit(nodes.map { $0.gain[s] }),
              gainVariance: surrogate.fit(nodes.map { $0.gainVariance[s] }).coefficients)
         }
+        // Per strategy: Σp f, Σp f², Σp (simulation variance), for deliverability then gain.
         var sums = [Double](repeating: 0, count: strategies * 6)
+        // Σp f·score per slot (deliverability, then gain, per strategy) and Σp score.
+        let slots = likelihood.usable.count
+        let keepsBlocks = !nodes[0].blockErrors.isEmpty && slots > 0
+        var products = [[Double]](repeating: [Double](repeating: 0, count: keepsBlocks ? slots : 0), count: 2 * strategies)
+        var scoreSums = [Double](repeating: 0, count: keepsBlocks ? slots : 0)
         for point in 0..<grid.count where posterior[point] > 1e-300 {
             let basis = surrogate.basis(grid.fractions(point))
             let p = posterior[point]
+            let scores = keepsBlocks && p > 1e-12 ? likelihood.scores(basis) : []
+            for slot in scores.indices { scoreSums[slot] += p * scores[slot] }
             for (s, figure) in figures.enumerated() {
                 // A surface near 1 may overshoot it: a share stays within 0…1, a gain within −1…1.
                 let d = min(max(FitSurrogate.value(figure.deliverability.coefficients, basis), 0), 1)
@@ -216,14 +246,46 @@ package struct FitPosterior: Sendable {
                 sums[s * 6 + 4] += p * g * g
                 sums[s * 6 + 5] += p * surrogate.variance(nodeVariance: max(FitSurrogate.value(figure.gainVariance, basis), 0),
                                                           residualVariance: figure.gain.residualVariance, basis: basis)
+                for slot in scores.indices {
+                    products[2 * s][slot] += p * d * scores[slot]
+                    products[2 * s + 1][slot] += p * g * scores[slot]
+                }
             }
         }
-        func prediction(_ offset: Int) -> Prediction {
-            let mean = sums[offset], spread = max(sums[offset + 1] - mean * mean, 0), simulation = sums[offset + 2]
-            return Prediction(value: mean, standardError: (spread + simulation).squareRoot(), parameterError: spread.squareRoot(),
-                              simulationError: simulation.squareRoot())
+        // d_slot = Cov_post(f, score_slot); against the blocks of the node nearest the mode.
+        let sensitivities = products.enumerated().map { index, row in
+            let mean = sums[(index / 2) * 6 + (index % 2) * 3]
+            return row.indices.map { row[$0] - mean * scoreSums[$0] }
         }
-        return ((0..<strategies).map { prediction($0 * 6) }, (0..<strategies).map { prediction($0 * 6 + 3) })
+        let modeBasis = surrogate.basis(mode)
+        let node = nodes[nearestNode(mode, nodesPerAxis: nodesPerAxis)]
+        let shares = (0..<(2 * strategies)).map { index -> Double in
+            let s = index / 2
+            let (surface, variance) = index % 2 == 0 ? (figures[s].deliverability, figures[s].deliverabilityVariance)
+                : (figures[s].gain, figures[s].gainVariance)
+            let nodeVariance = max(FitSurrogate.value(variance, modeBasis), 1e-300)
+            let independent = min(surface.residualVariance, nodeVariance)
+            return min(((nodeVariance - independent) + surrogate.leverage(modeBasis) * independent) / nodeVariance, 1)
+        }
+        let blocks = (0..<(2 * strategies)).map { index in
+            index % 2 == 0 ? (node.deliverabilityBlocks.count > index / 2 ? node.deliverabilityBlocks[index / 2] : [])
+                : (node.gainBlocks.count > index / 2 ? node.gainBlocks[index / 2] : [])
+        }
+        let absorbed = keepsBlocks ? Self.absorbed(sensitivities: sensitivities, blocks: blocks, predictionShares: shares, node: node,
+                                                   usable: likelihood.usable, dayShares: likelihood.simulatedShares(modeBasis),
+                                                   measuredCounts: likelihood.usable.map { likelihood.entries[$0].count })
+            : Array(repeating: Absorbed(), count: 2 * strategies)
+        func prediction(_ offset: Int, _ index: Int) -> Prediction {
+            let mean = sums[offset], spread = max(sums[offset + 1] - mean * mean, 0), simulation = sums[offset + 2]
+            let part = absorbed[index]
+            // The fields' part from the team alone (over users, when the node kept its blocks), and
+            // the simulation's after the fields absorb it.
+            let fields = part.kept ? part.team : max(spread - part.absorbed, 0)
+            let remaining = max(simulation - 2 * part.covariance + part.absorbed, 0)
+            return Prediction(value: mean, standardError: (fields + remaining).squareRoot(), parameterError: fields.squareRoot(),
+                              simulationError: remaining.squareRoot())
+        }
+        return ((0..<strategies).map { prediction($0 * 6, 2 * $0) }, (0..<strategies).map { prediction($0 * 6 + 3, 2 * $0 + 1) })
     }
 
     /// The posterior's marginals, means and second moments over a grid, in fractions of
@@ -297,6 +359,12 @@ package struct FitPosterior: Sendable {
         let pooledSurfaces: [FitStatistic: Surface]
         /// Per slot: the day's offset from its pooled surface, its slope in it, its scatter about it.
         let offsets: [Double], slopes: [Double], scatter: [Double]
+        /// Per slot: the day's tilt against its pooled surface, per field (its linear basis term).
+        let tilts: [[Double]]
+        /// Per slot: the node noise that differs from node to node (the scatter about the day's own
+        /// surface), and the share of it the day's offset, slope and tilts keep on average (their
+        /// terms over the nodes).
+        let independent: [Double], dayLeverage: [Double]
         /// Per slot, the surface of its simulated variance and of its count.
         let variances: [[Double]], counts: [[Double]]
         /// Per statistic, the surface of its pooled figure's variance.
@@ -310,13 +378,16 @@ package struct FitPosterior: Sendable {
         /// Per slot: its day's weight, 1 for a Gaussian day, below 1 for a day the heavy tail
         /// discounts (its variance divided by it: `FitRobustness`).
         var slotWeights: [Double]
+        /// Per statistic (`FitStatistic.index`): the days' dispersion, what their variances are
+        /// multiplied by, read from their residuals at the mode (`FitRobustness`); 1 until read.
+        var dispersion = [Double](repeating: 1, count: FitStatistic.allCases.count)
 
         init(entries: [FitEntry], nodes: [FitNode], surrogate: FitSurrogate) {
             self.entries = entries
             self.surrogate = surrogate
             let usable = entries.indices.filter { FitPosterior.informative($0, entries: entries, nodes: nodes) }
             self.usable = usable
-            (pooledSurfaces, offsets, scatter, slopes) = Self.daysOnPooledSurfaces(entries: entries, nodes: nodes, usable: usable,
+            (pooledSurfaces, offsets, scatter, slopes, tilts, independent, dayLeverage) = Self.daysOnPooledSurfaces(entries: entries, nodes: nodes, usable: usable,
                                                                                    surrogate: surrogate)
             let nodeCount = Double(nodes.count)
             variances = usable.map { entry in surrogate.fit(nodes.map { $0.variance[entry] }).coefficients }
@@ -352,8 +423,14 @@ package struct FitPosterior: Sendable {
         /// launches per mail on a day of little mail rise with the launch rate faster than on a
         /// busy day, so its day is a line in the pooled figure, a_d + b_d · P(θ), fitted over the nodes.
         private static func daysOnPooledSurfaces(entries: [FitEntry], nodes: [FitNode], usable: [Int], surrogate: FitSurrogate)
-            -> (pooledSurfaces: [FitStatistic: Surface], offsets: [Double], scatter: [Double], slopes: [Double]) {
+            -> (pooledSurfaces: [FitStatistic: Surface], offsets: [Double], scatter: [Double], slopes: [Double], tilts: [[Double]],
+                independent: [Double], leverage: [Double]) {
             let nodeCount = Double(nodes.count)
+            let axes = surrogate.axes
+            let linearTerms = surrogate.linearTerms
+            let design = surrogate.nodeBases
+            var tilts = [[Double]](repeating: [Double](repeating: 0, count: axes), count: usable.count)
+            var independent = [Double](repeating: 0, count: usable.count), leverage = independent
             var pooledSurfaces: [FitStatistic: Surface] = [:]
             var offsets = [Double](repeating: 0, count: usable.count), scatter = [Double](repeating: 0, count: usable.count)
             var slopes = [Double](repeating: 1, count: usable.count)
@@ -377,14 +454,31 @@ package struct FitPosterior: Sendable {
                         let valueMean = values.reduce(0, +) / nodeCount
                         slopes[slot] = zip(values, fitted).reduce(0.0) { $0 + ($1.0 - valueMean) * ($1.1 - fittedMean) } / fittedSpread
                     }
-                    let deviations = nodes.indices.map { values[$0] - slopes[slot] * fitted[$0] }
+                    var deviations = nodes.indices.map { values[$0] - slopes[slot] * fitted[$0] }
                     let offset = deviations.reduce(0, +) / nodeCount
                     offsets[slot] = offset
-                    let freedom = nodeCount - (sloped ? 2 : 1)
-                    scatter[slot] = freedom > 0 ? deviations.reduce(0.0) { $0 + ($1 - offset) * ($1 - offset) } / freedom : 0
+                    for index in deviations.indices { deviations[index] -= offset }
+                    // The day's tilt against its pooled figure, a line in each field (the grid's
+                    // fields are orthogonal to each other and to the offset): a weekend's share moves
+                    // with the launch rate otherwise than a weekday's.
+                    var terms = sloped ? 2.0 : 1.0
+                    if nodes.count > 2 * (axes + 2) {
+                        for (axis, term) in linearTerms.enumerated() {
+                            let z = nodes.indices.map { design[$0][term] }
+                            let tilt = zip(deviations, z).reduce(0.0) { $0 + $1.0 * $1.1 } / z.reduce(0.0) { $0 + $1 * $1 }
+                            tilts[slot][axis] = tilt
+                            for index in deviations.indices { deviations[index] -= tilt * z[index] }
+                            terms += 1
+                        }
+                    }
+                    let freedom = nodeCount - terms
+                    scatter[slot] = freedom > 0 ? deviations.reduce(0.0) { $0 + $1 * $1 } / freedom : 0
+                    // The noise that differs from node to node: the scatter about the day's own surface.
+                    independent[slot] = surrogate.fit(values).residualVariance
+                    leverage[slot] = min(terms / nodeCount, 1)
                 }
             }
-            return (pooledSurfaces, offsets, scatter, slopes)
+            return (pooledSurfaces, offsets, scatter, slopes, tilts, independent, leverage)
         }
 
         /// The log-likelihood at each point of `grid`, and the point where it is highest.
@@ -420,7 +514,7 @@ package struct FitPosterior: Sendable {
         func terms(_ basis: [Double]) -> (logLikelihood: Double, residuals: [Residual], chiSquare: Double) {
             let errors = dayErrors(basis)
             let days = overDays(errors.differences, errors.variances)
-            let levels = sharedLevels(errors.sums, basis: basis, b: days.b, w: days.w)
+            let levels = sharedLevels(errors.sums, dispersed: errors.dispersed, basis: basis, b: days.b, w: days.w)
             let chiSquare = days.quadratic - levels.form
             let sum = -0.5 * (chiSquare + days.logDeterminants + levels.logDeterminant)
             return (sum, errors.residuals, chiSquare)
@@ -429,7 +523,8 @@ package struct FitPosterior: Sendable {
         /// Each informative entry's error at the point: the measured figure's difference from
         /// the fitted one and its variance, its residual, and its statistic's sums for the
         /// shared error.
-        func dayErrors(_ basis: [Double]) -> (residuals: [Residual], differences: [Double], variances: [Double], sums: [Sums]) {
+        func dayErrors(_ basis: [Double]) -> (residuals: [Residual], differences: [Double], variances: [Double], sums: [Sums],
+                                              dispersed: [Double]) {
             var residuals: [Residual] = []
             var pooledValues: [FitStatistic: Double] = [:]
             for (statistic, surface) in pooledSurfaces { pooledValues[statistic] = FitSurrogate.value(surface.coefficients, basis) }
@@ -437,28 +532,46 @@ package struct FitPosterior: Sendable {
             var differences = [Double](repeating: 0, count: usable.count), dayVariances = differences
             for (slot, entry) in usable.enumerated() {
                 let statistic = entries[entry].statistic
-                let m = min(max(slopes[slot] * pooledValues[statistic]! + offsets[slot], statistic.range.lowerBound),
-                            statistic.range.upperBound)
-                // The day's own error: a node's whole variance (how much of it the nodes share
-                // cannot be told apart from a surface that bends: counted whole, which errs wide),
-                // plus the day's scatter about the pooled surface beyond it (misfit).
+                var tilted = slopes[slot] * pooledValues[statistic]! + offsets[slot]
+                for (axis, term) in surrogate.linearTerms.enumerated() { tilted += tilts[slot][axis] * basis[term] }
+                let m = min(max(tilted, statistic.range.lowerBound), statistic.range.upperBound)
+                // The day's own simulated error: the part of a node's variance the nodes share
+                // (common random numbers) whole; the part that differs from node to node (the
+                // scatter about the day's own surface) as much as the day's offset, slope and tilts
+                // keep of it; and the day's scatter about its line beyond that noise (its shape
+                // differs from the pooled figure's: misfit) whole.
                 let nodeVariance = max(FitSurrogate.value(variances[slot], basis), 1e-12)
-                let simulated = nodeVariance + max(scatter[slot] - nodeVariance, 0)
+                let independent = min(self.independent[slot], nodeVariance)
+                let simulated = (nodeVariance - independent) + independent * dayLeverage[slot] + max(scatter[slot] - independent, 0)
                 let count = max(FitSurrogate.value(counts[slot], basis), 1)
                 // The measured ratio's own sampling variance: the simulation's, scaled by the counts,
                 // and at least its binomial (or Poisson) variance at its own value (a figure the
                 // simulation has at 0 still varies in the team).
                 let measured = max(nodeVariance * count / entries[entry].count,
                                    statistic.samplingVariance(entries[entry].value, count: entries[entry].count))
-                let v = simulated + measured
+                let v = (simulated + measured) * dispersion[statistic.index]
                 let difference = entries[entry].value - m
                 differences[slot] = difference
                 dayVariances[slot] = v / slotWeights[slot]
-                sums[statistic.index].add(simulated: nodeVariance, simulatedCount: count, measuredCount: entries[entry].count)
+                sums[statistic.index].add(simulated: nodeVariance, kept: simulated, simulatedCount: count, measuredCount: entries[entry].count)
                 residuals.append(Residual(fitted: m, fittedError: simulated.squareRoot(), measuredError: measured.squareRoot(),
                                           z: difference / v.squareRoot()))
             }
-            return (residuals, differences, dayVariances, sums)
+            // Σ_d (1 − φ) V_d per pair of statistics (the days' covariance the dispersion took away).
+            var dispersed = [Double](repeating: 0, count: statisticCount * statisticCount)
+            for slots in slotsByDay {
+                for first in slots {
+                    let s = entries[usable[first]].statistic.index
+                    for second in slots {
+                        let t = entries[usable[second]].statistic.index
+                        let rho = first == second ? 1 : sameDay[s * statisticCount + t]
+                        let taken = (max(1 - dispersion[s], 0) / dispersion[s] * dayVariances[first]
+                                     * max(1 - dispersion[t], 0) / dispersion[t] * dayVariances[second]).squareRoot()
+                        dispersed[s * statisticCount + t] += rho * taken
+                    }
+                }
+            }
+            return (residuals, differences, dayVariances, sums, dispersed)
         }
 
         /// Each day: its figures' errors r_d ~ N(0, V_d), V_d = R ∘ √v √vᵀ (R: `sameDay`).
@@ -511,10 +624,10 @@ package struct FitPosterior: Sendable {
         /// the shared errors are one normal vector u ~ N(0, T), T_st = ρ_st τ_s τ_t. Integrated
         /// out: −½ [Q − bᵀ T (I + W T)⁻¹ b + Σ log det V_d + log det(I + W T)]; for one
         /// statistic and independent days, −½ [Σ w r² − (Σ w r)² / (1/τ² + Σ w) + Σ log v + log(1 + τ² Σ w)].
-        func sharedLevels(_ sums: [Sums], basis: [Double], b: [Double], w: [Double])
+        func sharedLevels(_ sums: [Sums], dispersed: [Double], basis: [Double], b: [Double], w: [Double])
             -> (form: Double, logDeterminant: Double, levels: [Double]) {
             let active = sums.indices.filter { sums[$0].days > 0 }
-            let covariance = levelCovariance(active, sums: sums, basis: basis)
+            let covariance = levelCovariance(active, sums: sums, basis: basis, dispersed: dispersed)
             let size = active.count
             var matrix = [Double](repeating: 0, count: size * size)
             for row in 0..<size {
@@ -541,13 +654,26 @@ package struct FitPosterior: Sendable {
         /// T: the covariance of the `active` statistics' level errors at the point, each level's
         /// variance beyond its days' (the team's share scaled by the mail counted) and each pair's
         /// beyond their same days.
-        private func levelCovariance(_ active: [Int], sums: [Sums], basis: [Double]) -> [Double] {
+        private func levelCovariance(_ active: [Int], sums: [Sums], basis: [Double], dispersed: [Double]) -> [Double] {
             let pooled = active.map { max(FitSurrogate.value(sharedVariances[$0], basis), 0) }
-            // The team's share of each, scaled by the mail counted: × (1 + n_sim / n_measured).
-            let scale = active.map { 1 + sums[$0].simulatedCount / sums[$0].measuredCount }
+            // The simulation's share of each pooled figure's variance its surface keeps: what the
+            // nodes share (common random numbers), and their independent scatter times the leverage.
+            let leverage = surrogate.leverage(basis)
+            let kept = active.indices.map { slot -> Double in
+                guard pooled[slot] > 0 else { return 1 }
+                let independent = min(pooledSurfaces[FitStatistic.allCases[active[slot]]]?.residualVariance ?? 0, pooled[slot])
+                return min(((pooled[slot] - independent) + leverage * independent) / pooled[slot], 1)
+            }
+            // The team's share of each, scaled by the mail counted: n_sim / n_measured.
+            let team = active.map { sums[$0].simulatedCount / sums[$0].measuredCount }
+            let scale = active.indices.map { kept[$0] + team[$0] }
+            // The simulation's level error: what its pooled figure keeps beyond what its days'
+            // fitted figures keep (a day's noise the nodes reshuffle can leave a level they share);
+            // the team's: its pooled variance beyond its days'.
             let shared = active.indices.map { slot in
                 let total = sums[active[slot]], days = Double(total.days)
-                return max(max(pooled[slot] - total.simulated / (days * days), 0) * scale[slot], 1e-15)
+                let simulation = max(pooled[slot] * kept[slot] - total.kept / (days * days), 0)
+                return max(simulation + max(pooled[slot] - total.simulated / (days * days), 0) * team[slot], 1e-15)
             }
             let size = active.count
             var covariance = [Double](repeating: 0, count: size * size)
@@ -569,6 +695,16 @@ package struct FitPosterior: Sendable {
             for row in 0..<size { covariance[row * size + row] = variances[row] }
             // Pairwise bounds leave three or more figures possibly indefinite: not a covariance.
             if size > 2 { covariance = SmallMatrix.shrunkToSemidefinite(covariance, size: size) }
+            // What the days' dispersion took from their variances stays in their levels, with the
+            // same days' correlation: the days scatter less than their variances say, not their
+            // level (which the residuals cannot read, and which tools/fit-coverage.sh shows would
+            // be understated otherwise). Σ_d of the days' (1 − φ) V_d, over the days counted.
+            for row in 0..<size {
+                for column in 0..<size {
+                    let days = Double(sums[active[row]].days * sums[active[column]].days)
+                    covariance[row * size + column] += dispersed[active[row] * statisticCount + active[column]] / days
+                }
+            }
             return covariance
         }
     }

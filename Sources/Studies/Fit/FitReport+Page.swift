@@ -32,7 +32,7 @@ extension FitReport {
             + "and the measured figure's own. A figure's days move together (the same users; the days' errors add up to "
             + "\(FixedPoint.decimal(posterior.dayCorrelation, places: 2)) times what independent days would give): what they share is "
             + "counted once, as an error of the figure's level, in the chi-square as in the fit. "
-            + "A p-value under 0.01, a figure whose days differ by weekday more than their own scatter allows (an F test, "
+            + "A p-value under " + FixedPoint.decimal(FitStudy.Goodness.chiSquareLevel, places: 3) + ", a figure whose days differ by weekday more than their own scatter allows (an F test, "
             + "Bonferroni over the figures), or weekends off by 3 standard errors, says the scenario misses something the figures show.</p>\n"
         let tail = tailLine.prefix(1).uppercased() + tailLine.dropFirst()
         html += "<p id=\"outliers\">" + e(tail) + ".</p>\n"
@@ -81,7 +81,7 @@ extension FitReport {
         html += ReportPage.table(["strategy", "true deliverability", "95% interval", "gain over " + labels[design.measured], "95% interval"], rows,
                                  caption: "Over the measured days, for the fitted population")
         html += "<p class=\"note\">True deliverability: mail whose own notification was shown, of all mail (not the talk's measured figure). "
-            + "The intervals carry the fields' uncertainty (the posterior's spread) and the simulation's own (its standard error over blocks of users); "
+            + "The intervals carry the fields' uncertainty (the team's own sampling, through the fields) and the simulation's, less what the fitted fields absorb of it (both read over blocks of users); "
             + "a gain is paired, every strategy seeing the same users.</p>\n</section>\n"
         html += guessSection()
         html += "<footer>Written by pushsim fit; the figures are in fit-parameters.csv, fit-days.csv and fit-prediction.csv, "
@@ -155,9 +155,7 @@ extension FitReport {
     private func guessSection() -> String {
         guard !guesses.isEmpty else { return "" }
         func largest(_ effects: [Double]) -> String {
-            // The measured strategy's gain is 0 by definition: not a candidate.
-            let candidates = effects.count > 1 && effects[design.measured] == 0 ? effects.indices.filter { $0 != design.measured } : Array(effects.indices)
-            guard let top = candidates.max(by: { effects[$0] < effects[$1] }) else { return "" }
+            guard let top = largestEffect(effects) else { return "none" }
             return "±" + FixedPoint.decimal(100 * effects[top], places: 2) + " pp (" + labels[top] + ")"
         }
         let rows = guesses.map { guess in
@@ -169,6 +167,7 @@ extension FitReport {
                                caption: "Fields not fitted, the largest effect first")
             + "<p class=\"note\">Each effect is half the change from the range's low end to its high end, run at the fitted values with "
             + "the same seed; the range is read as ±2 standard deviations, so (effect / 2)² is added to each prediction's variance: "
-            + "the intervals above include it.</p>\n</section>\n"
+            + "the intervals above include it. \"none\": the field moves no strategy's figure over its range "
+            + "(the model does not read it here).</p>\n</section>\n"
     }
 }

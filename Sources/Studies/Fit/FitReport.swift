@@ -129,7 +129,7 @@ package struct FitReport {
         }
         guard !g.isGood else { return line + ": a good fit" }
         var why: [String] = []
-        if g.pValue < 0.01 { why.append("p < 0.01") }
+        if g.pValue < FitStudy.Goodness.chiSquareLevel { why.append("p < " + number(FitStudy.Goodness.chiSquareLevel, places: 3)) }
         if g.patternP < FitStudy.Goodness.patternLevel, let worst = g.worstPattern {
             why.append("\(worst.statistic.name)'s days differ by weekday more than their scatter allows: check "
                        + worst.statistic.movedBy.filter { $0.contains("weekend") || $0.contains("launches") }.joined(separator: ", "))
@@ -195,13 +195,21 @@ package struct FitReport {
         return text + "(intervals carry the fields' uncertainty, the simulation's and the guessed fields')\n\n" + guessTable()
     }
 
+    /// The strategy a guess moves most, by `effects` (one per strategy); nil when it moves none
+    /// (a field the model does not read: "none", not a strategy picked among zeros). The
+    /// measured strategy's gain is 0 by definition: not a candidate.
+    /// - Complexity: O(strategies).
+    func largestEffect(_ effects: [Double]) -> Int? {
+        let candidates = effects.count > 1 && effects[design.measured] == 0 ? effects.indices.filter { $0 != design.measured } : Array(effects.indices)
+        guard let top = candidates.max(by: { effects[$0] < effects[$1] }), effects[top] > 0 else { return nil }
+        return top
+    }
+
     /// The guessed fields, the largest effect first: each one's ± effect (half the change from
     /// LOW to HIGH) on the deliverability and on the gain it moves most.
     package func guessTable() -> String {
         func largest(_ effects: [Double]) -> String {
-            // The measured strategy's gain is 0 by definition: not a candidate.
-            let candidates = effects.count > 1 && effects[design.measured] == 0 ? effects.indices.filter { $0 != design.measured } : Array(effects.indices)
-            guard let top = candidates.max(by: { effects[$0] < effects[$1] }) else { return "" }
+            guard let top = largestEffect(effects) else { return "none" }
             return "±" + number(effects[top], places: 4) + " (" + labels[top] + ")"
         }
         var rows = [["guessed field", "range", "effect on deliverability", "effect on gain"]]

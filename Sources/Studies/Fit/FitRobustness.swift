@@ -36,8 +36,10 @@ extension FitPosterior.Likelihood {
     /// A day is an outlier when Gaussian errors would give one as far in the whole series less
     /// often than this.
     static let outlierLevel = 0.01
+    /// The days' dispersion is read within this range (`readDispersion`).
+    static let dispersionRange = 0.02...4.0
 
-    /// Reads the days' tail and weights the days (EM for a multivariate t, at most 6 rounds):
+    /// Reads the days' dispersion and tail and weights the days (EM for a multivariate t, at most 8 rounds):
     /// the mode over a coarse grid of the whole ranges, each day's distance there, ν by
     /// likelihood, the weights; until the weights settle.
     /// - Complexity: O(rounds × coarse points × entries).
@@ -45,10 +47,13 @@ extension FitPosterior.Likelihood {
         let coarse = FitPosterior.Grid(windows: Array(repeating: 0...1, count: axes), fine: [0, 101, 31, 13, 9][min(axes, 4)])
         var nu = Double.infinity
         var distances: [(q: Double, size: Int)] = []
-        for _ in 0..<6 {
-            distances = dayDistances(surrogate.basis(coarse.fractions(logLikelihoods(coarse).best)))
+        for _ in 0..<8 {
+            let mode = surrogate.basis(coarse.fractions(logLikelihoods(coarse).best))
+            let before = dispersion
+            readDispersion(mode)
+            distances = dayDistances(mode)
             nu = Self.tailDegrees.max { Self.logDensity(distances, $0) < Self.logDensity(distances, $1) } ?? .infinity
-            var changed = false
+            var changed = zip(before, dispersion).contains { abs($1 / $0 - 1) > 0.01 }
             for (day, slots) in slotsByDay.enumerated() {
                 // A Gaussian day keeps its whole weight; only days further out than ν allows lose some.
                 let weight = nu.isFinite ? min(1, (nu + Double(distances[day].size)) / (nu + distances[day].q)) : 1
@@ -73,6 +78,43 @@ extension FitPosterior.Likelihood {
         return .init(degreesOfFreedom: nu, outliers: outliers, weights: weights)
     }
 
+    /// The days' dispersion per statistic at the point whose basis is `basis`: the mean square of
+    /// its days' standardised residuals, their shared level taken out, over its days less one,
+    /// times the dispersion read before; held within `dispersionRange`. The days' variances count
+    /// what the nodes may share whole, which errs wide: read from the days, a statistic's
+    /// residuals weigh as much as they scatter (quasi-likelihood), and a chi-square of honest
+    /// residuals can fire. Above 1 where the days scatter more than their variances say (a
+    /// team's day error that does not shrink with its size: outages drawn per block of users).
+    /// - Complexity: O(entries + statistics³).
+    mutating func readDispersion(_ basis: [Double]) {
+        let errors = dayErrors(basis)
+        let days = overDays(errors.differences, errors.variances)
+        let levels = sharedLevels(errors.sums, dispersed: errors.dispersed, basis: basis, b: days.b, w: days.w).levels
+        var squares = [Double](repeating: 0, count: statisticCount), counts = squares
+        for (slot, entry) in usable.enumerated() {
+            let statistic = entries[entry].statistic.index
+            let r = errors.differences[slot] - levels[statistic]
+            // Each day at its weight, w r² / (v φ) (its variance is v φ / w): as EM reads a t's scale.
+            squares[statistic] += r * r / errors.variances[slot]
+            counts[statistic] += 1
+        }
+        for statistic in 0..<statisticCount where counts[statistic] > 1 {
+            let ratio = squares[statistic] / (counts[statistic] - 1)
+            dispersion[statistic] = min(max(dispersion[statistic] * ratio, Self.dispersionRange.lowerBound), Self.dispersionRange.upperBound)
+        }
+        // Then one factor for all, so the days' distances with their same-day correlation, each at
+        // its weight, average their figures' count (as EM reads a t's scale): the correlation's
+        // part of the scatter, which each figure's own residuals do not see.
+        let distances = dayDistances(basis)
+        let weighted = zip(slotsByDay, distances).reduce(0.0) { $0 + slotWeights[$1.0[0]] * $1.1.q }
+        let figures = distances.reduce(0.0) { $0 + Double($1.size) }
+        guard weighted > 0, figures > 0 else { return }
+        let factor = weighted / figures
+        for statistic in 0..<statisticCount where counts[statistic] > 1 {
+            dispersion[statistic] = min(max(dispersion[statistic] * factor, Self.dispersionRange.lowerBound), Self.dispersionRange.upperBound)
+        }
+    }
+
     /// Each day's squared distance from the fit at the point whose basis is `basis`, with its
     /// figures' shared levels (their conditional mean) taken out and its variance unweighted,
     /// and how many figures it has.
@@ -80,7 +122,7 @@ extension FitPosterior.Likelihood {
     func dayDistances(_ basis: [Double]) -> [(q: Double, size: Int)] {
         let errors = dayErrors(basis)
         let days = overDays(errors.differences, errors.variances)
-        let levels = sharedLevels(errors.sums, basis: basis, b: days.b, w: days.w).levels
+        let levels = sharedLevels(errors.sums, dispersed: errors.dispersed, basis: basis, b: days.b, w: days.w).levels
         return slotsByDay.map { slots in
             let size = slots.count
             let statistics = slots.map { entries[usable[$0]].statistic.index }

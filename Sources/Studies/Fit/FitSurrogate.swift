@@ -56,6 +56,14 @@ package struct FitSurrogate: Sendable {
         projection = normal.map { Array($0[terms...]) }
     }
 
+    /// Per axis, the index of its linear term (z_axis alone).
+    package var linearTerms: [Int] {
+        (0..<axes).map { axis in exponents.firstIndex { powers in powers.enumerated().allSatisfy { $0.element == ($0.offset == axis ? 1 : 0) } }! }
+    }
+
+    /// The basis terms at every node, in grid order.
+    package var nodeBases: [[Double]] { design }
+
     /// The basis terms at `fractions` (0 … 1 per axis).
     /// - Complexity: O(terms × axes).
     package func basis(_ fractions: [Double]) -> [Double] { Self.basis(fractions, exponents) }

@@ -30,13 +30,7 @@ struct FitGoodnessTests {
     /// pattern; its JSON carries every key docs/fit.md lists.
     @Test("a series whose weekend launches are half the scenario's is called a poor fit, for its weekday pattern")
     func misspecifiedWeekend() throws {
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("pushsim-fit-goodness-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: out) }
-        let fit = CapturedConsole.run(["fit", Self.fixtures + "/fit-truth.json", Self.fixtures + "/fit-misspecified.csv",
-                                       "--vary", "connectivity.offline.mean=30m..2h", "--vary", "device.launches.perDay=0.25..1",
-                                       "--set", "devices=150", "--seed", "7", "--grid", "5", "--format", "json", "--out", out])
-        #expect(fit.code == .success, "\(fit.err)")
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(fit.out.utf8)) as? [String: Any])
+        let json = try Self.fitTruth(to: "fit-misspecified.csv", devices: 150)
         #expect(Array(json.keys).sorted() == ["dayErrors", "fields", "goodness", "guesses", "measured", "measuredStrategy", "scenario",
                                               "scenarioFile", "strategies"])
         let goodness = try #require(json["goodness"] as? [String: Any])
@@ -59,16 +53,22 @@ struct FitGoodnessTests {
     /// of freedom (p under 10⁻⁷).
     @Test("a series whose mail rate is twice the scenario's (every day alike) is called a poor fit, for its chi-square")
     func misspecifiedLevel() throws {
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("pushsim-fit-level-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: out) }
-        let fit = CapturedConsole.run(["fit", Self.fixtures + "/fit-truth.json", Self.fixtures + "/fit-misspecified-level.csv",
-                                       "--vary", "connectivity.offline.mean=30m..2h", "--vary", "device.launches.perDay=0.25..1",
-                                       "--set", "devices=300", "--seed", "7", "--grid", "5", "--format", "json", "--out", out])
-        #expect(fit.code == .success, "\(fit.err)")
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(fit.out.utf8)) as? [String: Any])
+        let json = try Self.fitTruth(to: "fit-misspecified-level.csv", devices: 300)
         let goodness = try #require(json["goodness"] as? [String: Any])
         #expect(goodness["good"] as? Bool == false, "\(goodness)")
         #expect((goodness["reasons"] as? [String])?.contains("chi-square") == true, "\(goodness)")
         #expect((goodness["pValue"] as? Double ?? 1) < FitStudy.Goodness.chiSquareLevel, "\(goodness)")
+    }
+
+    /// fit-truth.json fitted over its two fields (5 points a field, seed 7) to a fixture series
+    /// on `devices` devices: the JSON printed, the fit expected to succeed.
+    static func fitTruth(to series: String, devices: Int) throws -> [String: Any] {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("pushsim-fit-goodness-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let fit = CapturedConsole.run(["fit", fixtures + "/fit-truth.json", fixtures + "/" + series,
+                                       "--vary", "connectivity.offline.mean=30m..2h", "--vary", "device.launches.perDay=0.25..1",
+                                       "--set", "devices=\(devices)", "--seed", "7", "--grid", "5", "--format", "json", "--out", out])
+        #expect(fit.code == .success, "\(fit.err)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(fit.out.utf8)) as? [String: Any])
     }
 }

@@ -8,6 +8,9 @@
 # teams' truth has and the fit's scenario does not, e.g. device.launches.weekendFactor=0.35)
 # the share is how often the check sees that misspecification.
 # Defaults: 100 series of 2,000 devices, fitted on 400, 7 points a field. Release build.
+# SUMMARY=FILE also writes one CSV row per series (seed, the chi-square, its degrees of freedom
+# and p, the weekday check's Bonferroni p, weekends' z, the days' t degrees of freedom, the
+# outlier days, the verdict), from which a level is read (docs/fit.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 series=${1:-100}; team_devices=${2:-2000}; fit_devices=${3:-400}; grid=${4:-7}; extra=${5:-}
@@ -28,9 +31,10 @@ for team in $(seq 0 $((series - 1))); do
     if (( (team + 1) % jobs == 0 )); then wait; fi
 done
 wait
-python3 - "$work" "$series" "${extra:-the model itself}" <<'PY'
-import json, sys
-work, series, truth = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+python3 - "$work" "$series" "${extra:-the model itself}" "${SUMMARY:-}" "${SEED_BASE:-2000}" <<'PY'
+import csv, json, sys
+work, series, truth, summary, seed_base = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], int(sys.argv[5])
+rows = []
 poor = fitted = 0; refused = []; reasons = {}; pattern_p = []
 for team in range(series):
     try:
@@ -40,6 +44,10 @@ for team in range(series):
     fitted += 1
     goodness = result['goodness']
     pattern_p.append(goodness['weekdayPatternP'])
+    tail = result['dayErrors']['degreesOfFreedom']
+    rows.append([seed_base + team, goodness['chiSquare'], goodness['degreesOfFreedom'], goodness['pValue'],
+                 goodness['weekdayPatternP'], goodness['weekendZ'], 'inf' if tail is None else tail,
+                 len(result['dayErrors']['outliers']), 'good' if goodness['good'] else 'poor'])
     if not goodness['good']:
         poor += 1
         for reason in goodness['reasons']: reasons[reason] = reasons.get(reason, 0) + 1
@@ -47,4 +55,9 @@ print(f'series from {truth}: {fitted} of {series} fitted' + (f'; refused: {refus
 levels = ", ".join(f"{sum(p < level for p in pattern_p)} under {level}" for level in (0.01, 0.025, 0.05, 0.1))
 print(f'weekday patterns (Bonferroni p over the figures): {levels}')
 print(f'"a poor fit": {poor} of {fitted} ({100 * poor / max(fitted, 1):.1f}%); by reason: {reasons}')
+if summary:
+    with open(summary, 'w', newline='') as file:
+        writer = csv.writer(file)
+        writer.writerow(['seed', 'chi_square', 'degrees_of_freedom', 'p', 'weekday_pattern_p', 'weekend_z', 'day_tail_df', 'outlier_days', 'verdict'])
+        writer.writerows(rows)
 PY

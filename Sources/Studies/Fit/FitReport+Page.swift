@@ -33,7 +33,9 @@ extension FitReport {
             + "\(FixedPoint.decimal(posterior.dayCorrelation, places: 2)) times what independent days would give): what they share is "
             + "counted once, as an error of the figure's level, in the chi-square as in the fit. "
             + "A p-value under " + FixedPoint.decimal(FitStudy.Goodness.chiSquareLevel, places: 3) + ", a figure whose days differ by weekday more than their own scatter allows (an F test, "
-            + "Bonferroni over the figures), or weekends off by 3 standard errors, says the scenario misses something the figures show.</p>\n"
+            + "Bonferroni over the figures, at " + FixedPoint.decimal(FitStudy.Goodness.patternLevel * 100, places: 1) + "%), or weekends off by 3 standard errors, "
+            + "says the scenario misses something the figures show. The p-value is nominal (the days' dispersion is read from the same days); "
+            + "these levels were set by simulating the model, where they call about 5% of its own series poor.</p>\n"
         let tail = tailLine.prefix(1).uppercased() + tailLine.dropFirst()
         html += "<p id=\"outliers\">" + e(tail) + ".</p>\n"
         if !outlierLines.isEmpty {

@@ -51,6 +51,8 @@ package struct FitPosterior: Sendable {
         package var measuredError: Double
         /// (measured − fitted) / √(both variances).
         package var z: Double
+        /// The same with its figure's level taken out (`Level`): (measured − fitted − level) / √(both variances).
+        package var withinLevel: Double = .nan
     }
 
     package let nodesPerAxis: Int
@@ -75,6 +77,8 @@ package struct FitPosterior: Sendable {
     package let degreesOfFreedom: Int
     /// The day errors' tail, the days' weights and the outlier days (`FitRobustness`).
     package let robustness: Robustness
+    /// Each measured figure's level at the mode (`Level`), in `FitStatistic` order.
+    package let levels: [Level]
 
     /// The grid the posterior is read on: `finePerAxis` points per axis, spanning
     /// `windows[axis]` (fractions of the range), the last axis varying fastest.
@@ -165,7 +169,11 @@ package struct FitPosterior: Sendable {
 
         // Residuals at the mode, aligned with `entries` (NaN where not informative).
         let mode = likelihood.terms(surrogate.basis(grid.fractions(best)))
-        residuals = Self.aligned(mode.residuals, usable: likelihood.usable, entries: entries.count)
+        let atLevels = likelihood.usable.isEmpty ? (levels: [], withinLevel: []) : likelihood.levels(surrogate.basis(modeFractions))
+        levels = atLevels.levels
+        var modeResiduals = mode.residuals
+        for slot in modeResiduals.indices where slot < atLevels.withinLevel.count { modeResiduals[slot].withinLevel = atLevels.withinLevel[slot] }
+        residuals = Self.aligned(modeResiduals, usable: likelihood.usable, entries: entries.count)
         // The goodness's chi-square reads the days as Gaussian ones (every weight 1): a misfit that
         // spreads over many days is what the heavy tail would discount and this check must see.
         // A few outlier days (reported on their own) are left out; many are the model's misfit.
@@ -654,7 +662,7 @@ package struct FitPosterior: Sendable {
         /// T: the covariance of the `active` statistics' level errors at the point, each level's
         /// variance beyond its days' (the team's share scaled by the mail counted) and each pair's
         /// beyond their same days.
-        private func levelCovariance(_ active: [Int], sums: [Sums], basis: [Double], dispersed: [Double]) -> [Double] {
+        func levelCovariance(_ active: [Int], sums: [Sums], basis: [Double], dispersed: [Double]) -> [Double] {
             let pooled = active.map { max(FitSurrogate.value(sharedVariances[$0], basis), 0) }
             // The simulation's share of each pooled figure's variance its surface keeps: what the
             // nodes share (common random numbers), and their independent scatter times the leverage.

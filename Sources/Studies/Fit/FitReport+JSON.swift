@@ -55,6 +55,10 @@ extension FitReport {
             ("pValue", JSONText.number(g.pValue)),
             ("weekendShift", JSONText.number(g.weekendShift)), ("weekendZ", JSONText.number(g.weekendZ)),
             ("weekdayPatterns", JSONText.array(patterns)), ("weekdayPatternP", JSONText.number(g.patternP)),
+            ("levels", JSONText.array(posterior.levels.map { level in
+                JSONText.object([("statistic", JSONText.string(level.statistic.name)), ("shift", JSONText.number(level.shift)),
+                                 ("allowed", JSONText.number(level.allowed)), ("z", JSONText.number(level.z))])
+            })),
             ("sentence", JSONText.string(goodnessLine)),
         ])
     }

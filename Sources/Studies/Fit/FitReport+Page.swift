@@ -50,7 +50,7 @@ extension FitReport {
                 let caption = statistic.name.replacingOccurrences(of: "_", with: " ")
                 html += "<figure>\n<figcaption>" + e(caption) + "</figcaption>\n" + chart.svg()
                     + "<p class=\"note\">\(e(statistic.summary)). Points: measured, with their 95% sampling interval; line: the "
-                    + "simulation at the fitted values, shaded where 95% of measured figures would fall.</p>\n</figure>\n"
+                    + "simulation at the fitted values, shaded where 95% of measured figures would fall." + e(levelNote(statistic)) + "</p>\n</figure>\n"
             } else {
                 html += "<p class=\"empty\">" + e(statistic.name.replacingOccurrences(of: "_", with: " ")) + ": the same on every day, "
                     + "measured and simulated at every point (0, or a share's 1), so it tells the points nothing and is not fitted.</p>\n"

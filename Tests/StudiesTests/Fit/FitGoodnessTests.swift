@@ -60,15 +60,59 @@ struct FitGoodnessTests {
         #expect((goodness["pValue"] as? Double ?? 1) < FitStudy.Goodness.chiSquareLevel, "\(goodness)")
     }
 
+    /// A series whose talk-measured deliverability is 3% lower on every day (its `logged` cut by
+    /// 3%, about 2.4 points, nothing else) against the same series as measured: the other figures
+    /// hold the fields, so that figure's level (JSON `levels`, fit.html's level sentence) must
+    /// move by most of the offset, and the page states it.
+    @Test("a figure off by the same amount on every day shows as its level, which the page states and its residual chart leaves out")
+    func levelTakesAnOffsetEveryDayShares() throws {
+        let measured = try Self.fixtureText("fit-misspecified.csv")
+        var lines = measured.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+        let header = lines[0].split(separator: ",").map(String.init)
+        let logged = try #require(header.firstIndex(of: "logged"))
+        for row in 1..<lines.count {
+            var cells = lines[row].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            cells[logged] = String(Int((Double(cells[logged])! * 0.97).rounded()))
+            lines[row] = cells.joined(separator: ",")
+        }
+        let shiftedFile = FileManager.default.temporaryDirectory.appendingPathComponent("pushsim-fit-level-\(UUID().uuidString).csv").path
+        try (lines.joined(separator: "\n") + "\n").write(toFile: shiftedFile, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: shiftedFile) }
+        func deliverabilityLevel(_ json: [String: Any]) throws -> [String: Any] {
+            let levels = try #require((json["goodness"] as? [String: Any])?["levels"] as? [[String: Any]])
+            #expect(levels.count == 4, "\(levels)")
+            return try #require(levels.first { $0["statistic"] as? String == "measured_deliverability" })
+        }
+        let before = try deliverabilityLevel(Self.fitTruth(to: "fit-misspecified.csv", devices: 100))
+        var page = ""
+        let after = try deliverabilityLevel(Self.fitTruth(to: shiftedFile, devices: 100, page: &page))
+        // logged / sent about 0.79: 3% less is about 2.4 points on every day.
+        let moved = (after["shift"] as? Double ?? 0) - (before["shift"] as? Double ?? 0)
+        #expect(moved < -0.015 && moved > -0.035, "level moved by \(moved)")
+        #expect((after["allowed"] as? Double ?? 0) > 0)
+        #expect(page.contains("id=\"levels\">Levels (the days"), "no level sentence")
+        #expect(page.contains("The measured days sit"), "no level note under the measured-against-fitted charts")
+    }
+
+    static func fixtureText(_ name: String) throws -> String { try String(contentsOfFile: fixtures + "/" + name, encoding: .utf8) }
+
     /// fit-truth.json fitted over its two fields (5 points a field, seed 7) to a fixture series
     /// on `devices` devices: the JSON printed, the fit expected to succeed.
     static func fitTruth(to series: String, devices: Int) throws -> [String: Any] {
+        var page = ""
+        return try fitTruth(to: series, devices: devices, page: &page)
+    }
+
+    /// The same, with fit.html's text in `page`; `series` a fixture's name or an absolute path.
+    static func fitTruth(to series: String, devices: Int, page: inout String) throws -> [String: Any] {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("pushsim-fit-goodness-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: out) }
-        let fit = CapturedConsole.run(["fit", fixtures + "/fit-truth.json", fixtures + "/" + series,
+        let file = series.hasPrefix("/") ? series : fixtures + "/" + series
+        let fit = CapturedConsole.run(["fit", fixtures + "/fit-truth.json", file,
                                        "--vary", "connectivity.offline.mean=30m..2h", "--vary", "device.launches.perDay=0.25..1",
                                        "--set", "devices=\(devices)", "--seed", "7", "--grid", "5", "--format", "json", "--out", out])
         #expect(fit.code == .success, "\(fit.err)")
+        page = (try? String(contentsOfFile: out + "/fit.html", encoding: .utf8)) ?? ""
         return try #require(try JSONSerialization.jsonObject(with: Data(fit.out.utf8)) as? [String: Any])
     }
 }

@@ -379,14 +379,21 @@ extension World: ProviderEffectLane, APNsEffectLane, DeviceEffectLane {
         agenda.send(.answerReachesDevice(invocation: invocation, ok: ok), arrivingAt: now + returnDelay)
     }
 
+    @inline(__always)
     package mutating func note(_ note: ProviderNote, at now: SimTime) {
-        // A request leaving, nearly every note, is the ledger's alone: kept this small, the
-        // router's specialization inlines it, and the note is never built.
+        // A request leaving, nearly every note, is the ledger's alone. Inlined into the router,
+        // the note is never built: the push goes to `notePushSent` as the router holds it.
         if case .sent(let push, let isRetry) = note {
-            ledger.pushSent(push, isRetry: isRetry)
+            notePushSent(push, isRetry: isRetry)
         } else {
             noteSeldom(note, at: now)
         }
+    }
+
+    /// `note(_:at:)` for a request leaving: out of line, so that `note` stays small enough to inline.
+    @inline(never)
+    private mutating func notePushSent(_ push: PushNotification, isRetry: Bool) {
+        ledger.pushSent(push, isRetry: isRetry)
     }
 
     /// `note(_:at:)` for the provider's other notes (retries, re-request answers, losses).

@@ -361,6 +361,8 @@ extension World: ProviderEffectLane, APNsEffectLane, DeviceEffectLane {
     /// A request leaves the provider: the network loses it (the provider's timeout
     /// fires) or it reaches APNs after the provider-to-APNs latency.
     package mutating func sendToAPNs(_ push: PushNotification, attempt: Int32, at now: SimTime) {
+        // The router's `.sent` note of this request, taken here (`note(_:at:)`).
+        ledger.pushSent(push, isRetry: attempt > 0)
         let slot = pushPool.park(push, attempt: attempt)
         if let network = draws.network, networkRandom.nextUnitInterval() <= network.failureProbability {
             agenda.send(.sendFailureReachesProvider(slot), arrivingAt: now + network.timeout)
@@ -381,26 +383,17 @@ extension World: ProviderEffectLane, APNsEffectLane, DeviceEffectLane {
 
     @inline(__always)
     package mutating func note(_ note: ProviderNote, at now: SimTime) {
-        // A request leaving, nearly every note, is the ledger's alone. Inlined into the router,
-        // the note is never built: the push goes to `notePushSent` as the router holds it.
-        if case .sent(let push, let isRetry) = note {
-            notePushSent(push, isRetry: isRetry)
-        } else {
-            noteSeldom(note, at: now)
-        }
-    }
-
-    /// `note(_:at:)` for a request leaving: out of line, so that `note` stays small enough to inline.
-    @inline(never)
-    private mutating func notePushSent(_ push: PushNotification, isRetry: Bool) {
-        ledger.pushSent(push, isRetry: isRetry)
+        // A request leaving, nearly every note, is noted by `sendToAPNs`, which the router calls
+        // next with the same push (`isRetry` is `attempt > 0`): one call a request, not two.
+        if case .sent = note { return }
+        noteSeldom(note, at: now)
     }
 
     /// `note(_:at:)` for the provider's other notes (retries, re-request answers, losses).
     @inline(never)
     private mutating func noteSeldom(_ note: ProviderNote, at now: SimTime) {
         switch note {
-        case .sent(let push, let isRetry): ledger.pushSent(push, isRetry: isRetry)
+        case .sent: break // Noted by `sendToAPNs`.
         case .retryScheduled:
             ledger.counts[.retries] += 1
             if let kind = faultLane.routing { ledger.faults[kind, .retries] += 1 }

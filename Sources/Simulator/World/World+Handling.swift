@@ -127,12 +127,14 @@ extension World {
     @inline(__always)
     package mutating func pushReachesDevice<Observer: WorldObserver>(_ slot: PushSlot, at now: SimTime, observer: Observer.Type) {
         // The push stays in its slot while the phone takes it: a bounce goes back from there.
-        if pushPool[slot].pushType == .background {
+        // Read once: each read of the slot was a copy of the push.
+        let push = pushPool[slot]
+        if push.pushType == .background {
             backgroundPushReachesDevice(slot, at: now, observer: Observer.self)
             return
         }
         let footprintKB = memoryRandom.next()
-        phone.receive(pushPool[slot], footprintKB: footprintKB, at: now, into: &deviceEffects)
+        phone.receive(push, footprintKB: footprintKB, at: now, into: &deviceEffects)
         routeDeviceEffects(at: now, handedOver: slot, observer: Observer.self)
     }
 

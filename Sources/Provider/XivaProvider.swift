@@ -339,8 +339,10 @@ public struct XivaProvider: Sendable {
         effects.append(.retry(push, attempt: next, after: configuration.retry.delay(beforeAttempt: next)))
     }
 
+    /// Mutating only in name: out of line (a re-request's re-sends), a non-mutating method
+    /// was handed a copy of the provider each call.
     @inline(__always)
-    private func push(token: DeviceToken, messageIndex: Int32, position: Int32, at now: SimTime,
+    private mutating func push(token: DeviceToken, messageIndex: Int32, position: Int32, at now: SimTime,
                       isResend: Bool) -> PushNotification {
         let expiration: Expiration
         switch configuration.expiration {

@@ -94,7 +94,10 @@ package struct LaneDraw: TimelineDraw {
     private var deviceIDRandom: SplitMix64
     private var tokenRandom: SplitMix64
     private var subscriptionRandom: SplitMix64
-    private var connectivity: ConnectivityProcess?
+    /// The device's connectivity; a placeholder that draws nothing when `drawsConnectivity` is false
+    /// (not an optional: its tag was read through a call on every draw).
+    private var connectivity: ConnectivityProcess
+    private let drawsConnectivity: Bool
     private var connectivityRandom: SplitMix64
     private var online = true
     private var mail: WeeklyPoissonProcess
@@ -140,7 +143,9 @@ package struct LaneDraw: TimelineDraw {
         burstRandom = stream(.mailBursts)
         launchRandom = stream(.launches)
         backgroundRandom = stream(.backgroundPushes)
+        drawsConnectivity = sources.connectivity != nil
         connectivity = sources.connectivity
+            ?? ConnectivityProcess(model: ConnectivityModel(offlineWindows: []), firstWeekday: 0, horizon: 0)
         mail = sources.mail
         mail.reset(multiplier: Double(accounts))
         mailBursts = sources.mailBursts
@@ -154,7 +159,7 @@ package struct LaneDraw: TimelineDraw {
             loggedMail = SendLogCursor(replay: replay, device: user, kind: .alert)
             loggedBackground = SendLogCursor(replay: replay, device: user, kind: .background)
         }
-        if connectivity != nil { online = connectivity!.start(&connectivityRandom) }
+        if drawsConnectivity { online = connectivity.start(&connectivityRandom) }
         if let perDay = subscriptions?.changesPerDay, perDay > 0 {
             nextFolderChange = UserTimeline.nextRare(after: 0, perDay: perDay, horizon: horizon, &folderRandom)
         }
@@ -220,7 +225,7 @@ package struct LaneDraw: TimelineDraw {
                 steeringIndex += 1
             }
         case .connectivity:
-            if connectivity != nil, let change = connectivity!.nextChange(&connectivityRandom), change < horizon {
+            if drawsConnectivity, let change = connectivity.nextChange(&connectivityRandom), change < horizon {
                 online.toggle()
                 next = TimelineEntry(time: change, event: .connectivity(online: online))
             }

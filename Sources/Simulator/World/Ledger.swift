@@ -353,6 +353,7 @@ package struct Ledger {
 
     /// The extension's log went up to analytics at `time`; `atReconnect`: the
     /// first reconnect after a launch offline.
+    @inline(__always)
     package mutating func uploaded(at time: SimTime, atReconnect: Bool) {
         launches.upload(at: time, atReconnect: atReconnect)
         if folding != nil { streaming.upload(at: time) }

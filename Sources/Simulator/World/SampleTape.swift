@@ -82,12 +82,17 @@ package struct SampleTape {
         return extend()
     }
 
-    /// A draw past what the tape holds: drawn, and kept while there is room.
+    /// Draws a call of `extend` makes ahead, while there is room: one call, and the sampler's
+    /// kind looked up once, for several draws (a lane's last few are drawn for nothing).
+    private static let drawnAhead = 16
+
+    /// A draw past what the tape holds: drawn, with the next few, and kept while there is room.
     @inline(never)
     private mutating func extend() -> SimDuration {
         if values.count < Self.capacity {
-            let value = sampler.sample(&source)
-            values.append(value)
+            let count = Swift.min(Self.drawnAhead, Self.capacity - values.count)
+            for _ in 0..<count { values.append(sampler.sample(&source)) }
+            let value = values[cursor]
             cursor += 1
             return value
         }

@@ -11,6 +11,9 @@ package struct WeeklyPoissonProcess {
     private let peakRate: Double
     private let firstWeekday: Int
     private var time: SimTime = 0
+    /// The end of the hour `hourRate` is the rate of: candidates in one hour skip its look-up.
+    private var hourEnd: SimTime = 0
+    private var hourRate: Double = 0
 
     package init(model: MailModel, firstWeekday: Int) {
         var rates = ContiguousArray<Double>(repeating: 0, count: 7 * 24)
@@ -38,6 +41,7 @@ package struct WeeklyPoissonProcess {
     /// into one app: merged Poisson streams).
     package mutating func reset(multiplier: Double = 1) {
         time = 0
+        hourEnd = 0
         candidateRate = peakRate * multiplier
     }
 
@@ -49,11 +53,20 @@ package struct WeeklyPoissonProcess {
             let gap = -Foundation.log(rng.nextUnitInterval()) / candidateRate
             // Past the horizon of any run: stop rather than overflow.
             guard gap < 1e15 else { return nil }
-            time += max(1, SimTime(gap.rounded(.up)))
+            // `gap.rounded(.up)` without libm's call: the gap is at least 0 (-0 rounds to 0 either way).
+            var whole = SimTime(gap)
+            if Double(whole) < gap { whole += 1 }
+            time += max(1, whole)
             if flat { return time }
-            let hourOfWeek = (Int(time / TimeUnit.hour) + firstWeekday * 24) % (7 * 24)
-            let rate = hourlyRate[hourOfWeek]
-            if rate == peakRate || rng.nextUnitInterval() * peakRate <= rate { return time }
+            if time >= hourEnd { enterHour() }
+            if hourRate == peakRate || rng.nextUnitInterval() * peakRate <= hourRate { return time }
         }
+    }
+
+    /// Looks up the rate of the hour `time` is in, until that hour's end.
+    private mutating func enterHour() {
+        let hour = time / TimeUnit.hour
+        hourEnd = (hour + 1) * TimeUnit.hour
+        hourRate = hourlyRate[(Int(hour) + firstWeekday * 24) % (7 * 24)]
     }
 }

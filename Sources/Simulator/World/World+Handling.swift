@@ -127,12 +127,14 @@ extension World {
     @inline(__always)
     package mutating func pushReachesDevice<Observer: WorldObserver>(_ slot: PushSlot, at now: SimTime, observer: Observer.Type) {
         // The push stays in its slot while the phone takes it: a bounce goes back from there.
-        if pushPool[slot].pushType == .background {
+        // Read once: each read of the slot was a copy of the push.
+        let push = pushPool[slot]
+        if push.pushType == .background {
             backgroundPushReachesDevice(slot, at: now, observer: Observer.self)
             return
         }
         let footprintKB = memoryRandom.next()
-        phone.receive(pushPool[slot], footprintKB: footprintKB, at: now, into: &deviceEffects)
+        phone.receive(push, footprintKB: footprintKB, at: now, into: &deviceEffects)
         routeDeviceEffects(at: now, handedOver: slot, observer: Observer.self)
     }
 
@@ -361,6 +363,8 @@ extension World: ProviderEffectLane, APNsEffectLane, DeviceEffectLane {
     /// A request leaves the provider: the network loses it (the provider's timeout
     /// fires) or it reaches APNs after the provider-to-APNs latency.
     package mutating func sendToAPNs(_ push: PushNotification, attempt: Int32, at now: SimTime) {
+        // The router's `.sent` note of this request, taken here (`note(_:at:)`).
+        ledger.pushSent(push, isRetry: attempt > 0)
         let slot = pushPool.park(push, attempt: attempt)
         if let network = draws.network, networkRandom.nextUnitInterval() <= network.failureProbability {
             agenda.send(.sendFailureReachesProvider(slot), arrivingAt: now + network.timeout)
@@ -379,21 +383,19 @@ extension World: ProviderEffectLane, APNsEffectLane, DeviceEffectLane {
         agenda.send(.answerReachesDevice(invocation: invocation, ok: ok), arrivingAt: now + returnDelay)
     }
 
+    @inline(__always)
     package mutating func note(_ note: ProviderNote, at now: SimTime) {
-        // A request leaving, nearly every note, is the ledger's alone: kept this small, the
-        // router's specialization inlines it, and the note is never built.
-        if case .sent(let push, let isRetry) = note {
-            ledger.pushSent(push, isRetry: isRetry)
-        } else {
-            noteSeldom(note, at: now)
-        }
+        // A request leaving, nearly every note, is noted by `sendToAPNs`, which the router calls
+        // next with the same push (`isRetry` is `attempt > 0`): one call a request, not two.
+        if case .sent = note { return }
+        noteSeldom(note, at: now)
     }
 
     /// `note(_:at:)` for the provider's other notes (retries, re-request answers, losses).
     @inline(never)
     private mutating func noteSeldom(_ note: ProviderNote, at now: SimTime) {
         switch note {
-        case .sent(let push, let isRetry): ledger.pushSent(push, isRetry: isRetry)
+        case .sent: break // Noted by `sendToAPNs`.
         case .retryScheduled:
             ledger.counts[.retries] += 1
             if let kind = faultLane.routing { ledger.faults[kind, .retries] += 1 }

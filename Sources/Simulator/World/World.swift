@@ -522,8 +522,9 @@ package struct World {
 
     /// Every copy the ledger thinks is in flight must be somewhere: in a queued
     /// message, held at APNs, or waiting in an extension invocation; and APNs's
-    /// counters must account for every notification it took in.
-    private func checkInFlight(user: Int) throws(AccountingError) {
+    /// counters must account for every notification it took in. Mutating only in name: called
+    /// on a mutating world, a non-mutating method is handed a copy of it (8 KB a lane).
+    private mutating func checkInFlight(user: Int) throws(AccountingError) {
         var located = Int64(agenda.countMessages { message in
             switch message {
             case .pushReachesAPNs, .pushReachesDevice, .apnsErrorReachesProvider, .sendFailureReachesProvider,

@@ -116,7 +116,7 @@ let package = Package(
         .testTarget(name: "SendLogTests", dependencies: ["SendLog", "Base"]),
         .testTarget(name: "ProviderAuthTests", dependencies: ["TestThreads", "ProviderAuth", "X509", "Base"]),
         // Engine tests decode their fixtures from scenario text and compare report bytes.
-        .testTarget(name: "SimulatorTests", dependencies: ["CLI", "TestSupport", "Simulator", "ScenarioFormat", "Reports", "Kernel",
+        .testTarget(name: "SimulatorTests", dependencies: ["TestThreads", "CLI", "TestSupport", "Simulator", "ScenarioFormat", "Reports", "Kernel",
                                                            "Provider", "Device", "FakeAPNs", "Base"]),
         .testTarget(name: "ScenarioFormatTests", dependencies: ["TestThreads", "CLI", "Reports", "TestSupport", "ScenarioFormat", "Simulator", "Provider",
                                                                 "FakeAPNs", "Base"]),

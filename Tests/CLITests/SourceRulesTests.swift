@@ -128,6 +128,20 @@ struct SourceRulesTests {
         #expect(offenders == [])
     }
 
+    @Test("no test work is queued on dispatch's global queue, whose threads Swift's cooperative pool shares (a blocking read there starves it)")
+    func noBlockingOnTheGlobalQueue() throws {
+        let root = LayerTests.root.appendingPathComponent("Tests")
+        let walker = try #require(FileManager.default.enumerator(atPath: root.path))
+        var offenders: [String] = []
+        // Joined here, so that this file does not name it.
+        let call = "DispatchQueue.global()" + ".async("
+        for case let file as String in walker where file.hasSuffix(".swift") {
+            let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+            offenders += text.split(separator: "\n").filter { $0.contains(call) }.map { "\(file): \($0.trimmingCharacters(in: .whitespaces))" }
+        }
+        #expect(offenders == [])
+    }
+
     @Test("the time-limit rule refuses a limit without .ownThread on the attribute or the file's suite, and nothing else")
     func timeLimitRuleMatches() {
         // Joined here, so that this file holds no attribute the rule reads.

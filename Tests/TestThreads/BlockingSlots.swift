@@ -8,9 +8,12 @@ import Synchronization
 /// and those with a time limit would run out of it sharing the cores. A test waits for its slot
 /// before its time limit starts (`OwnThreadTrait`).
 public final class BlockingSlots: Sendable {
-    /// The one limit the tests share: twice the cores, at least 4, so that tests waiting on
-    /// peers or sockets overlap while the cores are not oversubscribed many times over.
-    public static let shared = BlockingSlots(width: max(4, 2 * ProcessInfo.processInfo.activeProcessorCount))
+    /// Tests that mostly wait (on peers, sockets): twice the cores, at least 4, so that they
+    /// overlap while the cores are not oversubscribed many times over.
+    public static let waiting = BlockingSlots(width: max(4, 2 * ProcessInfo.processInfo.activeProcessorCount))
+    /// Tests that compute for minutes: one a core, beside the cooperative pool's, and apart
+    /// from the waiting ones, so that a time-limited test never queues behind them.
+    public static let computing = BlockingSlots(width: ProcessInfo.processInfo.activeProcessorCount)
 
     public let width: Int
     private let state: Mutex<(free: Int, waiting: [CheckedContinuation<Void, Never>])>

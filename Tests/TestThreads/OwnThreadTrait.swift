@@ -9,13 +9,30 @@ import Testing
 /// (a clean clone's CI once failed 9 such tests; docs/development.md, "Tests that block").
 ///
 /// Under this trait the suite's and the test's own tasks (time limits included) prefer an
-/// `OwnThreadExecutor`, and a test starts once `BlockingSlots.shared` has a slot for it, before
-/// its time limit starts counting. The trait is recursive: on a suite, it reaches each test.
-/// It is for tests that block: a quick test on a thread of its own only costs.
+/// `OwnThreadExecutor`, and a test starts once its `load`'s `BlockingSlots` has a slot for it,
+/// before its time limit starts counting. The trait is recursive: on a suite, it reaches each
+/// test. It is for tests that block: a quick test on a thread of its own only costs.
 public struct OwnThreadTrait: TestTrait, SuiteTrait, TestScoping {
+    /// What holds the thread, and so which slots the test takes.
+    public enum Load: Sendable {
+        /// Waiting on a child process or a socket (`BlockingSlots.waiting`).
+        case waiting
+        /// Minutes of CPU in a debug build (`BlockingSlots.computing`).
+        case computing
+    }
+
+    public let load: Load
+
     public var isRecursive: Bool { true }
 
-    public init() {}
+    public init(_ load: Load = .waiting) { self.load = load }
+
+    private var slots: BlockingSlots {
+        switch load {
+        case .waiting: .waiting
+        case .computing: .computing
+        }
+    }
 
     /// Every level: the suite, each test, and each test case.
     ///
@@ -28,7 +45,7 @@ public struct OwnThreadTrait: TestTrait, SuiteTrait, TestScoping {
         // A test (not a suite, not one of its cases) takes its slot here, around its cases and
         // their time limits.
         if testCase == nil && !test.isSuite {
-            try await BlockingSlots.shared.withSlot {
+            try await slots.withSlot {
                 try await withTaskExecutorPreference(OwnThreadExecutor()) { try await function() }
             }
         } else {
@@ -38,6 +55,9 @@ public struct OwnThreadTrait: TestTrait, SuiteTrait, TestScoping {
 }
 
 extension Trait where Self == OwnThreadTrait {
-    /// The test blocks (a child process, a socket, minutes of CPU): run it off the cooperative pool.
-    public static var ownThread: Self { Self() }
+    /// The test waits (on a child process, a socket): run it off the cooperative pool.
+    public static var ownThread: Self { Self(.waiting) }
+
+    /// The test blocks its thread with `load`: `.computing` for minutes of CPU.
+    public static func ownThread(_ load: OwnThreadTrait.Load) -> Self { Self(load) }
 }

@@ -18,6 +18,11 @@ struct OwnThreadTraitTests {
         #expect(OwnThreadExecutor.isCurrent)
     }
 
+    @Test("a synchronous body under .ownThread(.computing) runs on an own-thread executor too", .ownThread(.computing))
+    func computingBodyRunsOffThePool() {
+        #expect(OwnThreadExecutor.isCurrent)
+    }
+
     @Test("a test without the trait runs where Swift Testing puts it, not on an own-thread executor")
     func unmarkedTestStaysOnThePool() {
         #expect(!OwnThreadExecutor.isCurrent)

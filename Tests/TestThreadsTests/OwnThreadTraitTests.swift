@@ -53,6 +53,14 @@ struct OwnThreadTraitTests {
         #expect(ContinuousClock.now - started < .seconds(30))
     }
 
+    @Test("with CI=true, Swift Testing's width (.ci/run sets it) leaves room for the quick tests beside every .ownThread slot",
+          .enabled(if: ProcessInfo.processInfo.environment["CI"] == "true"))
+    func parallelizationWidthLeavesRoom() throws {
+        let variable = "SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH"
+        let width = try #require(ProcessInfo.processInfo.environment[variable].flatMap { Int($0) }, "\(variable) is not set")
+        #expect(width >= 4 * (BlockingSlots.waiting.width + BlockingSlots.computing.width))
+    }
+
     @Test("a slot limit of 2 runs two bodies at once, never three, and the others in turn")
     func slotsBoundTheBodiesAtOnce() async {
         let slots = BlockingSlots(width: 2)

@@ -120,7 +120,7 @@ let package = Package(
                                                            "Provider", "Device", "FakeAPNs", "Base"]),
         .testTarget(name: "ScenarioFormatTests", dependencies: ["TestThreads", "CLI", "Reports", "TestSupport", "ScenarioFormat", "Simulator", "Provider",
                                                                 "FakeAPNs", "Base"]),
-        .testTarget(name: "ReportsTests", dependencies: ["CLI", "TestSupport", "Reports", "ScenarioFormat", "Simulator", "FakeAPNs", "Base"]),
+        .testTarget(name: "ReportsTests", dependencies: ["TestThreads", "CLI", "TestSupport", "Reports", "ScenarioFormat", "Simulator", "FakeAPNs", "Base"]),
         .testTarget(name: "StudiesTests", dependencies: ["TestThreads", "CLI", "TestSupport", "Studies", "Reports", "ScenarioFormat", "Simulator", "Base"]),
         .testTarget(name: "HTTP2Tests", dependencies: ["TestThreads", "HTTP2"], swiftSettings: checked),
         .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1"]),

@@ -5,13 +5,14 @@ import Glibc
 #endif
 import TestSupport
 import Testing
+import TestThreads
 
 /// examples/provider.py, the minimal provider docs/provider-api.md shows, against `pushsim serve
 /// --provider` (the built binary) on loopback: the phones register with it, it numbers and pushes
 /// mails, and a position APNs coalesced comes back through the extension's re-request. Python's
 /// httpx with h2 and curl are needed: a missing one skips the test locally and fails it with
 /// CI=true (.ci/run installs them). Every wait is bounded and both processes are stopped.
-@Suite("serve --provider: examples/provider.py, a minimal provider in Python, registers, numbers and re-sends", .serialized)
+@Suite("serve --provider: examples/provider.py, a minimal provider in Python, registers, numbers and re-sends", .ownThread, .serialized)
 struct ExampleProviderTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path

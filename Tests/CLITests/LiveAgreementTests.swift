@@ -3,6 +3,7 @@ import Foundation
 import Live
 import TestSupport
 import Testing
+import TestThreads
 
 /// The whole system live: `pushsim serve` and `pushsim provider` (the built binary) over
 /// loopback under a controlled clock, against `pushsim run` on the same scenario, seed,
@@ -25,7 +26,7 @@ import Testing
 ///   the seed), each figure within 3 standard errors of `run`'s.
 /// `provider-network` (a loss family of the provider → APNs network, which is loopback
 /// here) and `busy-device` (7 million mails) are left out; docs/provider.md says why.
-@Suite("serve + provider live agree with run over each servable scenario's whole duration; a provider killed mid-run",
+@Suite("serve + provider live agree with run over each servable scenario's whole duration; a provider killed mid-run", .ownThread,
        .serialized)
 struct LiveAgreementTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -182,8 +183,8 @@ struct LiveAgreementTests {
 
     @Test("live agrees with run over the scenario's whole duration: every count the same where no latency is left out, each figure within 3 standard errors where one is; serve and provider both exit 0",
           .timeLimit(.minutes(3)), arguments: families)
-    func liveAgreesWithRun(_ family: Family) async throws {
-        try await onOwnThread { try Self.agrees(family) }
+    func liveAgreesWithRun(_ family: Family) throws {
+        try Self.agrees(family)
     }
 
     static func agrees(_ family: Family) throws {
@@ -263,8 +264,8 @@ struct LiveAgreementTests {
 
     @Test("the provider killed mid-run: the phones' re-requests fail into \"missed messages\" (counted), and serve's books still balance at POST /stop",
           .needs(.curl), .timeLimit(.minutes(4)))
-    func killedProviderFailsReRequests() async throws {
-        try await onOwnThread { try Self.killedProvider() }
+    func killedProviderFailsReRequests() throws {
+        try Self.killedProvider()
     }
 
     static func killedProvider() throws {

@@ -1,11 +1,12 @@
 import Foundation
 import TestSupport
 import Testing
+import TestThreads
 
 /// serve's operator routes read by the tools operators use: Prometheus's own text parser
 /// (prometheus_client) on `GET /metrics`, schemathesis on `GET /openapi.json`, and a
 /// provider's wall-clock `apns-expiration` against the simulated clock (`--start now`).
-@Suite("serve for operators, checked by real tools")
+@Suite("serve for operators, checked by real tools", .ownThread)
 struct OperatorToolsTests {
     typealias Tools = ServeClientTests
 

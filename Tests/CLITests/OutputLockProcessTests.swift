@@ -1,10 +1,11 @@
 @testable import CLI
 import Foundation
 import Testing
+import TestThreads
 
 /// Two `pushsim` processes writing into one `--out`: the second waits for the first to
 /// finish writing, so the folder holds one run's files whole, never a mix of two seeds.
-@Suite("Process: one writer an output folder")
+@Suite("Process: one writer an output folder", .ownThread)
 struct OutputLockProcessTests {
     typealias Scratch = ProcessSignalsTests.Scratch
 

@@ -3,6 +3,7 @@
 import Foundation
 import TestSupport
 import Testing
+import TestThreads
 
 /// Paths that are not UTF-8 reach the system as the bytes typed: `--out $'r\xff'` writes
 /// to `r\xff` (not `r\u{FFFD}`), a scenario named `s\xff.json` is read, and messages show
@@ -53,7 +54,7 @@ struct PathBytesTests {
         #expect(missing.err == "error: \(scratch.path)/m\\xfe: cannot read the scenario: no such file\n")
     }
 
-    @Test("the built pushsim reads its arguments as bytes: --out $'r\\xff' from a shell writes to r\\xff")
+    @Test("the built pushsim reads its arguments as bytes: --out $'r\\xff' from a shell writes to r\\xff", .ownThread)
     func processArgumentsKeepTheirBytes() throws {
         let binary = try ProcessSignalsTests.builtBinary()
         let scratch = try ProcessSignalsTests.Scratch()

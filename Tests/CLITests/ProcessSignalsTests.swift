@@ -1,10 +1,11 @@
 @testable import CLI
 import Foundation
 import Testing
+import TestThreads
 
 /// The built `pushsim` run as a separate process: broken pipes, signals in the write
 /// phase and a file size limit, which no in-process test can reach.
-@Suite("Process: broken streams and signals")
+@Suite("Process: broken streams and signals", .ownThread)
 struct ProcessSignalsTests {
     /// The `pushsim` built beside the test bundle (`swift build` and `swift test` build it).
     static let binary: String? = {

@@ -5,13 +5,14 @@ import Glibc
 #endif
 import TestSupport
 import Testing
+import TestThreads
 
 /// `pushsim serve` (the built binary) against the clients providers really use, on loopback:
 /// nghttp, Python's httpx, aioapns through haproxy's TLS (docs/serve.md's recipe, with
 /// certificates and a token key made by openssl), raw HTTP/2 frames, and h2load. The scripts
 /// are in Tests/Fixtures/serve. A missing tool skips a test locally and fails it with CI=true
 /// (.ci/run installs them; `ExternalTool`). Every test bounds its processes in time and stops them.
-@Suite("serve: real clients (nghttp, httpx, aioapns through haproxy TLS, raw frames, h2load)", .serialized)
+@Suite("serve: real clients (nghttp, httpx, aioapns through haproxy TLS, raw frames, h2load)", .ownThread, .serialized)
 struct ServeClientTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/serve").path

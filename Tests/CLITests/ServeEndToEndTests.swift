@@ -2,6 +2,7 @@
 import Foundation
 import TestSupport
 import Testing
+import TestThreads
 
 /// A running `pushsim serve` (the built binary) and what it printed at start.
 struct RunningServe {
@@ -70,7 +71,7 @@ func runTool(_ tool: String, _ arguments: [String]) -> (status: Int32, out: Stri
     return (process.terminationStatus, String(decoding: data, as: UTF8.self))
 }
 
-@Suite("serve: a whole run with curl, as a user makes it", .serialized)
+@Suite("serve: a whole run with curl, as a user makes it", .ownThread, .serialized)
 struct ServeEndToEndTests {
     static let scenario = """
     {

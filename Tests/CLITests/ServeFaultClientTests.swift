@@ -3,11 +3,12 @@ import Foundation
 import Reports
 import TestSupport
 import Testing
+import TestThreads
 
 /// APNs's faults end to end: `pushsim run` reports what each kind cost in summary.csv (and a
 /// scenario without faults gets no fault column), and `pushsim serve` plays each kind on the
 /// wire to a real HTTP/2 client (the h2 library, Tests/Fixtures/serve/h2_faults.py).
-@Suite("APNs faults: run's columns and serve's wire", .serialized)
+@Suite("APNs faults: run's columns and serve's wire", .ownThread, .serialized)
 struct ServeFaultClientTests {
     /// A scenario with a window of 503s (01:00–02:00 on the first day) and slow answers of 400 ms.
     static let scenario = """

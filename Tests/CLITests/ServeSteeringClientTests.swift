@@ -2,11 +2,12 @@
 import Foundation
 import TestSupport
 import Testing
+import TestThreads
 
 /// issue 35's "Done when" for phones a test steers: a test written only against serve's
 /// control API and a real client (Python's httpx over h2c) switches a phone offline, sends
 /// two pushes, switches it online and sees only the newest, the same on every run.
-@Suite("serve: a phone a test steers, with a real client", .serialized)
+@Suite("serve: a phone a test steers, with a real client", .ownThread, .serialized)
 struct ServeSteeringClientTests {
     /// Always online, nothing rotating: what happens to the phone is only what the test steers.
     static let scenario = """

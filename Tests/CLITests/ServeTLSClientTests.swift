@@ -3,6 +3,7 @@ import Foundation
 import Live
 import TestSupport
 import Testing
+import TestThreads
 
 /// `pushsim serve --tls` (the built binary) alone, no terminator in front, against the clients
 /// providers use, on loopback: aioapns, apns2-up and aapns with only their CA and host set
@@ -10,7 +11,7 @@ import Testing
 /// process: Tests/Fixtures/serve/apple_on_loopback.py), with a provider token and with a client
 /// certificate (`--client-ca`); openssl s_client, curl, Python's ssl and Java's HttpClient.
 /// A missing tool skips a test locally and fails it with CI=true (`ExternalTool`).
-@Suite("serve --tls: real clients with no terminator (aioapns, apns2-up, aapns, openssl, curl, Python ssl, Java)", .serialized)
+@Suite("serve --tls: real clients with no terminator (aioapns, apns2-up, aapns, openssl, curl, Python ssl, Java)", .ownThread, .serialized)
 struct ServeTLSClientTests {
     typealias Clients = ServeClientTests
     static let topic = ServeClientTests.topic

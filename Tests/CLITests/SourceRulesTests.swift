@@ -99,6 +99,64 @@ struct SourceRulesTests {
         }
     }
 
+    /// A `@Suite(…)` or `@Test(…)` attribute, parentheses nested three deep (`.timeLimit(.minutes(1))`).
+    static let testAttribute = try! NSRegularExpression(pattern: #"@(Suite|Test)\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)"#)
+
+    /// The attributes of `text` that set a `.timeLimit` but leave the test on the cooperative
+    /// pool: neither they nor a suite of the file carry `.ownThread`.
+    static func timeLimitsOnThePool(in text: String) -> [String] {
+        let attributes = testAttribute.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { match in
+            (suite: text[Range(match.range(at: 1), in: text)!] == "Suite", text: String(text[Range(match.range, in: text)!]))
+        }
+        let suiteOwnsThread = attributes.contains { $0.suite && $0.text.contains(".ownThread") }
+        return attributes.filter { $0.text.contains(".timeLimit(") && !$0.text.contains(".ownThread") && ($0.suite || !suiteOwnsThread) }
+            .map { $0.text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ") }
+    }
+
+    @Test("every suite or test with a .timeLimit runs off the cooperative pool (.ownThread), so its body does not wait behind blocked tests")
+    func timeLimitedTestsOwnTheirThreads() throws {
+        let root = LayerTests.root.appendingPathComponent("Tests")
+        let walker = try #require(FileManager.default.enumerator(atPath: root.path))
+        var offenders: [String] = []
+        var limited = 0
+        for case let file as String in walker where file.hasSuffix(".swift") {
+            let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+            offenders += Self.timeLimitsOnThePool(in: text).map { "\(file): \($0)" }
+            limited += text.components(separatedBy: ".timeLimit(").count - 1
+        }
+        #expect(limited > 40, "the time limits were read")
+        #expect(offenders == [])
+    }
+
+    @Test("no test work is queued on dispatch's global queue, whose threads Swift's cooperative pool shares (a blocking read there starves it)")
+    func noBlockingOnTheGlobalQueue() throws {
+        let root = LayerTests.root.appendingPathComponent("Tests")
+        let walker = try #require(FileManager.default.enumerator(atPath: root.path))
+        var offenders: [String] = []
+        // Joined here, so that this file does not name it.
+        let call = "DispatchQueue.global()" + ".async("
+        for case let file as String in walker where file.hasSuffix(".swift") {
+            let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+            offenders += text.split(separator: "\n").filter { $0.contains(call) }.map { "\(file): \($0.trimmingCharacters(in: .whitespaces))" }
+        }
+        #expect(offenders == [])
+    }
+
+    @Test("the time-limit rule refuses a limit without .ownThread on the attribute or the file's suite, and nothing else")
+    func timeLimitRuleMatches() {
+        // Joined here, so that this file holds no attribute the rule reads.
+        let limit = ".time" + "Limit(.minutes(1))", own = ".own" + "Thread"
+        let refused = ["@Suite(\"s\", \(limit))\nstruct S {}", "@Suite(\"s\")\nstruct S {\n    @Test(\"t (a)\",\n          \(limit))\n    func t() {}\n}"]
+        for text in refused {
+            #expect(Self.timeLimitsOnThePool(in: text).count == 1, "\(text)")
+        }
+        let allowed = ["@Suite(\"s\", \(own), \(limit))\nstruct S {}", "@Suite(\"s\", \(own))\nstruct S {\n    @Test(\"t\", \(limit))\n    func t() {}\n}",
+                       "@Suite(\"s\")\nstruct S {\n    @Test(\"t\", .enabled(if: A.b(c)), \(own), \(limit))\n    func t() {}\n}"]
+        for text in allowed {
+            #expect(Self.timeLimitsOnThePool(in: text) == [], "\(text)")
+        }
+    }
+
     /// The most lines a function, initializer, accessor or closure body may run to (the lines
     /// between its braces'): a longer one is split where the split names a step.
     static let longestBody = 100

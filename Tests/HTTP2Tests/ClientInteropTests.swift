@@ -1,12 +1,13 @@
 import Foundation
 @testable import HTTP2
 import Testing
+import TestThreads
 
 /// The client state machine against a real HTTP/2 server: Python's h2 runs
 /// Tests/Fixtures/http2/h2_server.py, its octets are fed to a `ClientConnection` in this
 /// process, and h2 checks every frame the client sends. Skipped with a message when h2 is
 /// not importable, except in CI (CI=true), where its absence fails.
-@Suite("HTTP/2 client interoperability with Python's h2")
+@Suite("HTTP/2 client interoperability with Python's h2", .ownThread)
 struct ClientInteropTests {
     @Test("Python's h2 server answers every request: 5 streams at most, bodies cut to a 1 000-octet window, a 200 000-octet answer, trailers, REFUSED_STREAM",
           .enabled(if: LockstepPython.h2Present || LockstepPython.required, "python3 -m pip install h2 hyperframe hpack (with CI=true its absence fails the test)"),

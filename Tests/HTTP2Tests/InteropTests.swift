@@ -1,12 +1,13 @@
 import Foundation
 @testable import HTTP2
 import Testing
+import TestThreads
 
 /// The server state machine against a real HTTP/2 client: Python's h2 (with hpack and
 /// hyperframe) runs Tests/Fixtures/http2/h2_client.py, its octets are fed to a
 /// `ServerConnection` in this process, and h2 checks every answer. Skipped with a message
 /// when h2 is not importable, except in CI (CI=true), where its absence fails.
-@Suite("HTTP/2 interoperability with Python's h2")
+@Suite("HTTP/2 interoperability with Python's h2", .ownThread)
 struct InteropTests {
     /// What the server saw and answered.
     struct ServerLog {

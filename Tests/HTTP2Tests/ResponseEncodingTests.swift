@@ -1,6 +1,7 @@
 import Foundation
 @testable import HTTP2
 import Testing
+import TestThreads
 
 /// The response path's encoder: `:status` written as its static index or as a field,
 /// then the fields of a `HeaderList` encoded from its octets. It must write exactly what
@@ -83,7 +84,7 @@ struct ResponseEncodingTests {
         }
     }
 
-    @Test("Python's hpack decodes the blocks, in order, to :status and the fields",
+    @Test("Python's hpack decodes the blocks, in order, to :status and the fields", .ownThread,
           .enabled(if: LockstepPython.h2Present || LockstepPython.required, "python3 -m pip install h2 hyperframe hpack (with CI=true its absence fails the test)"))
     func pythonDecodes() throws {
         try #require(LockstepPython.h2Present, "CI=true, but python3 cannot import hpack (pip install h2 hyperframe hpack)")

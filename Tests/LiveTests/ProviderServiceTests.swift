@@ -5,12 +5,13 @@ import Glibc
 import Simulator
 import TestSupport
 import Testing
+import TestThreads
 import Transport
 
 /// `pushsim provider`'s service in process, on loopback: against a fake serve whose clock
 /// and APNs answers the test scripts (`FakeServe`: the test makes the phones' calls), and
 /// against serve itself (`ServeRun`), killed and started again too.
-@Suite("pushsim provider in process: its routes, re-sends, TTL, APNs's answers, serve lost and back", .serialized,
+@Suite("pushsim provider in process: its routes, re-sends, TTL, APNs's answers, serve lost and back", .ownThread, .serialized,
        .timeLimit(.minutes(3)))
 struct ProviderServiceTests {
     static let hour = 3_600 * TimeUnit.second

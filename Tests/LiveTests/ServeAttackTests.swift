@@ -6,11 +6,12 @@ import ProviderAuth
 import Simulator
 import Synchronization
 import Testing
+import TestThreads
 import Transport
 
 /// Serve's own share of the attacks of issue 34: expensive control routes do not hold up
 /// APNs's requests, and a forged provider token repeated costs no second verification.
-@Suite("serve under attack: expensive control routes, repeated forged tokens", .timeLimit(.minutes(2)))
+@Suite("serve under attack: expensive control routes, repeated forged tokens", .ownThread, .timeLimit(.minutes(2)))
 struct ServeAttackTests {
     @Test("a forged provider token sent 1,000 times on one connection is verified once and refused the same way each time")
     func repeatedForgedToken() throws {

@@ -1,10 +1,11 @@
 import Foundation
 @testable import ProviderAuth
 import Testing
+import TestThreads
 
 /// Against a real outside implementation: keys openssl makes, signatures openssl makes and
 /// checks, and the key files of other kinds it writes.
-@Suite("openssl interop", .enabled(if: OpenSSL.present || OpenSSL.required, "apt-get install openssl (with CI=true its absence fails the tests)"))
+@Suite("openssl interop", .ownThread, .enabled(if: OpenSSL.present || OpenSSL.required, "apt-get install openssl (with CI=true its absence fails the tests)"))
 struct OpenSSLTests {
     /// `openssl ecparam | openssl pkcs8 -topk8 -nocrypt`, as the brief for a .p8 goes; the
     /// scratch folder holding key.p8 and pub.pem (openssl's own public key file).

@@ -6,6 +6,7 @@ import Foundation
 import Synchronization
 import TestSupport
 import Testing
+import TestThreads
 
 /// The rules `merge` checks on every part: real runs never break them, each one fires
 /// on the damage it names, and no damaged part, however mutated, crashes the merge.
@@ -13,7 +14,7 @@ import Testing
 struct PartialChecksTests {
     // MARK: Real runs obey every rule
 
-    @Test("every shipped scenario obeys every rule, user by user and summed",
+    @Test("every shipped scenario obeys every rule, user by user and summed", .ownThread(.computing),
           arguments: WorldFixtures.shippedFiles)
     func shippedScenariosObeyEveryRule(file: String) throws {
         var scenario = WorldFixtures.shipped(file)

@@ -5,6 +5,7 @@ import Foundation
 @testable import Simulator
 import TestSupport
 import Testing
+import TestThreads
 
 /// The JSON Schema of scenario files: the shipped file is what `pushsim schema` prints,
 /// it names every field the decoder reads, every shipped scenario validates against it
@@ -181,7 +182,7 @@ struct ScenarioSchemaTests {
         return "{ " + change + " " + fields.joined(separator: ", ") + " }\n"
     }
 
-    @Test("every shipped scenario validates against the schema with Python's jsonschema; broken files fail it and pushsim validate (exit 65)",
+    @Test("every shipped scenario validates against the schema with Python's jsonschema; broken files fail it and pushsim validate (exit 65)", .ownThread,
           .enabled(if: validatorPresent || required,
                    "python3 -m pip install jsonschema (with CI=true its absence fails the test)"))
     func validatesWithJSONSchema() throws {

@@ -95,10 +95,19 @@ struct SendLogReplayTests {
     func refusedLogClosesItsScratchFiles() throws {
         let path = try Self.write(Self.log(rows: 200, users: 3) + "2026-03-02T25:00:00Z,u,app,\n")
         defer { unlink(path) }
-        func open() throws -> Int { try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count }
-        _ = try? SendLogReplay.prepare(path: path, for: Self.target, chunk: 7)
+        // Its own scratch folder, and only descriptors on files in it counted: the tests running
+        // beside this one open and close descriptors of their own meanwhile.
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("pushsim-replay-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        func open() throws -> Int {
+            try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").filter { descriptor in
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + descriptor))?.hasPrefix(scratch + "/") == true
+            }.count
+        }
+        _ = try? SendLogReplay.prepare(path: path, for: Self.target, scratch: scratch, chunk: 7)
         let before = try open()
-        #expect(throws: SendLogError.self) { try SendLogReplay.prepare(path: path, for: Self.target, chunk: 7) }
+        #expect(throws: SendLogError.self) { try SendLogReplay.prepare(path: path, for: Self.target, scratch: scratch, chunk: 7) }
         #expect(try open() == before)
     }
 

@@ -3,10 +3,11 @@
 @testable import Simulator
 import TestSupport
 import Testing
+import TestThreads
 
 /// APNs's faults (`apns.faults`) in `run`'s model: each kind costs the in-process provider
 /// what its retry policy says, counted per kind, against the closed form where there is one.
-@Suite("APNs faults")
+@Suite("APNs faults", .ownThread(.computing))
 struct APNsFaultTests {
     /// An always-online population with flat Poisson mail, the provider retrying `retries`
     /// times after `backoff`, under `faults` (the `apns.faults` object's JSON).

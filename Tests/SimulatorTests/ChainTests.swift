@@ -4,11 +4,12 @@ import Foundation
 @testable import Simulator
 import TestSupport
 import Testing
+import TestThreads
 
 /// The delivery chain, scenario by scenario: each loss family's shipped file puts its loss in
 /// its own column, the same file without the family's field loses nothing there,
 /// and the accounting adds up (`Simulation.run` refuses a result that does not).
-@Suite("Loss families")
+@Suite("Loss families", .ownThread(.computing))
 struct ChainTests {
     /// Runs a shipped scenario with fewer devices so a debug build stays quick.
     static func run(_ file: String, devices: Int, edit: (inout Scenario) -> Void = { _ in }) throws -> SimulationResult {

@@ -3,8 +3,9 @@ import Foundation
 @testable import Simulator
 import TestSupport
 import Testing
+import TestThreads
 
-@Suite("Determinism")
+@Suite("Determinism", .ownThread(.computing))
 struct DeterminismTests {
     /// mail-january-february with 300 devices over 10 days (its scheduled outage and rollout moved
     /// into them), decoded from `scenarioText`, the text a shard's partial embeds.

@@ -3,9 +3,10 @@ import Foundation
 @testable import Simulator
 import TestSupport
 import Testing
+import TestThreads
 
 /// Standard errors over blocks of users, against values worked out by hand.
-@Suite("Standard errors")
+@Suite("Standard errors", .ownThread(.computing))
 struct EstimatesTests {
     /// Four users, one per block, ten mails each. A delivers 8, 6, 9, 7; B 9, 8, 9, 9.
     static let result: SimulationResult = {
@@ -152,7 +153,7 @@ struct EstimatesTests {
 }
 
 /// The intervals a run reports cover the long-run value as often as they claim.
-@Suite("Interval coverage")
+@Suite("Interval coverage", .ownThread(.computing))
 struct IntervalCoverageTests {
     /// 40 users over 2 days, 24 mails a day, exponential on/off (3 h / 1 h): a few hundred
     /// losses per run, so each run's figures move visibly from seed to seed.

@@ -2,12 +2,13 @@ import Foundation
 @testable import Simulator
 import TestSupport
 import Testing
+import TestThreads
 
 /// A lane longer than the timeline's window is drawn a window at a time and its
 /// ledger folds each message once its fate can no longer change, so a device with
 /// a million mails a day holds a bounded number of entries and records. The
 /// reports must not notice: the same counts as a lane held whole.
-@Suite("Long lanes: bounded memory, the same counts")
+@Suite("Long lanes: bounded memory, the same counts", .ownThread(.computing))
 struct LongLaneTests {
     /// Windows of three entries and a ledger that folds at every mail.
     static let tight = Simulation.Memory(timelineWindow: 3, recordsHeld: 1)

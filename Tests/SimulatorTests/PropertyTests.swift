@@ -4,6 +4,7 @@ import Foundation
 @testable import ScenarioFormat
 @testable import Simulator
 import Testing
+import TestThreads
 
 /// Random valid scenarios (every family of the delivery chain, several strategies) and
 /// what must hold for each: the same bytes on 1 and 2 threads and through shards +
@@ -11,7 +12,7 @@ import Testing
 /// once, shares in [0, 1], funnel stages that never grow along the chain.
 /// 25 scenarios by default (about two seconds); `PUSHSIM_PROPERTY_SCENARIOS=1000 swift test
 /// --filter PropertyTests` runs more, `PUSHSIM_PROPERTY_SEED` starts elsewhere.
-@Suite("Properties over random valid scenarios")
+@Suite("Properties over random valid scenarios", .ownThread(.computing))
 struct PropertyTests {
     /// How many scenarios one run checks.
     static let count = ProcessInfo.processInfo.environment["PUSHSIM_PROPERTY_SCENARIOS"].flatMap { Int($0) } ?? 25

@@ -2,9 +2,10 @@ import Foundation
 @testable import Simulator
 import TestSupport
 import Testing
+import TestThreads
 
 /// Strategy comparisons on the shipped scenarios: the numbers a team would act on.
-@Suite("Regression")
+@Suite("Regression", .ownThread(.computing))
 struct RegressionTests {
     @Test("two-states: queue beats no-queue by more than 8 points and informs about nearly every mail")
     func twoStatesQueueBeatsNoQueue() throws {

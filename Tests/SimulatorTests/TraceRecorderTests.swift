@@ -4,11 +4,12 @@ import FakeAPNs
 @testable import Simulator
 import TestSupport
 import Testing
+import TestThreads
 
 /// What `--trace` records, held to the run it watched: the story of a traced device
 /// adds up to that device's own counts, a small known case reads as it must, and
 /// watching changes nothing.
-@Suite("Trace recorder")
+@Suite("Trace recorder", .ownThread(.computing))
 struct TraceRecorderTests {
     /// One day; mail only between 10:00 and 11:00; every day offline from 09:30 for 3 h.
     static let offlineMorning = WorldFixtures.scenario("""

@@ -4,6 +4,7 @@ import FakeAPNs
 @testable import Simulator
 import TestSupport
 import Testing
+import TestThreads
 
 /// A device's going offline is told to the phone and APNs only when something next meets the
 /// device (World+Connectivity.swift); a traced device's world is told every change as it comes.
@@ -19,7 +20,7 @@ struct UntoldOfflineTests {
         return world
     }
 
-    @Test("an offline period nothing meets is told to neither the phone nor APNs, and counts the four events it stands for")
+    @Test("an offline period nothing meets is told to neither the phone nor APNs, and counts the four events it stands for", .ownThread(.computing))
     func periodNothingMeetsStaysUntold() {
         var world = onlineWorld()
         let token = world.phone.token
@@ -35,7 +36,7 @@ struct UntoldOfflineTests {
         #expect(world.eventsAtOnce == 2)
     }
 
-    @Test("what meets the device is played after the disconnection left untold is told: the phone is offline and APNs stores")
+    @Test("what meets the device is played after the disconnection left untold is told: the phone is offline and APNs stores", .ownThread(.computing))
     func somethingMeetingTheDeviceTellsItFirst() {
         var world = onlineWorld()
         let token = world.phone.token
@@ -52,7 +53,7 @@ struct UntoldOfflineTests {
         #expect(world.eventsAtOnce == 2)
     }
 
-    @Test("a run whose every device is traced, each connectivity change told as it comes, reports the same as one that leaves offline periods untold, events included")
+    @Test("a run whose every device is traced, each connectivity change told as it comes, reports the same as one that leaves offline periods untold, events included", .ownThread(.computing))
     func tracedEverywhereEqualsUntold() throws {
         for name in ["mail-january-february.json", "two-states.json"] {
             var scenario = WorldFixtures.shipped(name)

@@ -6,6 +6,7 @@ import Foundation
 import Synchronization
 import TestSupport
 import Testing
+import TestThreads
 
 /// Headless Chromium, found on PATH (Debian's `chromium` package).
 enum HeadlessChromium {
@@ -60,7 +61,7 @@ enum HeadlessChromium {
 
 /// `report.html` rendered by a real browser: every chart present with its series and
 /// points, no console message, and a screenshot kept for people to look at.
-@Suite("report.html in headless Chromium")
+@Suite("report.html in headless Chromium", .ownThread)
 struct ReportBrowserTests {
     /// Where the screenshot and the page are kept: `.build/artifacts/` of this package.
     static let artifacts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -1,4 +1,5 @@
 import Foundation
+import TestThreads
 @testable import TLSCrypto
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 /// sides must be the same bytes, X25519 key pairs must agree, HMAC must match. `.ci/run` installs
 /// the package (aioapns needs it); without it the suite is skipped, except in CI (CI=true), where
 /// its absence fails it.
-@Suite("TLSCrypto against Python's cryptography",
+@Suite("TLSCrypto against Python's cryptography", .ownThread,
        .enabled(if: PythonCryptography.present || PythonCryptography.required,
                 "pip install cryptography (with CI=true its absence fails the test)"))
 struct PythonPeerTests {

@@ -1,3 +1,4 @@
+import TestThreads
 @testable import TLSCrypto
 import Testing
 
@@ -15,7 +16,7 @@ import Testing
 /// Each must verify; each with a bit flipped, under another hash, another digest, the other
 /// padding, or another key must not; the salt-20 signature is refused (TLS 1.3 fixes the salt
 /// to the hash's length).
-@Suite("RSA verification: PKCS#1 v1.5 and PSS, 2048–4096 bits")
+@Suite("RSA verification: PKCS#1 v1.5 and PSS, 2048–4096 bits", .ownThread(.computing))
 struct RSATests {
     static let message = Array("PushSim signs nothing; it checks.".utf8)
     static let e: [UInt8] = [0x01, 0x00, 0x01]

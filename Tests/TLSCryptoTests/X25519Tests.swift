@@ -1,3 +1,4 @@
+import TestThreads
 @testable import TLSCrypto
 import TestVectors
 import Testing
@@ -18,7 +19,7 @@ struct X25519Tests {
             == "95cbde9476e8907d7aade45cb4b873f88b595a68799fa152e6f8f7647aac7957")
     }
 
-    @Test("§5.2's iteration from k = u = 9: after 1 and after 1,000")
+    @Test("§5.2's iteration from k = u = 9: after 1 and after 1,000", .ownThread(.computing))
     func iterated() {
         var k = X25519.basePoint, u = X25519.basePoint
         for iteration in 1...1000 {

@@ -42,11 +42,13 @@ enum PeerTool {
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
         let collected = Mutex((Data(), Data()))
         let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) {
+        // The reads block until the tool exits: each on a queue of its own (a thread of dispatch's
+        // overcommitting pool), not the global queue, whose threads Swift's cooperative pool shares.
+        DispatchQueue(label: "pushsim.test.pipe-reader").async(group: group) {
             let data = output.fileHandleForReading.readDataToEndOfFile()
             collected.withLock { $0.0 = data }
         }
-        DispatchQueue.global().async(group: group) {
+        DispatchQueue(label: "pushsim.test.pipe-reader").async(group: group) {
             let data = errors.fileHandleForReading.readDataToEndOfFile()
             collected.withLock { $0.1 = data }
         }

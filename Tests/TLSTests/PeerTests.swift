@@ -1,12 +1,13 @@
 import Foundation
 import ProviderAuth
+import TestThreads
 @testable import TLS
 import Testing
 
 /// Real TLS 1.3 clients against the server on loopback: OpenSSL's `s_client` and Python's
 /// `ssl` (OpenSSL underneath, but its own configuration), with an EC P-256 certificate
 /// openssl makes and CertificateVerify signed by ProviderAuth's P-256.
-@Suite("Real peers: openssl s_client and Python's ssl over loopback", .serialized)
+@Suite("Real peers: openssl s_client and Python's ssl over loopback", .ownThread, .serialized)
 struct PeerTests {
     static let opensslPresent = PeerTool.isInstalled("openssl")
     static let pythonPresent = PeerTool.isInstalled("python3") && PeerTool.isInstalled("openssl")

@@ -1,9 +1,10 @@
 import Testing
+import TestThreads
 import Transport
 
 /// A client that sends without reading fills its own socket, not the server's memory, and
 /// holds up no one else; once it reads, it gets every answer, in order.
-@Suite("Backpressure", .timeLimit(.minutes(1)))
+@Suite("Backpressure", .ownThread, .timeLimit(.minutes(1)))
 struct BackpressureTests {
     @Test("200 pipelined HTTP/1.1 requests for 64 KiB answers, unread: another client is served meanwhile; then all 200 come, in order")
     func pipelinedWithoutReading() throws {

@@ -1,10 +1,11 @@
 import HTTP2
 import Testing
+import TestThreads
 import Transport
 
 /// `maxRequestBodyBytes`: a larger body is answered 413 by the transport, and the client
 /// can read that answer even while it is still sending (the connection lingers).
-@Suite("The request body limit", .timeLimit(.minutes(1)))
+@Suite("The request body limit", .ownThread, .timeLimit(.minutes(1)))
 struct BodyLimitTests {
     @Test("HTTP/1.1: a 2 MiB body sent whole after its head still gets to read the 413, then the close")
     func http1SendsItAll() throws {

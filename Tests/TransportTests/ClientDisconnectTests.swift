@@ -1,10 +1,11 @@
 import HTTP2
 import Testing
+import TestThreads
 import Transport
 
 /// Clients that leave in the middle: the half request is dropped (never handed to the
 /// service), the connection is closed and reported, and the server serves on.
-@Suite("Clients leaving mid-request", .timeLimit(.minutes(1)))
+@Suite("Clients leaving mid-request", .ownThread, .timeLimit(.minutes(1)))
 struct ClientDisconnectTests {
     @Test("HTTP/1.1: a head without its body, a head cut in the middle, a body half sent, then close or reset")
     func http1() throws {

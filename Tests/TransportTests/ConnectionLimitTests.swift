@@ -1,10 +1,11 @@
 import HTTP2
 import Testing
+import TestThreads
 import Transport
 
 /// `maxConnections`, per listener: a new connection on a full listener closes the one that
 /// waited longest, one never served before one served; another listener is not affected.
-@Suite("The connection limit", .timeLimit(.minutes(1)))
+@Suite("The connection limit", .ownThread, .timeLimit(.minutes(1)))
 struct ConnectionLimitTests {
     /// Whether the server speaks on `client`: after our preface, its SETTINGS arrive (it
     /// says nothing before the preface). A client closed at once fails the send or reads nothing.

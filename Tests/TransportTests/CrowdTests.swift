@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import HTTP2
 import Testing
+import TestThreads
 import Transport
 
 /// Crowds that once locked every client out (issue 34): 5,000 silent connections, and a
@@ -10,7 +11,7 @@ import Transport
 /// limit, and a full one closes the connection that waited longest, one that never
 /// brought a request first. Limits are small here (256 and 64) to keep descriptors few;
 /// the rule is the same at serve's 1,024 and 256.
-@Suite("Crowds: idle connections and slowloris on both ports", .serialized, .timeLimit(.minutes(2)))
+@Suite("Crowds: idle connections and slowloris on both ports", .ownThread, .serialized, .timeLimit(.minutes(2)))
 struct CrowdTests {
     static let apnsLimit = 256, controlLimit = 64
 

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TestThreads
 import Transport
 
 /// Debian's curl against a real server on loopback: HTTP/2 with prior knowledge as a
 /// provider's client speaks to APNs, and plain HTTP/1.1 as a person types `curl URL`.
-@Suite("curl against the server", .timeLimit(.minutes(1)))
+@Suite("curl against the server", .ownThread, .timeLimit(.minutes(1)))
 struct CurlTests {
     static let present = ExternalTool.isInstalled("curl")
     static let missing: Comment = "apt-get install -y curl (with CI=true its absence fails the test)"

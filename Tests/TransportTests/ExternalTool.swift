@@ -50,11 +50,13 @@ enum ExternalTool {
         // Read both pipes to the end before waiting, so a chatty tool cannot block on a full pipe.
         let group = DispatchGroup()
         let collected = Mutex((Data(), Data()))
-        DispatchQueue.global().async(group: group) {
+        // The reads block until the tool exits: each on a queue of its own (a thread of dispatch's
+        // overcommitting pool), not the global queue, whose threads Swift's cooperative pool shares.
+        DispatchQueue(label: "pushsim.test.pipe-reader").async(group: group) {
             let data = output.fileHandleForReading.readDataToEndOfFile()
             collected.withLock { $0.0 = data }
         }
-        DispatchQueue.global().async(group: group) {
+        DispatchQueue(label: "pushsim.test.pipe-reader").async(group: group) {
             let data = errors.fileHandleForReading.readDataToEndOfFile()
             collected.withLock { $0.1 = data }
         }

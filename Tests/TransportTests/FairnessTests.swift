@@ -1,10 +1,11 @@
 import HTTP2
 import Testing
+import TestThreads
 import Transport
 
 /// No connection holds the others up: pipelined HTTP/1.1 requests are answered a share a
 /// turn (`maxRequestsPerTurn`), and a flood of frames without effect is cut off.
-@Suite("Fairness and floods over sockets", .timeLimit(.minutes(1)))
+@Suite("Fairness and floods over sockets", .ownThread, .timeLimit(.minutes(1)))
 struct FairnessTests {
     @Test("2,000 requests pipelined in one write are all answered, in order, while another client is answered meanwhile")
     func pipelinedShares() throws {

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TestThreads
 import Transport
 
 /// h2load (nghttp2's benchmark client) as a correctness check, not a measure of speed:
 /// every request of a burst over several connections with many streams each succeeds.
-@Suite("h2load against the server", .timeLimit(.minutes(2)))
+@Suite("h2load against the server", .ownThread, .timeLimit(.minutes(2)))
 struct H2loadTests {
     static let present = ExternalTool.isInstalled("h2load")
 

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestThreads
 import Transport
 
 /// Python's httpx (with h2) over HTTP/2 with prior knowledge: `Tests/Fixtures/transport/httpx_client.py`.
-@Suite("httpx against the server", .timeLimit(.minutes(1)))
+@Suite("httpx against the server", .ownThread, .timeLimit(.minutes(1)))
 struct HttpxTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/transport/httpx_client.py").path

@@ -1,10 +1,11 @@
 import Foundation
 import Glibc
 import Testing
+import TestThreads
 import Transport
 
 /// Listening on IPv6 loopback, when the host has it: skipped cleanly otherwise.
-@Suite("IPv6 loopback", .timeLimit(.minutes(1)))
+@Suite("IPv6 loopback", .ownThread, .timeLimit(.minutes(1)))
 struct IPv6Tests {
     /// Whether a socket can be bound to ::1 here (containers often have no IPv6).
     static let available: Bool = {

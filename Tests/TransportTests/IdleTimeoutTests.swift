@@ -1,10 +1,11 @@
 import HTTP2
 import Testing
+import TestThreads
 import Transport
 
 /// A connection on which nothing moves is closed after the idle timeout (short here: the
 /// tests wait for the close, bounded, and do not measure it).
-@Suite("Idle connections", .timeLimit(.minutes(1)))
+@Suite("Idle connections", .ownThread, .timeLimit(.minutes(1)))
 struct IdleTimeoutTests {
     static var configuration: TransportConfiguration {
         var configuration = TransportConfiguration()

@@ -2,6 +2,7 @@ import Foundation
 import HTTP2
 import Synchronization
 import Testing
+import TestThreads
 import Transport
 
 /// A service that answers `/later` later: when `/release` comes (on any connection), every
@@ -31,7 +32,7 @@ private final class ReleasingService: Service, @unchecked Sendable {
     func stop() { stopFlag.store(true, ordering: .releasing) }
 }
 
-@Suite("Answers given later", .timeLimit(.minutes(1)))
+@Suite("Answers given later", .ownThread, .timeLimit(.minutes(1)))
 struct LaterAnswerTests {
     private func start(_ speaks: ListenerProtocol) throws -> (Server, ReleasingService, Int, DispatchSemaphore) {
         let server = Server()

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import HTTP2
 import Testing
+import TestThreads
 @testable import Transport
 
 /// Requests not yet whole held by 1,000 connections (issue 34: header lists expanded by
@@ -9,7 +10,7 @@ import Testing
 /// memory budget refuses what is past it, and the process's resident memory stays within
 /// what docs/http2.md states: the budget (`shared` plus every connection's reserve) plus
 /// `perConnectionOverhead` a connection.
-@Suite("The memory budget under held header lists and bodies", .serialized, .timeLimit(.minutes(2)))
+@Suite("The memory budget under held header lists and bodies", .ownThread, .serialized, .timeLimit(.minutes(2)))
 struct MemoryBudgetTests {
     static let connections = 1_000
     /// What a connection costs beyond the requests it holds (its state machines, HPACK

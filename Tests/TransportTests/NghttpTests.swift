@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TestThreads
 import Transport
 
 /// nghttp2's own client (Debian's nghttp2-client) with many streams open at once on one
 /// connection: it sends every request's HEADERS and DATA before reading an answer.
-@Suite("nghttp against the server", .timeLimit(.minutes(1)))
+@Suite("nghttp against the server", .ownThread, .timeLimit(.minutes(1)))
 struct NghttpTests {
     static let present = ExternalTool.isInstalled("nghttp")
 

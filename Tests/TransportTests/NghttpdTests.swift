@@ -1,11 +1,12 @@
 import Foundation
 import Glibc
 import Testing
+import TestThreads
 import Transport
 
 /// Outgoing HTTP/2 requests to nghttp2's own server (Debian's nghttp2-server: `nghttpd
 /// --no-tls`, h2c with prior knowledge), serving files from a temporary folder.
-@Suite("Outgoing requests to nghttpd", .timeLimit(.minutes(1)))
+@Suite("Outgoing requests to nghttpd", .ownThread, .timeLimit(.minutes(1)))
 struct NghttpdTests {
     static let present = ExternalTool.isInstalled("nghttpd")
 

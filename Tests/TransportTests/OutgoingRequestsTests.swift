@@ -1,12 +1,13 @@
 import Foundation
 import HTTP2
 import Testing
+import TestThreads
 import Transport
 
 /// Requests a service sends from inside the loop (`Server.outgoing`): to a Transport
 /// server over HTTP/2 and HTTP/1.1, to nghttpd, and to peers that refuse, stall or close
 /// mid-response. Each test runs a client loop and its peer on loopback, bounded in time.
-@Suite("Outgoing requests", .timeLimit(.minutes(1)))
+@Suite("Outgoing requests", .ownThread, .timeLimit(.minutes(1)))
 struct OutgoingRequestsTests {
     static func post(_ path: String, _ body: String) -> OutgoingRequest {
         OutgoingRequest(method: "POST", path: path, headers: [Header("content-type", "application/json")], body: Array(body.utf8))

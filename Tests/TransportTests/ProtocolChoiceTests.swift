@@ -1,10 +1,11 @@
 import HTTP2
 import Testing
+import TestThreads
 @testable import Transport
 
 /// What a listener makes of a connection's first octets: the HTTP/2 preface, an HTTP/1.1
 /// request, or garbage.
-@Suite("Listener protocols: prior knowledge and sniffing", .timeLimit(.minutes(1)))
+@Suite("Listener protocols: prior knowledge and sniffing", .ownThread, .timeLimit(.minutes(1)))
 struct ProtocolChoiceTests {
     @Test("the sniffer waits while the octets match the preface, decides HTTP/2 on the whole preface, HTTP/1.1 on the first difference")
     func sniffer() {

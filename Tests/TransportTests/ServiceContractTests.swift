@@ -1,12 +1,13 @@
 import Foundation
 import HTTP2
 import Testing
+import TestThreads
 import Transport
 
 /// What the transport promises a `Service`: whole requests with their connection and
 /// listener, `tick` on every turn with a monotonic time, `connectionClosed` once per
 /// connection, and a 500 in place of an answer the protocol cannot carry.
-@Suite("The service contract", .timeLimit(.minutes(1)))
+@Suite("The service contract", .ownThread, .timeLimit(.minutes(1)))
 struct ServiceContractTests {
     @Test("requests carry their listener and connection: one number per connection, shared by its requests, told once when it closes")
     func connectionNumbers() throws {

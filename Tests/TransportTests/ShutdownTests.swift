@@ -1,11 +1,12 @@
 import HTTP2
 import Testing
+import TestThreads
 import Transport
 
 /// `Service.shouldStop`: the server stops accepting, lets what is in flight finish (HTTP/2
 /// by a graceful GOAWAY, HTTP/1.1 by answering the request under way with `connection:
 /// close`), closes the rest, and `run` returns, within the grace period.
-@Suite("Stopping the server", .timeLimit(.minutes(1)))
+@Suite("Stopping the server", .ownThread, .timeLimit(.minutes(1)))
 struct ShutdownTests {
     @Test("HTTP/2: GOAWAY with the largest stream and a PING; the stream under way finishes; then GOAWAY naming it, and the close")
     func gracefulHTTP2() throws {

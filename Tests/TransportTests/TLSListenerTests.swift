@@ -1,6 +1,7 @@
 import Foundation
 import ProviderAuth
 import Testing
+import TestThreads
 import TLS
 import TLSCrypto
 import Transport
@@ -16,7 +17,7 @@ private struct P256Signer: CertificateVerifySigner {
 
 /// A listener speaking `.http2OverTLS`: TLS 1.3 from module TLS, HTTP/2 inside, against
 /// curl, h2load and openssl on loopback.
-@Suite("TLS listener: HTTP/2 over TLS 1.3", .timeLimit(.minutes(2)), .serialized)
+@Suite("TLS listener: HTTP/2 over TLS 1.3", .ownThread, .timeLimit(.minutes(2)), .serialized)
 struct TLSListenerTests {
     static let present = ExternalTool.isInstalled("openssl") && ExternalTool.isInstalled("curl")
     static let missing: Comment = "apt-get install -y openssl curl (with CI=true their absence fails the test)"

@@ -1,10 +1,11 @@
 import Foundation
+import TestThreads
 import TLSCrypto
 import Testing
 import X509
 
 /// The certificates and keys made here, judged by openssl; openssl's keys read here.
-@Suite("openssl as a peer of the local authority", .needsOpenSSL)
+@Suite("openssl as a peer of the local authority", .ownThread, .needsOpenSSL)
 struct OpenSSLPeerTests {
     let now = CertificateTime(secondsSinceEpoch: Int64(Date().timeIntervalSince1970))
 

@@ -5,11 +5,12 @@ import Foundation
 @testable import Studies
 import TestSupport
 import Testing
+import TestThreads
 
 /// `pushsim measure` and `pushsim fit` end to end, in-process: what they write, that the
 /// same inputs give the same bytes, and the one-line errors and refusals before anything
 /// is written.
-@Suite("Fit command")
+@Suite("Fit command", .ownThread(.computing))
 struct FitCommandTests {
     /// 13 measured days, 60 devices, users launching once a day or so.
     static let scenarioText = """

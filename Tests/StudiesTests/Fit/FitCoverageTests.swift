@@ -5,12 +5,13 @@ import Foundation
 @testable import Simulator
 @testable import Studies
 import Testing
+import TestThreads
 
 /// `pushsim fit` on figures whose truth is known: the talk's measurement of a scenario at
 /// known values of two fields (Tests/Fixtures/fit-truth.json), by a team of 600 devices
 /// with its own seed, fitted with another seed on 150 devices, as a team would fit its
 /// real figures. tools/fit-coverage.sh runs the same at a larger size (docs/fit.md).
-@Suite("Fit coverage")
+@Suite("Fit coverage", .ownThread(.computing))
 struct FitCoverageTests {
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fixtures/fit-truth.json").path

@@ -3,10 +3,11 @@ import Foundation
 @testable import Studies
 import TestSupport
 import Testing
+import TestThreads
 
 /// The goodness check can fail: on a documented misspecified series it says "a poor fit"
 /// (docs/fit.md, "How often the goodness check cries wolf"), and its F test's tail is right.
-@Suite("Fit goodness")
+@Suite("Fit goodness", .ownThread(.computing))
 struct FitGoodnessTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fixtures").path

@@ -3,10 +3,11 @@ import Foundation
 @testable import Studies
 import TestSupport
 import Testing
+import TestThreads
 
 /// `fit --guess`: a field not fitted is run at both ends of its range at the fitted values,
 /// listed with its effect, and its effect added to the intervals.
-@Suite("Fit guesses")
+@Suite("Fit guesses", .ownThread(.computing))
 struct FitGuessTests {
     /// The fit's JSON object for `extra` arguments on the small scenario's measured days.
     static func fit(_ folder: String, _ extra: [String], out: String, table withTable: Bool = true) throws -> (json: [String: Any], table: String) {

@@ -3,11 +3,12 @@ import Foundation
 @testable import Simulator
 @testable import Studies
 import Testing
+import TestThreads
 
 /// The fit's inference against models whose answer is known in closed form: figures made
 /// from a known curve with known noise, the simulation's own error shared by every node
 /// (common random numbers), as `pushsim fit` sees them.
-@Suite("Fit posterior")
+@Suite("Fit posterior", .ownThread(.computing))
 struct FitPosteriorTests {
     /// Seeded standard normal draws: PushSim's own generator and normal quantile.
     struct Normal {

@@ -24,18 +24,36 @@ public final class BlockingSlots: Sendable {
         state = Mutex((free: width, waiting: []))
     }
 
-    /// Whether the current task holds a slot already: a test marked twice (on its suite and
-    /// itself) takes one, not two, so that tests holding one never wait for a second.
-    @TaskLocal private static var holding = false
+    /// Tests that measure the whole process (its resident memory) take this, then every slot
+    /// of the others (`withEverySlot`), one such test at a time, so that no other marked test
+    /// runs beside them.
+    public static let alone = BlockingSlots(width: 1)
+
+    /// The slots the current task holds already: a test marked twice (on its suite and itself)
+    /// takes one, not two, so that tests holding one never wait for a second.
+    @TaskLocal private static var holding: Set<ObjectIdentifier> = []
 
     /// Runs `body` once a slot is free, waiting in arrival order, and gives the slot back after.
     ///
     /// - Complexity: O(1) besides `body`, but for the wait.
     public func withSlot<T>(_ body: () async throws -> T) async rethrows -> T {
-        if Self.holding { return try await body() }
+        let me = ObjectIdentifier(self)
+        if Self.holding.contains(me) { return try await body() }
         await acquire()
         defer { release() }
-        return try await Self.$holding.withValue(true) { try await body() }
+        return try await Self.$holding.withValue(Self.holding.union([me])) { try await body() }
+    }
+
+    /// Runs `body` once every slot is free, taking them one by one in arrival order. Only under
+    /// `alone`'s one slot, so that two such callers never each hold part and wait for the rest.
+    ///
+    /// - Complexity: O(width) besides `body`, but for the wait.
+    public func withEverySlot<T>(_ body: () async throws -> T) async rethrows -> T {
+        let me = ObjectIdentifier(self)
+        if Self.holding.contains(me) { return try await body() }
+        for _ in 0..<width { await acquire() }
+        defer { for _ in 0..<width { release() } }
+        return try await Self.$holding.withValue(Self.holding.union([me])) { try await body() }
     }
 
     private func acquire() async {

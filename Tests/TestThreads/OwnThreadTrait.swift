@@ -19,6 +19,9 @@ public struct OwnThreadTrait: TestTrait, SuiteTrait, TestScoping {
         case waiting
         /// Minutes of CPU in a debug build (`BlockingSlots.computing`).
         case computing
+        /// Measures the whole process (its resident memory): runs with no other marked test
+        /// beside it (`BlockingSlots.alone`, then every slot of the others).
+        case alone
     }
 
     public let load: Load
@@ -27,10 +30,15 @@ public struct OwnThreadTrait: TestTrait, SuiteTrait, TestScoping {
 
     public init(_ load: Load = .waiting) { self.load = load }
 
-    private var slots: BlockingSlots {
+    /// Runs `body` holding the slots `load` takes.
+    private func withSlots(_ body: () async throws -> Void) async throws {
         switch load {
-        case .waiting: .waiting
-        case .computing: .computing
+        case .waiting: try await BlockingSlots.waiting.withSlot(body)
+        case .computing: try await BlockingSlots.computing.withSlot(body)
+        case .alone:
+            try await BlockingSlots.alone.withSlot {
+                try await BlockingSlots.waiting.withEverySlot { try await BlockingSlots.computing.withEverySlot(body) }
+            }
         }
     }
 
@@ -45,7 +53,7 @@ public struct OwnThreadTrait: TestTrait, SuiteTrait, TestScoping {
         // A test (not a suite, not one of its cases) takes its slot here, around its cases and
         // their time limits.
         if testCase == nil && !test.isSuite {
-            try await slots.withSlot {
+            try await withSlots {
                 try await withTaskExecutorPreference(OwnThreadExecutor()) { try await function() }
             }
         } else {

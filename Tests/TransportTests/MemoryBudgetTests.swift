@@ -9,8 +9,9 @@ import TestThreads
 /// HPACK on 100 streams each reached 1.81 GB; bodies held open, 107 MB a connection): the
 /// memory budget refuses what is past it, and the process's resident memory stays within
 /// what docs/http2.md states: the budget (`shared` plus every connection's reserve) plus
-/// `perConnectionOverhead` a connection.
-@Suite("The memory budget under held header lists and bodies", .ownThread, .serialized, .timeLimit(.minutes(2)))
+/// `perConnectionOverhead` a connection. The growth is the whole process's, so the suite runs
+/// with no other marked test beside it (`.ownThread(.alone)`).
+@Suite("The memory budget under held header lists and bodies", .ownThread(.alone), .serialized, .timeLimit(.minutes(2)))
 struct MemoryBudgetTests {
     static let connections = 1_000
     /// What a connection costs beyond the requests it holds (its state machines, HPACK

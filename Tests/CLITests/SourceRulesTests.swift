@@ -65,14 +65,22 @@ struct SourceRulesTests {
         }
     }
 
-    @Test("no test returns early when a tool or the built binary is missing: it is skipped (.enabled(if:)), or fails")
-    func missingToolsSkipOrFail() throws {
+    /// Every Swift file under Tests/, by its path there, with its text.
+    static func testSources() throws -> [(file: String, text: String)] {
         let root = LayerTests.root.appendingPathComponent("Tests")
         let walker = try #require(FileManager.default.enumerator(atPath: root.path))
+        var sources: [(file: String, text: String)] = []
+        for case let file as String in walker where file.hasSuffix(".swift") {
+            sources.append((file, try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)))
+        }
+        return sources
+    }
+
+    @Test("no test returns early when a tool or the built binary is missing: it is skipped (.enabled(if:)), or fails")
+    func missingToolsSkipOrFail() throws {
         var offenders: [String] = []
         var files = 0
-        for case let file as String in walker where file.hasSuffix(".swift") {
-            let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+        for (file, text) in try Self.testSources() {
             offenders += Self.earlyPasses(in: text).map { "\(file): \($0)" }
             files += 1
         }
@@ -115,12 +123,9 @@ struct SourceRulesTests {
 
     @Test("every suite or test with a .timeLimit runs off the cooperative pool (.ownThread), so its body does not wait behind blocked tests")
     func timeLimitedTestsOwnTheirThreads() throws {
-        let root = LayerTests.root.appendingPathComponent("Tests")
-        let walker = try #require(FileManager.default.enumerator(atPath: root.path))
         var offenders: [String] = []
         var limited = 0
-        for case let file as String in walker where file.hasSuffix(".swift") {
-            let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+        for (file, text) in try Self.testSources() {
             offenders += Self.timeLimitsOnThePool(in: text).map { "\(file): \($0)" }
             limited += text.components(separatedBy: ".timeLimit(").count - 1
         }
@@ -130,13 +135,10 @@ struct SourceRulesTests {
 
     @Test("no test work is queued on dispatch's global queue, whose threads Swift's cooperative pool shares (a blocking read there starves it)")
     func noBlockingOnTheGlobalQueue() throws {
-        let root = LayerTests.root.appendingPathComponent("Tests")
-        let walker = try #require(FileManager.default.enumerator(atPath: root.path))
         var offenders: [String] = []
         // Joined here, so that this file does not name it.
         let call = "DispatchQueue.global()" + ".async("
-        for case let file as String in walker where file.hasSuffix(".swift") {
-            let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+        for (file, text) in try Self.testSources() {
             offenders += text.split(separator: "\n").filter { $0.contains(call) }.map { "\(file): \($0.trimmingCharacters(in: .whitespaces))" }
         }
         #expect(offenders == [])

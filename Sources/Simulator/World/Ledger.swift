@@ -199,6 +199,27 @@ package struct Ledger {
         }
     }
 
+    /// A push of message `messageIndex` reached iOS on the device, and (`logged`) the
+    /// extension logged "received" for it: `reachedDevice` and `logged` in one access to
+    /// the record (the phone's `.received` effect says both).
+    @inline(__always)
+    package mutating func received(messageIndex: Int32, isResend: Bool, logged: Bool, at time: SimTime) {
+        let message = Int(messageIndex)
+        if message >= foldedBelow { Self.received(&records[slot(message)], logged: logged, at: time) }
+        guard !isResend else { return }
+        if messageIndex < latestOriginalAtDevice {
+            counts[.reordered] += 1
+        } else {
+            latestOriginalAtDevice = messageIndex
+        }
+    }
+
+    @inline(__always)
+    private static func received(_ record: inout Record, logged: Bool, at time: SimTime) {
+        record.stages |= Stage.reachedDevice
+        if logged, record.loggedAt < 0 { record.loggedAt = time }
+    }
+
     /// The extension logged "received" for message `messageIndex`.
     @inline(__always)
     package mutating func logged(messageIndex: Int32, at time: SimTime) {

@@ -446,8 +446,7 @@ extension World: ProviderEffectLane, APNsEffectLane, DeviceEffectLane {
         switch note {
         case .online, .offline, .bounced: break
         case .received(let message, let isResend, let logged):
-            ledger.reachedDevice(messageIndex: message, isResend: isResend)
-            if logged { ledger.logged(messageIndex: message, at: now) }
+            ledger.received(messageIndex: message, isResend: isResend, logged: logged, at: now)
         case .logUploaded(let atReconnect): logUploaded(at: now, atReconnect: atReconnect)
         case .appUpdated: ledger.counts[.appUpdates] += 1
         case .answerMissed: ledger.counts[.rerequestAnswersMissed] += 1

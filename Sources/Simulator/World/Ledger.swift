@@ -114,9 +114,10 @@ package struct Ledger {
     /// Messages below this index are folded (`recordsOffset + liveFrom`).
     package private(set) var foldedBelow = 0
 
-    /// The record of message `message`, which is not folded.
+    /// The record of message `message`, which is not folded. Wrapping: a message index (an
+    /// `Int32`) less a count of records cannot overflow an `Int`.
     @inline(__always)
-    private func slot(_ message: Int) -> Int { message - recordsOffset }
+    private func slot(_ message: Int) -> Int { message &- recordsOffset }
 
     /// A mail arrived; returns its index (`newMessage(at:folding:)` folds first in a long lane).
     package mutating func newMessage(at time: SimTime) -> Int32 {

@@ -135,57 +135,7 @@ extension World {
         }
         let footprintKB = memoryRandom.next()
         phone.receive(push, footprintKB: footprintKB, at: now, into: &deviceEffects)
-        routeDeliveryEffects(at: now, handedOver: slot, observer: Observer.self)
-    }
-
-    /// `routeDeviceEffects` for what the phone answered a notification handed over from
-    /// `slot`: a delivery's own effects (`.received`, then `.presented` nearly always) are
-    /// routed in this loop, any other one by `routeDeviceEffect`, out of line. Each goes
-    /// through the router all the same; without the other cases (and the messages handled
-    /// at once, which a delivery never sends) beside the two, the loop keeps its state in
-    /// registers and spares the setup the whole routing needs.
-    /// - Complexity: O(effects) amortized.
-    @inline(__always)
-    private mutating func routeDeliveryEffects<Observer: WorldObserver>(at now: SimTime, handedOver slot: PushSlot,
-                                                                        observer: Observer.Type) {
-        var bounced = false
-        // `deviceRouted` counts up from 0 to the buffer's count: the loop's test is the read's bounds
-        // check (the buffer pointer checks it again in debug builds); the count bounds the increment.
-        while UInt(bitPattern: deviceRouted) < UInt(bitPattern: deviceEffects.count) {
-            let effect = deviceEffects.withUnsafeBufferPointer { $0[deviceRouted] }
-            deviceRouted &+= 1
-            Observer.routing(effect, at: now, in: &self)
-            switch effect {
-            case .received(let message, let isResend, let logged):
-                _ = EffectRouter.route(.received(messageIndex: message, isResend: isResend, logged: logged),
-                                       handedOver: slot, at: now, through: &self)
-            case .presented(let message, let isResend, let replacedExisting, let run):
-                _ = EffectRouter.route(.presented(messageIndex: message, isResend: isResend,
-                                                  replacedExisting: replacedExisting, run: run),
-                                       handedOver: slot, at: now, through: &self)
-            case .connected, .disconnected, .deliveryFailed, .logUploaded, .appUpdated, .rerequest, .startDeadline,
-                 .rerequestAnswerMissed, .summaryShown, .notShown, .tokenChanged, .registered, .subscriptionsSynced,
-                 .positionSaved, .background:
-                if routeDeviceEffect(effect, handedOver: slot, at: now) { bounced = true }
-            }
-        }
-        if !bounced { pushPool.free(slot) }
-        if deviceRouted >= World.effectsKept {
-            deviceEffects.removeAll()
-            deviceRouted = 0
-        }
-        // Nothing waits to be handled at once (`sendNow`): only a connection, a disconnection, a
-        // registration and a subscription sync do, and the phone answers none to a notification.
-        #if PUSHSIM_INVARIANTS
-        precondition(pendingNow == nil, "a delivery's effects sent a message to be handled at once")
-        #endif
-    }
-
-    /// Routes one of the phone's effects (`routeDeliveryEffects`' less common ones); answers
-    /// whether the push handed over went back to APNs.
-    @inline(never)
-    private mutating func routeDeviceEffect(_ effect: DeviceEffect, handedOver slot: PushSlot, at now: SimTime) -> Bool {
-        EffectRouter.route(effect, handedOver: slot, at: now, through: &self)
+        routeDeviceEffects(at: now, handedOver: slot, observer: Observer.self)
     }
 
     /// Handles what the user, the device or the provider's schedule does on its own,
@@ -310,7 +260,8 @@ extension World {
     package mutating func routeDeviceEffects<Observer: WorldObserver>(at now: SimTime, handedOver: PushSlot = -1,
                                                                       observer: Observer.Type) {
         var bounced = false
-        // Compared, read and counted as in `routeDeliveryEffects`.
+        // `deviceRouted` counts up from 0 to the buffer's count: the loop's test is the read's bounds
+        // check (the buffer pointer checks it again in debug builds); the count bounds the increment.
         while UInt(bitPattern: deviceRouted) < UInt(bitPattern: deviceEffects.count) {
             let effect = deviceEffects.withUnsafeBufferPointer { $0[deviceRouted] }
             deviceRouted &+= 1

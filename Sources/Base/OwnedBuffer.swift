@@ -81,7 +81,8 @@ public struct OwnedBuffer<Element: BitwiseCopyable> {
     public mutating func append(_ element: Element) {
         if held == capacity { grow(to: held + 1) }
         (base + held).initialize(to: element)
-        held += 1
+        // Below `capacity` (an allocation's count) before: the increment cannot overflow.
+        held &+= 1
     }
 
     /// Adds `count` copies of `element` at the end.

@@ -10,6 +10,8 @@ struct CollapseKeySet {
     private(set) var count = 0
     /// Keys held by recent lanes at their end, halved at each start (`removeAll`).
     private var recentPeak = 0
+    /// The table grows before an insert finds this many keys: 3/4 of its slots, kept with the table.
+    private var growsAt = 48
 
     /// Inserts `key`; returns false when it was already there.
     /// - Complexity: O(1) on average.
@@ -19,18 +21,19 @@ struct CollapseKeySet {
             return !containsZero
         }
         // Grow at 3/4 full: probes stay short.
-        if (count + 1) * 4 > slots.count * 3 { grow() }
+        if count >= growsAt { grow() }
+        // Wrapping: an index below the table's count, and a count below it, cannot overflow.
         let inserted = slots.withUnsafeMutableBufferPointer { table in
-            let mask = table.count - 1
+            let mask = table.count &- 1
             var index = Self.home(of: key, mask: mask)
             while table[index] != 0 {
                 if table[index] == key { return false }
-                index = (index + 1) & mask
+                index = (index &+ 1) & mask
             }
             table[index] = key
             return true
         }
-        if inserted { count += 1 }
+        if inserted { count &+= 1 }
         return inserted
     }
 
@@ -77,6 +80,7 @@ struct CollapseKeySet {
         while (recentPeak + 1) * 4 > fitting * 3 { fitting *= 2 }
         if slots.count > 4 * fitting {
             slots = ContiguousArray(repeating: 0, count: fitting)
+            growsAt = fitting / 4 * 3
         } else if count > 0 {
             slots.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
         }
@@ -91,6 +95,7 @@ struct CollapseKeySet {
     private mutating func grow() {
         let old = slots
         slots = ContiguousArray(repeating: 0, count: old.count * 2)
+        growsAt = slots.count / 4 * 3
         count = 0
         for key in old where key != 0 { _ = insert(key) }
     }

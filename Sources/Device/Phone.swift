@@ -533,15 +533,16 @@ public struct Phone: Sendable {
     /// A push without one (4 in 10 on mail) is answered inline, without the call.
     @inline(__always)
     private mutating func enterNotificationCenter(_ push: PushNotification, at now: SimTime) -> Bool {
-        guard push.hasCollapseID else { return false }
-        return enterNotificationCenterCollapsing(push, at: now)
+        guard let collapseID = push.collapseID else { return false }
+        return enterNotificationCenterCollapsing(key: collapseID.key, position: push.payload.position, at: now)
     }
 
     /// `enterNotificationCenter` for a push with a collapse id: out of line, as the set's insert is long.
+    /// Given the id and the position, not the push: a push passed by address is a copy of it
+    /// in memory at the caller.
     @inline(never)
-    private mutating func enterNotificationCenterCollapsing(_ push: PushNotification, at now: SimTime) -> Bool {
-        guard let collapseID = push.collapseID else { return false }
-        return notificationCenter.enter(key: collapseID.key, position: push.payload.xiva?.position ?? 0, at: now)
+    private mutating func enterNotificationCenterCollapsing(key: UInt64, position: Int32, at now: SimTime) -> Bool {
+        notificationCenter.enter(key: key, position: position, at: now)
     }
 
     private mutating func present(_ push: PushNotification, run: ExtensionRun, at now: SimTime,

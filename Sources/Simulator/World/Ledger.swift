@@ -114,9 +114,10 @@ package struct Ledger {
     /// Messages below this index are folded (`recordsOffset + liveFrom`).
     package private(set) var foldedBelow = 0
 
-    /// The record of message `message`, which is not folded.
+    /// The record of message `message`, which is not folded. Wrapping: a message index (an
+    /// `Int32`) less a count of records cannot overflow an `Int`.
     @inline(__always)
-    private func slot(_ message: Int) -> Int { message - recordsOffset }
+    private func slot(_ message: Int) -> Int { message &- recordsOffset }
 
     /// A mail arrived; returns its index (`newMessage(at:folding:)` folds first in a long lane).
     package mutating func newMessage(at time: SimTime) -> Int32 {
@@ -197,6 +198,27 @@ package struct Ledger {
         } else {
             latestOriginalAtDevice = messageIndex
         }
+    }
+
+    /// A push of message `messageIndex` reached iOS on the device, and (`logged`) the
+    /// extension logged "received" for it: `reachedDevice` and `logged` in one access to
+    /// the record (the phone's `.received` effect says both).
+    @inline(__always)
+    package mutating func received(messageIndex: Int32, isResend: Bool, logged: Bool, at time: SimTime) {
+        let message = Int(messageIndex)
+        if message >= foldedBelow { Self.received(&records[slot(message)], logged: logged, at: time) }
+        guard !isResend else { return }
+        if messageIndex < latestOriginalAtDevice {
+            counts[.reordered] += 1
+        } else {
+            latestOriginalAtDevice = messageIndex
+        }
+    }
+
+    @inline(__always)
+    private static func received(_ record: inout Record, logged: Bool, at time: SimTime) {
+        record.stages |= Stage.reachedDevice
+        if logged, record.loggedAt < 0 { record.loggedAt = time }
     }
 
     /// The extension logged "received" for message `messageIndex`.

@@ -260,9 +260,11 @@ extension World {
     package mutating func routeDeviceEffects<Observer: WorldObserver>(at now: SimTime, handedOver: PushSlot = -1,
                                                                       observer: Observer.Type) {
         var bounced = false
-        while deviceRouted < deviceEffects.count {
-            let effect = deviceEffects[deviceRouted]
-            deviceRouted += 1
+        // `deviceRouted` counts up from 0 to the buffer's count: the loop's test is the read's bounds
+        // check (the buffer pointer checks it again in debug builds); the count bounds the increment.
+        while UInt(bitPattern: deviceRouted) < UInt(bitPattern: deviceEffects.count) {
+            let effect = deviceEffects.withUnsafeBufferPointer { $0[deviceRouted] }
+            deviceRouted &+= 1
             Observer.routing(effect, at: now, in: &self)
             if EffectRouter.route(effect, handedOver: handedOver, at: now, through: &self) { bounced = true }
         }
@@ -432,12 +434,15 @@ extension World: ProviderEffectLane, APNsEffectLane, DeviceEffectLane {
 
     package mutating func presented(messageIndex: Int32, isResend: Bool, replacedExisting: Bool, run: ExtensionRun,
                                    at now: SimTime) -> Bool {
-        switch run {
-        case .ran: break
-        case .notRun: ledger.counts[.extensionNotRun] += 1
-        case .killed: ledger.counts[.extensionKilled] += 1
-        case .timedOut: ledger.counts[.extensionTimedOut] += 1
-        case .hashMismatch: ledger.counts[.hashMismatches] += 1
+        // Nearly every showing is of a run that went well: one comparison, not the switch's table.
+        if run != .ran {
+            switch run {
+            case .ran: break
+            case .notRun: ledger.counts[.extensionNotRun] += 1
+            case .killed: ledger.counts[.extensionKilled] += 1
+            case .timedOut: ledger.counts[.extensionTimedOut] += 1
+            case .hashMismatch: ledger.counts[.hashMismatches] += 1
+            }
         }
         return ledger.presented(messageIndex: messageIndex, isResend: isResend, replacedExisting: replacedExisting, at: now)
     }
@@ -446,8 +451,7 @@ extension World: ProviderEffectLane, APNsEffectLane, DeviceEffectLane {
         switch note {
         case .online, .offline, .bounced: break
         case .received(let message, let isResend, let logged):
-            ledger.reachedDevice(messageIndex: message, isResend: isResend)
-            if logged { ledger.logged(messageIndex: message, at: now) }
+            ledger.received(messageIndex: message, isResend: isResend, logged: logged, at: now)
         case .logUploaded(let atReconnect): logUploaded(at: now, atReconnect: atReconnect)
         case .appUpdated: ledger.counts[.appUpdates] += 1
         case .answerMissed: ledger.counts[.rerequestAnswersMissed] += 1

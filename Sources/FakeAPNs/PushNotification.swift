@@ -234,9 +234,13 @@ public struct PushNotification: Equatable, Sendable, BitwiseCopyable {
         set { pushTypeCode = newValue.rawValue }
     }
 
-    /// True for a push the provider re-sent after a re-request.
+    /// True for a push the provider re-sent after a re-request. The byte is a `Bool`'s own
+    /// (0 or 1, written only from one): read back as it is, without a comparison.
     @inlinable public var isResend: Bool {
-        get { resendCode != 0 }
+        get {
+            assert(resendCode <= 1, "a resend flag's byte written from no Bool")
+            return unsafeBitCast(resendCode, to: Bool.self)
+        }
         set { resendCode = newValue ? 1 : 0 }
     }
 

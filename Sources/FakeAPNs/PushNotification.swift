@@ -189,19 +189,28 @@ public struct PushPayload: Equatable, Sendable, BitwiseCopyable {
 ///
 /// Stored compactly (56 bytes where the optionals and enums made 80) behind the same
 /// properties: it is copied into every effect and every slot that carries it.
+///
+/// Every bit of its 56 bytes is a field's: the push type and the resend flag are whole
+/// bytes and the padding is named. An effect that carries a push (`ProviderEffect`,
+/// `APNsEffect`) then keeps its case in a byte of its own instead of in the push's unused
+/// bits, so taking the push out of an effect, or putting it in, is a plain copy, not a
+/// copy with the case's bits masked off word by word.
 public struct PushNotification: Equatable, Sendable, BitwiseCopyable {
     /// The device token it is addressed to.
     public var token: DeviceToken
     /// The payload.
     public var payload: PushPayload
-    /// `apns-push-type`.
-    public var pushType: PushType
+    /// `pushType`'s raw value (only ever written from a `PushType`).
+    @usableFromInline var pushTypeCode: UInt8
     /// `apns-priority`: 10 (immediately), 5 (power considerations) or 1 (lowest).
     public var priority: UInt8
-    /// True for a push the provider re-sent after a re-request.
-    public var isResend: Bool
+    /// `isResend` as 0 or 1.
+    @usableFromInline var resendCode: UInt8
     /// `expiration`'s case (`expirationAbsent`, …) and whether `collapseID` is set.
     @usableFromInline var headerFlags: UInt8
+    /// The padding before `collapseByteCount`, named (always 0) so it holds no enum's case.
+    @usableFromInline var unusedByte: UInt8 = 0
+    @usableFromInline var unusedHalf: UInt16 = 0
     /// `collapseID`'s fields, 0 when it is nil.
     @usableFromInline var collapseByteCount: Int32
     @usableFromInline var collapseKey: UInt64
@@ -213,6 +222,27 @@ public struct PushNotification: Equatable, Sendable, BitwiseCopyable {
     /// can keep the latest accepted whatever path each copy took. It is APNs's
     /// bookkeeping about one copy, not part of what was sent: `==` ignores it.
     public var acceptedAt: SimTime = -1
+
+    /// `apns-push-type`. The byte is a `PushType`'s own: it is written only from one, and a
+    /// case's raw value is its declaration index, the enum's representation (an
+    /// `init(rawValue:)` here was a call across modules on every read).
+    @inlinable public var pushType: PushType {
+        get {
+            assert(Int(pushTypeCode) < PushType.allCases.count, "a push type's byte written from no push type")
+            return unsafeBitCast(pushTypeCode, to: PushType.self)
+        }
+        set { pushTypeCode = newValue.rawValue }
+    }
+
+    /// True for a push the provider re-sent after a re-request. The byte is a `Bool`'s own
+    /// (0 or 1, written only from one): read back as it is, without a comparison.
+    @inlinable public var isResend: Bool {
+        get {
+            assert(resendCode <= 1, "a resend flag's byte written from no Bool")
+            return unsafeBitCast(resendCode, to: Bool.self)
+        }
+        set { resendCode = newValue ? 1 : 0 }
+    }
 
     @usableFromInline static let expirationMask: UInt8 = 3, expirationAbsent: UInt8 = 0, expirationImmediately: UInt8 = 1,
                                    expirationAt: UInt8 = 2, collapseBit: UInt8 = 4
@@ -273,9 +303,9 @@ public struct PushNotification: Equatable, Sendable, BitwiseCopyable {
                 payload: PushPayload, isResend: Bool = false) {
         self.token = token
         self.payload = payload
-        self.pushType = pushType
+        pushTypeCode = pushType.rawValue
         self.priority = priority
-        self.isResend = isResend
+        resendCode = isResend ? 1 : 0
         headerFlags = 0
         collapseByteCount = collapseID?.byteCount ?? 0
         collapseKey = collapseID?.key ?? 0
@@ -290,9 +320,9 @@ extension PushNotification {
     /// - Complexity: O(1).
     @inlinable
     public static func == (lhs: PushNotification, rhs: PushNotification) -> Bool {
-        lhs.token == rhs.token && lhs.pushType == rhs.pushType && lhs.priority == rhs.priority
+        lhs.token == rhs.token && lhs.pushTypeCode == rhs.pushTypeCode && lhs.priority == rhs.priority
             && lhs.headerFlags == rhs.headerFlags && lhs.expirationInstant == rhs.expirationInstant
             && lhs.collapseKey == rhs.collapseKey && lhs.collapseByteCount == rhs.collapseByteCount
-            && lhs.payload == rhs.payload && lhs.isResend == rhs.isResend
+            && lhs.payload == rhs.payload && lhs.resendCode == rhs.resendCode
     }
 }

@@ -60,6 +60,7 @@ struct HeldPositions: Sendable {
 
     /// The message at `position` (in `forgotten + 1 … lastPosition`).
     /// - Complexity: O(1) under a TTL; O(log runs) without, O(1) in the last run.
+    @inline(__always) // Out of line, each call (a re-sent position) was handed a copy of the queue.
     func messageIndex(at position: Int32) -> Int32 {
         if keepsTimes { return timed[Int(position - forgotten) - 1].messageIndex }
         var low = 0, high = runs.count - 1

@@ -1310,9 +1310,10 @@ struct PushNotificationTests {
     func equalityCoversEveryFieldButTheStamp() {
         let base = push(1, collapseID: CollapseID("a"))
         // Stored compactly: token, payload, pushType, priority, isResend, the header flags
-        // (expiration's case, collapse id sent), the collapse id's byte count and key, the
-        // expiration's instant, acceptedAt.
-        #expect(Mirror(reflecting: base).children.count == 10)
+        // (expiration's case, collapse id sent), the padding's two named fields (always 0:
+        // nothing to compare), the collapse id's byte count and key, the expiration's
+        // instant, acceptedAt.
+        #expect(Mirror(reflecting: base).children.count == 12)
         var stamped = base
         stamped.acceptedAt = 5 * second
         #expect(stamped == base)
@@ -1333,5 +1334,26 @@ struct PushNotificationTests {
         vary { $0.payload.xiva = XivaInfo(position: 3, deviceIDHash: 1) }
         vary { $0.isResend = true }
         for variant in variants { #expect(variant != base, "\(variant)") }
+    }
+
+    @Test("every push type and resend flag reads back as it was written (they are stored as bytes)")
+    func pushTypeAndResendReadBack() {
+        for type in PushType.allCases {
+            for isResend in [false, true] {
+                var copy = push(1)
+                copy.pushType = type
+                copy.isResend = isResend
+                #expect(copy.pushType == type && copy.isResend == isResend)
+                let made = PushNotification(token: DeviceToken(1), pushType: type, payload: copy.payload, isResend: isResend)
+                #expect(made.pushType == type && made.isResend == isResend)
+            }
+        }
+    }
+
+    @Test("a push is 56 bytes, every one a field's (the padding is named)")
+    func pushIsFiftySixBytes() {
+        #expect(MemoryLayout<PushNotification>.size == 56)
+        let named = push(1)
+        #expect(named.unusedByte == 0 && named.unusedHalf == 0)
     }
 }

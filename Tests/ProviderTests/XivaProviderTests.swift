@@ -496,6 +496,16 @@ struct XivaProviderTests {
     }
 }
 
+@Suite("Provider: the effects' layout")
+struct ProviderEffectLayoutTests {
+    @Test("an effect keeps its case in a byte after its largest payload, not in a push's bits (a push moves in and out as a plain copy)")
+    func caseInAByteOfItsOwn() {
+        // The largest payload, `.retry`'s push, attempt and delay, is 72 bytes; a push with
+        // unused bits (a Bool's, an enum's, padding) would hold the case there, in 72.
+        #expect(MemoryLayout<ProviderEffect>.size == 73)
+    }
+}
+
 @Suite("Provider: XivaProvider retries, tokens, outages and subscriptions")
 struct XivaProviderChainTests {
 

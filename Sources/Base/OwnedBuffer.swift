@@ -85,6 +85,17 @@ public struct OwnedBuffer<Element: BitwiseCopyable> {
         held &+= 1
     }
 
+    /// Adds `count` elements at the end, made by `element` in order, the room checked once.
+    /// - Complexity: O(`count`).
+    @inlinable @inline(__always)
+    public mutating func append(count added: Int, _ element: () throws -> Element) rethrows {
+        guard added > 0 else { return }
+        if held + added > capacity { grow(to: held + added) }
+        // `added` more fit from `held` on (just checked): each is written once, in order.
+        for offset in 0..<added { (base + held + offset).initialize(to: try element()) }
+        held += added
+    }
+
     /// Adds `count` copies of `element` at the end.
     /// - Complexity: O(`count`).
     public mutating func append(repeating element: Element, count added: Int) {

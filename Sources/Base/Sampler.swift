@@ -73,18 +73,37 @@ public struct Sampler {
         }
     }
 
+    /// Bits of a uniform's steps (`nextUnitIntervalSteps`, 2⁻⁵³ each) below its table point:
+    /// u × 4096 is steps × 2⁻⁴¹ exactly (53 − 12 bits), so its whole part is `steps >> 41`
+    /// and what is past it `steps mod 2⁴¹ × 2⁻⁴¹`, the same doubles as converting u × 4096,
+    /// without the conversion's range checks.
+    @usableFromInline static let fractionBits: UInt64 = 41
+
     @inlinable @inline(__always)
     func sampleTabulated(_ rng: inout SplitMix64) -> SimDuration {
-        let u = rng.nextUnitInterval()
-        let x = u * Double(Self.points)
-        let index = Int(x)
+        let steps = rng.nextUnitIntervalSteps()
+        // At most 2⁵³ >> 41 = 4096 (= points): fits.
+        let index = Int(truncatingIfNeeded: steps >> Self.fractionBits)
         guard index >= Self.exactBins, index < Self.points - Self.exactBins else {
+            let u = Double(steps) * 0x1.0p-53
             return Distribution.rounded(median * Foundation.exp(sigma * standardNormalQuantile(u)))
         }
+        let fraction = Double(steps & ((1 << Self.fractionBits) - 1)) * 0x1.0p-41
         // The guard keeps index + 1 inside the table: no bounds checks needed.
         return table.withUnsafeBufferPointer { points in
             let low = points[index]
-            return Distribution.rounded(low + (points[index + 1] - low) * (x - Double(index)))
+            return Distribution.rounded(low + (points[index + 1] - low) * fraction)
+        }
+    }
+
+    /// `count` draws appended to `draws`, in stream order: `sample` `count` times, with the
+    /// distribution's kind looked up and the buffer's room checked once.
+    /// - Complexity: O(`count`).
+    @inlinable
+    public func sample(_ count: Int, into draws: inout OwnedBuffer<SimDuration>, _ rng: inout SplitMix64) {
+        switch kind {
+        case .tabulated: draws.append(count: count) { sampleTabulated(&rng) }
+        case .constant, .exponential, .uniform: draws.append(count: count) { sample(&rng) }
         }
     }
 }

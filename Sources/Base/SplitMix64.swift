@@ -32,6 +32,14 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
     /// - Complexity: O(1).
     @inlinable
     public mutating func nextUnitInterval() -> Double {
-        Double((next() >> 11) + 1) * 0x1.0p-53
+        Double(nextUnitIntervalSteps()) * 0x1.0p-53
+    }
+
+    /// The next `nextUnitInterval()` in steps of 2⁻⁵³ (1 ... 2⁵³): the same draw as a
+    /// whole number, whose bits split it exactly (a table's index and the fraction past it).
+    /// - Complexity: O(1).
+    @inlinable
+    public mutating func nextUnitIntervalSteps() -> UInt64 {
+        (next() >> 11) + 1
     }
 }

@@ -20,6 +20,30 @@ struct SamplerTests {
         #expect(a.next() == b.next())
     }
 
+    @Test("a table draw is the interpolation at u × 4096, to the bit, and a batch of draws is the draws one by one")
+    func tableDrawsAreTheInterpolationAtTheUniform() {
+        let distribution = Distribution.lognormal(median: 400_000, sigma: 1)
+        let sampler = Sampler(distribution)
+        var drawn = SplitMix64(seed: 12), uniforms = SplitMix64(seed: 12)
+        for _ in 0..<100_000 {
+            // The interpolation as first written: from the double u, converted.
+            let u = uniforms.nextUnitInterval()
+            let x = u * Double(Sampler.points)
+            let index = Int(x)
+            let expected = index >= Sampler.exactBins && index < Sampler.points - Sampler.exactBins
+                ? Distribution.rounded(sampler.table[index] + (sampler.table[index + 1] - sampler.table[index]) * (x - Double(index)))
+                : Distribution.rounded(400_000 * Foundation.exp(standardNormalQuantile(u)))
+            #expect(sampler.sample(&drawn) == expected)
+        }
+        for sampled in [sampler, Sampler(.exponential(mean: 1_000)), Sampler(.uniform(min: 5, max: 9))] {
+            var one = SplitMix64(seed: 5), batch = SplitMix64(seed: 5)
+            var draws = OwnedBuffer<SimDuration>(capacity: 1)
+            sampled.sample(37, into: &draws, &batch)
+            #expect(Array(draws) == (0..<37).map { _ in sampled.sample(&one) })
+            #expect(one.next() == batch.next())
+        }
+    }
+
     @Test("no draw passes longestPossibleDraw, which the extreme uniforms reach", arguments: [
         Distribution.constant(7), .exponential(mean: 1_000_000), .uniform(min: 10, max: 20),
         .lognormal(median: 400_000, sigma: 1), .lognormal(median: 400_000, sigma: 0),

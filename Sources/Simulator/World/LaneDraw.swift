@@ -176,17 +176,39 @@ package struct LaneDraw: TimelineDraw {
     /// `capacity` or the lane is done.
     /// - Complexity: O(n × k) for n entries from k sources.
     package mutating func fill(_ buffer: inout ContiguousArray<TimelineEntry>, upTo capacity: Int) {
-        while buffer.count < capacity {
-            var first = 0
-            var firstTime = heads[0].time
-            for source in 1..<Self.sourceCount where heads[source].time < firstTime {
-                first = source
-                firstTime = heads[source].time
+        // Drawn a chunk at a time, then appended at once: the buffer's room and ownership
+        // are checked once a chunk instead of once an entry.
+        withUnsafeTemporaryAllocation(of: TimelineEntry.self, capacity: Self.chunk) { chunk in
+            while buffer.count < capacity {
+                let room = Swift.min(chunk.count, capacity - buffer.count)
+                var drawn = 0
+                // `drawn < room <= chunk.count`: every write is inside the chunk.
+                while drawn < room, let entry = nextEntry() {
+                    chunk.initializeElement(at: drawn, to: entry)
+                    drawn += 1
+                }
+                buffer.append(contentsOf: UnsafeBufferPointer(start: chunk.baseAddress, count: drawn))
+                guard drawn == room else { return }
             }
-            guard firstTime != .max else { return }
-            buffer.append(heads[first])
-            advance(TimelinePhase(rawValue: UInt8(first))!, from: firstTime)
         }
+    }
+
+    /// Entries `fill` draws before appending them.
+    private static let chunk = 64
+
+    /// The next entry in the agenda's order, drawing its source's next; nil once the lane is done.
+    @inline(__always)
+    private mutating func nextEntry() -> TimelineEntry? {
+        var first = 0
+        var firstTime = heads[0].time
+        for source in 1..<Self.sourceCount where heads[source].time < firstTime {
+            first = source
+            firstTime = heads[source].time
+        }
+        guard firstTime != .max else { return nil }
+        let entry = heads[first]
+        advance(TimelinePhase(rawValue: UInt8(first))!, from: firstTime)
+        return entry
     }
 
     /// The next mail's arrival: in bursts under `mailBursts`, else the Poisson process's.
@@ -196,6 +218,8 @@ package struct LaneDraw: TimelineDraw {
     }
 
     /// Draws the next entry of phase `phase`'s source after its last one, at `now` (0 at the start).
+    /// Inlined in `fill`, once per entry: no call, and the phase known from the merge.
+    @inline(__always)
     private mutating func advance(_ phase: TimelinePhase, from now: SimTime) {
         var next = TimelineEntry(time: .max, event: .launch)
         switch phase {

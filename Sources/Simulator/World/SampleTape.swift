@@ -91,7 +91,7 @@ package struct SampleTape {
     private mutating func extend() -> SimDuration {
         if values.count < Self.capacity {
             let count = Swift.min(Self.drawnAhead, Self.capacity - values.count)
-            for _ in 0..<count { values.append(sampler.sample(&source)) }
+            sampler.sample(count, into: &values, &source)
             let value = values[cursor]
             cursor += 1
             return value

@@ -1,6 +1,7 @@
 // swift-tools-version: 6.0
 // PushSim: a deterministic simulator of end-to-end iOS push delivery.
-// No third-party packages: the toolchain, Foundation and Swift Testing only.
+// No third-party packages: the toolchain, Foundation and Swift Testing only. The modules of the
+// executable import FoundationEssentials and Glibc, never Foundation (docs/architecture.md).
 //
 // The modules are the layers (docs/architecture.md draws them); a dependency points
 // down only, so a loop between layers is a compile error:

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A random length of time, as scenario files describe one.
 public enum Distribution: Sendable, Equatable {
@@ -18,7 +19,7 @@ public enum Distribution: Sendable, Equatable {
         case .constant(let value): Double(value)
         case .exponential(let mean): Double(mean)
         case .uniform(let low, let high): (Double(low) + Double(high)) / 2
-        case .lognormal(let median, let sigma): Double(median) * Foundation.exp(sigma * sigma / 2)
+        case .lognormal(let median, let sigma): Double(median) * Glibc.exp(sigma * sigma / 2)
         }
     }
 
@@ -45,14 +46,14 @@ public enum Distribution: Sendable, Equatable {
         case .constant(let value):
             return value
         case .exponential(let mean):
-            return Self.rounded(-Double(mean) * Foundation.log(0x1.0p-53))
+            return Self.rounded(-Double(mean) * Glibc.log(0x1.0p-53))
         case .uniform(_, let high):
             return high
         case .lognormal(let median, let sigma):
             // The quantile is monotone: its extremes are at the ends of (0, 1].
             let extreme = max(sigma * standardNormalQuantile(1), sigma * standardNormalQuantile(0x1.0p-53))
             // One microsecond over: the table's interpolation and rounding stay below it.
-            return Self.rounded(Double(median) * Foundation.exp(extreme) + 1)
+            return Self.rounded(Double(median) * Glibc.exp(extreme) + 1)
         }
     }
 
@@ -64,14 +65,14 @@ public enum Distribution: Sendable, Equatable {
         case .constant(let value):
             return value
         case .exponential(let mean):
-            return Self.rounded(-Double(mean) * Foundation.log(rng.nextUnitInterval()))
+            return Self.rounded(-Double(mean) * Glibc.log(rng.nextUnitInterval()))
         case .uniform(let low, let high):
             return low + SimDuration(Double(high - low) * (1 - rng.nextUnitInterval()) + 0.5)
         case .lognormal(let median, let sigma):
             // Inversion needs one uniform and, away from the tails, no log or cos: the
             // latency hops draw this per push, so it is the simulator's hottest math.
             let normal = standardNormalQuantile(rng.nextUnitInterval())
-            return Self.rounded(Double(median) * Foundation.exp(sigma * normal))
+            return Self.rounded(Double(median) * Glibc.exp(sigma * normal))
         }
     }
 }
@@ -90,13 +91,13 @@ public func standardNormalQuantile(_ p: Double) -> Double {
     let d = (7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00, 3.754408661907416e+00)
     let low = 0.02425
     if p < low {
-        let q = (-2 * Foundation.log(p)).squareRoot()
+        let q = (-2 * Glibc.log(p)).squareRoot()
         return (((((c.0 * q + c.1) * q + c.2) * q + c.3) * q + c.4) * q + c.5)
             / ((((d.0 * q + d.1) * q + d.2) * q + d.3) * q + 1)
     }
     if p > 1 - low {
         // p = 1 exactly (the uniform's top) would be +∞: clamp to the next double below 1.
-        let q = (-2 * Foundation.log(max(1 - p, 0x1.0p-53))).squareRoot()
+        let q = (-2 * Glibc.log(max(1 - p, 0x1.0p-53))).squareRoot()
         return -(((((c.0 * q + c.1) * q + c.2) * q + c.3) * q + c.4) * q + c.5)
             / ((((d.0 * q + d.1) * q + d.2) * q + d.3) * q + 1)
     }

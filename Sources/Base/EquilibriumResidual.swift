@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension Distribution {
     /// What is left, at a time chosen independently of the process, of the period
@@ -30,7 +31,7 @@ extension Distribution {
             covering = (a * a + rng.nextUnitInterval() * (b * b - a * a)).squareRoot()
         case .lognormal(let median, let sigma):
             let normal = standardNormalQuantile(rng.nextUnitInterval())
-            covering = Double(median) * Foundation.exp(sigma * sigma + sigma * normal)
+            covering = Double(median) * Glibc.exp(sigma * sigma + sigma * normal)
         }
         // nextUnitInterval is in (0, 1]: a positive fraction of the covering period.
         let remaining = (rng.nextUnitInterval() * covering).rounded(.up)

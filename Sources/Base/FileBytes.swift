@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Why a file could not be read, in a few words ("no such file").
 package struct FileReadError: Error, Equatable {
@@ -41,7 +42,7 @@ package enum FileBytes {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = chunk.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress, $0.count) }
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
             if count > 0 {
                 guard count <= limit - bytes.count else {
                     throw FileReadError(reason: "larger than \(sizeText(limit)), the most pushsim reads")

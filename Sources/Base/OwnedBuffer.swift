@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A growable buffer of plain values that one owner writes without a uniqueness check
 /// per write.

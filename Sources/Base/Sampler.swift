@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A distribution prepared for the hot path. Log-normal draws are the costly ones
 /// (a quantile function and an `exp` per push hop), so they read a 4096-point table
@@ -47,7 +48,7 @@ public struct Sampler {
         var table = ContiguousArray<Double>(repeating: 0, count: Self.points + 1)
         for index in 1..<Self.points {
             let p = Double(index) / Double(Self.points)
-            table[index] = Double(median) * Foundation.exp(sigma * standardNormalQuantile(p))
+            table[index] = Double(median) * Glibc.exp(sigma * standardNormalQuantile(p))
         }
         self.table = table
         self.median = Double(median)
@@ -65,7 +66,7 @@ public struct Sampler {
         case .constant:
             return low
         case .exponential:
-            return Distribution.rounded(-width * Foundation.log(rng.nextUnitInterval()))
+            return Distribution.rounded(-width * Glibc.log(rng.nextUnitInterval()))
         case .uniform:
             return low + SimDuration(width * (1 - rng.nextUnitInterval()) + 0.5)
         case .tabulated:
@@ -86,7 +87,7 @@ public struct Sampler {
         let index = Int(truncatingIfNeeded: steps >> Self.fractionBits)
         guard index >= Self.exactBins, index < Self.points - Self.exactBins else {
             let u = Double(steps) * 0x1.0p-53
-            return Distribution.rounded(median * Foundation.exp(sigma * standardNormalQuantile(u)))
+            return Distribution.rounded(median * Glibc.exp(sigma * standardNormalQuantile(u)))
         }
         let fraction = Double(steps & ((1 << Self.fractionBits) - 1)) * 0x1.0p-41
         // The guard keeps index + 1 inside the table: no bounds checks needed.

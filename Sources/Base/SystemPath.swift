@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The system calls PushSim makes on paths, each handed the path's own bytes
 /// (`SystemText`): a path given as `r\xff` is opened, created or renamed as `r\xff`,
@@ -8,42 +9,42 @@ package enum SystemPath {
     /// `open(2)`.
     /// - Complexity: O(n) in the path's length.
     package static func open(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 {
-        SystemText.withCString(path) { Foundation.open($0, flags, mode) }
+        SystemText.withCString(path) { Glibc.open($0, flags, mode) }
     }
 
     /// `mkdir(2)`.
     /// - Complexity: O(n) in the path's length.
     package static func mkdir(_ path: String, _ mode: mode_t) -> Int32 {
-        SystemText.withCString(path) { Foundation.mkdir($0, mode) }
+        SystemText.withCString(path) { Glibc.mkdir($0, mode) }
     }
 
     /// `rmdir(2)`.
     /// - Complexity: O(n) in the path's length.
     @discardableResult
-    package static func rmdir(_ path: String) -> Int32 { SystemText.withCString(path) { Foundation.rmdir($0) } }
+    package static func rmdir(_ path: String) -> Int32 { SystemText.withCString(path) { Glibc.rmdir($0) } }
 
     /// `unlink(2)`.
     /// - Complexity: O(n) in the path's length.
     @discardableResult
-    package static func unlink(_ path: String) -> Int32 { SystemText.withCString(path) { Foundation.unlink($0) } }
+    package static func unlink(_ path: String) -> Int32 { SystemText.withCString(path) { Glibc.unlink($0) } }
 
     /// `rename(2)`.
     /// - Complexity: O(n) in the paths' length.
     @discardableResult
     package static func rename(_ from: String, _ to: String) -> Int32 {
-        SystemText.withCString(from) { source in SystemText.withCString(to) { Foundation.rename(source, $0) } }
+        SystemText.withCString(from) { source in SystemText.withCString(to) { Glibc.rename(source, $0) } }
     }
 
     /// `link(2)`.
     /// - Complexity: O(n) in the paths' length.
     package static func link(_ from: String, _ to: String) -> Int32 {
-        SystemText.withCString(from) { source in SystemText.withCString(to) { Foundation.link(source, $0) } }
+        SystemText.withCString(from) { source in SystemText.withCString(to) { Glibc.link(source, $0) } }
     }
 
     /// `access(2)`.
     /// - Complexity: O(n) in the path's length.
     package static func access(_ path: String, _ mode: Int32) -> Int32 {
-        SystemText.withCString(path) { Foundation.access($0, mode) }
+        SystemText.withCString(path) { Glibc.access($0, mode) }
     }
 
     /// `stat(2)` (following symbolic links); nil when it fails (errno says why).

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Bytes the system hands over as names (command-line arguments, so file paths) kept
 /// exactly as given inside a `String`. Linux file names are bytes, not text: `r\xff` is

@@ -1,5 +1,6 @@
 import Base
-import Foundation
+import FoundationEssentials
+import Glibc
 import ScenarioFormat
 import Simulator
 
@@ -106,11 +107,11 @@ package enum BenchCommand {
         threads           \(threads)
         messages          \(messages)  (summed over strategies)
         events            \(result.events)
-        wall time s       \(String(format: "%.2f", seconds))
+        wall time s       \(DecimalText.fixed(seconds, digits: 2))
         messages/s        \(number(Double(messages) / seconds))
         messages/s/thread \(number(Double(messages) / seconds / Double(threads)))
         events/s          \(number(Double(result.events) / seconds))
-        peak memory MB    \(String(format: "%.1f", peakMB))
+        peak memory MB    \(DecimalText.fixed(peakMB, digits: 1))
 
         """)
         return .success

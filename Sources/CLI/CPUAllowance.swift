@@ -1,5 +1,6 @@
 import Base
-import Foundation
+import FoundationEssentials
+import Glibc
 import Reports
 
 /// How many CPUs this process may really use: the default of `--threads`. A Slurm
@@ -34,8 +35,14 @@ package enum CPUAllowance {
     /// no limit (a quota of -1).
     /// - Complexity: O(n) in the texts' length.
     package static func cgroupV1Limit(quota: String, period: String) -> Int? {
-        limit(quota: quota.trimmingCharacters(in: .whitespacesAndNewlines),
-              period: period.trimmingCharacters(in: .whitespacesAndNewlines))
+        limit(quota: trimmed(quota), period: trimmed(period))
+    }
+
+    /// `text` without the white space and line ends around it (a cgroup file ends in `\n`).
+    private static func trimmed(_ text: String) -> String {
+        let start = text.firstIndex { !$0.isWhitespace } ?? text.endIndex
+        let end = text.lastIndex { !$0.isWhitespace }.map(text.index(after:)) ?? start
+        return String(text[start..<end])
     }
 
     private static func limit(quota: String, period: String) -> Int? {

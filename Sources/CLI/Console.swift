@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Where a command reads and writes: a scenario given as `-` from `input`, results
 /// to `out`, messages to `err`. Injected so tests can run the CLI in-process.

@@ -1,5 +1,5 @@
 import Base
-import Foundation
+import FoundationEssentials
 import Reports
 import Simulator
 import Studies
@@ -159,6 +159,6 @@ package enum DiffCommand {
     /// A p-value in the table: three significant digits, "< 0.0001" below.
     /// - Complexity: O(1).
     static func probability(_ p: Double) -> String {
-        p < 0.0001 ? "< 0.0001" : String(format: p < 0.01 ? "%.2g" : "%.3f", p)
+        p < 0.0001 ? "< 0.0001" : p < 0.01 ? DecimalText.significant(p, digits: 2) : DecimalText.fixed(p, digits: 3)
     }
 }

@@ -1,5 +1,5 @@
 import Base
-import Foundation
+import FoundationEssentials
 import Reports
 import ScenarioFormat
 import Simulator
@@ -173,7 +173,7 @@ package enum FitCommand {
             nodesOut = try FitStudy.nodes(design, simulate: { try simulate($0, 0..<$0.devices, threads, [], nil).result }) { number, seconds in
                 if quiet { return }
                 let values = design.overrides[number].map { UserText.escape($0.path + "=" + $0.valueText) }.joined(separator: " ")
-                console.err("point \(number + 1)/\(design.scenarios.count): \(values) (\(String(format: "%.1f", seconds)) s)\n")
+                console.err("point \(number + 1)/\(design.scenarios.count): \(values) (\(DecimalText.fixed(seconds, digits: 1)) s)\n")
             }
         } catch {
             return RunCommand.simulationFailed(error, console: console)
@@ -223,7 +223,7 @@ package enum FitCommand {
             let guess = study.guesses[number / 2], elapsed = ContinuousClock.now - started
             console.err("guess \(number / 2 + 1)/\(study.guesses.count) at \(number % 2 == 0 ? "low" : "high"): "
                         + UserText.escape(guess.path + "=" + guess.text(number % 2 == 0 ? guess.low : guess.high))
-                        + " (\(String(format: "%.1f", Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)) s)\n")
+                        + " (\(DecimalText.fixed(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18, digits: 1)) s)\n")
         }
         return FitGuess.effects(study.guesses, results: results, measured: design.measured)
     }

@@ -1,5 +1,5 @@
 import Base
-import Foundation
+import FoundationEssentials
 import Reports
 import Simulator
 import Studies

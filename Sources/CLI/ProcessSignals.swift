@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Reports
 
 /// Signals that would end the process without a word on a broken stream: ignored at

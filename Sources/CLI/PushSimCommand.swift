@@ -1,5 +1,5 @@
 import Base
-import Foundation
+import FoundationEssentials
 
 /// Exit codes, as BSD's sysexits.h names them.
 public enum ExitCode: Int32, Sendable {
@@ -83,14 +83,18 @@ public enum PushSimCommand {
     /// Where the COMMANDS list's summaries start: past the longest name (`describe-log`) and two spaces.
     package static let commandColumn = (commands.map(\.name.count).max() ?? 0) + 2
 
+    /// One line a command: its name, padded to `commandColumn`, and its summary.
+    private static let commandLines = (commands.map { ($0.name, $0.summary) } + [("help", "Show help for a command")])
+        .map { (name: String, summary: String) in "  " + name + String(repeating: " ", count: commandColumn - name.count) + summary }
+        .joined(separator: "\n")
+
     package static let help = """
     OVERVIEW: \(abstract)
 
     USAGE: pushsim <command> [options]
 
     COMMANDS:
-    \((commands.map { ($0.name, $0.summary) } + [("help", "Show help for a command")])
-        .map { "  " + $0.0.padding(toLength: commandColumn, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n"))
+    \(commandLines)
 
     EXAMPLES:
       pushsim run scenarios/mail-january-february.json

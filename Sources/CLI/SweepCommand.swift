@@ -1,5 +1,5 @@
 import Base
-import Foundation
+import FoundationEssentials
 import Reports
 import ScenarioFormat
 import SendLog
@@ -203,7 +203,7 @@ package enum SweepCommand {
                 let elapsed = ContinuousClock.now - started
                 let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
                 let values = zip(grid.axes, indices).map { UserText.escape($0.path + "=" + $0.texts[$1]) }.joined(separator: " ")
-                console.err("point \(number + 1)/\(grid.count): \(values) (\(String(format: "%.1f", seconds)) s)\n")
+                console.err("point \(number + 1)/\(grid.count): \(values) (\(DecimalText.fixed(seconds, digits: 1)) s)\n")
             }
         }
         return points

@@ -1,5 +1,5 @@
 import Base
-import Foundation
+import FoundationEssentials
 import ScenarioFormat
 import Simulator
 
@@ -93,7 +93,7 @@ package enum ValidateCommand {
     /// else three significant digits.
     /// - Complexity: O(1).
     package static func count(_ value: Double) -> String {
-        value >= 100 ? RunCost.count(value) : String(format: "%.3g", value)
+        value >= 100 ? RunCost.count(value) : DecimalText.significant(value, digits: 3)
     }
 
     /// A rough length of time: under a second, or about so many seconds, minutes, hours or days.
@@ -103,8 +103,8 @@ package enum ValidateCommand {
         case ..<1: "under a second"
         case ..<90: "about \(Int(seconds.rounded())) s"
         case ..<(90 * 60): "about \(Int((seconds / 60).rounded())) min"
-        case ..<(48 * 3600): String(format: "about %.1f h", seconds / 3600)
-        default: String(format: "about %.0f days", seconds / 86_400)
+        case ..<(48 * 3600): "about \(DecimalText.fixed(seconds / 3600, digits: 1)) h"
+        default: "about \(DecimalText.fixed(seconds / 86_400, digits: 0)) days"
         }
     }
 }

@@ -1,5 +1,5 @@
 import Base
-import Foundation
+import FoundationEssentials
 import FakeAPNs
 import Simulator
 import Transport
@@ -168,8 +168,8 @@ extension ServeService {
         for pair in target[target.index(after: mark)...].split(separator: "&") {
             // `=x` and `=` have an empty name: kept as parts, never a missing first part.
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            query[String(parts[0]).removingPercentEncoding ?? String(parts[0])] =
-                parts.count > 1 ? String(parts[1]).removingPercentEncoding ?? String(parts[1]) : ""
+            let value = parts.count > 1 ? PercentDecoding.decoded(parts[1]) ?? String(parts[1]) : ""
+            query[PercentDecoding.decoded(parts[0]) ?? String(parts[0])] = value
         }
         return (String(target[..<mark]), query)
     }

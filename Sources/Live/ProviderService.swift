@@ -1,6 +1,6 @@
 import Base
 import FakeAPNs
-import Foundation
+import FoundationEssentials
 import Simulator
 import Transport
 

@@ -1,3 +1,5 @@
+import Base
+
 /// RFC 4180 CSV: comma-separated, CRLF-free (LF line ends, which RFC 4180 readers
 /// accept), fields quoted only when they must be.
 package enum CSV {
@@ -5,7 +7,7 @@ package enum CSV {
     package static func field(_ text: String) -> String {
         // By scalar: "\r\n" is one Character, equal to neither "\r" nor "\n".
         guard text.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        return "\"" + text.replacing(every: "\"", with: "\"\"") + "\""
     }
 
     /// One record.

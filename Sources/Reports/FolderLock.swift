@@ -1,5 +1,6 @@
 import Base
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// An exclusive lock on an output folder for one whole write (`ReportWriter`): two
 /// pushsims writing into one `--out` at once each rename their files one by one, and

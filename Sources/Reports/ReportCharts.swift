@@ -89,7 +89,7 @@ package enum ReportCharts {
         let reasons = LossReason.allCases.filter { reason in result.aggregates.contains { $0.lost(reason) > 0 } }
         let categories = [StackedBarChart.Category(label: "delivered", colour: Palette.delivered),
                           .init(label: "summarized", colour: Palette.summarized)]
-            + reasons.map { StackedBarChart.Category(label: "lost: " + $0.columnName.replacingOccurrences(of: "_", with: " "),
+            + reasons.map { StackedBarChart.Category(label: "lost: " + $0.columnName.replacing(every: "_", with: " "),
                                                      colour: Palette.lost($0)) }
             + [.init(label: "pending", colour: Palette.pending)]
         let bars = zip(result.strategies, result.aggregates).map { strategy, aggregate in
@@ -110,7 +110,7 @@ package enum ReportCharts {
                                           valueLabels: nil)
         }
         return GroupedBarChart(id: "funnel", title: "The delivery funnel: share of messages reaching each stage",
-                               groups: stages.map { $0.stage.replacingOccurrences(of: "_", with: " ") },
+                               groups: stages.map { $0.stage.replacing(every: "_", with: " ") },
                                xLabel: "stage of the delivery chain", yAxis: Axis.linear("share of messages (%)", covering: 0...100),
                                series: series)
     }

@@ -132,7 +132,7 @@ package enum ReportPage {
         // The first sentence when it is short, else the words that fit, then an ellipsis.
         let limit = 120
         var summary = String(text.prefix(limit))
-        if let stop = summary.range(of: ". ") {
+        if let stop = summary.firstRange(of: ". ") {
             summary = String(summary[..<stop.lowerBound]) + "."
         } else {
             if let space = summary.lastIndex(of: " ") { summary = String(summary[..<space]) }
@@ -198,7 +198,7 @@ package enum ReportPage {
 
     private static func funnelTable(result: SimulationResult) -> String {
         let rows = Reports.funnelStages.map { stage, count in
-            [stage.replacingOccurrences(of: "_", with: " ")]
+            [stage.replacing(every: "_", with: " ")]
                 + result.aggregates.map { "\(count.total(in: $0)) (\(percent(count.total(in: $0), $0[.messages])))" }
         }
         return table(["stage"] + result.strategies.map(\.label), rows, caption: "Messages reaching each stage (share of messages)")

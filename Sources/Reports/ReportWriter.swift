@@ -1,5 +1,6 @@
 import Base
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Writes every file PushSim writes (reports, partial results, sweeps, JUnit), whole or
 /// not at all: each goes to a temporary name in the target folder and is renamed into
@@ -265,7 +266,7 @@ public enum ReportWriter {
         guard descriptor >= 0 else { return reason(errno) }
         var rest = bytes[...]
         while !rest.isEmpty {
-            let count = rest.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+            let count = rest.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
                 let problem = reason(errno)

@@ -291,7 +291,7 @@ public struct Reports: Sendable {
         ]
         // Chain counters only where they happened, like the loss reasons: most runs have few.
         for counter in ChainCounter.allCases where aggregates.contains(where: { $0.chain[counter] != 0 }) {
-            rows.append((counter.columnName.replacingOccurrences(of: "_", with: " "), aggregates.map { String($0.chain[counter]) }))
+            rows.append((counter.columnName.replacing(every: "_", with: " "), aggregates.map { String($0.chain[counter]) }))
         }
         // APNs's faults only where they happened: requests that met each, retries, given up.
         let faults = APNsFaultKind.allCases.filter { kind in
@@ -299,13 +299,13 @@ public struct Reports: Sendable {
         }
         if !faults.isEmpty { rows.append(("APNs faults: met / retried / given up", aggregates.map { _ in "" })) }
         for kind in faults {
-            rows.append(("  " + kind.columnName.replacingOccurrences(of: "_", with: " "), aggregates.map { aggregate in
+            rows.append(("  " + kind.columnName.replacing(every: "_", with: " "), aggregates.map { aggregate in
                 APNsFaultMeasure.allCases.map { String(aggregate.faults[kind, $0]) }.joined(separator: " / ")
             }))
         }
         // The background pushes' fates, where some were sent (`background.csv`).
         for counter in BackgroundCounter.allCases where aggregates.contains(where: { $0.background[counter] != 0 }) {
-            rows.append(("background " + counter.columnName.replacingOccurrences(of: "_", with: " "),
+            rows.append(("background " + counter.columnName.replacing(every: "_", with: " "),
                          aggregates.map { String($0.background[counter]) }))
         }
         let title = "\(scenario.name): \(Counted.phrase(scenario.devices, "device")), \(Counted.phrase(scenario.dayCount, "day")) from \(scenario.start), "

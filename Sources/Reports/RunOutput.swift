@@ -42,7 +42,7 @@ package struct RunOutput {
         return (["pushsim"] + arguments).map { argument in
             guard argument.isEmpty || !argument.unicodeScalars.allSatisfy(plain.contains) else { return argument }
             guard argument.unicodeScalars.contains(where: { SystemText.escapedByte($0) != nil }) else {
-                return "'" + argument.replacingOccurrences(of: "'", with: "'\\''") + "'"
+                return "'" + argument.replacing(every: "'", with: "'\\''") + "'"
             }
             var quoted = "$'"
             for scalar in argument.unicodeScalars {

@@ -1,5 +1,6 @@
 import Base
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// SIGINT, SIGTERM and SIGHUP while `ReportWriter` writes: during the temporary files
@@ -49,7 +50,7 @@ package enum WritePhaseSignals {
                 let signal = pending.exchange(0, ordering: .sequentiallyConsistent)
                 if signal != 0 {
                     // Dies of the signal it was sent, now that the folder is whole.
-                    Foundation.signal(signal, SIG_DFL)
+                    Glibc.signal(signal, SIG_DFL)
                     raise(signal)
                 }
             }
@@ -119,7 +120,7 @@ package enum WritePhaseSignals {
     private static func free(_ array: inout UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ count: Int) {
         guard let pointers = array else { return }
         array = nil
-        for index in 0..<count { Foundation.free(pointers[index]) }
+        for index in 0..<count { Glibc.free(pointers[index]) }
         pointers.deallocate()
     }
 }

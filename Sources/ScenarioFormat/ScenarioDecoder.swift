@@ -1,7 +1,8 @@
 import Base
 import Device
 import FakeAPNs
-import Foundation
+import FoundationEssentials
+import Glibc
 import Provider
 import Simulator
 
@@ -153,7 +154,8 @@ public enum ScenarioDecoder {
             let nameReader = try top.required(Top.name)
             let name = try nameReader.string()
             guard !name.isEmpty, name.count <= 100,
-                  name.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0)) }),
+                  name.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+                      || "-_.".unicodeScalars.contains($0) }),
                   name != ".", name != ".." else {
                 throw nameReader.invalid("a name is 1–100 letters, digits, '-', '_' or '.' (it names the report folder)")
             }

@@ -1,5 +1,6 @@
 import Base
-import Foundation
+import FoundationEssentials
+import Glibc
 import Simulator
 
 /// One `--set PATH=VALUE`: a field of the scenario changed for one run without editing

@@ -1,5 +1,6 @@
 import Base
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Reads a send log (CSV with a header, docs/send-log.md) one row at a time, from a file
 /// or from bytes, holding one line and a 64 KiB read buffer whatever the log's length.
@@ -151,7 +152,7 @@ public final class SendLogReader {
         }
         while true {
             let count = buffer.withUnsafeMutableBytes { raw in
-                Foundation.read(descriptor, raw.baseAddress! + end, raw.count - end)
+                Glibc.read(descriptor, raw.baseAddress! + end, raw.count - end)
             }
             if count > 0 {
                 end += count

@@ -1,5 +1,6 @@
 import Base
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 extension SendLogReplay {
@@ -163,7 +164,7 @@ extension SendLogReplay {
         deinit { close() }
 
         func close() {
-            if descriptor >= 0 { _ = Foundation.close(descriptor) }
+            if descriptor >= 0 { _ = Glibc.close(descriptor) }
             descriptor = -1
         }
 

@@ -1,5 +1,6 @@
 import Base
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What a send log's preparation made of its rows (`SendLogReplay.prepare`): counts only,
 /// never an id.

@@ -159,6 +159,21 @@ struct LayerTests {
         }
     }
 
+    @Test("no module of pushsim imports Foundation, whose internationalization and ICU every command would load; FoundationEssentials does")
+    func executableLeavesFoundationOut() throws {
+        for layer in Self.layers {
+            let folder = Self.root.appendingPathComponent("Sources/" + layer)
+            #expect(try Self.imports(in: folder, among: ["Foundation"]).isEmpty, "\(layer) imports Foundation: import FoundationEssentials")
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushsim-foundation-scan-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data("import FoundationEssentials\n".utf8).write(to: directory.appendingPathComponent("A.swift"))
+        #expect(try Self.imports(in: directory, among: ["Foundation"]).isEmpty, "FoundationEssentials is not Foundation")
+        try Data(["import", "struct", "Foundation.URL"].joined(separator: " ").utf8).write(to: directory.appendingPathComponent("B.swift"))
+        #expect(try Self.imports(in: directory, among: ["Foundation"]) == ["Foundation"])
+    }
+
     @Test("the import scan sees every form of import of a package module, and nothing else")
     func importScanSeesEveryForm() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushsim-layer-scan-\(UUID().uuidString)")

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One labelled mark on an axis.
 package struct Tick: Equatable {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The shape of a line's point markers. Each strategy gets its own (as its own colour), so
 /// lines stay apart where colours do not: in print, for a reader who cannot tell two

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Simulator
 
 /// Colours for charts. Okabe & Ito's palette (distinct under the common colour-vision
@@ -50,7 +51,7 @@ package enum Palette {
         guard digits.count == 6 else { return "#000000" }
         func channel(_ offset: Int) -> Double {
             let value = Double(Int(String(decoding: digits[offset..<offset + 2], as: UTF8.self), radix: 16) ?? 0) / 255
-            return value <= 0.03928 ? value / 12.92 : Foundation.pow((value + 0.055) / 1.055, 2.4)
+            return value <= 0.03928 ? value / 12.92 : Glibc.pow((value + 0.055) / 1.055, 2.4)
         }
         let luminance = 0.2126 * channel(0) + 0.7152 * channel(2) + 0.0722 * channel(4)
         return luminance > 0.23 ? "#000000" : "#FFFFFF"

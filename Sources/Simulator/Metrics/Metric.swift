@@ -1,5 +1,6 @@
 import Base
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A rate PushSim reports for a strategy: a ratio of two counts summed over users.
 /// Declared once: `summary.csv`'s rate columns, their standard errors, `compare.csv`,
@@ -152,8 +153,8 @@ public func studentTQuantile(_ p: Double, degreesOfFreedom: Int) -> Double {
 /// Abramowitz and Stegun 26.7.3 (ν odd) and 26.7.4 (ν even), θ = atan(t / √ν).
 /// - Complexity: O(ν).
 package func studentTCentralProbability(_ t: Double, degreesOfFreedom: Int) -> Double {
-    let theta = Foundation.atan(t / Double(degreesOfFreedom).squareRoot())
-    let sine = Foundation.sin(theta), cosine = Foundation.cos(theta), cosineSquared = cosine * cosine
+    let theta = Glibc.atan(t / Double(degreesOfFreedom).squareRoot())
+    let sine = Glibc.sin(theta), cosine = Glibc.cos(theta), cosineSquared = cosine * cosine
     var term = 1.0, sum = 1.0
     if degreesOfFreedom % 2 == 1 {
         guard degreesOfFreedom > 1 else { return 2 * theta / Double.pi }

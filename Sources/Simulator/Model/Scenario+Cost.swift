@@ -225,7 +225,7 @@ public struct RunCost: Sendable, Equatable {
     /// A count with thousands separators below 10¹⁸, else in scientific notation.
     /// - Complexity: O(1).
     package static func count(_ value: Double) -> String {
-        guard value < 1e18 else { return String(format: "%.3g", value) }
+        guard value < 1e18 else { return DecimalText.significant(value, digits: 3) }
         let digits = String(Int64(value.rounded()))
         var grouped = ""
         for (index, digit) in digits.enumerated() {

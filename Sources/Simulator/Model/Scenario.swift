@@ -1,6 +1,6 @@
 import Base
 import Device
-import Foundation
+import FoundationEssentials
 import Provider
 
 /// Mail for one user: Poisson arrivals whose rate follows the hour of day and

@@ -1,5 +1,6 @@
 import Base
-import Foundation
+import FoundationEssentials
+import Glibc
 import Kernel
 
 /// Something that happens whatever the strategy does: the user, the device or the
@@ -142,7 +143,7 @@ package struct UserTimeline {
     /// - Complexity: O(1).
     package static func nextRare(after now: SimTime, perDay: Double, horizon: SimTime,
                          _ random: inout SplitMix64) -> SimTime? {
-        let gap = -Foundation.log(random.nextUnitInterval()) * Double(TimeUnit.day) / perDay
+        let gap = -Glibc.log(random.nextUnitInterval()) * Double(TimeUnit.day) / perDay
         guard gap < Double(horizon) else { return nil }
         let next = now + max(1, SimTime(gap.rounded(.up)))
         return next < horizon ? next : nil

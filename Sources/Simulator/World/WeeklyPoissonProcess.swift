@@ -1,5 +1,6 @@
 import Base
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A non-homogeneous Poisson process whose rate follows the hour of day and the
 /// weekday: one user's mail arrivals, or their app launches. Drawn by thinning
@@ -50,7 +51,7 @@ package struct WeeklyPoissonProcess {
         guard peakRate > 0 else { return nil }
         while true {
             // Scaling the rate only shortens the candidate gaps; the thinning ratio is unchanged.
-            let gap = -Foundation.log(rng.nextUnitInterval()) / candidateRate
+            let gap = -Glibc.log(rng.nextUnitInterval()) / candidateRate
             // Past the horizon of any run: stop rather than overflow.
             guard gap < 1e15 else { return nil }
             // `gap.rounded(.up)` without libm's call: the gap is at least 0 (-0 rounds to 0 either way).

@@ -1,7 +1,7 @@
 import Base
 import Device
 import FakeAPNs
-import Foundation
+import FoundationEssentials
 import Kernel
 import Provider
 

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Simulator
 
 /// How a rate moved between two independent runs (`pushsim diff`): new − old, with

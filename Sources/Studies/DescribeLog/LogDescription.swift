@@ -1,5 +1,6 @@
 import Base
-import Foundation
+import FoundationEssentials
+import Glibc
 import Simulator
 
 /// What `pushsim describe-log` estimates from a send log's alert pushes: the rhythm

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension FitStudy {
     /// The goodness of fit at the mode (docs/fit.md, "Method", step 8), three checks:

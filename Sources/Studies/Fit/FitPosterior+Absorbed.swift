@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What the fitted fields absorb of the simulation's own error (docs/fit.md, "Method", step 7).
 ///

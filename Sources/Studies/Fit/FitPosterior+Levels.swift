@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension FitPosterior {
     /// A fitted figure's level at the mode (docs/fit.md, "Method", step 8): how far its measured

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The fit's inference over a design of simulated points (docs/fit.md, "Method"): each
 /// statistic's pooled simulated figure is smoothed over the design's nodes by a low-degree

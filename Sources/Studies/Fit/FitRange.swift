@@ -24,7 +24,7 @@ package struct FitRange: Sendable, Equatable {
             ScenarioError(.invalidValue(message), file: option + " " + UserText.escape(argument), path: "", location: nil)
         }
         self.argument = argument
-        guard let equals = argument.firstIndex(of: "="), let dots = argument.range(of: "..", range: equals..<argument.endIndex) else {
+        guard let equals = argument.firstIndex(of: "="), let dots = argument[equals...].firstRange(of: "..") else {
             throw fail("expected PATH=LOW..HIGH, e.g. connectivity.offline.mean=10m..2h or device.launches.perDay=1..8")
         }
         path = String(argument[..<equals])

@@ -47,12 +47,12 @@ extension FitReport {
         html += "<section id=\"days\">\n<h2>Measured against fitted, day by day</h2>\n"
         for statistic in series.statistics {
             if let chart = dayChart(statistic) {
-                let caption = statistic.name.replacingOccurrences(of: "_", with: " ")
+                let caption = statistic.name.replacing(every: "_", with: " ")
                 html += "<figure>\n<figcaption>" + e(caption) + "</figcaption>\n" + chart.svg()
                     + "<p class=\"note\">\(e(statistic.summary)). Points: measured, with their 95% sampling interval; line: the "
                     + "simulation at the fitted values, shaded where 95% of measured figures would fall." + e(levelNote(statistic)) + "</p>\n</figure>\n"
             } else {
-                html += "<p class=\"empty\">" + e(statistic.name.replacingOccurrences(of: "_", with: " ")) + ": the same on every day, "
+                html += "<p class=\"empty\">" + e(statistic.name.replacing(every: "_", with: " ")) + ": the same on every day, "
                     + "measured and simulated at every point (0, or a share's 1), so it tells the points nothing and is not fitted.</p>\n"
             }
         }
@@ -111,7 +111,7 @@ extension FitReport {
             fitted.band?.append((x, shown(residual.fitted - spread), shown(residual.fitted + spread)))
         }
         let ys = measured.errorBars.flatMap { [$0.lower, $0.upper] } + (fitted.band ?? []).flatMap { [$0.lower, $0.upper] }
-        var yAxis = Axis.linear(statistic.name.replacingOccurrences(of: "_", with: " ") + (statistic.isShare ? " (%)" : ""),
+        var yAxis = Axis.linear(statistic.name.replacing(every: "_", with: " ") + (statistic.isShare ? " (%)" : ""),
                                 covering: (ys.min() ?? 0)...(ys.max() ?? scale))
         yAxis.domain = max(0, yAxis.domain.lowerBound)...min(scale * statistic.range.upperBound, yAxis.domain.upperBound)
         yAxis.ticks.removeAll { !yAxis.domain.contains($0.value) }

@@ -20,7 +20,7 @@ extension FitReport {
                 points.append((Double(entry.day), residual.withinLevel))
                 ys.append(residual.withinLevel)
             }
-            series.append(LineChart.Series(label: statistic.name.replacingOccurrences(of: "_", with: " "), colour: Palette.series(index + 1),
+            series.append(LineChart.Series(label: statistic.name.replacing(every: "_", with: " "), colour: Palette.series(index + 1),
                                            points: points, markers: true, marker: markers[index % markers.count]))
         }
         let band = LineChart.Series(label: "95% of a day's residuals (±1.96)", colour: Palette.series(0),

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension FitPosterior {
     /// A measured day the heavy-tailed likelihood discounts: its figures sit so far from the

@@ -1,5 +1,5 @@
 import Base
-import Foundation
+import FoundationEssentials
 import Reports
 import ScenarioFormat
 import Simulator
@@ -158,7 +158,7 @@ package struct FitStudy: Sendable {
     }
 
     /// `text` in single quotes for a shell, a quote inside written '\\''.
-    static func shellQuoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+    static func shellQuoted(_ text: String) -> String { "'" + text.replacing(every: "'", with: "'\\''") + "'" }
 
     /// Whether an error at scenario path `errorPath` is about the field at `path` or an
     /// object on the way to it (`nosuch` of `nosuch.field`).

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Linear algebra on the fit's small square matrices (one row per measured figure, four
 /// at most): no library for sizes this small.

@@ -101,7 +101,7 @@ package struct SweepAxis: Sendable {
     /// The ends of `A..B` with A and B integers (plain digits, optionally negative), else nil.
     /// - Complexity: O(n) in the text's length.
     package static func integerRange(_ text: String) -> (low: Int64, high: Int64)? {
-        guard let dots = text.range(of: "..") else { return nil }
+        guard let dots = text.firstRange(of: "..") else { return nil }
         func integer(_ part: Substring) -> Int64? {
             let digits = part.hasPrefix("-") ? part.dropFirst() : part
             guard !digits.isEmpty, digits.count <= 15, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }

@@ -1,3 +1,4 @@
+import Base
 import Reports
 import Simulator
 
@@ -139,7 +140,7 @@ package struct SweepReport {
                 : zip(grid.axes.dropFirst(), group.key).map { "\($0.name) = \($0.texts[$1])" }.joined(separator: ", ")
             let ys = series.flatMap { $0.points.compactMap(\.y) + $0.errorBars.flatMap { [$0.lower, $0.upper] } }
             guard let low = ys.min(), let high = ys.max() else { return (caption, nil) }
-            var yAxis = Axis.linear(metric.name.replacingOccurrences(of: "_", with: " ") + (isShare ? " (%)" : " (APNs requests per mail)"),
+            var yAxis = Axis.linear(metric.name.replacing(every: "_", with: " ") + (isShare ? " (%)" : " (APNs requests per mail)"),
                                     covering: low...high)
             if isShare {
                 // No share is below 0% or above 100%: the axis stops there, as report.html's does.
@@ -234,7 +235,7 @@ package struct SweepReport {
         html += "</dl>\n</header>\n"
         for metric in Self.chartedMetrics {
             let charts = charts(metric)
-            html += "<section id=\"\(metric.name)\">\n<h2>\(e(metric.name.replacingOccurrences(of: "_", with: " ")))</h2>\n"
+            html += "<section id=\"\(metric.name)\">\n<h2>\(e(metric.name.replacing(every: "_", with: " ")))</h2>\n"
             guard charts.contains(where: { $0.chart != nil }) else {
                 html += "<p class=\"empty\">No chart: \(e(emptyReason(metric)))</p>\n</section>\n"
                 continue

@@ -192,12 +192,7 @@ package struct Ledger {
     package mutating func reachedDevice(messageIndex: Int32, isResend: Bool) {
         let message = Int(messageIndex)
         if message >= foldedBelow { records[slot(message)].stages |= Stage.reachedDevice }
-        guard !isResend else { return }
-        if messageIndex < latestOriginalAtDevice {
-            counts[.reordered] += 1
-        } else {
-            latestOriginalAtDevice = messageIndex
-        }
+        originalReachedDevice(messageIndex, isResend: isResend)
     }
 
     /// A push of message `messageIndex` reached iOS on the device, and (`logged`) the
@@ -207,6 +202,12 @@ package struct Ledger {
     package mutating func received(messageIndex: Int32, isResend: Bool, logged: Bool, at time: SimTime) {
         let message = Int(messageIndex)
         if message >= foldedBelow { Self.received(&records[slot(message)], logged: logged, at: time) }
+        originalReachedDevice(messageIndex, isResend: isResend)
+    }
+
+    /// Counts an original (not `isResend`) reaching the device after a later one: reordering.
+    @inline(__always)
+    private mutating func originalReachedDevice(_ messageIndex: Int32, isResend: Bool) {
         guard !isResend else { return }
         if messageIndex < latestOriginalAtDevice {
             counts[.reordered] += 1

@@ -3,15 +3,20 @@
 /// with one multiply where `Set` would run SipHash, and a reused set keeps its
 /// table: the phone inserts one key per notification shown.
 struct CollapseKeySet {
+    /// A new set's table, and the smallest a reused one is made anew at.
+    private static let initialSlots = 64
     /// 0 marks an empty slot; the key 0 itself is kept in `containsZero`.
-    private var slots = ContiguousArray<UInt64>(repeating: 0, count: 64)
+    private var slots = ContiguousArray<UInt64>(repeating: 0, count: initialSlots)
     private var containsZero = false
     /// Keys in the set.
     private(set) var count = 0
     /// Keys held by recent lanes at their end, halved at each start (`removeAll`).
     private var recentPeak = 0
     /// The table grows before an insert finds this many keys: 3/4 of its slots, kept with the table.
-    private var growsAt = 48
+    private var growsAt = threshold(initialSlots)
+
+    /// Keys a table of `slots` holds before it grows: 3/4 of them, so probes stay short.
+    private static func threshold(_ slots: Int) -> Int { slots / 4 * 3 }
 
     /// Inserts `key`; returns false when it was already there.
     /// - Complexity: O(1) on average.
@@ -76,11 +81,11 @@ struct CollapseKeySet {
         // one much larger than recent lanes needed (their peak, halved at each start) is
         // made anew at that size.
         recentPeak = Swift.max(count, recentPeak / 2)
-        var fitting = 64
-        while (recentPeak + 1) * 4 > fitting * 3 { fitting *= 2 }
+        var fitting = Self.initialSlots
+        while recentPeak >= Self.threshold(fitting) { fitting *= 2 }
         if slots.count > 4 * fitting {
             slots = ContiguousArray(repeating: 0, count: fitting)
-            growsAt = fitting / 4 * 3
+            growsAt = Self.threshold(fitting)
         } else if count > 0 {
             slots.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
         }
@@ -95,7 +100,7 @@ struct CollapseKeySet {
     private mutating func grow() {
         let old = slots
         slots = ContiguousArray(repeating: 0, count: old.count * 2)
-        growsAt = slots.count / 4 * 3
+        growsAt = Self.threshold(slots.count)
         count = 0
         for key in old where key != 0 { _ = insert(key) }
     }

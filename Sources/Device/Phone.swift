@@ -164,9 +164,31 @@ public struct PhoneConfiguration: Sendable, Equatable {
 /// Extension with its saved position, Notification Center, and the app's
 /// registration, subscription and analytics state.
 public struct Phone: Sendable {
+    /// What showing a push's notification later needs of the push: a waiting invocation keeps
+    /// this (24 bytes), not the whole request (56), and a delivery reads no more of its slot.
+    private struct Shown: Sendable {
+        var messageIndex: Int32
+        /// The push's position (0: not numbered).
+        var position: Int32
+        /// The collapse id's key, when `hasCollapseID`.
+        var collapseKey: UInt64
+        var hasCollapseID: Bool
+        var isResend: Bool
+
+        @inline(__always)
+        init(_ push: PushNotification) {
+            messageIndex = push.payload.messageIndex
+            position = push.payload.position
+            collapseKey = push.collapseID?.key ?? 0
+            hasCollapseID = push.hasCollapseID
+            isResend = push.isResend
+        }
+    }
+
     private struct Invocation: Sendable {
         var id: Int32
-        var push: PushNotification
+        /// The push whose invocation waits.
+        var shown: Shown
         var position: Int32
         var gap: Int32
     }
@@ -425,7 +447,9 @@ public struct Phone: Sendable {
         if let bounds = configuration.copyBounds { forgetUnmatchable(bounds: bounds, at: now) }
     }
 
-    /// What iOS and the extension do with a push received online.
+    /// What iOS and the extension do with a push received online. Every way to a showing of
+    /// the push's own notification ends at the one `present` below: Notification Center's
+    /// insert is written out once on the delivery's path.
     @inline(__always)
     private mutating func show(_ push: PushNotification, footprintKB: Int64, at now: SimTime,
                                into effects: inout OwnedBuffer<DeviceEffect>) {
@@ -442,49 +466,56 @@ public struct Phone: Sendable {
             effects.append(.notShown(messageIndex: message, .displayOff))
             return
         }
-        guard eligibility.supportsServiceExtension, push.payload.mutableContent, push.payload.hasAlert else {
+        let run: ExtensionRun
+        if !(eligibility.supportsServiceExtension && push.payload.mutableContent && push.payload.hasAlert) {
             effects.append(.received(messageIndex: message, isResend: push.isResend, logged: false))
-            present(push, run: .notRun, at: now, into: &effects)
-            return
-        }
-        // Killed before it could log or save: iOS shows the original.
-        guard footprintKB <= configuration.memoryLimitKB else {
+            run = .notRun
+        } else if footprintKB > configuration.memoryLimitKB {
+            // Killed before it could log or save: iOS shows the original.
             effects.append(.received(messageIndex: message, isResend: push.isResend, logged: false))
-            present(push, run: .killed, at: now, into: &effects)
-            return
-        }
-        // Step 1 comes before the log: a payload that is not the provider's is not logged.
-        effects.append(.received(messageIndex: message, isResend: push.isResend, logged: push.payload.fromProvider))
-        let serviceExtension = appUpdated ? configuration.updatedExtension ?? configuration.serviceExtension
-                                          : configuration.serviceExtension
-        let decision: ExtensionDecision
-        if configuration.reportsSavedPosition {
-            // The same position saved again for a new device id is news too: the
-            // numbering it belongs to changed.
-            let saved = storage
-            decision = serviceExtension.process(push.payload, deviceID: deviceID, deviceIDHash: deviceIDHash,
-                                                storage: &storage)
-            if storage != saved { effects.append(.positionSaved(storage.lastNotificationPosition)) }
+            run = .killed
         } else {
-            decision = serviceExtension.process(push.payload, deviceID: deviceID, deviceIDHash: deviceIDHash,
-                                                storage: &storage)
+            // Step 1 comes before the log: a payload that is not the provider's is not logged.
+            effects.append(.received(messageIndex: message, isResend: push.isResend, logged: push.payload.fromProvider))
+            let serviceExtension = appUpdated ? configuration.updatedExtension ?? configuration.serviceExtension
+                                              : configuration.serviceExtension
+            let decision: ExtensionDecision
+            if configuration.reportsSavedPosition {
+                // The same position saved again for a new device id is news too: the
+                // numbering it belongs to changed.
+                let saved = storage
+                decision = serviceExtension.process(push.payload, deviceID: deviceID, deviceIDHash: deviceIDHash,
+                                                    storage: &storage)
+                if storage != saved { effects.append(.positionSaved(storage.lastNotificationPosition)) }
+            } else {
+                decision = serviceExtension.process(push.payload, deviceID: deviceID, deviceIDHash: deviceIDHash,
+                                                    storage: &storage)
+            }
+            switch decision {
+            case .showAsIs(.deviceIDHashMismatch):
+                run = .hashMismatch
+            case .showAsIs:
+                run = .ran
+            case .summary(let missed):
+                let position = push.payload.xiva?.position ?? 0
+                presentSummary(Shown(push), fromPosition: position - missed, toPosition: position, at: now, into: &effects)
+                return
+            case .rerequest(let position, let gap):
+                let id = nextInvocation
+                nextInvocation &+= 1
+                invocations.append(Invocation(id: id, shown: Shown(push), position: position, gap: gap))
+                if configuration.copyBounds != nil { recentRerequests.append((now, position - gap)) }
+                effects.append(.rerequest(position: position, gap: gap, invocation: id))
+                effects.append(.startDeadline(invocation: id, after: configuration.extensionTimeLimit))
+                return
+            }
         }
-        switch decision {
-        case .showAsIs(.deviceIDHashMismatch):
-            present(push, run: .hashMismatch, at: now, into: &effects)
-        case .showAsIs:
-            present(push, run: .ran, at: now, into: &effects)
-        case .summary(let missed):
-            let position = push.payload.xiva?.position ?? 0
-            presentSummary(push, fromPosition: position - missed, toPosition: position, at: now, into: &effects)
-        case .rerequest(let position, let gap):
-            let id = nextInvocation
-            nextInvocation &+= 1
-            invocations.append(Invocation(id: id, push: push, position: position, gap: gap))
-            if configuration.copyBounds != nil { recentRerequests.append((now, position - gap)) }
-            effects.append(.rerequest(position: position, gap: gap, invocation: id))
-            effects.append(.startDeadline(invocation: id, after: configuration.extensionTimeLimit))
+        // Notification Center's insert inlined here, the path of nearly every showing.
+        var replaced = false
+        if let collapseID = push.collapseID {
+            replaced = notificationCenter.enter(key: collapseID.key, position: push.payload.position, at: now)
         }
+        effects.append(.presented(messageIndex: message, isResend: push.isResend, replacedExisting: replaced, run: run))
     }
 
     /// The provider answered a re-request. Success shows the push (the re-sent
@@ -495,10 +526,10 @@ public struct Phone: Sendable {
                                                 into effects: inout OwnedBuffer<DeviceEffect>) {
         guard let waiting = takeInvocation(invocation) else { return }
         if ok && isOnline {
-            present(waiting.push, run: .ran, at: now, into: &effects)
+            present(waiting.shown, run: .ran, at: now, into: &effects)
         } else {
             if ok { effects.append(.rerequestAnswerMissed(invocation: invocation)) }
-            presentSummary(waiting.push, fromPosition: waiting.position - waiting.gap,
+            presentSummary(waiting.shown, fromPosition: waiting.position - waiting.gap,
                            toPosition: waiting.position, at: now, into: &effects)
         }
     }
@@ -508,7 +539,7 @@ public struct Phone: Sendable {
     public mutating func extensionDeadline(invocation: Int32, at now: SimTime,
                                            into effects: inout OwnedBuffer<DeviceEffect>) {
         guard let waiting = takeInvocation(invocation) else { return }
-        present(waiting.push, run: .timedOut, at: now, into: &effects)
+        present(waiting.shown, run: .timedOut, at: now, into: &effects)
     }
 
     private mutating func takeInvocation(_ id: Int32) -> Invocation? {
@@ -532,9 +563,9 @@ public struct Phone: Sendable {
     /// Adds to Notification Center; an entry with the same collapse id is replaced.
     /// A push without one (4 in 10 on mail) is answered inline, without the call.
     @inline(__always)
-    private mutating func enterNotificationCenter(_ push: PushNotification, at now: SimTime) -> Bool {
-        guard let collapseID = push.collapseID else { return false }
-        return enterNotificationCenterCollapsing(key: collapseID.key, position: push.payload.position, at: now)
+    private mutating func enterNotificationCenter(_ shown: Shown, at now: SimTime) -> Bool {
+        guard shown.hasCollapseID else { return false }
+        return enterNotificationCenterCollapsing(key: shown.collapseKey, position: shown.position, at: now)
     }
 
     /// `enterNotificationCenter` for a push with a collapse id: out of line, as the set's insert is long.
@@ -545,16 +576,16 @@ public struct Phone: Sendable {
         notificationCenter.enter(key: key, position: position, at: now)
     }
 
-    private mutating func present(_ push: PushNotification, run: ExtensionRun, at now: SimTime,
+    private mutating func present(_ shown: Shown, run: ExtensionRun, at now: SimTime,
                                   into effects: inout OwnedBuffer<DeviceEffect>) {
-        effects.append(.presented(messageIndex: push.payload.messageIndex, isResend: push.isResend,
-                                  replacedExisting: enterNotificationCenter(push, at: now), run: run))
+        effects.append(.presented(messageIndex: shown.messageIndex, isResend: shown.isResend,
+                                  replacedExisting: enterNotificationCenter(shown, at: now), run: run))
     }
 
-    private mutating func presentSummary(_ push: PushNotification, fromPosition: Int32, toPosition: Int32, at now: SimTime,
+    private mutating func presentSummary(_ shown: Shown, fromPosition: Int32, toPosition: Int32, at now: SimTime,
                                          into effects: inout OwnedBuffer<DeviceEffect>) {
-        effects.append(.summaryShown(messageIndex: push.payload.messageIndex, fromPosition: fromPosition,
+        effects.append(.summaryShown(messageIndex: shown.messageIndex, fromPosition: fromPosition,
                                      toPosition: toPosition,
-                                     replacedExisting: enterNotificationCenter(push, at: now)))
+                                     replacedExisting: enterNotificationCenter(shown, at: now)))
     }
 }

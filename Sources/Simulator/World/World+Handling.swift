@@ -79,7 +79,8 @@ extension World {
                                                                           observer: Observer.Type) {
         ledger.rerequestEnded(invocation: invocation)
         phone.receiveRerequestAnswer(invocation: invocation, ok: ok, at: now, into: &deviceEffects)
-        routeDeviceEffects(at: now, observer: Observer.self)
+        // The answer or the deadline, whichever comes second, finds the invocation ended: nothing to route.
+        if deviceRouted < deviceEffects.count { routeDeviceEffects(at: now, observer: Observer.self) }
     }
 
     /// The extension's time for invocation `invocation` is up.
@@ -88,7 +89,8 @@ extension World {
                                                                            observer: Observer.Type) {
         ledger.rerequestEnded(invocation: invocation)
         phone.extensionDeadline(invocation: invocation, at: now, into: &deviceEffects)
-        routeDeviceEffects(at: now, observer: Observer.self)
+        // As for the answer: after it, the deadline finds nothing waiting.
+        if deviceRouted < deviceEffects.count { routeDeviceEffects(at: now, observer: Observer.self) }
     }
 
     /// The user taps message `message`'s notification: it is opened, and the app launches.

@@ -67,6 +67,7 @@ public struct APNsServer: Sendable {
         /// When the stored notification expires.
         var storedUntil: SimTime = 0
         /// GCRA's theoretical arrival time for the rate limit; 0 lets the first request through.
+        /// The token that asked last keeps it in `rateArrival` instead (`rateToken`).
         var theoreticalArrival: SimTime = 0
     }
 
@@ -85,6 +86,11 @@ public struct APNsServer: Sendable {
         + MemoryLayout<ContiguousArray<PushNotification>>.stride
 
     private var tokens: ContiguousArray<TokenState> = []
+    /// The token whose GCRA arrival time is `rateArrival`, not its `theoreticalArrival` (-1:
+    /// none). A world's requests go to one token at a time: each request then writes this
+    /// field, not `tokens`, whose every write is a check that its storage is not shared.
+    private var rateToken = -1
+    private var rateArrival: SimTime = 0
     /// The one notification kept for each token's offline device, where `hasStored`
     /// says so: apart from `tokens`, so reading a token's state copies no push.
     /// Never shrunk, like `powerBatches`.
@@ -131,6 +137,7 @@ public struct APNsServer: Sendable {
             index += 1
         }
         tokens.removeAll(keepingCapacity: true)
+        rateToken = -1
     }
 
     /// `reset(configuration:seed:)` with the same configuration and seed 0.
@@ -281,10 +288,19 @@ public struct APNsServer: Sendable {
     /// conforming one moves it on by one interval. Integers only.
     @inline(__always)
     private mutating func takeRateCredit(_ index: Int, _ limit: APNsRateLimit, at now: SimTime) -> Bool {
-        let arrival = tokens[index].theoreticalArrival
+        if index != rateToken { moveRateArrival(to: index) }
+        let arrival = rateArrival
         guard arrival - now <= limit.tolerance else { return false }
-        tokens[index].theoreticalArrival = max(arrival, now) + limit.interval
+        rateArrival = max(arrival, now) + limit.interval
         return true
+    }
+
+    /// Puts `rateToken`'s arrival time back into its state and takes token `index`'s out.
+    @inline(never)
+    private mutating func moveRateArrival(to index: Int) {
+        if rateToken >= 0 { tokens[rateToken].theoreticalArrival = rateArrival }
+        rateToken = index
+        rateArrival = tokens[index].theoreticalArrival
     }
 
     /// The checks APNs makes before it accepts a request, in a fixed order.

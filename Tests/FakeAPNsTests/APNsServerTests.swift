@@ -869,6 +869,24 @@ struct APNsRateLimitTests {
         }
     }
 
+    @Test("each token keeps its own credit while requests alternate between tokens, and a reset forgets it")
+    func alternatingTokens() {
+        var apns = server(limited, knowing: [DeviceToken(1), DeviceToken(2)])
+        var effects: OwnedBuffer<APNsEffect> = []
+        for message: Int32 in 1...4 {
+            #expect(apns.receive(push(message), at: 0, into: &effects) == .ok)
+            #expect(apns.receive(push(message, to: DeviceToken(2)), at: 0, into: &effects) == .ok)
+        }
+        #expect(apns.receive(push(5), at: 0, into: &effects) == .failure(.tooManyRequests))
+        #expect(apns.receive(push(5, to: DeviceToken(2)), at: 0, into: &effects) == .failure(.tooManyRequests))
+        #expect(apns.receive(push(6, to: DeviceToken(2)), at: second, into: &effects) == .ok)
+        #expect(apns.receive(push(6), at: second, into: &effects) == .ok)
+        // Token 1 spent its credit last; a fresh one gets its whole burst again.
+        apns.reset()
+        apns.register(DeviceToken(1))
+        for message: Int32 in 7...10 { #expect(apns.receive(push(message), at: second, into: &effects) == .ok) }
+    }
+
     @Test("check order: a 400 and a 410 come before 429 and use no credit")
     func order() {
         var apns = server(limited, knowing: [DeviceToken(1), DeviceToken(2)])

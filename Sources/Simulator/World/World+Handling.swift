@@ -365,7 +365,10 @@ extension World: ProviderEffectLane, APNsEffectLane, DeviceEffectLane {
     package var end: SimTime { scenario.duration }
 
     /// A request leaves the provider: the network loses it (the provider's timeout
-    /// fires) or it reaches APNs after the provider-to-APNs latency.
+    /// fires) or it reaches APNs after the provider-to-APNs latency. Inlined into the
+    /// provider's routing: called, the push was copied out of its effect onto the stack
+    /// to be passed by address, 20 stores a request.
+    @inline(__always)
     package mutating func sendToAPNs(_ push: PushNotification, attempt: Int32, at now: SimTime) {
         // The router's `.sent` note of this request, taken here (`note(_:at:)`).
         ledger.pushSent(push, isRetry: attempt > 0)
@@ -392,6 +395,8 @@ extension World: ProviderEffectLane, APNsEffectLane, DeviceEffectLane {
         // A request leaving, nearly every note, is noted by `sendToAPNs`, which the router calls
         // next with the same push (`isRetry` is `attempt > 0`): one call a request, not two.
         if case .sent = note { return }
+        // A re-request answered with re-sends, nearly every answer, counts nothing: no call.
+        if case .rerequestAnswered(ok: true) = note { return }
         noteSeldom(note, at: now)
     }
 

@@ -219,10 +219,11 @@ extension World {
     package mutating func routeProviderEffects<Observer: WorldObserver>(at now: SimTime, returnDelay: SimDuration,
                                                                         observer: Observer.Type) {
         self.returnDelay = returnDelay
-        // By index: iterating the array itself would retain it on every call.
-        while providerRouted < providerEffects.count {
-            let effect = providerEffects[providerRouted]
-            providerRouted += 1
+        // By index: iterating the array itself would retain it on every call. As the phone's
+        // (`routeDeviceEffects`): the loop's test is the read's bounds check.
+        while UInt(bitPattern: providerRouted) < UInt(bitPattern: providerEffects.count) {
+            let effect = providerEffects.withUnsafeBufferPointer { $0[providerRouted] }
+            providerRouted &+= 1
             Observer.routing(effect, at: now, in: &self)
             EffectRouter.route(effect, at: now, through: &self)
         }
@@ -243,9 +244,10 @@ extension World {
 
     /// `routeAPNsEffects` once there is something to route.
     private mutating func routeAPNsEffectsLeft<Observer: WorldObserver>(at now: SimTime, observer: Observer.Type) {
-        while apnsRouted < apnsEffects.count {
-            let effect = apnsEffects[apnsRouted]
-            apnsRouted += 1
+        // As the phone's (`routeDeviceEffects`): the loop's test is the read's bounds check.
+        while UInt(bitPattern: apnsRouted) < UInt(bitPattern: apnsEffects.count) {
+            let effect = apnsEffects.withUnsafeBufferPointer { $0[apnsRouted] }
+            apnsRouted &+= 1
             Observer.routing(effect, at: now, in: &self)
             EffectRouter.route(effect, at: now, through: &self)
         }

@@ -55,6 +55,10 @@ public struct Agenda<Message, Draw: TimelineDraw> {
     @usableFromInline var zeroTime = FIFO<Message>()
     @usableFromInline var timeline = ContiguousArray<Entry>()
     @usableFromInline var cursor = 0
+    /// `timeline[cursor].time`, or `SimTime.max` past the timeline's end: read on every
+    /// step, kept apart so the step neither compares the cursor with the count nor checks
+    /// the index (done once an entry, when it is taken).
+    @usableFromInline var timelineAt = SimTime.max
     /// What is left to draw of a long timeline; nil: `timeline` holds all of it.
     @usableFromInline var timelineRest: Draw?
     /// `timelineRest != nil`, kept apart: the check runs on every step.
@@ -75,6 +79,7 @@ public struct Agenda<Message, Draw: TimelineDraw> {
     public mutating func start(timeline: ContiguousArray<Entry>) {
         startEmpty()
         self.timeline = timeline
+        timelineAt = timeline.first?.time ?? .max
         timelineRest = nil
         timelineContinues = false
     }
@@ -112,7 +117,24 @@ public struct Agenda<Message, Draw: TimelineDraw> {
         timeline.removeAll(keepingCapacity: true)
         cursor = 0
         draw.fill(&timeline, upTo: timelineWindow)
+        timelineAt = timeline.first?.time ?? .max
         if draw.isFinished { timelineContinues = false } else { timelineRest = draw }
+    }
+
+    /// Hands out the timeline's entry at the cursor (`timelineAt` is its time, not the
+    /// end's) and reads the next one's time, drawing the next window after a window's last.
+    @inline(__always)
+    @inlinable
+    mutating func takeTimelineEntry() -> Occurrence {
+        let event = timeline[cursor].event
+        cursor += 1
+        if cursor < timeline.count {
+            timelineAt = timeline[cursor].time
+        } else {
+            timelineAt = .max
+            if timelineContinues { drawTimelineWindow() }
+        }
+        return event
     }
 
     /// The next item before `end`, advancing `now` to its time; nil when nothing
@@ -122,14 +144,12 @@ public struct Agenda<Message, Draw: TimelineDraw> {
     @inlinable
     public mutating func next(before end: SimTime) -> Item? {
         if let message = zeroTime.popFirst() { return .message(message) }
-        if cursor == timeline.count, timelineContinues { drawTimelineWindow() }
-        let timelineAt = cursor < timeline.count ? timeline[cursor].time : SimTime.max
+        let timelineAt = timelineAt
         let inFlightAt = inFlightNow.isEmpty ? inFlight.firstTime : now
         if timelineAt <= inFlightAt {
             guard timelineAt < end else { return nil }
             now = timelineAt
-            cursor += 1
-            return .occurrence(timeline[cursor - 1].event)
+            return .occurrence(takeTimelineEntry())
         }
         guard inFlightAt < end else { return nil }
         // Messages sent earlier for this instant wait in the heap: they go first.
@@ -141,12 +161,10 @@ public struct Agenda<Message, Draw: TimelineDraw> {
 
     /// The instant of the next item, without handing it out; nil when nothing is left. A
     /// process that moves another's clock (the live provider) asks it to go there first.
-    /// - Complexity: O(1) amortized (it may draw the timeline's next window).
+    /// - Complexity: O(1).
     @inlinable
     public mutating func nextTime() -> SimTime? {
         if !zeroTime.isEmpty || !inFlightNow.isEmpty { return now }
-        if cursor == timeline.count, timelineContinues { drawTimelineWindow() }
-        let timelineAt = cursor < timeline.count ? timeline[cursor].time : SimTime.max
         let next = min(timelineAt, inFlight.firstTime)
         return next == SimTime.max ? nil : next
     }

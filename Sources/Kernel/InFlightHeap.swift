@@ -31,6 +31,9 @@ public struct InFlightHeap<Message> {
     @inlinable public var count: Int { heapCount }
     @usableFromInline var heapCount = 0
     @usableFromInline var nextSequence: UInt64 = 0
+    /// `storage[0].time`, or `SimTime.max` when empty: the agenda reads it on every step,
+    /// kept apart so that read is one load (no count test, no index check).
+    @usableFromInline var rootTime = SimTime.max
 
     /// An empty heap.
     /// - Complexity: O(1).
@@ -40,7 +43,7 @@ public struct InFlightHeap<Message> {
     /// The earliest arrival, or `SimTime.max` when empty.
     /// - Complexity: O(1).
     @inlinable
-    public var firstTime: SimTime { heapCount > 0 ? storage[0].time : .max }
+    public var firstTime: SimTime { rootTime }
 
     /// Empty, sequence back to 0, keeping the capacity.
     /// - Complexity: O(1) for messages of a trivial type, else O(n).
@@ -48,6 +51,7 @@ public struct InFlightHeap<Message> {
     public mutating func removeAll() {
         heapCount = 0
         nextSequence = 0
+        rootTime = .max
         // Slots past `count` are never read, but they would keep what a message refers to alive.
         if _isPOD(Message.self) { storage.makeUnique() } else { storage.releaseAll() }
     }
@@ -71,6 +75,8 @@ public struct InFlightHeap<Message> {
             child = parent
         }
         storage.store(entry, at: child)
+        // The root holds the earliest time: a tie stays below it (a later sequence).
+        rootTime = Swift.min(rootTime, time)
         checkInvariants()
     }
 
@@ -107,7 +113,7 @@ public struct InFlightHeap<Message> {
         let first = storage[0]
         let remaining = heapCount - 1
         heapCount = remaining
-        if remaining > 0 { siftDown(storage[remaining], count: remaining) }
+        if remaining > 0 { siftDown(storage[remaining], count: remaining) } else { rootTime = .max }
         checkInvariants()
         return (first.time, first.message)
     }
@@ -124,7 +130,7 @@ public struct InFlightHeap<Message> {
     /// Places `entry` at the root of `storage[0 ..< count]` and moves it down to its place.
     /// Out of line: it keeps the agenda's `next`, which the world inlines, small.
     @inlinable @inline(never)
-    func siftDown(_ entry: Entry, count: Int) {
+    mutating func siftDown(_ entry: Entry, count: Int) {
         var parent = 0
         while true {
             var child = 2 * parent + 1
@@ -136,6 +142,8 @@ public struct InFlightHeap<Message> {
             parent = child
         }
         storage[parent] = entry
+        // Slot 0 is written (`count` > 0): read without the index check.
+        rootTime = storage.base[0].time
     }
 
     /// Whether this build checks the heap property after every change.
@@ -155,6 +163,7 @@ public struct InFlightHeap<Message> {
     @inlinable
     public func checkInvariants() {
         #if PUSHSIM_INVARIANTS
+        precondition(rootTime == (heapCount > 0 ? storage[0].time : .max), "the root's time is kept")
         for index in 1..<max(1, heapCount) {
             precondition(!storage[index].precedes(storage[(index - 1) / 2]), "heap order broken at \(index)")
         }

@@ -126,14 +126,18 @@ public struct Agenda<Message, Draw: TimelineDraw> {
     @inline(__always)
     @inlinable
     mutating func takeTimelineEntry() -> Occurrence {
-        let event = timeline[cursor].event
-        cursor += 1
-        if cursor < timeline.count {
-            timelineAt = timeline[cursor].time
-        } else {
-            timelineAt = .max
-            if timelineContinues { drawTimelineWindow() }
+        #if PUSHSIM_INVARIANTS
+        precondition(cursor >= 0 && cursor < timeline.count && timeline[cursor].time == timelineAt, "the timeline's next time is kept")
+        #endif
+        // `timelineAt` is an entry's time, not the end's: `cursor` is inside the timeline
+        // (checked above in debug builds), read without the index check.
+        let (event, next) = timeline.withUnsafeBufferPointer { entries in
+            let next = cursor &+ 1
+            return (entries[cursor].event, next < entries.count ? entries[next].time : SimTime.max)
         }
+        cursor &+= 1
+        timelineAt = next
+        if next == .max, timelineContinues { drawTimelineWindow() }
         return event
     }
 

@@ -110,10 +110,11 @@ public struct InFlightHeap<Message> {
     @inlinable
     public mutating func removeFirst() -> (time: SimTime, message: Message) {
         precondition(heapCount > 0, "removeFirst on an empty heap")
-        let first = storage[0]
-        let remaining = heapCount - 1
+        // Slots below `heapCount` are written (`initialized` >= `heapCount`): read without the index check.
+        let first = storage.base[0]
+        let remaining = heapCount &- 1
         heapCount = remaining
-        if remaining > 0 { siftDown(storage[remaining], count: remaining) } else { rootTime = .max }
+        if remaining > 0 { siftDown(count: remaining) } else { rootTime = .max }
         checkInvariants()
         return (first.time, first.message)
     }
@@ -127,23 +128,28 @@ public struct InFlightHeap<Message> {
         return matching
     }
 
-    /// Places `entry` at the root of `storage[0 ..< count]` and moves it down to its place.
-    /// Out of line: it keeps the agenda's `next`, which the world inlines, small.
+    /// Places the entry at `storage[count]` (the last one, just left) at the root of
+    /// `storage[0 ..< count]` and moves it down to its place. Out of line: it keeps the
+    /// agenda's `next`, which the world inlines, small; the entry is read here, not passed.
+    /// Every index it reads or writes is at most `count`, below `initialized`: through the
+    /// pointer, without the index check.
     @inlinable @inline(never)
-    mutating func siftDown(_ entry: Entry, count: Int) {
+    mutating func siftDown(count: Int) {
+        let slots = storage.base
+        let entry = slots[count]
         var parent = 0
         while true {
-            var child = 2 * parent + 1
+            // `parent < count`, an `Int` heap index: `2 * parent + 2` cannot overflow.
+            var child = 2 &* parent &+ 1
             guard child < count else { break }
-            if child + 1 < count && storage[child + 1].precedes(storage[child]) { child += 1 }
-            let below = storage[child]
+            if child &+ 1 < count && slots[child &+ 1].precedes(slots[child]) { child &+= 1 }
+            let below = slots[child]
             guard below.precedes(entry) else { break }
-            storage[parent] = below
+            slots[parent] = below
             parent = child
         }
-        storage[parent] = entry
-        // Slot 0 is written (`count` > 0): read without the index check.
-        rootTime = storage.base[0].time
+        slots[parent] = entry
+        rootTime = slots[0].time
     }
 
     /// Whether this build checks the heap property after every change.
@@ -164,6 +170,7 @@ public struct InFlightHeap<Message> {
     public func checkInvariants() {
         #if PUSHSIM_INVARIANTS
         precondition(rootTime == (heapCount > 0 ? storage[0].time : .max), "the root's time is kept")
+        precondition(storage.count >= heapCount, "the heap's slots are written")
         for index in 1..<max(1, heapCount) {
             precondition(!storage[index].precedes(storage[(index - 1) / 2]), "heap order broken at \(index)")
         }

@@ -66,6 +66,9 @@ public struct Agenda<Message, Draw: TimelineDraw> {
     @usableFromInline var timelineWindow = 0
     @usableFromInline var inFlight = InFlightHeap<Message>()
     @usableFromInline var inFlightNow = FIFO<Message>()
+    /// Messages waiting in `zeroTime` and `inFlightNow` together: each step tests this one
+    /// field (almost always 0) instead of both queues' ends.
+    @usableFromInline var waitingNow = 0
 
     /// An empty agenda at time 0.
     /// - Complexity: O(1).
@@ -106,6 +109,7 @@ public struct Agenda<Message, Draw: TimelineDraw> {
         cursor = 0
         inFlight.removeAll()
         inFlightNow.removeAll()
+        waitingNow = 0
     }
 
     /// Replaces the window just read with the next one.
@@ -147,9 +151,16 @@ public struct Agenda<Message, Draw: TimelineDraw> {
     @inline(__always)
     @inlinable
     public mutating func next(before end: SimTime) -> Item? {
-        if let message = zeroTime.popFirst() { return .message(message) }
+        #if PUSHSIM_INVARIANTS
+        precondition(waitingNow == zeroTime.count + inFlightNow.count, "the messages waiting now are counted")
+        #endif
+        if waitingNow != 0, let message = zeroTime.popFirst() {
+            waitingNow &-= 1
+            return .message(message)
+        }
         let timelineAt = timelineAt
-        let inFlightAt = inFlightNow.isEmpty ? inFlight.firstTime : now
+        // Past the zero-time queue, `waitingNow` counts `inFlightNow`'s messages.
+        let inFlightAt = waitingNow == 0 ? inFlight.firstTime : now
         if timelineAt <= inFlightAt {
             guard timelineAt < end else { return nil }
             now = timelineAt
@@ -157,7 +168,10 @@ public struct Agenda<Message, Draw: TimelineDraw> {
         }
         guard inFlightAt < end else { return nil }
         // Messages sent earlier for this instant wait in the heap: they go first.
-        if inFlight.firstTime != now, let message = inFlightNow.popFirst() { return .message(message) }
+        if waitingNow != 0, inFlight.firstTime != now, let message = inFlightNow.popFirst() {
+            waitingNow &-= 1
+            return .message(message)
+        }
         let (time, message) = inFlight.removeFirst()
         now = time
         return .message(message)
@@ -177,7 +191,11 @@ public struct Agenda<Message, Draw: TimelineDraw> {
     /// - Complexity: amortized O(1).
     @inline(__always)
     @inlinable
-    public mutating func sendNow(_ message: Message) { zeroTime.append(message) }
+    public mutating func sendNow(_ message: Message) {
+        zeroTime.append(message)
+        // One a message waiting, at most the slots' count: no overflow.
+        waitingNow &+= 1
+    }
 
     /// Sends a message that arrives at `time` (not before `now`).
     /// - Complexity: O(log n) in the messages in flight.
@@ -185,7 +203,12 @@ public struct Agenda<Message, Draw: TimelineDraw> {
     @inlinable
     public mutating func send(_ message: Message, arrivingAt time: SimTime) {
         precondition(time >= now, "a message was sent into the past")
-        if time == now { inFlightNow.append(message) } else { inFlight.insert(message, at: time) }
+        if time == now {
+            inFlightNow.append(message)
+            waitingNow &+= 1
+        } else {
+            inFlight.insert(message, at: time)
+        }
     }
 
     /// Sends a message arriving at `time` (after `now`) as if it had been sent before

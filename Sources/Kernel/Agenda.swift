@@ -172,7 +172,9 @@ public struct Agenda<Message, Draw: TimelineDraw> {
             waitingNow &-= 1
             return .message(message)
         }
-        let (time, message) = inFlight.removeFirst()
+        // `inFlightAt` (the heap's first time, or now, below `end`) is below `SimTime.max`,
+        // so the heap holds a message: `removeRoot` needs no emptiness check.
+        let (time, message) = inFlight.removeRoot()
         now = time
         return .message(message)
     }

@@ -75,8 +75,7 @@ public struct InFlightHeap<Message> {
             child = parent
         }
         storage.store(entry, at: child)
-        // The root holds the earliest time: a tie stays below it (a later sequence).
-        rootTime = Swift.min(rootTime, time)
+        if child == 0 { rootTime = time }
         checkInvariants()
     }
 
@@ -110,6 +109,19 @@ public struct InFlightHeap<Message> {
     @inlinable
     public mutating func removeFirst() -> (time: SimTime, message: Message) {
         precondition(heapCount > 0, "removeFirst on an empty heap")
+        return removeRoot()
+    }
+
+    /// `removeFirst` for a caller that knows the heap holds something: its `firstTime` is
+    /// below `SimTime.max` (the agenda's `next`, which hands out only what is due before its
+    /// end). Checked in debug builds only.
+    /// - Complexity: O(log n).
+    @inline(__always)
+    @inlinable @usableFromInline
+    mutating func removeRoot() -> (time: SimTime, message: Message) {
+        #if PUSHSIM_INVARIANTS
+        precondition(heapCount > 0, "removeFirst on an empty heap")
+        #endif
         // Slots below `heapCount` are written (`initialized` >= `heapCount`): read without the index check.
         let first = storage.base[0]
         let remaining = heapCount &- 1

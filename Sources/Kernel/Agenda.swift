@@ -55,6 +55,10 @@ public struct Agenda<Message, Draw: TimelineDraw> {
     @usableFromInline var zeroTime = FIFO<Message>()
     @usableFromInline var timeline = ContiguousArray<Entry>()
     @usableFromInline var cursor = 0
+    /// `timeline[cursor].time`, or `SimTime.max` past the timeline's end: read on every
+    /// step, kept apart so the step neither compares the cursor with the count nor checks
+    /// the index (done once an entry, when it is taken).
+    @usableFromInline var timelineAt = SimTime.max
     /// What is left to draw of a long timeline; nil: `timeline` holds all of it.
     @usableFromInline var timelineRest: Draw?
     /// `timelineRest != nil`, kept apart: the check runs on every step.
@@ -62,6 +66,9 @@ public struct Agenda<Message, Draw: TimelineDraw> {
     @usableFromInline var timelineWindow = 0
     @usableFromInline var inFlight = InFlightHeap<Message>()
     @usableFromInline var inFlightNow = FIFO<Message>()
+    /// Messages waiting in `zeroTime` and `inFlightNow` together: each step tests this one
+    /// field (almost always 0) instead of both queues' ends.
+    @usableFromInline var waitingNow = 0
 
     /// An empty agenda at time 0.
     /// - Complexity: O(1).
@@ -75,6 +82,7 @@ public struct Agenda<Message, Draw: TimelineDraw> {
     public mutating func start(timeline: ContiguousArray<Entry>) {
         startEmpty()
         self.timeline = timeline
+        timelineAt = timeline.first?.time ?? .max
         timelineRest = nil
         timelineContinues = false
     }
@@ -101,6 +109,7 @@ public struct Agenda<Message, Draw: TimelineDraw> {
         cursor = 0
         inFlight.removeAll()
         inFlightNow.removeAll()
+        waitingNow = 0
     }
 
     /// Replaces the window just read with the next one.
@@ -112,7 +121,28 @@ public struct Agenda<Message, Draw: TimelineDraw> {
         timeline.removeAll(keepingCapacity: true)
         cursor = 0
         draw.fill(&timeline, upTo: timelineWindow)
+        timelineAt = timeline.first?.time ?? .max
         if draw.isFinished { timelineContinues = false } else { timelineRest = draw }
+    }
+
+    /// Hands out the timeline's entry at the cursor (`timelineAt` is its time, not the
+    /// end's) and reads the next one's time, drawing the next window after a window's last.
+    @inline(__always)
+    @inlinable
+    mutating func takeTimelineEntry() -> Occurrence {
+        #if PUSHSIM_INVARIANTS
+        precondition(cursor >= 0 && cursor < timeline.count && timeline[cursor].time == timelineAt, "the timeline's next time is kept")
+        #endif
+        // `timelineAt` is an entry's time, not the end's: `cursor` is inside the timeline
+        // (checked above in debug builds), read without the index check.
+        let (event, next) = timeline.withUnsafeBufferPointer { entries in
+            let next = cursor &+ 1
+            return (entries[cursor].event, next < entries.count ? entries[next].time : SimTime.max)
+        }
+        cursor &+= 1
+        timelineAt = next
+        if next == .max, timelineContinues { drawTimelineWindow() }
+        return event
     }
 
     /// The next item before `end`, advancing `now` to its time; nil when nothing
@@ -121,32 +151,40 @@ public struct Agenda<Message, Draw: TimelineDraw> {
     @inline(__always)
     @inlinable
     public mutating func next(before end: SimTime) -> Item? {
-        if let message = zeroTime.popFirst() { return .message(message) }
-        if cursor == timeline.count, timelineContinues { drawTimelineWindow() }
-        let timelineAt = cursor < timeline.count ? timeline[cursor].time : SimTime.max
-        let inFlightAt = inFlightNow.isEmpty ? inFlight.firstTime : now
+        #if PUSHSIM_INVARIANTS
+        precondition(waitingNow == zeroTime.count + inFlightNow.count, "the messages waiting now are counted")
+        #endif
+        if waitingNow != 0, let message = zeroTime.popFirst() {
+            waitingNow &-= 1
+            return .message(message)
+        }
+        let timelineAt = timelineAt
+        // Past the zero-time queue, `waitingNow` counts `inFlightNow`'s messages.
+        let inFlightAt = waitingNow == 0 ? inFlight.firstTime : now
         if timelineAt <= inFlightAt {
             guard timelineAt < end else { return nil }
             now = timelineAt
-            cursor += 1
-            return .occurrence(timeline[cursor - 1].event)
+            return .occurrence(takeTimelineEntry())
         }
         guard inFlightAt < end else { return nil }
         // Messages sent earlier for this instant wait in the heap: they go first.
-        if inFlight.firstTime != now, let message = inFlightNow.popFirst() { return .message(message) }
-        let (time, message) = inFlight.removeFirst()
+        if waitingNow != 0, inFlight.firstTime != now, let message = inFlightNow.popFirst() {
+            waitingNow &-= 1
+            return .message(message)
+        }
+        // `inFlightAt` (the heap's first time, or now, below `end`) is below `SimTime.max`,
+        // so the heap holds a message: `removeRoot` needs no emptiness check.
+        let (time, message) = inFlight.removeRoot()
         now = time
         return .message(message)
     }
 
     /// The instant of the next item, without handing it out; nil when nothing is left. A
     /// process that moves another's clock (the live provider) asks it to go there first.
-    /// - Complexity: O(1) amortized (it may draw the timeline's next window).
+    /// - Complexity: O(1).
     @inlinable
     public mutating func nextTime() -> SimTime? {
         if !zeroTime.isEmpty || !inFlightNow.isEmpty { return now }
-        if cursor == timeline.count, timelineContinues { drawTimelineWindow() }
-        let timelineAt = cursor < timeline.count ? timeline[cursor].time : SimTime.max
         let next = min(timelineAt, inFlight.firstTime)
         return next == SimTime.max ? nil : next
     }
@@ -155,7 +193,11 @@ public struct Agenda<Message, Draw: TimelineDraw> {
     /// - Complexity: amortized O(1).
     @inline(__always)
     @inlinable
-    public mutating func sendNow(_ message: Message) { zeroTime.append(message) }
+    public mutating func sendNow(_ message: Message) {
+        zeroTime.append(message)
+        // One a message waiting, at most the slots' count: no overflow.
+        waitingNow &+= 1
+    }
 
     /// Sends a message that arrives at `time` (not before `now`).
     /// - Complexity: O(log n) in the messages in flight.
@@ -163,7 +205,12 @@ public struct Agenda<Message, Draw: TimelineDraw> {
     @inlinable
     public mutating func send(_ message: Message, arrivingAt time: SimTime) {
         precondition(time >= now, "a message was sent into the past")
-        if time == now { inFlightNow.append(message) } else { inFlight.insert(message, at: time) }
+        if time == now {
+            inFlightNow.append(message)
+            waitingNow &+= 1
+        } else {
+            inFlight.insert(message, at: time)
+        }
     }
 
     /// Sends a message arriving at `time` (after `now`) as if it had been sent before

@@ -31,6 +31,9 @@ public struct InFlightHeap<Message> {
     @inlinable public var count: Int { heapCount }
     @usableFromInline var heapCount = 0
     @usableFromInline var nextSequence: UInt64 = 0
+    /// `storage[0].time`, or `SimTime.max` when empty: the agenda reads it on every step,
+    /// kept apart so that read is one load (no count test, no index check).
+    @usableFromInline var rootTime = SimTime.max
 
     /// An empty heap.
     /// - Complexity: O(1).
@@ -40,7 +43,7 @@ public struct InFlightHeap<Message> {
     /// The earliest arrival, or `SimTime.max` when empty.
     /// - Complexity: O(1).
     @inlinable
-    public var firstTime: SimTime { heapCount > 0 ? storage[0].time : .max }
+    public var firstTime: SimTime { rootTime }
 
     /// Empty, sequence back to 0, keeping the capacity.
     /// - Complexity: O(1) for messages of a trivial type, else O(n).
@@ -48,6 +51,7 @@ public struct InFlightHeap<Message> {
     public mutating func removeAll() {
         heapCount = 0
         nextSequence = 0
+        rootTime = .max
         // Slots past `count` are never read, but they would keep what a message refers to alive.
         if _isPOD(Message.self) { storage.makeUnique() } else { storage.releaseAll() }
     }
@@ -71,6 +75,7 @@ public struct InFlightHeap<Message> {
             child = parent
         }
         storage.store(entry, at: child)
+        if child == 0 { rootTime = time }
         checkInvariants()
     }
 
@@ -104,10 +109,24 @@ public struct InFlightHeap<Message> {
     @inlinable
     public mutating func removeFirst() -> (time: SimTime, message: Message) {
         precondition(heapCount > 0, "removeFirst on an empty heap")
-        let first = storage[0]
-        let remaining = heapCount - 1
+        return removeRoot()
+    }
+
+    /// `removeFirst` for a caller that knows the heap holds something: its `firstTime` is
+    /// below `SimTime.max` (the agenda's `next`, which hands out only what is due before its
+    /// end). Checked in debug builds only.
+    /// - Complexity: O(log n).
+    @inline(__always)
+    @inlinable @usableFromInline
+    mutating func removeRoot() -> (time: SimTime, message: Message) {
+        #if PUSHSIM_INVARIANTS
+        precondition(heapCount > 0, "removeFirst on an empty heap")
+        #endif
+        // Slots below `heapCount` are written (`initialized` >= `heapCount`): read without the index check.
+        let first = storage.base[0]
+        let remaining = heapCount &- 1
         heapCount = remaining
-        if remaining > 0 { siftDown(storage[remaining], count: remaining) }
+        if remaining > 0 { siftDown(count: remaining) } else { rootTime = .max }
         checkInvariants()
         return (first.time, first.message)
     }
@@ -121,21 +140,28 @@ public struct InFlightHeap<Message> {
         return matching
     }
 
-    /// Places `entry` at the root of `storage[0 ..< count]` and moves it down to its place.
-    /// Out of line: it keeps the agenda's `next`, which the world inlines, small.
+    /// Places the entry at `storage[count]` (the last one, just left) at the root of
+    /// `storage[0 ..< count]` and moves it down to its place. Out of line: it keeps the
+    /// agenda's `next`, which the world inlines, small; the entry is read here, not passed.
+    /// Every index it reads or writes is at most `count`, below `initialized`: through the
+    /// pointer, without the index check.
     @inlinable @inline(never)
-    func siftDown(_ entry: Entry, count: Int) {
+    mutating func siftDown(count: Int) {
+        let slots = storage.base
+        let entry = slots[count]
         var parent = 0
         while true {
-            var child = 2 * parent + 1
+            // `parent < count`, an `Int` heap index: `2 * parent + 2` cannot overflow.
+            var child = 2 &* parent &+ 1
             guard child < count else { break }
-            if child + 1 < count && storage[child + 1].precedes(storage[child]) { child += 1 }
-            let below = storage[child]
+            if child &+ 1 < count && slots[child &+ 1].precedes(slots[child]) { child &+= 1 }
+            let below = slots[child]
             guard below.precedes(entry) else { break }
-            storage[parent] = below
+            slots[parent] = below
             parent = child
         }
-        storage[parent] = entry
+        slots[parent] = entry
+        rootTime = slots[0].time
     }
 
     /// Whether this build checks the heap property after every change.
@@ -155,6 +181,8 @@ public struct InFlightHeap<Message> {
     @inlinable
     public func checkInvariants() {
         #if PUSHSIM_INVARIANTS
+        precondition(rootTime == (heapCount > 0 ? storage[0].time : .max), "the root's time is kept")
+        precondition(storage.count >= heapCount, "the heap's slots are written")
         for index in 1..<max(1, heapCount) {
             precondition(!storage[index].precedes(storage[(index - 1) / 2]), "heap order broken at \(index)")
         }

@@ -7,6 +7,20 @@ import Testing
 /// exactly the draws the lazy processes make, in the order the kernel documents.
 @Suite("User timeline")
 struct UserTimelineTests {
+    @Test("a mail or launch gap rounds up to the same whole microseconds as rounded(.up), read from its bits")
+    func poissonGapRoundsUpLikeCeil() {
+        var random = SplitMix64(seed: 32)
+        var gaps: [Double] = [-0.0, 0, 0.25, 0.5, 1, 1.5, 2.5, 3.0000001, 999_999_999_999_999.5, 1e15.nextDown]
+        for _ in 0..<100_000 {
+            // Every magnitude a gap takes, from under a microsecond to the cap.
+            let exponent = Int(random.next() % 50) - 2
+            gaps.append(random.nextUnitInterval() * Double(sign: .plus, exponent: exponent, significand: 1))
+        }
+        for gap in gaps where gap < 1e15 {
+            #expect(WeeklyPoissonProcess.roundedUp(gap) == SimTime(gap.rounded(.up)), "gap \(gap)")
+        }
+    }
+
     static let chainScenario = WorldFixtures.scenario("""
     {
       "name": "timeline", "seed": 11, "start": "2026-01-05", "duration": "14d", "devices": 4,

@@ -73,7 +73,7 @@ package struct LaneDraw: TimelineDraw {
         }
     }
 
-    /// The timeline's phases, one source each: `heads[phase.rawValue]` is that
+    /// The timeline's phases, one source each: `headTimes`/`headEvents[phase.rawValue]` is that
     /// source's next entry, so at one instant the lower index goes first.
     private static let sources: [TimelinePhase] = [.outage, .deviceIDChange, .tokenRotation, .subscriptionChange,
                                                  .connectivity, .steering, .mail, .launch, .backgroundPush]
@@ -86,7 +86,10 @@ package struct LaneDraw: TimelineDraw {
     private let subscriptions: SubscriptionModel?
 
     /// Each source's next entry; `SimTime.max`: the source is done.
-    private var heads = InlineArray<9, TimelineEntry>(repeating: TimelineEntry(time: .max, event: .launch))
+    private var headTimes = InlineArray<9, SimTime>(repeating: .max)
+    /// Each source's next entry's event, beside its time: the merge compares the times alone,
+    /// 8 bytes apart (one base and an offset each), not 24.
+    private var headEvents = InlineArray<9, TimelineEvent>(repeating: .launch)
     private var outageIndex = 0
     /// The scenario's steering events for this device app, in time order, and the next one's index.
     private let steering: [SteeringEvent]
@@ -168,7 +171,7 @@ package struct LaneDraw: TimelineDraw {
 
     /// True once every entry has been handed out.
     package var isFinished: Bool {
-        for source in 0..<Self.sourceCount where heads[source].time != .max { return false }
+        for source in 0..<Self.sourceCount where headTimes[source] != .max { return false }
         return true
     }
 
@@ -200,13 +203,13 @@ package struct LaneDraw: TimelineDraw {
     @inline(__always)
     private mutating func nextEntry() -> TimelineEntry? {
         var first = 0
-        var firstTime = heads[0].time
-        for source in 1..<Self.sourceCount where heads[source].time < firstTime {
+        var firstTime = headTimes[0]
+        for source in 1..<Self.sourceCount where headTimes[source] < firstTime {
             first = source
-            firstTime = heads[source].time
+            firstTime = headTimes[source]
         }
         guard firstTime != .max else { return nil }
-        let entry = heads[first]
+        let entry = TimelineEntry(time: firstTime, event: headEvents[first])
         advance(TimelinePhase(rawValue: UInt8(first))!, from: firstTime)
         return entry
     }
@@ -276,6 +279,7 @@ package struct LaneDraw: TimelineDraw {
                 backgroundSerial &+= 1
             }
         }
-        heads[Int(phase.rawValue)] = next
+        headTimes[Int(phase.rawValue)] = next.time
+        headEvents[Int(phase.rawValue)] = next.event
     }
 }

@@ -54,10 +54,7 @@ package struct WeeklyPoissonProcess {
             let gap = -Glibc.log(rng.nextUnitInterval()) / candidateRate
             // Past the horizon of any run: stop rather than overflow.
             guard gap < 1e15 else { return nil }
-            // `gap.rounded(.up)` without libm's call: the gap is at least 0 (-0 rounds to 0 either way).
-            var whole = SimTime(gap)
-            if Double(whole) < gap { whole += 1 }
-            time += max(1, whole)
+            time += max(1, Self.roundedUp(gap))
             if flat { return time }
             if time >= hourEnd { enterHour() }
             if hourRate == peakRate || rng.nextUnitInterval() * peakRate <= hourRate { return time }
@@ -66,8 +63,27 @@ package struct WeeklyPoissonProcess {
 
     /// Looks up the rate of the hour `time` is in, until that hour's end.
     private mutating func enterHour() {
-        let hour = time / TimeUnit.hour
-        hourEnd = (hour + 1) * TimeUnit.hour
-        hourRate = hourlyRate[(Int(hour) + firstWeekday * 24) % (7 * 24)]
+        // Unsigned, wrapping: `time` is at least 1 (each candidate moves it on by 1 or more)
+        // and below the horizon plus one capped gap (1e15), far from either end. The same
+        // hour and index as signed division, without its sign fix-ups and overflow checks.
+        let hour = UInt64(truncatingIfNeeded: time) / Self.hourLength
+        hourEnd = SimTime(truncatingIfNeeded: (hour &+ 1) &* Self.hourLength)
+        hourRate = hourlyRate[Int(truncatingIfNeeded: (hour &+ weekOffset) % Self.hoursInWeek)]
     }
+
+    /// `SimTime(gap.rounded(.up))` for a gap in [0, 1e15) (-0 too), without libm's call or
+    /// the conversion's checks: below 2⁵², `gap + 2⁵²` is the gap rounded to the nearest whole
+    /// number, read from its bits, then up by one if that is below the gap.
+    /// - Complexity: O(1).
+    @inline(__always)
+    package static func roundedUp(_ gap: Double) -> SimTime {
+        let nearest = Int64(bitPattern: (gap + twoTo52).bitPattern &- twoTo52.bitPattern)
+        return Double(nearest) < gap ? nearest &+ 1 : nearest
+    }
+
+    private static let twoTo52: Double = 0x1p52
+    private static let hourLength = UInt64(TimeUnit.hour)
+    private static let hoursInWeek: UInt64 = 7 * 24
+    /// The hours of the week before the run's first day (`firstWeekday` × 24).
+    private var weekOffset: UInt64 { UInt64(truncatingIfNeeded: firstWeekday) &* 24 }
 }

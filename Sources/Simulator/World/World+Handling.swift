@@ -323,6 +323,7 @@ extension World {
 extension World: ProviderEffectLane, APNsEffectLane, DeviceEffectLane {
     package typealias Message = WorldEvent
 
+    @inline(__always)
     package mutating func send(_ message: WorldEvent, arrivingAt time: SimTime) {
         agenda.send(message, arrivingAt: time)
     }

@@ -332,7 +332,8 @@ package struct World {
         var events: Int64 = 0
         let block = UserBlocks.block(of: user)
         while let item = agenda.next(before: end) {
-            events += 1
+            // At most one an item handed out: far below `Int64.max`.
+            events &+= 1
             // The Console's days: cut before the first event past a midnight.
             if agenda.now >= play.console.dayEnd {
                 play.console.cut(at: agenda.now, counters: apns.counters, into: &aggregate, block: block)

@@ -322,21 +322,23 @@ struct LedgerTests {
         #expect(Self.launches([5, 5, 9]).firstLaunch(notBefore: 6) == 9)
     }
 
-    @Test("firstUpload with a hint answers as the plain lookup, for queries in any order")
-    func firstUploadWithHintMatches() {
+    @Test("lastUpload(before:hint:) and launched(from:before:hint:) answer as the plain lookups, for queries in any order")
+    func hintedLookupsMatch() {
         var random = SplitMix64(seed: 9)
         for _ in 0..<50 {
             let count = Int(random.next() % 40)
             let uploads = (0..<count).map { _ in SimTime(random.next() % 1000) }.sorted()
-            var log = Self.launches(uploads, uploads: uploads)
-            log.uploadAtReconnect = OwnedBuffer(uploads.map { _ in random.next() % 3 == 0 })
-            var hint = 0
+            let log = Self.launches(uploads, uploads: uploads)
+            var uploadHint = 0, launchHint = 0
             var time: SimTime = 0
             for _ in 0..<60 {
-                // Mostly rising, like log times of mail in arrival order, sometimes back.
+                // Mostly rising, like the fold's day ends, sometimes back.
                 time = random.next() % 5 == 0 ? SimTime(random.next() % 1000) : time + SimTime(random.next() % 40)
-                #expect(log.firstUpload(notBefore: time, hint: &hint) == log.firstUpload(notBefore: time))
+                #expect(log.lastUpload(before: time, hint: &uploadHint) == (uploads.last { $0 < time } ?? SimTime.min))
+                #expect(log.launched(from: time, before: time + 30, hint: &launchHint)
+                        == log.launched(from: time, before: time + 30))
             }
+            #expect(log.lastUpload == (uploads.last ?? SimTime.min))
         }
     }
 

@@ -6,23 +6,35 @@ public struct LatencyHistogram: Sendable, Equatable {
     package static let bucketCount = 64 + 58 * 32
     /// Buckets a recorded value can fall in (values are Int64: the top exponent is never reached).
     package static let reachableBucketCount = bucket(of: .max) + 1
-    package private(set) var counts = ContiguousArray<UInt64>(repeating: 0, count: bucketCount)
+    package private(set) var counts: ContiguousArray<UInt64>
 
     /// Total number of values recorded.
     public private(set) var total: UInt64 = 0
 
     /// An empty histogram.
     /// - Complexity: O(buckets).
-    public init() {}
+    public init() {
+        counts = ContiguousArray(repeating: 0, count: Self.bucketCount)
+    }
 
-    /// The bucket that holds `value`.
+    private init(counts: ContiguousArray<UInt64>) {
+        self.counts = counts
+    }
+
+    /// No buckets at all: stands in, without an allocation, for a histogram moved out
+    /// for a while (`StrategyAggregate.recordingLatencies(_:)`). Not to be recorded into.
+    package static var movedOut: LatencyHistogram { LatencyHistogram(counts: []) }
+
+    /// The bucket that holds `value`. Wrapping: `exponent` is 6…63, so every step stays
+    /// within 0…`bucketCount`.
     /// - Complexity: O(1).
+    @inline(__always)
     package static func bucket(of value: Int64) -> Int {
         let v = UInt64(max(0, value))
         if v < 64 { return Int(v) }
-        let exponent = 63 - v.leadingZeroBitCount          // ≥ 6
-        let subBucket = Int((v >> UInt64(exponent - 5)) & 31)
-        return 64 + (exponent - 6) * 32 + subBucket
+        let exponent = 63 &- v.leadingZeroBitCount          // ≥ 6
+        let subBucket = Int((v &>> UInt64(exponent &- 5)) & 31)
+        return 64 &+ (exponent &- 6) &* 32 &+ subBucket
     }
 
     /// The smallest value of a bucket.
@@ -38,6 +50,44 @@ public struct LatencyHistogram: Sendable, Equatable {
     public mutating func record(_ value: Int64) {
         counts[Self.bucket(of: value)] &+= 1
         total &+= 1
+    }
+
+    /// Writes values into a histogram's buckets through a pointer, made the histogram's
+    /// own once (`recording(_:)`) rather than checked once a value.
+    package struct Recorder {
+        /// The histogram's `bucketCount` buckets.
+        fileprivate let buckets: UnsafeMutablePointer<UInt64>
+        /// Values recorded (added to the histogram's `total` at the end).
+        fileprivate var recorded: UInt64 = 0
+
+        /// Records one value. Unchecked: `bucket(of:)` is below `reachableBucketCount`,
+        /// at most `bucketCount`, the buckets' count.
+        /// - Complexity: O(1).
+        @inline(__always)
+        package mutating func record(_ value: Int64) {
+            let bucket = LatencyHistogram.bucket(of: value)
+            #if PUSHSIM_INVARIANTS
+            precondition(bucket < LatencyHistogram.bucketCount, "latency bucket out of range")
+            #endif
+            buckets[bucket] &+= 1
+            recorded &+= 1
+        }
+    }
+
+    /// Calls `body` with a recorder of values into this histogram: the buckets made
+    /// unique once, for the whole call (the fold records a lane's latencies so).
+    /// - Complexity: O(1) plus `body`'s, O(buckets) when the buckets are shared.
+    @inline(__always)
+    package mutating func recording<Result>(_ body: (inout Recorder) throws -> Result) rethrows -> Result {
+        var recorded: UInt64 = 0
+        let result = try counts.withUnsafeMutableBufferPointer { buckets in
+            // `counts` always holds `bucketCount` buckets: its base is never nil.
+            var recorder = Recorder(buckets: buckets.baseAddress!)
+            defer { recorded = recorder.recorded }
+            return try body(&recorder)
+        }
+        total &+= recorded
+        return result
     }
 
     /// Adds another histogram's counts.

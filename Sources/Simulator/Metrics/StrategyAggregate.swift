@@ -163,6 +163,28 @@ public struct StrategyAggregate: Sendable, Equatable {
         }
     }
 
+    /// Calls `body` with this aggregate and recorders into its `latency` and
+    /// `recoveredLatency`, their buckets made unique once for the call (`latency.record`
+    /// checks once a value): the fold records a lane's latencies so. While `body` runs,
+    /// the aggregate holds stand-ins for the two (`LatencyHistogram.movedOut`): record
+    /// only through the recorders.
+    /// - Complexity: O(1) plus `body`'s.
+    @inline(__always)
+    package mutating func recordingLatencies<Result>(
+        _ body: (inout StrategyAggregate, inout LatencyHistogram.Recorder, inout LatencyHistogram.Recorder) throws -> Result
+    ) rethrows -> Result {
+        var taken = (latency: LatencyHistogram.movedOut, recovered: LatencyHistogram.movedOut)
+        swap(&taken.latency, &latency)
+        swap(&taken.recovered, &recoveredLatency)
+        defer {
+            swap(&taken.latency, &latency)
+            swap(&taken.recovered, &recoveredLatency)
+        }
+        return try taken.latency.recording { latency in
+            try taken.recovered.recording { recovered in try body(&self, &latency, &recovered) }
+        }
+    }
+
     /// Where `reason`'s count of `day` sits in `dailyLostByReason`.
     /// - Complexity: O(1).
     @inline(__always)
@@ -306,6 +328,14 @@ public struct StrategyAggregate: Sendable, Equatable {
     /// they sum to and to the block's counts.
     /// - Complexity: O(1).
     package mutating func add(_ counts: DayCounts, day: Int, block: Int) {
+        addToDay(counts, day: day, block: block)
+        addToTotals(counts, block: block)
+    }
+
+    /// The day's half of `add(_:day:block:)`: `daily[day]` and the day's block counts. The
+    /// fold adds a lane's days so, and their sum once, to the totals (`addToTotals`).
+    /// - Complexity: O(1).
+    package mutating func addToDay(_ counts: DayCounts, day: Int, block: Int) {
         // One uniqueness check per array, not one per count: the fold calls this per user and day.
         // `OutcomeCounter.daily`, a literal, costs no lazy-global check here, unlike `RateCount.daily`.
         let dayBlock = (day * UserBlocks.count + block) * OutcomeCounter.daily.count
@@ -318,6 +348,13 @@ public struct StrategyAggregate: Sendable, Equatable {
             blockCounts[dayBlock + OutcomeCounter.consoleReceived.rawValue] += counts[.consoleReceived]
             blockCounts[dayBlock + OutcomeCounter.consoleDelivered.rawValue] += counts[.consoleDelivered]
         }
+        daily[day] += counts
+    }
+
+    /// The totals' half of `add(_:day:block:)`: the totals and the block's counts of
+    /// `counts`, a day's or the sum of a lane's days.
+    /// - Complexity: O(1).
+    package mutating func addToTotals(_ counts: DayCounts, block: Int) {
         let base = block * RateCount.allCases.count
         blocks.withUnsafeMutableBufferPointer { blockCounts in
             blockCounts[base + OutcomeCounter.messages.rawValue] += counts[.messages]
@@ -329,7 +366,6 @@ public struct StrategyAggregate: Sendable, Equatable {
             blockCounts[base + OutcomeCounter.consoleReceived.rawValue] += counts[.consoleReceived]
             blockCounts[base + OutcomeCounter.consoleDelivered.rawValue] += counts[.consoleDelivered]
         }
-        daily[day] += counts
         outcomes[.messages] += counts[.messages]
         outcomes[.delivered] += counts[.delivered]
         outcomes[.summarized] += counts[.summarized]

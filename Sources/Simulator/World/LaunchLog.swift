@@ -126,28 +126,37 @@ extension Ledger {
             upload(from: Self.firstIndex(in: uploads, notBefore: time), carrying: time)
         }
 
-        /// `firstUpload(notBefore:)`, searching from `hint`, the index an earlier
-        /// lookup left there (updated): log times mostly rise with the mail, so the
-        /// answer is usually at the hint or a step after it.
+        /// The last upload, `SimTime.min` when none: a log written before it is carried
+        /// by an upload (`firstUpload(notBefore:)` finds one), one written after it by none.
+        /// - Complexity: O(1).
+        package var lastUpload: SimTime { uploads.last ?? SimTime.min }
+
+        /// The last upload before `end`, `SimTime.min` when none: a log written before it
+        /// is carried by an upload before `end`, one written after it by none. Searched
+        /// from `hint`, the index an earlier search left there (updated): the fold asks
+        /// day after day, a step or two apart.
         /// - Complexity: O(1) when the answer is near the hint, else O(log n).
+        package func lastUpload(before end: SimTime, hint: inout Int) -> SimTime {
+            let index = Self.firstIndex(in: uploads, notBefore: end, hint: &hint)
+            return index > 0 ? uploads[index - 1] : SimTime.min
+        }
+
+        /// `firstIndex(in:notBefore:)`, searching from `hint`, the index an earlier search
+        /// left there (updated): a step or two when the instants asked rise.
         @inline(__always)
-        package func firstUpload(notBefore time: SimTime, hint: inout Int) -> SimTime? {
-            var index = min(hint, uploads.count)
-            if index > 0 && uploads[index - 1] >= time {
-                index = Self.firstIndex(in: uploads, notBefore: time)
-            } else {
-                var steps = 0
-                while index < uploads.count && uploads[index] < time {
-                    steps += 1
-                    if steps > 8 {
-                        index = Self.firstIndex(in: uploads, notBefore: time)
-                        break
-                    }
-                    index += 1
-                }
+        private static func firstIndex(in instants: OwnedBuffer<SimTime>, notBefore time: SimTime, hint: inout Int) -> Int {
+            let index = instants.withUnsafeBufferPointer { held in
+                // Within `0...count`: every read below is of an index below `count`.
+                var index = min(max(hint, 0), held.count)
+                if index > 0 && held[index - 1] >= time { return firstIndex(in: instants, notBefore: time) }
+                // Up to eight steps, then a search of what is left.
+                let stop = min(index + 8, held.count)
+                while index < stop && held[index] < time { index += 1 }
+                if index == stop && index < held.count && held[index] < time { return firstIndex(in: instants, notBefore: time) }
+                return index
             }
             hint = index
-            return upload(from: index, carrying: time)
+            return index
         }
 
         /// From the first upload at or after `time`, the first that carries a log
@@ -166,6 +175,14 @@ extension Ledger {
         package func launched(from start: SimTime, before end: SimTime) -> Bool {
             guard let first = firstLaunch(notBefore: start) else { return false }
             return first < end
+        }
+
+        /// `launched(from:before:)`, searching from `hint` (updated): the fold asks day
+        /// after day, a step or two apart.
+        /// - Complexity: O(1) when the answer is near the hint, else O(log n).
+        package func launched(from start: SimTime, before end: SimTime, hint: inout Int) -> Bool {
+            let index = Self.firstIndex(in: times, notBefore: start, hint: &hint)
+            return index < times.count && times[index] < end
         }
 
         private static func first(in instants: OwnedBuffer<SimTime>, notBefore time: SimTime) -> SimTime? {

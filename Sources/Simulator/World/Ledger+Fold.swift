@@ -110,7 +110,7 @@ extension Ledger {
                     }
                 }
             }
-            let accounted = pass.add(record, into: &aggregate, block: block, launches: launches, measures: false)
+            let accounted = pass.addUnmeasured(record, into: &aggregate, block: block, launches: launches)
             if record.loggedAt >= 0 { pass.funnel[.logged] += 1 }
             return accounted ? nil : FoldPass.unaccounted(record, index: index)
         }
@@ -139,72 +139,139 @@ extension Ledger {
     /// end: each is an increment of a local, not of a counter set's slot.
     package struct FoldPass {
         package var day = -1
-        /// The day's counts so far.
-        private var messages: Int64 = 0, delivered: Int64 = 0, summarized: Int64 = 0, lost: Int64 = 0,
-                    pending: Int64 = 0, measuredSent: Int64 = 0, measuredReceived: Int64 = 0
+        /// The day's instants, `dayStart ..< dayStart + dayLength`: a record in them is of
+        /// `day` without a division (`dayLength` 0 until a day starts: none is).
+        private var dayStart: SimTime = 0
+        private var dayLength: UInt64 = 0
+        /// The counts so far (the day's, and the pass's `logged` and `uploaded`).
+        private var tally = Tally()
         package var launchedToday = false
         package var nextDayEnd: SimTime = 0
         /// Funnel counts added from outside the records (a long lane's folded messages).
         package var funnel = OutcomeCounts()
         /// Records by the funnel stages they reached (`Record.stages`, `Stage` bits).
         private var byStages = InlineArray<16, Int64>(repeating: 0)
-        private var logged: Int64 = 0, uploaded: Int64 = 0
-        package var uploadHint = 0
+        /// The lane's last upload, and its last before `nextDayEnd` (`LaunchLog.lastUpload`):
+        /// a log written before one is carried by an upload (by `nextDayEnd`), one written
+        /// after it by none, without a lookup; a log written at one's instant is looked up.
+        private var lastUpload = SimTime.min, lastUploadOfDay = SimTime.min
+        /// Where the day's last upload was (`LaunchLog.lastUpload(before:hint:)`).
+        private var uploadHint = 0
         /// The day's lost records by reason (`LossReason` raw values; `lost` is their sum).
         private var lostToday = InlineArray<16, Int64>(repeating: 0)
+        /// The days counted so far, summed: added to the totals once, at the end.
+        private var days = DayCounts()
+        /// Where the last day's first launch was (`LaunchLog.launched(from:before:hint:)`).
+        private var launchHint = 0
 
-        /// Adds a message's record; `measures` false: its measurement is counted
-        /// elsewhere. False when it fits no bucket (`unaccounted(_:index:)` says why).
+        /// What a record adds to: a value of its own, kept in registers while a day's
+        /// records are counted (`add(_:into:block:launches:)`). Wrapping: each counts
+        /// records, fewer than `Int64.max`.
+        private struct Tally {
+            var messages: Int64 = 0, delivered: Int64 = 0, summarized: Int64 = 0, lost: Int64 = 0,
+                pending: Int64 = 0, measuredSent: Int64 = 0, measuredReceived: Int64 = 0
+            /// The pass's, not the day's.
+            var logged: Int64 = 0, uploaded: Int64 = 0
+        }
+
+        /// Adds a message's record, folded as its lane plays: its measurement is counted
+        /// elsewhere (`StreamingFold`). False when it fits no bucket (`unaccounted(_:index:)` says why).
+        package mutating func addUnmeasured(_ record: Record, into aggregate: inout StrategyAggregate, block: Int,
+                                            launches: LaunchLog) -> Bool {
+            aggregate.recordingLatencies { aggregate, latency, recovered in
+                enterDay(of: record.arrival, into: &aggregate, block: block, launches: launches, measures: false)
+                var tally = self.tally
+                defer { self.tally = tally }
+                return count(record, into: &tally, latency: &latency, recovered: &recovered, launches: launches,
+                             measures: false)
+            }
+        }
+
+        /// Adds `records` (a lane's, in arrival order, `launches` its launches and uploads)
+        /// and their measurement, the day's counts and the latencies' buckets held apart
+        /// from `aggregate` while a day lasts. Returns the index of the first record that
+        /// fits no bucket, else nil.
+        /// - Complexity: O(records + days).
+        package mutating func add(_ records: UnsafeBufferPointer<Record>, into aggregate: inout StrategyAggregate,
+                                  block: Int, launches: LaunchLog) -> Int? {
+            lastUpload = launches.lastUpload
+            return aggregate.recordingLatencies { aggregate, latency, recovered in
+                var tally = self.tally
+                defer { self.tally = tally }
+                for index in records.indices {
+                    let record = records[index]
+                    if UInt64(bitPattern: record.arrival &- dayStart) >= dayLength {
+                        self.tally = tally
+                        enterDay(of: record.arrival, into: &aggregate, block: block, launches: launches, measures: true)
+                        tally = self.tally
+                    }
+                    guard count(record, into: &tally, latency: &latency, recovered: &recovered, launches: launches,
+                                measures: true) else { return index }
+                }
+                return nil
+            }
+        }
+
+        /// Counts `record` of the day being counted into `tally`. Inlined: `add` keeps
+        /// `tally` in registers over a day's records.
         @inline(__always)
-        package mutating func add(_ record: Record, into aggregate: inout StrategyAggregate, block: Int,
-                          launches: LaunchLog, measures: Bool) -> Bool {
-            let recordDay = Int(record.arrival / TimeUnit.day)
-            if recordDay != day { startDay(recordDay, into: &aggregate, block: block, launches: launches, measures: measures) }
-            messages &+= 1
+        private mutating func count(_ record: Record, into tally: inout Tally, latency: inout LatencyHistogram.Recorder,
+                                    recovered: inout LatencyHistogram.Recorder, launches: LaunchLog, measures: Bool) -> Bool {
+            tally.messages &+= 1
             byStages[Int(record.stages & 15)] &+= 1
             // The talk's measurement: XIVA's log of what it sent is the base; the
             // extension's log counts only once a launch has uploaded it.
-            var uploadedAt = SimTime.max
+            var uploadedByDayEnd = false
             if measures, record.loggedAt >= 0 {
-                logged &+= 1
-                if let upload = launches.firstUpload(notBefore: record.loggedAt, hint: &uploadHint) {
-                    uploaded &+= 1
-                    uploadedAt = upload
+                tally.logged &+= 1
+                let loggedAt = record.loggedAt
+                if loggedAt < lastUploadOfDay {
+                    tally.uploaded &+= 1
+                    uploadedByDayEnd = true
+                } else if loggedAt > lastUploadOfDay && loggedAt < lastUpload {
+                    tally.uploaded &+= 1
+                } else if loggedAt == lastUploadOfDay || loggedAt == lastUpload {
+                    // At an upload's instant: a reconnect's upload then does not carry it.
+                    if let upload = launches.firstUpload(notBefore: loggedAt) {
+                        tally.uploaded &+= 1
+                        uploadedByDayEnd = upload < nextDayEnd
+                    }
                 }
             }
             // `launchedToday` only when `measures`: the user launched the app that day or the next.
             if launchedToday && record.stages & Stage.providerSent != 0 {
-                measuredSent &+= 1
-                if uploadedAt < nextDayEnd { measuredReceived &+= 1 }
+                tally.measuredSent &+= 1
+                if uploadedByDayEnd { tally.measuredReceived &+= 1 }
             }
             switch record.outcome {
             case .delivered:
-                delivered &+= 1
-                aggregate.latency.record(record.shownAt - record.arrival)
-                if record.shownByResend { aggregate.recoveredLatency.record(record.shownAt - record.arrival) }
+                tally.delivered &+= 1
+                latency.record(record.shownAt - record.arrival)
+                if record.shownByResend { recovered.record(record.shownAt - record.arrival) }
             case .summarized:
-                summarized &+= 1
+                tally.summarized &+= 1
             case .pending:
-                pending &+= 1
+                tally.pending &+= 1
             case .lost(let reason):
-                lose(reason)
+                // Counted for the day, added with it (`flushDay`): three arrays of the
+                // aggregate written once a day, not per record.
+                lostToday[Int(reason)] &+= 1
+                tally.lost &+= 1
             case .unaccounted:
                 return false
             }
             return true
         }
 
-        /// A lost record, by its first loss's reason: counted for the day, added with it
-        /// (`flushDay`): three arrays of the aggregate written once a day, not per record.
-        @inline(__always)
-        private mutating func lose(_ reason: UInt8) {
-            lostToday[Int(reason)] &+= 1
-            lost &+= 1
+        /// Starts the day of `arrival` unless it is the day being counted.
+        private mutating func enterDay(of arrival: SimTime, into aggregate: inout StrategyAggregate, block: Int,
+                                       launches: LaunchLog, measures: Bool) {
+            let recordDay = Int(arrival / TimeUnit.day)
+            if recordDay != day { startDay(recordDay, into: &aggregate, block: block, launches: launches, measures: measures) }
         }
 
         /// Adds the day's losses by reason to the totals, the block's and the day's.
         private mutating func flushLosses(into aggregate: inout StrategyAggregate, block: Int) {
-            guard lost > 0 else { return }
             for reason in 1..<LossReason.slots where lostToday[reason] > 0 {
                 let count = lostToday[reason]
                 aggregate.lostByReason[reason] += count
@@ -220,28 +287,32 @@ extension Ledger {
             flushDay(into: &aggregate, block: block)
             day = newDay
             let dayStart = SimTime(day) * TimeUnit.day
+            (self.dayStart, dayLength) = (dayStart, UInt64(TimeUnit.day))
             nextDayEnd = MeasurementWindow.end(ofDay: day)
             // Only users who launched the app the same or the next day count.
-            launchedToday = measures && launches.measured && launches.launched(from: dayStart, before: nextDayEnd)
+            launchedToday = measures && launches.measured
+                && launches.launched(from: dayStart, before: nextDayEnd, hint: &launchHint)
+            if measures { lastUploadOfDay = launches.lastUpload(before: nextDayEnd, hint: &uploadHint) }
         }
 
         /// Adds the day being counted to `aggregate` and starts the next at zero.
         private mutating func flushDay(into aggregate: inout StrategyAggregate, block: Int) {
             guard day >= 0 else { return }
-            flushLosses(into: &aggregate, block: block)
+            if tally.lost > 0 { flushLosses(into: &aggregate, block: block) }
             var today = DayCounts()
-            today[.messages] = messages
-            today[.delivered] = delivered
-            today[.summarized] = summarized
-            today[.lost] = lost
-            today[.pending] = pending
-            today[.measuredSent] = measuredSent
-            today[.measuredReceived] = measuredReceived
-            aggregate.add(today, day: day, block: block)
-            (messages, delivered, summarized, lost, pending, measuredSent, measuredReceived) = (0, 0, 0, 0, 0, 0, 0)
+            today[.messages] = tally.messages
+            today[.delivered] = tally.delivered
+            today[.summarized] = tally.summarized
+            today[.lost] = tally.lost
+            today[.pending] = tally.pending
+            today[.measuredSent] = tally.measuredSent
+            today[.measuredReceived] = tally.measuredReceived
+            aggregate.addToDay(today, day: day, block: block)
+            days += today
+            tally = Tally(logged: tally.logged, uploaded: tally.uploaded)
         }
 
-    /// Why message `index` fits no bucket.
+        /// Why message `index` fits no bucket.
         package static func unaccounted(_ record: Record, index: Int) -> String {
             "message \(index) (mail at \(record.arrival) µs) was neither shown, summarized, lost nor in flight"
         }
@@ -250,6 +321,7 @@ extension Ledger {
         package mutating func finish(into aggregate: inout StrategyAggregate, block: Int) {
             flushDay(into: &aggregate, block: block)
             day = -1
+            dayLength = 0
             var total = funnel
             for stages in 0..<16 where byStages[stages] > 0 {
                 let count = byStages[stages]
@@ -258,10 +330,12 @@ extension Ledger {
                 if UInt8(stages) & Stage.reachedDevice != 0 { total[.reachedDevice] += count }
                 if UInt8(stages) & Stage.opened != 0 { total[.opened] += count }
             }
-            total[.logged] += logged
-            total[.uploaded] += uploaded
+            total[.logged] += tally.logged
+            total[.uploaded] += tally.uploaded
             // The funnel's shares carry standard errors too: their counts go to the user's block.
             aggregate.add(total, block: block)
+            aggregate.addToTotals(days, block: block)
+            days = DayCounts()
         }
     }
 
@@ -382,9 +456,11 @@ extension Ledger {
         aggregate.chain += counts
         if !faults.isZero { _ = aggregate.faults.add(checking: faults) }
         var pass = FoldPass()
-        for index in liveFrom..<records.count
-        where !pass.add(records[index], into: &aggregate, block: block, launches: launches, measures: true) {
-            return FoldPass.unaccounted(records[index], index: recordsOffset + index)
+        let unaccounted = records.withUnsafeBufferPointer { records in
+            pass.add(UnsafeBufferPointer(rebasing: records[liveFrom..<records.count]), into: &aggregate, block: block, launches: launches)
+        }
+        if let unaccounted {
+            return FoldPass.unaccounted(records[liveFrom + unaccounted], index: recordsOffset + liveFrom + unaccounted)
         }
         pass.finish(into: &aggregate, block: block)
         if folding != nil { streaming.finish(into: &aggregate, launches: launches) }

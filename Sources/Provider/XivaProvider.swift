@@ -63,8 +63,9 @@ public enum ProviderDropReason: UInt8, Sendable, BitwiseCopyable, CaseIterable {
 public enum ProviderEffect: Equatable, Sendable, BitwiseCopyable {
     /// Send this request to APNs (the wiring adds the network latency).
     case send(PushNotification)
-    /// Answer a device's re-request: `ok` when at least one position was re-sent.
-    case answer(invocation: Int32, ok: Bool)
+    /// Answer a device's re-request (`answer(invocation:ok:)`): `ok` when at least one
+    /// position was re-sent.
+    case answer(RerequestAnswer)
     /// The provider gives up on a request: APNs refused it, the network lost it
     /// with no retry left, or the provider was down when its retry was due.
     case failed(PushNotification, ProviderFailure)
@@ -76,8 +77,68 @@ public enum ProviderEffect: Equatable, Sendable, BitwiseCopyable {
     /// This many re-requested positions were past the payload TTL (emitted before the
     /// re-request's `.answer`, only when more than 0).
     case positionsExpired(Int32)
+    /// A mail never became a request (`dropped(messageIndex:_:)`).
+    case dropped(DroppedMail)
+
+    /// Answer a device's re-request: `ok` when at least one position was re-sent.
+    /// - Complexity: O(1).
+    @inlinable
+    public static func answer(invocation: Int32, ok: Bool) -> ProviderEffect {
+        .answer(RerequestAnswer(invocation: invocation, ok: ok))
+    }
+
     /// A mail never became a request.
-    case dropped(messageIndex: Int32, ProviderDropReason)
+    /// - Complexity: O(1).
+    @inlinable
+    public static func dropped(messageIndex: Int32, _ reason: ProviderDropReason) -> ProviderEffect {
+        .dropped(DroppedMail(messageIndex: messageIndex, reason: reason))
+    }
+}
+
+// The two small cases' payloads are two 4-byte words, as the push's first 8 bytes are (its
+// token, its payload's message index). A payload of an `Int32` and a byte made the compiler
+// split the effect's first word into pieces of 4, 1, 2 and 1 bytes for every case, so every
+// push taken out of an effect, or put into one, was copied in four loads and four stores
+// where two do (docs/performance.md, 2026-11-28, third round).
+
+/// A re-request's answer, as `ProviderEffect.answer` carries it.
+public struct RerequestAnswer: Equatable, Sendable, BitwiseCopyable {
+    /// The extension invocation that asked.
+    public var invocation: Int32
+    /// `ok` as 0 or 1, a whole word (above).
+    @usableFromInline var okWord: UInt32
+
+    /// True when at least one position was re-sent.
+    @inlinable public var ok: Bool { okWord != 0 }
+
+    /// - Complexity: O(1).
+    @inlinable
+    public init(invocation: Int32, ok: Bool) {
+        self.invocation = invocation
+        okWord = ok ? 1 : 0
+    }
+}
+
+/// A mail that never became a request, as `ProviderEffect.dropped` carries it.
+public struct DroppedMail: Equatable, Sendable, BitwiseCopyable {
+    /// The mail's index.
+    public var messageIndex: Int32
+    /// `reason`'s raw value, a whole word (above); only ever written from a reason.
+    @usableFromInline var reasonWord: UInt32
+
+    /// Why it was dropped.
+    @inlinable public var reason: ProviderDropReason {
+        assert(reasonWord < UInt32(ProviderDropReason.allCases.count), "a drop reason's word written from no reason")
+        // A case's raw value is its declaration index, the enum's representation.
+        return unsafeBitCast(UInt8(truncatingIfNeeded: reasonWord), to: ProviderDropReason.self)
+    }
+
+    /// - Complexity: O(1).
+    @inlinable
+    public init(messageIndex: Int32, reason: ProviderDropReason) {
+        self.messageIndex = messageIndex
+        reasonWord = UInt32(reason.rawValue)
+    }
 }
 
 /// The XIVA-like provider of one device + app: numbers pushes into the queue

@@ -31,15 +31,15 @@ package enum EffectRouter {
         case .retry(let push, let attempt, let after):
             lane.note(.retryScheduled, at: now)
             lane.retry(push, attempt: attempt, due: now + after)
-        case .answer(let invocation, let ok):
-            lane.note(.rerequestAnswered(ok: ok), at: now)
-            lane.answerRerequest(invocation: invocation, ok: ok, at: now)
+        case .answer(let answer):
+            lane.note(.rerequestAnswered(ok: answer.ok), at: now)
+            lane.answerRerequest(invocation: answer.invocation, ok: answer.ok, at: now)
         case .positionsExpired(let count):
             lane.note(.positionsExpired(count), at: now)
         case .failed(let push, let failure):
             lane.note(.failed(push, failure, loss: LossReason(failure)), at: now)
-        case .dropped(let message, let reason):
-            lane.note(.dropped(messageIndex: message, reason, loss: LossReason(reason)), at: now)
+        case .dropped(let mail):
+            lane.note(.dropped(messageIndex: mail.messageIndex, mail.reason, loss: LossReason(mail.reason)), at: now)
         }
     }
 

@@ -55,7 +55,9 @@ package enum BalanceRules {
 
     /// Every count is a number of things that happened: the first below 0.
     private static func negativeCount(in aggregate: StrategyAggregate) -> String? {
-        for (name, field) in StrategyAggregate.counts where aggregate[keyPath: field] < 0 {
+        // Named only once one is found (`countFields`).
+        if let negative = StrategyAggregate.countFields.firstIndex(where: { aggregate[keyPath: $0] < 0 }) {
+            let (name, field) = StrategyAggregate.counts[negative]
             return "\(name) \(aggregate[keyPath: field]) < 0"
         }
         for reason in LossReason.allCases where aggregate.lost(reason) < 0 {

@@ -171,8 +171,9 @@ package struct TraceRecorder {
                    Self.bool(push.isResend), Self.bool(push.collapseID != nil), Int64(push.priority))
         case .retry(let push, let attempt, let after):
             record(.retryScheduled, at: now, message: push.payload.messageIndex, Int64(attempt), after)
-        case .answer(let invocation, let ok):
-            record(.rerequestServed, at: now, message: message(ofInvocation: invocation), Int64(invocation), Self.bool(ok))
+        case .answer(let answer):
+            record(.rerequestServed, at: now, message: message(ofInvocation: answer.invocation), Int64(answer.invocation),
+                   Self.bool(answer.ok))
         case .positionsExpired(let count):
             var message: Int32 = -1
             if case .rerequestReachesProvider(_, _, let invocation, _) = current { message = self.message(ofInvocation: invocation) }
@@ -181,8 +182,8 @@ package struct TraceRecorder {
             var status = TraceEvent.null
             if case .rejected(let response) = failure { status = Int64(response.status) }
             record(.providerGaveUp, at: now, message: push.payload.messageIndex, TraceNames.index(GiveUpReason(failure)), status)
-        case .dropped(let message, let reason):
-            record(.dropped, at: now, message: message, TraceNames.index(reason))
+        case .dropped(let mail):
+            record(.dropped, at: now, message: mail.messageIndex, TraceNames.index(mail.reason))
         }
     }
 

@@ -143,6 +143,14 @@ public struct OwnedBuffer<Element: BitwiseCopyable> {
         try body(UnsafeBufferPointer(start: base, count: held))
     }
 
+    /// Calls `body` with the elements to write in place: no uniqueness check (a copy that
+    /// shares them sees the writes, see the type's note).
+    @inlinable public mutating func withUnsafeMutableBufferPointer<R>(
+        _ body: (UnsafeMutableBufferPointer<Element>) throws -> R
+    ) rethrows -> R {
+        try body(UnsafeMutableBufferPointer(start: base, count: held))
+    }
+
     @usableFromInline mutating func grow(to needed: Int) {
         let copy = Storage(capacity: Swift.max(needed, 2 * capacity))
         copy.base.initialize(from: base, count: held)

@@ -1,12 +1,19 @@
+import Base
+
 /// The collapse ids in Notification Center: a set of 64-bit keys by open
 /// addressing (linear probing). The keys are already hashes, so it mixes them
 /// with one multiply where `Set` would run SipHash, and a reused set keeps its
 /// table: the phone inserts one key per notification shown.
-struct CollapseKeySet {
+///
+/// The table is an `OwnedBuffer`, written without a uniqueness check per insert: **a
+/// copy shares it** until `ownStorage()` (`Phone.ownStorage()`). A phone is one lane's,
+/// written by that lane alone, and the copy a world keeps to resume from takes its own:
+/// no two writers share a table, whatever thread each runs on.
+struct CollapseKeySet: @unchecked Sendable {
     /// A new set's table, and the smallest a reused one is made anew at.
     private static let initialSlots = 64
     /// 0 marks an empty slot; the key 0 itself is kept in `containsZero`.
-    private var slots = ContiguousArray<UInt64>(repeating: 0, count: initialSlots)
+    private var slots = emptyTable(initialSlots)
     private var containsZero = false
     /// Keys in the set.
     private(set) var count = 0
@@ -17,6 +24,17 @@ struct CollapseKeySet {
 
     /// Keys a table of `slots` holds before it grows: 3/4 of them, so probes stay short.
     private static func threshold(_ slots: Int) -> Int { slots / 4 * 3 }
+
+    /// A table of `slots` empty slots.
+    private static func emptyTable(_ slots: Int) -> OwnedBuffer<UInt64> {
+        var table = OwnedBuffer<UInt64>(capacity: slots)
+        table.append(repeating: 0, count: slots)
+        return table
+    }
+
+    /// Makes the table this value's own: a copy shares it until then.
+    /// - Complexity: O(capacity) when shared.
+    mutating func ownStorage() { slots.makeUnique() }
 
     /// Inserts `key`; returns false when it was already there.
     /// Inlined: the phone's delivery path enters a key with each showing.
@@ -86,7 +104,7 @@ struct CollapseKeySet {
         var fitting = Self.initialSlots
         while recentPeak >= Self.threshold(fitting) { fitting *= 2 }
         if slots.count > 4 * fitting {
-            slots = ContiguousArray(repeating: 0, count: fitting)
+            slots = Self.emptyTable(fitting)
             growsAt = Self.threshold(fitting)
         } else if count > 0 {
             slots.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
@@ -102,15 +120,16 @@ struct CollapseKeySet {
     /// Doubles the table, each key placed straight into the new one: the keys are distinct and
     /// none is 0, so a key needs only its probe, not `insert`'s checks (a uniqueness check each).
     private mutating func grow() {
-        let old = slots
-        var table = ContiguousArray<UInt64>(repeating: 0, count: old.count * 2)
+        var table = Self.emptyTable(slots.count * 2)
         // Wrapping: an index below the table's count cannot overflow.
         table.withUnsafeMutableBufferPointer { table in
             let mask = table.count &- 1
-            for key in old where key != 0 {
-                var index = Self.home(of: key, mask: mask)
-                while table[index] != 0 { index = (index &+ 1) & mask }
-                table[index] = key
+            slots.withUnsafeBufferPointer { old in
+                for key in old where key != 0 {
+                    var index = Self.home(of: key, mask: mask)
+                    while table[index] != 0 { index = (index &+ 1) & mask }
+                    table[index] = key
+                }
             }
         }
         slots = table

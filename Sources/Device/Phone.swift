@@ -163,6 +163,9 @@ public struct PhoneConfiguration: Sendable, Equatable {
 /// One iPhone with the mail app: connectivity, the Notification Service
 /// Extension with its saved position, Notification Center, and the app's
 /// registration, subscription and analytics state.
+///
+/// A copy shares Notification Center's table with the original until one calls
+/// `ownStorage()` (the hot path writes it without a uniqueness check).
 public struct Phone: Sendable {
     /// What showing a push's notification later needs of the push: a waiting invocation keeps
     /// this (24 bytes), not the whole request (56), and a delivery reads no more of its slot.
@@ -267,6 +270,12 @@ public struct Phone: Sendable {
         recentRerequests.removeAll(keepingCapacity: true)
         rerequestsStart = 0
     }
+
+    /// Makes Notification Center's table this value's own. It is written without a
+    /// uniqueness check (`CollapseKeySet`), so **a copy shares it** until one of the two calls
+    /// this: a copy kept to resume from must, before either is written again.
+    /// - Complexity: O(n) in the table's size, when shared.
+    public mutating func ownStorage() { notificationCenter.ownStorage() }
 
     /// Goes on under `configuration`, keeping everything it holds: for a world resumed
     /// under a strategy whose app behaved the same until now (a rollout before its update).

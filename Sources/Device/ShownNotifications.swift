@@ -28,6 +28,10 @@ struct ShownNotifications {
     /// Collapse ids held.
     var count: Int { keys.count }
 
+    /// Makes the ids' table this value's own (`CollapseKeySet`): a copy shares it until then.
+    /// - Complexity: O(capacity) when shared.
+    mutating func ownStorage() { keys.ownStorage() }
+
     /// Enters the notification of the push numbered `position` with collapse id
     /// `key` at `now`; true when one with that id was already there (it is replaced).
     /// - Complexity: O(1) on average.

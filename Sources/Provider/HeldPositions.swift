@@ -6,13 +6,19 @@ import Base
 /// never asked for, so positions are kept as runs of consecutive messages: mail is
 /// numbered as it comes, so a run breaks only where mail went unnumbered, and
 /// memory grows with those breaks, not with the mail.
-struct HeldPositions: Sendable {
-    private struct Timed: Sendable {
+///
+/// The positions are in `OwnedBuffer`s, written without a uniqueness check each (one a
+/// mail, with an array): **a copy shares them** until `ownStorage()`. A provider is one
+/// lane's, written by that lane alone; the copy a world keeps to resume from takes its
+/// own (`XivaProvider.ownStorage()`), so no two writers share them, whatever thread
+/// each runs on.
+struct HeldPositions: @unchecked Sendable {
+    private struct Timed: BitwiseCopyable {
         var messageIndex: Int32
         var storedAt: SimTime
     }
 
-    private struct Run: Sendable {
+    private struct Run: BitwiseCopyable {
         var firstPosition: Int32
         var firstMessage: Int32
         var count: Int32
@@ -21,11 +27,11 @@ struct HeldPositions: Sendable {
     /// Whether each position's storing time is kept (a payload TTL is set).
     private(set) var keepsTimes = false
     /// Under a TTL: position `p` is `timed[p - 1 - forgotten]`.
-    private var timed: ContiguousArray<Timed> = []
+    private var timed = OwnedBuffer<Timed>()
     /// Positions `1…forgotten` are past the TTL and no longer held.
     private(set) var forgotten: Int32 = 0
     /// Without a TTL: every position, in runs.
-    private var runs: ContiguousArray<Run> = []
+    private var runs = OwnedBuffer<Run>()
     /// The last position handed out (0 before the first).
     private(set) var lastPosition: Int32 = 0
 
@@ -34,13 +40,20 @@ struct HeldPositions: Sendable {
     var entries: Int { keepsTimes ? timed.count : runs.count }
 
     /// Forgets every position; `keepsTimes` for a payload TTL. Keeps capacity.
-    /// - Complexity: O(n) in what it held.
+    /// - Complexity: O(1).
     mutating func removeAll(keepsTimes: Bool) {
         self.keepsTimes = keepsTimes
-        timed.removeAll(keepingCapacity: true)
-        runs.removeAll(keepingCapacity: true)
+        timed.removeAll()
+        runs.removeAll()
         forgotten = 0
         lastPosition = 0
+    }
+
+    /// Makes the positions this value's own: a copy shares them until then.
+    /// - Complexity: O(n) in what it holds when shared.
+    mutating func ownStorage() {
+        timed.makeUnique()
+        runs.makeUnique()
     }
 
     /// Numbers message `messageIndex`, stored at `now`; returns its position.

@@ -150,6 +150,9 @@ public struct DroppedMail: Equatable, Sendable, BitwiseCopyable {
 /// XIVA's subscription store is separate from its sending path, so registrations
 /// and subscription syncs are applied even during an outage; only numbering,
 /// sending and re-request answers stop.
+///
+/// A copy shares the held positions with the original until one calls `ownStorage()`
+/// (the hot path writes them without a uniqueness check).
 public struct XivaProvider: Sendable {
     /// The configuration it was made with.
     public private(set) var configuration: ProviderConfiguration
@@ -185,6 +188,12 @@ public struct XivaProvider: Sendable {
         self.hash = hash ?? deviceIDHash(configuration.template.deviceID)
         queue.removeAll(keepsTimes: configuration.payloadTTL != nil)
     }
+
+    /// Makes the held positions this value's own. They are written without a uniqueness
+    /// check (`HeldPositions`), so **a copy shares them** until one of the two calls this:
+    /// a copy kept to resume from must, before either is written again.
+    /// - Complexity: O(n) in the positions held, when shared.
+    public mutating func ownStorage() { queue.ownStorage() }
 
     /// Starts over for another device with an empty queue, no token, only the
     /// install-time subscriptions and no outage, keeping the queue's capacity so a

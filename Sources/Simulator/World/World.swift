@@ -428,6 +428,8 @@ package struct World {
             folderGeneration: folderGeneration, play: play)
         // The world plays on with these buffers: the kept copies get their own.
         kept.agenda.ownStorage()
+        kept.provider.ownStorage()
+        kept.phone.ownStorage()
         kept.ledger.ownStorage()
         kept.pushPool.ownStorage()
         kept.apnsEffects.makeUnique()

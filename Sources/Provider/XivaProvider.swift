@@ -163,13 +163,13 @@ public struct XivaProvider: Sendable {
     }
     /// `template`'s sizes and keys, for the hot path.
     private var shape: PushShape
-    private var hash: UInt32
-    private var token: DeviceToken?
+    @usableFromInline var hash: UInt32
+    @usableFromInline var token: DeviceToken?
     /// The token the provider sends to now (nil: it knows no valid one); the backend's
     /// background pushes go to it too.
     public var currentToken: DeviceToken? { token }
     /// When the current token was last registered; a 410 stamped earlier is stale.
-    private var tokenRegisteredAt: SimTime = 0
+    @usableFromInline var tokenRegisteredAt: SimTime = 0
     /// The numbered positions and their payloads.
     private var queue = HeldPositions()
     /// The newest folder-subscription generation the provider knows (0: the folders
@@ -242,10 +242,20 @@ public struct XivaProvider: Sendable {
     /// key's held payloads are gone, and payloads carry the new hash. The same hash
     /// or nil leaves the queue alone. Applied even while the provider is down.
     /// - Complexity: O(1); O(n) in the template's size when the device id changed.
+    @inlinable
     public mutating func register(_ token: DeviceToken, deviceIDHash newHash: UInt32? = nil, at now: SimTime = 0) {
         self.token = token
         tokenRegisteredAt = now
         guard let newHash, newHash != hash else { return }
+        rekey(deviceIDHash: newHash)
+    }
+
+    /// `register` for a device id that changed. Apart: rare, and it builds strings, so a
+    /// registration that keeps the id (nearly all) is a few stores inlined into the caller,
+    /// without this path's frame (26 instructions a registration out of line).
+    /// - Complexity: O(n) in the template's size.
+    @usableFromInline @inline(never)
+    mutating func rekey(deviceIDHash newHash: UInt32) {
         hash = newHash
         queue.removeAll(keepsTimes: configuration.payloadTTL != nil)
         // The provider only learns the new id's hash; render it as the id, padded to

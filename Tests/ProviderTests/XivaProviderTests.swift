@@ -157,6 +157,14 @@ struct PushTemplateTests {
         }
     }
 
+    @Test("every position the template tabulates has the key of its collapse id's string, and the first past the table too")
+    func tabulatedCollapseKeysMatchStrings() {
+        let mail = template(numbered: true)
+        for position in Int32(1)...4_100 {
+            #expect(mail.collapseID(position: position) == CollapseID(mail.collapseIDString(position: position)))
+        }
+    }
+
     @Test("decimalDigits counts digits, with the sign for negatives")
     func digits() {
         let cases: [(Int32, Int32)] = [(0, 1), (9, 1), (10, 2), (99_999, 5), (Int32.max, 10), (-1, 2),

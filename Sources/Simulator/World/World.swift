@@ -189,9 +189,10 @@ package struct World {
         for lane in 0..<traits.apps {
             timeline.drawLane(lane, seed: seed, user: user)
             // Taken, not copied: its buffers become the world's without a copy. (A second
-            // rollout resuming from the same lane plays it whole.)
-            let kept = lane < keptLanes.count ? keptLanes[lane].take() : nil
-            guard let kept, kept.drawnFor == (seed, user) else {
+            // rollout resuming from the same lane plays it whole.) Bound once, straight from
+            // `take()`: an optional bound first and unwrapped after stayed alive beside the
+            // unwrapped copy, so the buffers were shared and each `ownStorage` copied them.
+            guard lane < keptLanes.count, let kept = keptLanes[lane].take(), kept.drawnFor == (seed, user) else {
                 // The lane could not be kept (a long lane): it is played whole.
                 try runLane(lane, user: user, traits: traits, plan: plan, seed: seed, into: &aggregate, observer: Unobserved.self,
                             keepingAt: nil)

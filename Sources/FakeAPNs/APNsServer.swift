@@ -212,6 +212,13 @@ public struct APNsServer: Sendable {
         isKnown(token) && tokens[Int(token.rawValue)].hasStored ? storedPushes[Int(token.rawValue)] : nil
     }
 
+    /// The push type of the notification in `token`'s offline slot, if any: what a discard by
+    /// replacement asks of the slot, without a copy of the notification.
+    /// - Complexity: O(1).
+    public func storedPushType(for token: DeviceToken) -> PushType? {
+        isKnown(token) && tokens[Int(token.rawValue)].hasStored ? storedPushes[Int(token.rawValue)].pushType : nil
+    }
+
     /// The low-priority notifications held for `token`'s power window, in arrival order
     /// (for inspection: a live population shows what APNs holds for a device).
     /// - Complexity: O(k) in the notifications held for the token.

@@ -57,7 +57,7 @@ extension World {
             ledger.background[.apnsDiscarded] += 1
             return
         }
-        if reason == .replaced, apns.storedNotification(for: push.token)?.pushType == .background {
+        if reason == .replaced, apns.storedPushType(for: push.token) == .background {
             ledger.background[.mailReplaced] += 1
         }
         ledger.lost(push, loss)

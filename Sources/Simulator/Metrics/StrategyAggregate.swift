@@ -366,23 +366,41 @@ public struct StrategyAggregate: Sendable, Equatable {
         addToTotals(counts, block: block)
     }
 
-    /// The day's half of `add(_:day:block:)`: `daily[day]` and the day's block counts. The
-    /// fold adds a lane's days so, and their sum once, to the totals (`addToTotals`).
+    /// The day's half of `add(_:day:block:)`: `daily[day]` and the day's block counts.
     /// - Complexity: O(1).
     package mutating func addToDay(_ counts: DayCounts, day: Int, block: Int) {
-        // One uniqueness check per array, not one per count: the fold calls this per user and day.
-        // `OutcomeCounter.daily`, a literal, costs no lazy-global check here, unlike `RateCount.daily`.
-        let dayBlock = (day * UserBlocks.count + block) * OutcomeCounter.daily.count
-        dailyBlocks.withUnsafeMutableBufferPointer { blockCounts in
-            blockCounts[dayBlock + OutcomeCounter.messages.rawValue] += counts[.messages]
-            blockCounts[dayBlock + OutcomeCounter.delivered.rawValue] += counts[.delivered]
-            blockCounts[dayBlock + OutcomeCounter.measuredSent.rawValue] += counts[.measuredSent]
-            blockCounts[dayBlock + OutcomeCounter.measuredReceived.rawValue] += counts[.measuredReceived]
-            blockCounts[dayBlock + OutcomeCounter.launches.rawValue] += counts[.launches]
-            blockCounts[dayBlock + OutcomeCounter.consoleReceived.rawValue] += counts[.consoleReceived]
-            blockCounts[dayBlock + OutcomeCounter.consoleDelivered.rawValue] += counts[.consoleDelivered]
+        addToDays(CollectionOfOne((day: day, counts: counts)), block: block)
+    }
+
+    /// `addToDay` for each of `days`, with one uniqueness check per array for all of them:
+    /// the fold adds a lane's days so, at the lane's end, and their sum once, to the totals
+    /// (`addToTotals`). Inlined: the days are then read in place.
+    /// - Complexity: O(days).
+    @inline(__always)
+    package mutating func addToDays(_ days: some Collection<(day: Int, counts: DayCounts)>, block: Int) {
+        guard !days.isEmpty else { return }
+        precondition(block >= 0 && block < UserBlocks.count && dailyBlocks.count == daily.count * UserBlocks.count * OutcomeCounter.daily.count,
+                     "block \(block) is not one of the aggregate's")
+        daily.withUnsafeMutableBufferPointer { daily in
+            for (day, counts) in days {
+                // Checked here: the block counts below are written unchecked.
+                precondition(day >= 0 && day < daily.count, "day \(day) is not in the run")
+                daily[day] += counts
+            }
         }
-        daily[day] += counts
+        // `OutcomeCounter.daily`, a literal, costs no lazy-global check here, unlike `RateCount.daily`.
+        dailyBlocks.withUnsafeMutableBufferPointer { blockCounts in
+            for (day, counts) in days {
+                let row = blockCounts.baseAddress! + (day * UserBlocks.count + block) * OutcomeCounter.daily.count
+                row[OutcomeCounter.messages.rawValue] += counts[.messages]
+                row[OutcomeCounter.delivered.rawValue] += counts[.delivered]
+                row[OutcomeCounter.measuredSent.rawValue] += counts[.measuredSent]
+                row[OutcomeCounter.measuredReceived.rawValue] += counts[.measuredReceived]
+                row[OutcomeCounter.launches.rawValue] += counts[.launches]
+                row[OutcomeCounter.consoleReceived.rawValue] += counts[.consoleReceived]
+                row[OutcomeCounter.consoleDelivered.rawValue] += counts[.consoleDelivered]
+            }
+        }
     }
 
     /// The totals' half of `add(_:day:block:)`: the totals and the block's counts of

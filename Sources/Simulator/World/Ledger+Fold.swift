@@ -162,6 +162,9 @@ extension Ledger {
         /// The days counted so far, summed (`logged` and `uploaded` left 0): added to the
         /// totals once, at the end.
         private var days = Tally()
+        /// The days counted so far, each apart: added to the aggregate's days at the end
+        /// (`finish`), all at once (one uniqueness check per array, not two a day).
+        private var countedDays: ContiguousArray<(day: Int, counts: DayCounts)> = []
         /// Where the last day's first launch was (`LaunchLog.launched(from:before:hint:)`).
         private var launchHint = 0
 
@@ -324,7 +327,9 @@ extension Ledger {
         private mutating func flushDay(into aggregate: inout StrategyAggregate, block: Int) {
             guard day >= 0 else { return }
             if tally.lost > 0 { flushLosses(into: &aggregate, block: block) }
-            aggregate.addToDay(tally.dayCounts, day: day, block: block)
+            // Room for the run's days at the first (one allocation a lane).
+            if countedDays.capacity == 0 { countedDays.reserveCapacity(aggregate.daily.count) }
+            countedDays.append((day, tally.dayCounts))
             days.addDay(tally)
             tally = Tally(logged: tally.logged, uploaded: tally.uploaded)
         }
@@ -351,6 +356,8 @@ extension Ledger {
             total[.uploaded] += tally.uploaded
             // The funnel's shares carry standard errors too: their counts go to the user's block.
             aggregate.add(total, block: block)
+            aggregate.addToDays(countedDays, block: block)
+            countedDays.removeAll(keepingCapacity: true)
             aggregate.addToTotals(days.dayCounts, block: block)
             days = Tally()
         }

@@ -11,7 +11,7 @@ struct OwnDayCountsTests {
     @Test("the Console's counts go to the day being played when APNs counted them; the run's end, to its last day")
     func consoleCuts() {
         var aggregate = StrategyAggregate(days: 4)
-        var console = ConsoleDays()
+        var console = ConsoleDays(days: 4)
         var counters = APNsCounters()
         // Day 0: 5 accepted, 3 handed out (one from storage).
         counters[.accepted] = 5
@@ -19,15 +19,17 @@ struct OwnDayCountsTests {
         counters[.deliveredFromStorage] = 1
         // The first event of day 2 cuts: day 0 gets what was counted so far.
         let dayTwo = 2 * TimeUnit.day + 10
-        console.cut(at: dayTwo, counters: counters, into: &aggregate, block: 3)
+        console.cut(at: dayTwo, counters: counters)
         #expect(console.day == 2 && console.dayEnd == 3 * TimeUnit.day)
         // Day 2: 2 more accepted, 3 more handed out (yesterday's storage among them).
         counters[.accepted] = 7
         counters[.deliveredFromStorage] = 4
         // The end of a run that stops inside day 5 counts on the last day the run has (3).
-        console.cut(at: 5 * TimeUnit.day, counters: counters, into: &aggregate, block: 3)
+        console.cut(at: 5 * TimeUnit.day, counters: counters)
         counters[.delivered] = 3
-        console.cut(at: 5 * TimeUnit.day, counters: counters, into: &aggregate, block: 3)
+        console.cut(at: 5 * TimeUnit.day, counters: counters)
+        // The lane's end adds its cuts.
+        console.add(into: &aggregate, block: 3)
         #expect(aggregate.daily.map { $0[.consoleReceived] } == [5, 0, 2, 0])
         #expect(aggregate.daily.map { $0[.consoleDelivered] } == [3, 0, 3, 1])
         #expect(aggregate[.consoleReceived] == 7 && aggregate[.consoleDelivered] == 7)

@@ -328,25 +328,34 @@ public struct StrategyAggregate: Sendable, Equatable {
         blocks[block * RateCount.allCases.count + counter.rawValue] += value
     }
 
-    /// Adds what the Push Console counted for one lane since its last cut (`ConsoleDays`) to
-    /// `day`: `add(_:to:day:block:)` for `consoleReceived` and `consoleDelivered` together,
-    /// one uniqueness check per array instead of one per count (the world cuts every lane's day).
-    /// - Complexity: O(1).
-    package mutating func addConsole(received: Int64, delivered: Int64, day: Int, block: Int) {
-        daily[day][.consoleReceived] += received
-        daily[day][.consoleDelivered] += delivered
-        outcomes[.consoleReceived] += received
-        outcomes[.consoleDelivered] += delivered
-        let dayBlock = (day * UserBlocks.count + block) * OutcomeCounter.daily.count
+    /// Adds `(day, count)` pairs of one lane to daily count `counter` (one of
+    /// `OutcomeCounter.daily`): what `add(_:to:day:block:)` does for each pair, with one
+    /// uniqueness check per array for all of them. For the counts kept by their own day
+    /// (launches, the Console's), which the lane's end adds together. Inlined: the pairs
+    /// are then read in place, not through a call a pair (`ConsoleDays.add` maps its cuts).
+    /// - Complexity: O(pairs).
+    @inline(__always)
+    package mutating func add(_ counts: some Collection<(day: Int, count: Int64)>, to counter: OutcomeCounter, block: Int) {
+        guard let dayCounter = DayCounter(counter) else { preconditionFailure("\(counter.columnName) is not kept per day") }
+        guard !counts.isEmpty else { return }
+        precondition(block >= 0 && block < UserBlocks.count && dailyBlocks.count == daily.count * UserBlocks.count * OutcomeCounter.daily.count,
+                     "block \(block) is not one of the aggregate's")
+        var total: Int64 = 0
+        daily.withUnsafeMutableBufferPointer { days in
+            for (day, count) in counts {
+                // Checked here: the block counts below are written unchecked.
+                precondition(day >= 0 && day < days.count, "day \(day) is not in the run")
+                days[day][dayCounter] += count
+                total += count
+            }
+        }
         dailyBlocks.withUnsafeMutableBufferPointer { blockCounts in
-            blockCounts[dayBlock + OutcomeCounter.consoleReceived.rawValue] += received
-            blockCounts[dayBlock + OutcomeCounter.consoleDelivered.rawValue] += delivered
+            for (day, count) in counts {
+                blockCounts[(day * UserBlocks.count + block) * OutcomeCounter.daily.count + counter.rawValue] += count
+            }
         }
-        let base = block * RateCount.allCases.count
-        blocks.withUnsafeMutableBufferPointer { blockCounts in
-            blockCounts[base + OutcomeCounter.consoleReceived.rawValue] += received
-            blockCounts[base + OutcomeCounter.consoleDelivered.rawValue] += delivered
-        }
+        outcomes[counter] += total
+        blocks[block * RateCount.allCases.count + counter.rawValue] += total
     }
 
     /// Adds one day's counts of the users of block `block` to `day`, to the totals
@@ -357,23 +366,41 @@ public struct StrategyAggregate: Sendable, Equatable {
         addToTotals(counts, block: block)
     }
 
-    /// The day's half of `add(_:day:block:)`: `daily[day]` and the day's block counts. The
-    /// fold adds a lane's days so, and their sum once, to the totals (`addToTotals`).
+    /// The day's half of `add(_:day:block:)`: `daily[day]` and the day's block counts.
     /// - Complexity: O(1).
     package mutating func addToDay(_ counts: DayCounts, day: Int, block: Int) {
-        // One uniqueness check per array, not one per count: the fold calls this per user and day.
-        // `OutcomeCounter.daily`, a literal, costs no lazy-global check here, unlike `RateCount.daily`.
-        let dayBlock = (day * UserBlocks.count + block) * OutcomeCounter.daily.count
-        dailyBlocks.withUnsafeMutableBufferPointer { blockCounts in
-            blockCounts[dayBlock + OutcomeCounter.messages.rawValue] += counts[.messages]
-            blockCounts[dayBlock + OutcomeCounter.delivered.rawValue] += counts[.delivered]
-            blockCounts[dayBlock + OutcomeCounter.measuredSent.rawValue] += counts[.measuredSent]
-            blockCounts[dayBlock + OutcomeCounter.measuredReceived.rawValue] += counts[.measuredReceived]
-            blockCounts[dayBlock + OutcomeCounter.launches.rawValue] += counts[.launches]
-            blockCounts[dayBlock + OutcomeCounter.consoleReceived.rawValue] += counts[.consoleReceived]
-            blockCounts[dayBlock + OutcomeCounter.consoleDelivered.rawValue] += counts[.consoleDelivered]
+        addToDays(CollectionOfOne((day: day, counts: counts)), block: block)
+    }
+
+    /// `addToDay` for each of `days`, with one uniqueness check per array for all of them:
+    /// the fold adds a lane's days so, at the lane's end, and their sum once, to the totals
+    /// (`addToTotals`). Inlined: the days are then read in place.
+    /// - Complexity: O(days).
+    @inline(__always)
+    package mutating func addToDays(_ days: some Collection<(day: Int, counts: DayCounts)>, block: Int) {
+        guard !days.isEmpty else { return }
+        precondition(block >= 0 && block < UserBlocks.count && dailyBlocks.count == daily.count * UserBlocks.count * OutcomeCounter.daily.count,
+                     "block \(block) is not one of the aggregate's")
+        daily.withUnsafeMutableBufferPointer { daily in
+            for (day, counts) in days {
+                // Checked here: the block counts below are written unchecked.
+                precondition(day >= 0 && day < daily.count, "day \(day) is not in the run")
+                daily[day] += counts
+            }
         }
-        daily[day] += counts
+        // `OutcomeCounter.daily`, a literal, costs no lazy-global check here, unlike `RateCount.daily`.
+        dailyBlocks.withUnsafeMutableBufferPointer { blockCounts in
+            for (day, counts) in days {
+                let row = blockCounts.baseAddress! + (day * UserBlocks.count + block) * OutcomeCounter.daily.count
+                row[OutcomeCounter.messages.rawValue] += counts[.messages]
+                row[OutcomeCounter.delivered.rawValue] += counts[.delivered]
+                row[OutcomeCounter.measuredSent.rawValue] += counts[.measuredSent]
+                row[OutcomeCounter.measuredReceived.rawValue] += counts[.measuredReceived]
+                row[OutcomeCounter.launches.rawValue] += counts[.launches]
+                row[OutcomeCounter.consoleReceived.rawValue] += counts[.consoleReceived]
+                row[OutcomeCounter.consoleDelivered.rawValue] += counts[.consoleDelivered]
+            }
+        }
     }
 
     /// The totals' half of `add(_:day:block:)`: the totals and the block's counts of

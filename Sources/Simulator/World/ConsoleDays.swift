@@ -6,41 +6,54 @@ import FakeAPNs
 /// while its events played (`consoleReceived`, `consoleDelivered`). APNs keeps no days:
 /// the world cuts before the first event past a midnight.
 package struct ConsoleDays {
+    /// What one cut found APNs had counted since the one before, and the day it goes to.
+    package struct Cut {
+        package var day: Int
+        package var received: Int64
+        package var delivered: Int64
+    }
+
     /// The day being counted, and the instant it ends.
     package private(set) var day = 0
     package private(set) var dayEnd: SimTime = TimeUnit.day
+    /// The run's last day: what APNs counts past it (the run's end) goes to it.
+    private let lastDay: Int
     /// What APNs had counted at the last cut.
     private var received: Int64 = 0
     private var delivered: Int64 = 0
-    /// The counts each cut added, kept when `recording` (a lane whose start another
-    /// strategy's run will share: it adds them to its own aggregate, `World.resume`).
-    package private(set) var cuts: [(day: Int, received: Int64, delivered: Int64)] = []
-    package var recording = false
+    /// The lane's cuts that found something, in order. They go to an aggregate at the lane's
+    /// end (`add(into:block:)`), all at once: one uniqueness check per array a lane, not
+    /// three a day. A lane kept for another strategy (`World.resume`) carries its start's.
+    package private(set) var cuts: ContiguousArray<Cut> = []
 
-    package init() {}
-
-    /// Adds the cuts recorded so far to `aggregate`, as they were added to the one they were made in.
-    package func replayCuts(into aggregate: inout StrategyAggregate, block: Int) {
-        for cut in cuts {
-            if cut.received != 0 { aggregate.add(cut.received, to: .consoleReceived, day: cut.day, block: block) }
-            if cut.delivered != 0 { aggregate.add(cut.delivered, to: .consoleDelivered, day: cut.day, block: block) }
-        }
+    /// A lane's Console over a run of `days` days.
+    /// - Complexity: O(1) (one allocation: room for every cut of the lane).
+    package init(days: Int) {
+        lastDay = Swift.max(days - 1, 0)
+        // A cut a midnight, and the run end's two.
+        cuts.reserveCapacity(days + 2)
     }
 
-    /// Adds what `counters` counted since the last cut to the day being counted (the last of
-    /// the run's `aggregate.daily` at most), then counts the day of `now` from here.
+    /// Keeps what `counters` counted since the last cut for the day being counted (the
+    /// run's last at most), then counts the day of `now` from here.
     /// - Complexity: O(1). Called once a day: kept out of line, so the event loop stays small.
     @inline(never)
-    package mutating func cut(at now: SimTime, counters: APNsCounters, into aggregate: inout StrategyAggregate, block: Int) {
+    package mutating func cut(at now: SimTime, counters: APNsCounters) {
         let receivedNow = counters[.accepted]
         let deliveredNow = counters[.delivered] + counters[.deliveredFromStorage]
-        let countedDay = Swift.min(day, aggregate.daily.count - 1)
-        if recording { cuts.append((countedDay, receivedNow - received, deliveredNow - delivered)) }
         if receivedNow != received || deliveredNow != delivered {
-            aggregate.addConsole(received: receivedNow - received, delivered: deliveredNow - delivered, day: countedDay, block: block)
+            cuts.append(Cut(day: Swift.min(day, lastDay), received: receivedNow - received, delivered: deliveredNow - delivered))
             (received, delivered) = (receivedNow, deliveredNow)
         }
         day = Int(now / TimeUnit.day)
         dayEnd = SimTime(day + 1) * TimeUnit.day
+    }
+
+    /// Adds the cuts so far to `aggregate` (a lane's end): each to its day, the totals and
+    /// block `block`'s counts.
+    /// - Complexity: O(cuts).
+    package func add(into aggregate: inout StrategyAggregate, block: Int) {
+        aggregate.add(cuts.lazy.map { (day: $0.day, count: $0.received) }, to: .consoleReceived, block: block)
+        aggregate.add(cuts.lazy.map { (day: $0.day, count: $0.delivered) }, to: .consoleDelivered, block: block)
     }
 }

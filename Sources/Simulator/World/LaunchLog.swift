@@ -9,10 +9,11 @@ extension Ledger {
         /// Instants the extension's log went up to analytics, ascending: a launch
         /// while online, or the first reconnect after a launch offline.
         package var uploads = OwnedBuffer<SimTime>(capacity: 64)
-        /// Per upload: made at a reconnect. Such an upload carries only logs written
-        /// before it: a notification APNs hands over at that same instant is logged
-        /// after the app's upload went out.
-        package var uploadAtReconnect = OwnedBuffer<Bool>(capacity: 64)
+        /// The uploads made at a reconnect, ascending (among `uploads` too). Such an upload
+        /// carries only logs written before it: a notification APNs hands over at that same
+        /// instant is logged after the app's upload went out. Kept apart, not as a flag per
+        /// upload: most uploads are then one append (`Ledger.uploaded`), a reconnect's two.
+        package var reconnectUploads = OwnedBuffer<SimTime>(capacity: 16)
 
         /// Launches per day (the launch's), in day order, days without one left out: the fold
         /// adds them as the day's `launches`. The last day's count is `lastDayLaunches` (a launch
@@ -39,7 +40,7 @@ extension Ledger {
         package mutating func ownStorage() {
             times.makeUnique()
             uploads.makeUnique()
-            uploadAtReconnect.makeUnique()
+            reconnectUploads.makeUnique()
         }
 
         /// Records a launch (in time order). Inlined: a launch's other steps are inlined too.
@@ -61,7 +62,7 @@ extension Ledger {
         @inline(__always)
         package mutating func upload(at time: SimTime, atReconnect: Bool) {
             uploads.append(time)
-            uploadAtReconnect.append(atReconnect)
+            if atReconnect { reconnectUploads.append(time) }
         }
 
         /// Forgets every launch and upload, keeping capacity.
@@ -71,8 +72,8 @@ extension Ledger {
             times.makeUnique()
             uploads.removeAll()
             uploads.makeUnique()
-            uploadAtReconnect.removeAll()
-            uploadAtReconnect.makeUnique()
+            reconnectUploads.removeAll()
+            reconnectUploads.makeUnique()
             forgottenLaunchDays.removeAll(keepingCapacity: true)
             launchesByDay.removeAll(keepingCapacity: true)
             lastLaunchDay = -1
@@ -109,8 +110,9 @@ extension Ledger {
             let uploaded = Self.firstIndex(in: uploads, notBefore: uploadsBefore)
             if uploaded > 0, uploaded * 2 >= uploads.count {
                 uploads.removeFirst(uploaded)
-                uploadAtReconnect.removeFirst(uploaded)
             }
+            let reconnects = Self.firstIndex(in: reconnectUploads, notBefore: uploadsBefore)
+            if reconnects > 0, reconnects * 2 >= reconnectUploads.count { reconnectUploads.removeFirst(reconnects) }
         }
         /// Whether the device's logs count at all (iOS < 10 users are dropped, as the talk says).
         package var measured = true
@@ -159,16 +161,23 @@ extension Ledger {
             return index
         }
 
-        /// From the first upload at or after `time`, the first that carries a log
-        /// written at `time` (a reconnect's upload at that same instant does not).
+        /// From the first upload at or after `time` (at `index`), the first that carries a
+        /// log written at `time`: a reconnect's upload at that same instant does not, so one
+        /// at `time` carries it only when the uploads then outnumber the reconnects' uploads then.
         @inline(__always)
         private func upload(from index: Int, carrying time: SimTime) -> SimTime? {
-            var index = index
-            while index < uploads.count, uploads[index] == time, index < uploadAtReconnect.count,
-                  uploadAtReconnect[index] {
-                index += 1
+            guard index < uploads.count else { return nil }
+            guard uploads[index] == time else { return uploads[index] }
+            var end = index + 1
+            while end < uploads.count && uploads[end] == time { end += 1 }
+            var reconnect = Self.firstIndex(in: reconnectUploads, notBefore: time)
+            var reconnectsThen = 0
+            while reconnect < reconnectUploads.count && reconnectUploads[reconnect] == time {
+                reconnectsThen += 1
+                reconnect += 1
             }
-            return index < uploads.count ? uploads[index] : nil
+            if end - index > reconnectsThen { return time }
+            return end < uploads.count ? uploads[end] : nil
         }
 
         /// Whether some launch falls in `start..<end`.

@@ -159,8 +159,12 @@ extension Ledger {
         private var uploadHint = 0
         /// The day's lost records by reason (`LossReason` raw values; `lost` is their sum).
         private var lostToday = InlineArray<16, Int64>(repeating: 0)
-        /// The days counted so far, summed: added to the totals once, at the end.
-        private var days = DayCounts()
+        /// The days counted so far, summed (`logged` and `uploaded` left 0): added to the
+        /// totals once, at the end.
+        private var days = Tally()
+        /// The days counted so far, each apart: added to the aggregate's days at the end
+        /// (`finish`), all at once (one uniqueness check per array, not two a day).
+        private var countedDays: ContiguousArray<(day: Int, counts: DayCounts)> = []
         /// Where the last day's first launch was (`LaunchLog.launched(from:before:hint:)`).
         private var launchHint = 0
 
@@ -172,6 +176,30 @@ extension Ledger {
                 pending: Int64 = 0, measuredSent: Int64 = 0, measuredReceived: Int64 = 0
             /// The pass's, not the day's.
             var logged: Int64 = 0, uploaded: Int64 = 0
+
+            /// The day's counts as a day's counters.
+            var dayCounts: DayCounts {
+                var counts = DayCounts()
+                counts[.messages] = messages
+                counts[.delivered] = delivered
+                counts[.summarized] = summarized
+                counts[.lost] = lost
+                counts[.pending] = pending
+                counts[.measuredSent] = measuredSent
+                counts[.measuredReceived] = measuredReceived
+                return counts
+            }
+
+            /// Adds the day's counts of `other` (not its `logged` and `uploaded`).
+            mutating func addDay(_ other: Tally) {
+                messages &+= other.messages
+                delivered &+= other.delivered
+                summarized &+= other.summarized
+                lost &+= other.lost
+                pending &+= other.pending
+                measuredSent &+= other.measuredSent
+                measuredReceived &+= other.measuredReceived
+            }
         }
 
         /// Adds a message's record, folded as its lane plays: its measurement is counted
@@ -299,16 +327,10 @@ extension Ledger {
         private mutating func flushDay(into aggregate: inout StrategyAggregate, block: Int) {
             guard day >= 0 else { return }
             if tally.lost > 0 { flushLosses(into: &aggregate, block: block) }
-            var today = DayCounts()
-            today[.messages] = tally.messages
-            today[.delivered] = tally.delivered
-            today[.summarized] = tally.summarized
-            today[.lost] = tally.lost
-            today[.pending] = tally.pending
-            today[.measuredSent] = tally.measuredSent
-            today[.measuredReceived] = tally.measuredReceived
-            aggregate.addToDay(today, day: day, block: block)
-            days += today
+            // Room for the run's days at the first (one allocation a lane).
+            if countedDays.capacity == 0 { countedDays.reserveCapacity(aggregate.daily.count) }
+            countedDays.append((day, tally.dayCounts))
+            days.addDay(tally)
             tally = Tally(logged: tally.logged, uploaded: tally.uploaded)
         }
 
@@ -334,8 +356,10 @@ extension Ledger {
             total[.uploaded] += tally.uploaded
             // The funnel's shares carry standard errors too: their counts go to the user's block.
             aggregate.add(total, block: block)
-            aggregate.addToTotals(days, block: block)
-            days = DayCounts()
+            aggregate.addToDays(countedDays, block: block)
+            countedDays.removeAll(keepingCapacity: true)
+            aggregate.addToTotals(days.dayCounts, block: block)
+            days = Tally()
         }
     }
 
@@ -464,7 +488,7 @@ extension Ledger {
         }
         pass.finish(into: &aggregate, block: block)
         if folding != nil { streaming.finish(into: &aggregate, launches: launches) }
-        for (day, count) in launches.launchesByDay { aggregate.add(count, to: .launches, day: day, block: block) }
+        aggregate.add(launches.launchesByDay, to: .launches, block: block)
         if launches.lastDayLaunches > 0 {
             aggregate.add(launches.lastDayLaunches, to: .launches, day: launches.lastLaunchDay, block: block)
         }

@@ -358,11 +358,16 @@ package struct Ledger {
         if inconsistency == nil { inconsistency = "message \(message) had a copy end that was never sent" }
     }
 
-    /// Copies still in flight, summed over messages.
+    /// Copies still in flight, summed over messages. The records' sum wraps, with no check
+    /// per record (the end of each lane reads it): each adds an `Int32`, and there are far
+    /// fewer than 2^32 records.
     package var copiesInFlight: Int64 {
-        var copies = streaming.ghostCopies
-        for index in liveFrom..<records.count { copies += Int64(records[index].inFlight) }
-        return copies
+        let live = records.withUnsafeBufferPointer { records in
+            var copies: Int64 = 0
+            for record in records[liveFrom...] { copies &+= Int64(record.inFlight) }
+            return copies
+        }
+        return streaming.ghostCopies + live
     }
 
     // MARK: Launches and uploads

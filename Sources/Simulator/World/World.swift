@@ -204,7 +204,7 @@ package struct World {
 
     /// What a lane's play carries besides the world: the Console's days and the events counted.
     private struct LanePlay {
-        var console = ConsoleDays()
+        var console: ConsoleDays
         var events: Int64 = 0
     }
 
@@ -296,16 +296,14 @@ package struct World {
         if let update = Self.appUpdate(lane, user: user, plan: plan, seed: seed), update < end {
             agenda.send(.appUpdateReachesDevice, arrivingAt: update)
         }
-        var play = LanePlay()
+        var play = LanePlay(console: ConsoleDays(days: aggregate.daily.count))
         // A lane kept for another strategy: played to that instant, kept, then played on.
         let keeps = fork.map { $0 > 0 && $0 < end } ?? false && !long && !Observer.wantsEverything
         if keeps, let fork {
-            play.console.recording = true
             playEvents(until: fork, &play, user: user, into: &aggregate, observer: Observer.self)
             // The lane kept holds no untold disconnection: the phone and APNs it keeps know it.
             tellOfflineIfUntold(observer: Observer.self, counting: &play)
             keep(lane, seed: seed, user: user, play: play)
-            play.console.recording = false
         }
         playEvents(until: end, &play, user: user, into: &aggregate, observer: Observer.self)
         try endLane(user: user, plan: plan, play: &play, into: &aggregate, observer: Observer.self)
@@ -331,13 +329,12 @@ package struct World {
     private mutating func playEvents<Observer: WorldObserver>(until end: SimTime, _ play: inout LanePlay, user: Int,
                                                         into aggregate: inout StrategyAggregate, observer: Observer.Type) {
         var events: Int64 = 0
-        let block = UserBlocks.block(of: user)
         while let item = agenda.next(before: end) {
             // At most one an item handed out: far below `Int64.max`.
             events &+= 1
             // The Console's days: cut before the first event past a midnight.
             if agenda.now >= play.console.dayEnd {
-                play.console.cut(at: agenda.now, counters: apns.counters, into: &aggregate, block: block)
+                play.console.cut(at: agenda.now, counters: apns.counters)
             }
             switch item {
             case .message(let message):
@@ -402,10 +399,12 @@ package struct World {
         let end = scenario.duration
         let block = UserBlocks.block(of: user)
         // The last day's events, then what the run's end does (on its last day).
-        play.console.cut(at: end - 1, counters: apns.counters, into: &aggregate, block: block)
+        play.console.cut(at: end - 1, counters: apns.counters)
         apns.expireAll(at: end, into: &apnsEffects)
         routeAPNsEffects(at: end, observer: Observer.self)
-        play.console.cut(at: end - 1, counters: apns.counters, into: &aggregate, block: block)
+        play.console.cut(at: end - 1, counters: apns.counters)
+        // The lane's Console days, a kept lane's start among them (`resumeLane`).
+        play.console.add(into: &aggregate, block: block)
         settleBackground(at: end, observer: Observer.self)
         Observer.laneEnds(at: end, in: &self)
         try checkInFlight(user: user)
@@ -479,9 +478,8 @@ package struct World {
         // A kept lane is never long: its phone keeps no copy bounds.
         defersOffline = !steersConnectivity
         offlineUntold = -1
+        // The Console's days cut so far: the kept lane's strategy counts them at its end, this one at this lane's.
         var play = kept.play
-        // The Console's days already cut went to the kept lane's strategy: this one counts them too.
-        play.console.replayCuts(into: &aggregate, block: UserBlocks.block(of: user))
         let end = scenario.duration
         // Sent at this plan's start, before everything the kept lane sent.
         if let update = Self.appUpdate(lane, user: user, plan: plan, seed: seed), update < end {

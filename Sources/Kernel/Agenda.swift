@@ -213,6 +213,33 @@ public struct Agenda<Message, Draw: TimelineDraw> {
         }
     }
 
+    /// `send` when the agenda's queues hold the message in slots written before; false
+    /// (nothing sent) when it needs a new slot, for the caller to `send` apart: a caller's
+    /// inlined fast path then makes no call, and keeps no address of a queue for one.
+    /// - Complexity: O(log n) in the messages in flight.
+    @inline(__always)
+    @inlinable
+    public mutating func trySend(_ message: Message, arrivingAt time: SimTime) -> Bool {
+        precondition(time >= now, "a message was sent into the past")
+        if time == now {
+            guard inFlightNow.tryAppend(message) else { return false }
+            waitingNow &+= 1
+            return true
+        }
+        return inFlight.tryInsert(message, at: time)
+    }
+
+    /// `sendNow` when a slot written before is free for it; false (nothing sent) when it
+    /// needs a new one (`trySend`).
+    /// - Complexity: O(1).
+    @inline(__always)
+    @inlinable
+    public mutating func trySendNow(_ message: Message) -> Bool {
+        guard zeroTime.tryAppend(message) else { return false }
+        waitingNow &+= 1
+        return true
+    }
+
     /// Sends a message arriving at `time` (after `now`) as if it had been sent before
     /// every message now in flight: a run resumed from another's state, which would have
     /// sent it at its start, orders its ties the same.

@@ -31,6 +31,18 @@ public struct FIFO<Element> {
         tail += 1
     }
 
+    /// Adds `element` last when a slot written before is free for it; false (nothing added)
+    /// when it would take a new one (`append`).
+    /// - Complexity: O(1).
+    @inline(__always)
+    @inlinable
+    public mutating func tryAppend(_ element: Element) -> Bool {
+        guard tail < slots.count else { return false }
+        slots.overwrite(element, at: tail)
+        tail += 1
+        return true
+    }
+
     /// Removes and returns the first element, or nil.
     /// - Complexity: O(1).
     @inline(__always)

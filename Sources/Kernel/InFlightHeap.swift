@@ -61,9 +61,19 @@ public struct InFlightHeap<Message> {
     @inline(__always)
     @inlinable
     public mutating func insert(_ message: Message, at time: SimTime) {
+        if !tryInsert(message, at: time) { insertTakingSlot(message, at: time) }
+    }
+
+    /// Adds `message` arriving at `time` when the slots written before hold one more entry;
+    /// false (nothing added) when it needs a new slot (`insert`).
+    /// - Complexity: O(log n).
+    @inline(__always)
+    @inlinable
+    public mutating func tryInsert(_ message: Message, at time: SimTime) -> Bool {
+        let hole = heapCount
+        guard hole < storage.count else { return false }
         let entry = Entry(time: time, sequence: nextSequence, message: message)
         nextSequence &+= 1
-        let hole = heapCount
         heapCount = hole + 1
         var child = hole
         // With the few messages a world keeps in flight it rarely moves.
@@ -71,12 +81,22 @@ public struct InFlightHeap<Message> {
             let parent = (child - 1) / 2
             let above = storage[parent]
             guard entry.precedes(above) else { break }
-            storage.store(above, at: child)
+            storage.overwrite(above, at: child)
             child = parent
         }
-        storage.store(entry, at: child)
+        storage.overwrite(entry, at: child)
         if child == 0 { rootTime = time }
         checkInvariants()
+        return true
+    }
+
+    /// `insert` when the heap fills its slots: takes the next slot (the insert writes over it),
+    /// then inserts.
+    @usableFromInline @inline(never)
+    mutating func insertTakingSlot(_ message: Message, at time: SimTime) {
+        storage.store(Entry(time: time, sequence: nextSequence, message: message), at: heapCount)
+        let inserted = tryInsert(message, at: time)
+        precondition(inserted, "a slot taken for the insert")
     }
 
     /// Adds `message` arriving at `time` as if it had been sent before every message

@@ -71,6 +71,16 @@ public struct SlotStorage<Element> {
         }
     }
 
+    /// Writes `element` over slot `index`, one written before (`count`). It never takes a slot,
+    /// so a caller that keeps taking one apart (`Agenda.trySend`) inlines no call, and the
+    /// routing loops around it keep no address of a queue for that call.
+    /// - Complexity: O(1).
+    @inlinable @inline(__always)
+    public func overwrite(_ element: Element, at index: Int) {
+        precondition(UInt(bitPattern: index) < UInt(bitPattern: initialized), "slot out of range")
+        base[index] = element
+    }
+
     /// Slots written so far.
     @inlinable public var count: Int { initialized }
 

@@ -30,6 +30,31 @@ struct AgendaOrderTests {
         return seen
     }
 
+    @Test func aTriedSendIsTheSendWhenASlotWrittenBeforeIsFreeAndSendsNothingOtherwise() {
+        // Each occurrence sends five messages, each tried first and sent the usual way only
+        // when the try refuses: the order handed out is the one of sending each.
+        var tries = (sent: 0, refused: 0)
+        func play(trying: Bool) -> [String] {
+            var agenda = Agenda<String, Script>()
+            agenda.start(timeline: [Timed(time: 5, event: "a"), Timed(time: 9, event: "b"), Timed(time: 30, event: "c")])
+            return drain(&agenda) { agenda, label in
+                guard label.hasPrefix("t:") else { return }
+                for (offset, delay) in [4, 0, 2, 0, 7].enumerated() {
+                    let message = "\(label)+\(offset)"
+                    let now = agenda.now
+                    let sent = trying && (delay == 0 ? agenda.trySendNow(message) : agenda.trySend(message, arrivingAt: now + SimTime(delay)))
+                    if trying { if sent { tries.sent += 1 } else { tries.refused += 1 } }
+                    if !sent { delay == 0 ? agenda.sendNow(message) : agenda.send(message, arrivingAt: now + SimTime(delay)) }
+                }
+            }
+        }
+        let sent = play(trying: false)
+        #expect(play(trying: true) == sent)
+        #expect(sent.count == 3 + 15)
+        // The first occurrence found no slot written; the later ones found those it wrote.
+        #expect(tries.refused >= 5 && tries.sent >= 5)
+    }
+
     @Test func atOneInstantZeroTimeMessagesThenTheTimelineThenMessagesInFlight() {
         var agenda = Agenda<String, Script>()
         agenda.start(timeline: [Timed(time: 5, event: "a"), Timed(time: 5, event: "b"), Timed(time: 9, event: "c")])

@@ -70,16 +70,16 @@ extension World {
         let latency = providerLatencyRandom.next()
         switch kind {
         case .internalServerError, .serviceUnavailable, .shutdown, .goaway, .connectionClosed:
-            agenda.send(.faultReachesProvider(slot, kind), arrivingAt: now + latency)
+            send(.faultReachesProvider(slot, kind), arrivingAt: now + latency)
         case .slow:
             let extra = faultLane.drawSlowLatency()
             if extra >= faultLane.timeout {
-                agenda.send(.faultReachesProvider(slot, kind), arrivingAt: now + faultLane.timeout)
+                send(.faultReachesProvider(slot, kind), arrivingAt: now + faultLane.timeout)
             } else {
-                agenda.send(.pushReachesAPNs(slot), arrivingAt: now + latency + extra)
+                send(.pushReachesAPNs(slot), arrivingAt: now + latency + extra)
             }
         case .idleClosed:
-            agenda.send(.pushReachesAPNs(slot), arrivingAt: now + latency + faultLane.drawReconnect())
+            send(.pushReachesAPNs(slot), arrivingAt: now + latency + faultLane.drawReconnect())
         }
     }
 

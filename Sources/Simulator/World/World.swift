@@ -294,7 +294,7 @@ package struct World {
         let end = scenario.duration
         // A rollout's update reaches this device app `adoption` after the rollout starts.
         if let update = Self.appUpdate(lane, user: user, plan: plan, seed: seed), update < end {
-            agenda.send(.appUpdateReachesDevice, arrivingAt: update)
+            send(.appUpdateReachesDevice, arrivingAt: update)
         }
         var play = LanePlay(console: ConsoleDays(days: aggregate.daily.count))
         // A lane kept for another strategy: played to that instant, kept, then played on.

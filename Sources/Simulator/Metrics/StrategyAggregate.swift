@@ -458,9 +458,10 @@ public struct StrategyAggregate: Sendable, Equatable {
         return dailyBlocks.withUnsafeBufferPointer { counts in
             var overflowed = false
             for day in daily.indices {
-                for (index, count) in OutcomeCounter.daily.enumerated() {
+                for count in OutcomeCounter.daily {
+                    // A day's block row is indexed by the count's raw value (`count(_:day:block:)`).
                     var sum: Int64 = 0
-                    var at = day * UserBlocks.count * width + index
+                    var at = day * UserBlocks.count * width + count.rawValue
                     for _ in 0..<UserBlocks.count {
                         let (value, overflow) = sum.addingReportingOverflow(counts[at])
                         sum = value

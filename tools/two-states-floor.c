@@ -16,11 +16,13 @@
  * its counts are those of `pushsim run scenarios/two-states.json` (messages, delivered,
  * summarised, lost, pushes, re-requests): it does the same work.
  *
- * It prints each strategy's rates and, as `pushsim bench` does, messages summed over the
- * strategies and messages/s on one core; under `valgrind --tool=callgrind`, instructions
- * per message.
+ * It prints each strategy's rates, then its exact counts on lines `counts name,messages,delivered,
+ * summarized,lost,pending,pushes,rerequests` (.ci/run checks them against `pushsim run`'s
+ * summary.csv), and, as `pushsim bench` does, messages summed over the strategies and
+ * messages/s on one core; under `valgrind --tool=callgrind`, instructions per message.
+ * tools/two-states-floor.swift is the same program in Swift.
  *
- * Build and run (tools/two-states-floor.sh builds both and prints the ratio; docs/performance.md):
+ * Build and run (tools/two-states-floor.sh builds all three and prints the ratios; docs/performance.md):
  *   cc -O2 -o /tmp/two-states-floor tools/two-states-floor.c -lm
  *   /tmp/two-states-floor [devices] [repeats]      # defaults: 500 devices, 20 repeats
  */
@@ -193,6 +195,12 @@ int main(int argc, char **argv) {
                totals[s].delivered / n, (totals[s].delivered + totals[s].summarized) / n, totals[s].lost / n,
                totals[s].pushes / n, (long long)totals[s].rerequests);
     }
+    /* Exact counts, in the order of summary.csv's strategy,messages,delivered,summarized,lost,
+     * pending,pushes_sent,rerequests (.ci/run checks them against `pushsim run`'s). */
+    for (int s = 0; s < STRATEGIES; s++)
+        printf("counts %s,%lld,%lld,%lld,%lld,%lld,%lld,%lld\n", names[s], (long long)(messages / STRATEGIES),
+               (long long)totals[s].delivered, (long long)totals[s].summarized, (long long)totals[s].lost,
+               (long long)totals[s].pending, (long long)totals[s].pushes, (long long)totals[s].rerequests);
     printf("devices           %d\nrepeats           %d\n", devices, repeats);
     printf("messages          %lld  (summed over strategies, one repeat)\n", (long long)messages);
     printf("wall time s       %.3f\n", seconds);

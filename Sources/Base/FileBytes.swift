@@ -2,8 +2,10 @@ import FoundationEssentials
 import Glibc
 
 /// Why a file could not be read, in a few words ("no such file").
-package struct FileReadError: Error, Equatable {
+/// Interpolated in a message it reads as its reason alone: `error: AuthKey.p8: no such file`.
+package struct FileReadError: Error, Equatable, CustomStringConvertible {
     package var reason: String
+    package var description: String { reason }
 }
 
 /// Reads whole files with plain POSIX calls, so that a pipe, a FIFO,

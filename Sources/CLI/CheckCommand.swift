@@ -42,7 +42,7 @@ package enum CheckCommand {
     package static let options = RunCommand.Options.all + [junit.spec] + OutputOptions.all
 
     /// `check`'s USAGE line: its own option, then the run options as a group.
-    package static let usageHelp = UsageHelp("check", [.text("<scenario.json | ->"), .optional(junit.spec), .text("[run options]")])
+    package static let usageHelp = UsageHelp("check", [.text("<scenario.json | ->"), .optional(junit.spec), .text("[run's options but --shard]")])
 
     /// `check`'s OPTIONS section: its own options, then the run options `run`'s help explains.
     package static let optionsHelp = OptionsHelp([

@@ -53,7 +53,7 @@ package enum DescribeLogCommand {
     package static let options = [topic.spec, burstGap.spec, format]
 
     package static let usageHelp = UsageHelp(
-        "describe-log", [.text("<log.csv>"), .optional(topic.spec), .optional(burstGap.spec), .optional(format)])
+        "describe-log", [.text("<log.csv | ->"), .optional(topic.spec), .optional(burstGap.spec), .optional(format)])
 
     package static let optionsHelp = OptionsHelp([.option(topic.spec), .option(burstGap.spec), .option(format), .showHelp])
 

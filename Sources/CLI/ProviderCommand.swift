@@ -126,9 +126,9 @@ package enum ProviderCommand {
         } catch {
             return usage(error)
         }
-        let scenario: Scenario, strategy: Strategy
+        let scenario: Scenario, strategy: Strategy, digest: String
         switch ServeCommand.load(path, sets: sets, seed: seed, strategy: label, command: "provider", console: console) {
-        case .success(let loaded): (scenario, strategy) = loaded
+        case .success(let loaded): (scenario, strategy, digest) = (loaded.scenario, loaded.strategy, loaded.digest)
         case .failure(let exit): return exit.code
         }
         let directory = out ?? "reports/\(scenario.name)-provider"
@@ -151,6 +151,7 @@ package enum ProviderCommand {
         let service = ProviderService(provider: provider, control: serve, listener: bound.listener,
                                       stopsServe: !scanner.flag(Options.keepServe), waitForServe: wait,
                                       apns: apns?.endpoint)
+        service.scenarioDigest = digest
         signalled.store(false, ordering: .relaxed)
         service.signalled = { signalled.load(ordering: .relaxed) }
         for stopping in [SIGINT, SIGTERM] {

@@ -59,7 +59,7 @@ public enum PushSimCommand {
                 help: ServeCommand.help, options: ServeCommand.options) { ServeCommand.main($0, console: $1) },
         Command(name: "provider", summary: "Run the scenario's provider as a process, sending to pushsim serve",
                 help: ProviderCommand.help, options: ProviderCommand.options) { ProviderCommand.main($0, console: $1) },
-        Command(name: "schema", summary: "Print the JSON Schema of scenario files (for editors), or the measured file's table schema",
+        Command(name: "schema", summary: "Print a schema: scenario files', the measured file's, a send log's or the control API's",
                 help: SchemaCommand.help, options: []) { SchemaCommand.main($0, console: $1) },
         Command(name: "bench", summary: "Measure speed and peak memory on a scenario",
                 help: BenchCommand.help, options: BenchCommand.options) { BenchCommand.main($0, console: $1) },

@@ -187,16 +187,27 @@ package enum ServeCommand {
     /// An exit code as an error, for `load`'s result.
     package struct Exit: Error { let code: ExitCode }
 
-    /// The scenario with `--set`s and `--seed` applied, and the strategy `--strategy` names
-    /// (default: the first): what serve and provider both run. A file that cannot be read is
+    /// What serve and provider both run: the scenario with `--set`s and `--seed` applied, the
+    /// strategy `--strategy` names (default: the first), and the scenario's digest
+    /// (`ScenarioOverride.digest`), which serve publishes and the provider checks.
+    struct Loaded {
+        var scenario: Scenario
+        var strategy: Strategy
+        var digest: String
+    }
+
+    /// The scenario at `path` as serve and provider run it. A file that cannot be read is
     /// one line on stderr and 65; an unknown strategy is a usage error (64).
     /// - Complexity: that of reading the scenario.
     static func load(_ path: String, sets: [String], seed: UInt64?, strategy label: String?, command: String,
-                     console: Console) -> Result<(Scenario, Strategy), Exit> {
+                     console: Console) -> Result<Loaded, Exit> {
         var scenario: Scenario
+        let digest: String
         do {
             let overrides = try sets.map { (text) throws(ScenarioError) in try ScenarioOverride(text) }
-            scenario = try ScenarioDecoder.loadKeepingBytes(path: path, standardInput: console.input, overrides: overrides).0
+            let loaded = try ScenarioDecoder.loadKeepingBytes(path: path, standardInput: console.input, overrides: overrides)
+            scenario = loaded.scenario
+            digest = ScenarioOverride.digest(loaded.bytes, overrides: overrides)
         } catch {
             console.err("error: \(error)\n")
             return .failure(Exit(code: .dataError))
@@ -213,12 +224,12 @@ package enum ServeCommand {
             console.err("error: \(error)\n")
             return .failure(Exit(code: .dataError))
         }
-        guard let label else { return .success((scenario, scenario.strategies[0])) }
+        guard let label else { return .success(Loaded(scenario: scenario, strategy: scenario.strategies[0], digest: digest)) }
         guard let found = scenario.strategies.first(where: { $0.label == label }) else {
             return .failure(Exit(code: PushSimCommand.usage(.unknownStrategy(label, known: scenario.strategies.map(\.label)),
                                                             command: command, console: console)))
         }
-        return .success((scenario, found))
+        return .success(Loaded(scenario: scenario, strategy: found, digest: digest))
     }
 
     /// The most device apps a population may have without --allow-large: each costs about
@@ -249,12 +260,13 @@ package enum ServeCommand {
             return PushSimCommand.usage(error, command: "serve", console: console)
         }
 
-        let scenario: Scenario, strategy: Strategy, origin: SimTime
+        let scenario: Scenario, strategy: Strategy, origin: SimTime, digest: String
         switch ServeCommand.load(settings.path, sets: settings.sets, seed: settings.seed, strategy: settings.label,
                                  command: "serve", console: console) {
         case .success(let loaded):
-            (scenario, origin) = settings.startNow ? startingNow(loaded.0, at: wallMicroseconds(), length: settings.length) : (loaded.0, 0)
-            strategy = loaded.1
+            (scenario, origin) = settings.startNow ? startingNow(loaded.scenario, at: wallMicroseconds(), length: settings.length)
+                                                   : (loaded.scenario, 0)
+            (strategy, digest) = (loaded.strategy, loaded.digest)
         case .failure(let exit): return exit.code
         }
         let apps = scenario.devices * scenario.chain.device.apps.shares.count
@@ -308,6 +320,7 @@ package enum ServeCommand {
         service.attach(to: server)
         service.apnsURL = (settings.tls == nil ? "h2c://" : "https://") + address(settings.listen.host, apnsBound.port)
         service.apnsCAFile = tlsFolder?.authorityPath
+        service.scenarioDigest = digest
         signalled.store(false, ordering: .relaxed)
         service.signalled = { signalled.load(ordering: .relaxed) }
         for stopping in [SIGINT, SIGTERM] {
@@ -492,7 +505,8 @@ package enum ServeCommand {
                                clock mode: ClockMode, ports: (apns: Int, control: Int), tlsFolder: LocalTLSFolder.Prepared?) -> String {
         let clockText = switch mode {
         case .controlled: "controlled (POST /clock moves it)"
-        case .scaled(let speed): "scaled, \(speed == speed.rounded() ? String(Int64(speed)) : String(speed)) simulated seconds per second"
+        case .scaled(let speed):
+            "scaled, \(speed == speed.rounded() ? String(Int64(speed)) : String(speed)) simulated \(speed == 1 ? "second" : "seconds") per second"
         }
         let population = service.population
         return """

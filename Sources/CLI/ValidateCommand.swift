@@ -8,7 +8,7 @@ package enum ValidateCommand {
     package static let help = """
     OVERVIEW: Check a scenario file without running it.
 
-    USAGE: pushsim validate <scenario.json>
+    USAGE: pushsim validate <scenario.json | ->
 
     On success prints "ok" with a one-line description, then what a run will cost:
     the expected number of messages and a rough wall time on the default thread

@@ -34,7 +34,7 @@ public enum ControlRoute: CaseIterable, Sendable {
     /// What it answers, for the index.
     public var summary: String {
         switch self {
-        case .index: "what runs (scenario, seed, strategy, device apps, end, APNs's URL) and these routes"
+        case .index: "what runs (scenario and its digest, seed, strategy, device apps, topics, end, APNs's URL) and these routes"
         case .devices: "the device apps a page at a time: topic, current token, old tokens, online or not "
             + "(?limit= and ?after= page, ?topic= filters, ?counts=true adds its counts)"
         case .deviceApp: "one device app: Notification Center, the extension's log, what APNs holds, its counts"
@@ -118,7 +118,9 @@ extension ServeService {
                 ("scenario", JSONText.string(population.scenario.name)), ("seed", JSONText.string(String(population.scenario.seed))),
                 ("strategy", JSONText.string(population.strategy.label)), ("deviceApps", String(population.lanes.count)),
                 ("endMicroseconds", String(population.end)),
+                ("topics", JSONText.array(population.appTopics.map(JSONText.string))),
             ]
+            if let scenarioDigest { run.append(("scenarioDigest", JSONText.string(scenarioDigest))) }
             if let apnsURL { run.append(("apns", JSONText.string(apnsURL))) }
             if let apnsCAFile { run.append(("apnsCA", JSONText.string(apnsCAFile))) }
             if let provider { run.append(("provider", JSONText.string(provider.url.description))) }

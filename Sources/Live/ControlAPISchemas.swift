@@ -109,8 +109,9 @@ enum ControlAPISchemas {
     static var index: String {
         object([
             ("run", object([("scenario", string), ("seed", string), ("strategy", string), ("deviceApps", count), ("endMicroseconds", count),
+                            ("topics", array(string)), ("scenarioDigest", string),
                             ("apns", string), ("apnsCA", string), ("provider", string)],
-                           required: ["scenario", "seed", "strategy", "deviceApps", "endMicroseconds"])),
+                           required: ["scenario", "seed", "strategy", "deviceApps", "endMicroseconds", "topics"])),
             ("routes", array(object([("route", JSONText.object([("enum", JSONText.array(ControlRoute.allCases.map { JSONText.string($0.pattern) }))])),
                                      ("answers", string)]))),
         ])

@@ -152,6 +152,17 @@ package struct LivePopulation {
         return "\(topics.last ?? "com.example.app").app\(index + 1)"
     }
 
+    /// The topic of each app index the population holds, as `GET /` tells it.
+    /// - Complexity: O(lanes).
+    package var appTopics: [String] { Self.topics(ofApps: lanes.lazy.map(\.app), among: topics) }
+
+    /// The topic of each app index up to the largest in `apps`: what serve and the provider
+    /// compare, so that two `--topic` lists naming the apps alike agree.
+    /// - Complexity: O(apps).
+    package static func topics(ofApps apps: some Sequence<Int32>, among topics: [String]) -> [String] {
+        (0..<((apps.max() ?? -1) + 1)).map { topic(ofApp: $0, among: topics) }
+    }
+
     /// Moves the clock to `time` (not before `now` or where it was already asked to go, not
     /// past `end`): everything due at or before it happens, unless the clock holds for
     /// calls: then it stops at the instant of a call (`pendingTarget` stays set) and goes on

@@ -87,6 +87,10 @@ public final class ProviderService: Service {
     /// Set by `SIGINT`/`SIGTERM`.
     public var signalled: (() -> Bool)?
 
+    /// The scenario as the provider runs it (`ScenarioOverride.digest`); serve's `GET /` must
+    /// name the same. nil: not checked (a caller that built both scenarios alike).
+    package var scenarioDigest: String?
+
     /// How long after a failed `GET /` or a lost serve it is asked again.
     static let retryInterval = Duration.milliseconds(200)
 
@@ -275,6 +279,22 @@ public final class ProviderService: Service {
                 return fail("serve runs \(key) \(theirs), this provider \(value): give both the same scenario, --strategy, "
                             + "--seed, --set and --for")
             }
+        }
+        // The same seed, strategy and size can still be two scenarios (another file, a --set of
+        // a rate): serve's digest of the scenario as it runs must be the provider's.
+        if let scenarioDigest, text("scenarioDigest") != scenarioDigest {
+            return fail("serve runs another scenario (its digest \(text("scenarioDigest") ?? "nothing"), this provider's "
+                        + "\(scenarioDigest)): give both the same scenario file and the same --set")
+        }
+        let topics = LivePopulation.topics(ofApps: provider.lanes.lazy.map(\.app), among: provider.topics)
+        var theirTopics: [String] = []
+        if case .array(let items)? = run["topics"]?.value {
+            for item in items { if case .string(let topic) = item.value { theirTopics.append(topic) } }
+        }
+        if theirTopics != topics {
+            let shown = theirTopics.isEmpty ? "none" : theirTopics.joined(separator: ", ")
+            return fail("serve's apps have the topics \(shown), this provider's \(topics.joined(separator: ", ")): "
+                        + "give both the same --topic (APNs answers 400 DeviceTokenNotForTopic to any other)")
         }
         guard !apnsGiven else { return }
         guard let apnsText = text("apns"), let url = EndpointURL(apnsText) else {

@@ -50,6 +50,9 @@ public final class ServeService: Service {
     /// With `--tls` and serve's local CA: the CA's PEM file a client is to trust, as `GET /`
     /// and serve.json tell it.
     public var apnsCAFile: String?
+    /// The scenario as simulated, `ScenarioOverride.digest`, as `GET /` tells it: the
+    /// provider checks it against its own.
+    public var scenarioDigest: String?
     /// Where the phones call the provider (nil: they do not).
     public let provider: ProviderTarget?
     /// The transport's outgoing requests and later answers (`attach(to:)`).

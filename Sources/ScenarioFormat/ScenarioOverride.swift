@@ -260,6 +260,16 @@ extension ScenarioOverride {
         return text + "\n"
     }
 
+    /// The scenario as simulated: SHA-256 (hex) of `text(bytes, overrides:)`, the compact
+    /// text with the overrides applied. Files that differ only in white space share it; a
+    /// `--set` or any other member changes it. serve publishes it at `GET /`, and
+    /// `pushsim provider` refuses a serve whose digest is not its own (two different
+    /// scenarios cannot agree). `run.json`'s `scenario.sha256` is the file's own bytes'.
+    /// - Complexity: O(n) in the text's size.
+    package static func digest(_ bytes: [UInt8], overrides: [ScenarioOverride]) -> String {
+        SHA256.hex(text(bytes, overrides: overrides).map { Array($0.utf8) } ?? bytes)
+    }
+
     /// `node` as compact JSON text.
     /// - Complexity: O(n) in the node's size.
     package static func compact(_ node: JSONNode) -> String {

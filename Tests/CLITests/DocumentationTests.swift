@@ -30,6 +30,31 @@ struct DocumentationTests {
         }
     }
 
+    @Test("docs/cli.md's synopsis of each command is its help's USAGE, word for word (only the wrapping may differ)")
+    func synopsisIsTheHelpsUsage() throws {
+        let cli = try Self.page("docs/cli.md")
+        // The first code block: one entry per command, `pushsim NAME …` and its continuation lines.
+        let block = try #require(cli.components(separatedBy: "```").dropFirst().first)
+        var entries: [String: [String]] = [:]
+        var current: String?
+        for line in block.split(separator: "\n") {
+            let words = line.split(whereSeparator: \.isWhitespace).map(String.init)
+            // `pushsim --version` goes on with `pushsim version`'s entry, as in its help.
+            if words.first == "pushsim", words.count > 1, !words[1].hasPrefix("-") {
+                current = words[1]
+                entries[words[1], default: []] += words
+            } else if let current {
+                entries[current, default: []] += words
+            }
+        }
+        for command in PushSimCommand.commands {
+            let usage = try #require(command.help.components(separatedBy: "USAGE: ").dropFirst().first?
+                .components(separatedBy: "\n\n").first, "\(command.name)'s help has no USAGE")
+            let words = usage.split(whereSeparator: \.isWhitespace).map(String.init)
+            #expect(entries[command.name] == words, "docs/cli.md's `pushsim \(command.name)` is not its help's USAGE: \(words.joined(separator: " "))")
+        }
+    }
+
     @Test("docs/reports.md names every summary.csv column and every funnel stage")
     func everyColumnIsDocumented() throws {
         let reports = try Self.page("docs/reports.md")

@@ -262,6 +262,35 @@ struct LiveAgreementTests {
         }
     }
 
+    @Test("a provider given another --set or --topic than serve's stops at once, exit 1, with one line naming what differs and no live.json; serve runs on",
+          .needs(.curl), .timeLimit(.minutes(2)))
+    func mismatchedProviderRefused() throws {
+        let binary = try ServeClientTests.require([.curl])
+        let scratch = try CommandFixtures.ScratchDirectory()
+        defer { scratch.remove() }
+        let scenario = Self.repository + "/scenarios/two-states.json"
+        let sets = ["--set", "devices=3", "--set", "duration=1d"], port = try ServeClientTests.freePort()
+        // Seed, strategy, size and end agree: only the mail rate, then only the topic, tells them apart.
+        let serve = try RunningServe.start(binary, [scenario, "--clock", "controlled", "--provider", "http://127.0.0.1:\(port)",
+                                                    "--out", scratch.file("serve"), "--set", "mail.perDay=30"] + sets)
+        defer { ServeClientTests.forceStop(serve) }
+        let cases = [(sets, "serve runs another scenario (its digest "),
+                     (sets + ["--set", "mail.perDay=30", "--topic", "com.example.other"],
+                      "serve's apps have the topics com.example.app, this provider's com.example.other: give both the same --topic")]
+        for (arguments, expected) in cases {
+            let provider = try ServeClientTests.startBackground(
+                [binary, "provider", scenario, "--listen", "127.0.0.1:\(port)", "--serve", "http://127.0.0.1:\(serve.controlPort)",
+                 "--out", scratch.file("live"), "--keep-serve"] + arguments, directory: scratch.path, name: "provider")
+            provider.waitUntilExit()
+            let log = try String(contentsOfFile: scratch.file("provider.log"), encoding: .utf8)
+            let errors = log.split(separator: "\n").filter { $0.hasPrefix("error: ") }
+            #expect(provider.terminationStatus == 1, "\(log)")
+            #expect(errors.count == 1 && errors.first?.hasPrefix("error: " + expected) == true, "\(log)")
+            #expect(!FileManager.default.fileExists(atPath: scratch.file("live") + "/live.json"))
+        }
+        try ServeClientTests.stop(serve)
+    }
+
     @Test("the provider killed mid-run: the phones' re-requests fail into \"missed messages\" (counted), and serve's books still balance at POST /stop",
           .needs(.curl), .timeLimit(.minutes(4)))
     func killedProviderFailsReRequests() throws {

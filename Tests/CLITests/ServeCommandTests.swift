@@ -56,7 +56,7 @@ struct ServeCommandTests {
         #expect(ServeCommand.startingNow(scenario, at: wall, length: nil).0.duration == origin + scenario.duration)
     }
 
-    @Test("a scenario or key file that cannot be read is exit 65 with the file named, before it listens")
+    @Test("a scenario or key file that cannot be read (missing, or not a key) is exit 65 with one line naming the file, before it listens")
     func dataErrors() throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
@@ -68,6 +68,11 @@ struct ServeCommandTests {
         (code, _, err) = CapturedConsole.run(["serve", scenario, "--provider-key", "TEAM123456:KEY1234567:" + key])
         #expect(code == .dataError)
         #expect(err.contains("AuthKey_KEY1234567.p8"))
+        #expect(err.split(separator: "\n").count == 1)
+        let absent = scratch.file("nofile.p8")
+        (code, _, err) = CapturedConsole.run(["serve", scenario, "--provider-key", "TEAM123456:KEY1234567:" + absent])
+        #expect(code == .dataError)
+        #expect(err == "error: \(absent): no such file\n")
         (code, _, err) = CapturedConsole.run(["serve", scenario, "--set", "devices=10000000"])
         #expect(code == .dataError)
         #expect(err.contains("--allow-large"))

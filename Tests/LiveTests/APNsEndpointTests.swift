@@ -97,6 +97,14 @@ struct APNsEndpointTests {
         let elsewhere = harness.service.respond(to: HTTPRequest(method: "POST", path: "/4/device/" + token, body: [1],
                                                                 listener: LiveHarness.apns))
         #expect(elsewhere.status == 404 && elsewhere.reason == "BadPath")
+        // Of these only the wrong topic named a token: it is its device app's (devices.csv's
+        // requests and rejected, rejections.csv) and never reached APNs's storage, whose
+        // counters and serve.json's requests stay 0 (docs/serve.md says which counts what).
+        let population = harness.service.population
+        let totals = PopulationTotals(population)
+        #expect(totals.counts[.requests] == 1 && totals.counts[.rejected] == 1)
+        #expect(totals.rejections[APNsReason.deviceTokenNotForTopic.index] == 1 && totals.rejections.reduce(0, +) == 1)
+        #expect(population.serials == 0 && population.apns.counters == type(of: population.apns.counters).init())
         // A topic with a push type's suffix is the app's.
         #expect(harness.push(token, topic: LiveHarness.topic + ".voip").status == 200)
     }

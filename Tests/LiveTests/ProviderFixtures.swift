@@ -71,12 +71,14 @@ struct ProviderRun: @unchecked Sendable {
 
     /// Runs the provider of `scenario`'s first strategy on `server` (bound by `bind`).
     static func start(_ scenario: Scenario, server: Server, port: Int, controlPort: Int, apns: Endpoint? = nil,
-                      waitForServe: Duration = .seconds(10), pushTimeout: Duration = .seconds(10)) throws -> ProviderRun {
+                      waitForServe: Duration = .seconds(10), pushTimeout: Duration = .seconds(10),
+                      scenarioDigest: String? = nil) throws -> ProviderRun {
         let provider = LiveProvider(scenario: scenario, strategy: scenario.strategies[0], topics: [LiveHarness.topic],
                                     end: scenario.duration)
         let control = try #require(EndpointURL("http://127.0.0.1:\(controlPort)"))
         let service = ProviderService(provider: provider, control: control, listener: 0, stopsServe: true,
                                       waitForServe: waitForServe, pushTimeout: pushTimeout, apns: apns)
+        service.scenarioDigest = scenarioDigest
         service.attach(to: server)
         let flag = StopFlag()
         service.signalled = { flag.isSet }
@@ -129,18 +131,20 @@ struct ServeRun: @unchecked Sendable {
     let controlPort: Int
     let stopFlag = StopFlag()
 
-    static func start(_ scenario: Scenario, providerPort: Int, ports: (apns: Int, control: Int) = (0, 0)) throws -> ServeRun {
+    static func start(_ scenario: Scenario, providerPort: Int, ports: (apns: Int, control: Int) = (0, 0),
+                      topics: [String] = [LiveHarness.topic], scenarioDigest: String? = nil) throws -> ServeRun {
         let server = Server(configuration: quickShutdown)
         let apns = try server.bind(host: "127.0.0.1", port: ports.apns, protocol: .http2PriorKnowledge)
         let control = try server.bind(host: "127.0.0.1", port: ports.control, protocol: .http1OrHTTP2)
         let target = ProviderTarget(url: try #require(EndpointURL("http://127.0.0.1:\(providerPort)")), timeout: .seconds(10),
                                     fields: .xiva)
-        let service = try ServeService(scenario: scenario, strategy: scenario.strategies[0], topics: [LiveHarness.topic],
+        let service = try ServeService(scenario: scenario, strategy: scenario.strategies[0], topics: topics,
                                        end: scenario.duration, clock: .controlled, authentication: .none,
                                        apnsListener: apns.listener, controlListener: control.listener, provider: target,
                                        wallClock: { 1_800_000_000 * TimeUnit.second })
         service.attach(to: server)
         service.apnsURL = "h2c://127.0.0.1:\(apns.port)"
+        service.scenarioDigest = scenarioDigest
         let run = ServeRun(loop: LoopThread(server: server, service: service), service: service, apnsPort: apns.port,
                            controlPort: control.port)
         let flag = run.stopFlag
@@ -183,13 +187,17 @@ struct ServeAndProvider {
     /// Where the provider listens: a serve started again calls it there.
     let providerPort: Int
 
-    static func start(devices: Int, days: Int, waitForServe: Duration = .seconds(10)) throws -> ServeAndProvider {
+    /// Serve and provider on the same scenario; `serveTopics` and `digests` (serve's, the
+    /// provider's) as the two commands would publish and check them.
+    static func start(devices: Int, days: Int, waitForServe: Duration = .seconds(10),
+                      serveTopics: [String] = [LiveHarness.topic],
+                      digests: (serve: String, provider: String) = ("same", "same")) throws -> ServeAndProvider {
         let scenario = WorldFixtures.twoStates(perDay: 48, onMean: "3h", offMean: "1h", devices: devices, days: days, seed: 7,
                                                strategies: queue)
         let (server, port) = try ProviderRun.bind()
-        let serve = try ServeRun.start(scenario, providerPort: port)
+        let serve = try ServeRun.start(scenario, providerPort: port, topics: serveTopics, scenarioDigest: digests.serve)
         let provider = try ProviderRun.start(scenario, server: server, port: port, controlPort: serve.controlPort,
-                                             waitForServe: waitForServe)
+                                             waitForServe: waitForServe, scenarioDigest: digests.provider)
         return ServeAndProvider(scenario: scenario, serve: serve, provider: provider, providerPort: port)
     }
 
@@ -269,7 +277,7 @@ final class FakeServe: Service, @unchecked Sendable {
             switch (request.method, request.path) {
             case ("GET", "/"):
                 guard state.ready else { return Self.json(503, #"{"error":"not yet"}"#) }
-                return Self.json(200, #"{"run":{"scenario":"\#(scenario.name)","seed":"\#(scenario.seed)","strategy":"\#(scenario.strategies[0].label)","deviceApps":\#(scenario.devices),"endMicroseconds":\#(scenario.duration),"apns":"h2c://127.0.0.1:\#(apnsPort)"}}"#)
+                return Self.json(200, #"{"run":{"scenario":"\#(scenario.name)","seed":"\#(scenario.seed)","strategy":"\#(scenario.strategies[0].label)","deviceApps":\#(scenario.devices),"endMicroseconds":\#(scenario.duration),"topics":["\#(LiveHarness.topic)"],"apns":"h2c://127.0.0.1:\#(apnsPort)"}}"#)
             case ("GET", "/clock"):
                 return Self.json(200, Self.clock(state.now))
             case ("POST", "/clock"):

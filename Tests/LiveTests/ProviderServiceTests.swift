@@ -353,7 +353,7 @@ struct ProviderServiceTests {
         // Started again once the provider found it gone (a serve back before the provider's next
         // request is seen only as a restart: see serveRestartedUnnoticed).
         try Self.waitUntilProviderLostServe(provider)
-        let second = try ServeRun.start(scenario, providerPort: port, ports: (first.apnsPort, first.controlPort))
+        let second = try ServeRun.start(scenario, providerPort: port, ports: (first.apnsPort, first.controlPort), scenarioDigest: "same")
         defer { second.stop() }
         let service = try provider.finish(within: 120)
         #expect(service.failure == nil, "\(service.failure ?? "")")
@@ -391,7 +391,7 @@ struct ProviderServiceTests {
         let (scenario, first, provider, port) = (run.scenario, run.serve, run.provider, run.providerPort)
         try Self.waitForClock(first, past: 12 * Self.hour)
         let killed = try first.kill()
-        let second = try ServeRun.start(scenario, providerPort: port, ports: (first.apnsPort, first.controlPort))
+        let second = try ServeRun.start(scenario, providerPort: port, ports: (first.apnsPort, first.controlPort), scenarioDigest: "same")
         defer { second.stop() }
         let service = try provider.finish(within: 120)
         #expect(service.failure == nil, "\(service.failure ?? "")")
@@ -424,6 +424,24 @@ struct ProviderServiceTests {
         let asked = again.state.withLock { $0.countsAsked }
         #expect(again.clockMoves == [scenario.duration] && asked == 2 && again.stopped, "\(again.clockMoves), \(asked)")
         #expect(service.reconnections <= 1 && againLoop.finished(within: 10))
+    }
+
+    @Test("a serve running another scenario (its digest of the text with --set) or other topics is refused at the start, with one line naming what differs and nothing sent")
+    func anotherScenarioOrTopicRefused() throws {
+        let otherTopic = try ServeAndProvider.start(devices: 2, days: 2, serveTopics: ["com.example.app"])
+        defer { otherTopic.stop() }
+        var service = try otherTopic.provider.finish(within: 20)
+        var failure = try #require(service.failure)
+        #expect(failure == "serve's apps have the topics com.example.app, this provider's \(LiveHarness.topic): give both the same "
+                + "--topic (APNs answers 400 DeviceTokenNotForTopic to any other)")
+        #expect(service.provider.now == 0 && service.provider.lanes.allSatisfy { $0.counts == ProviderLaneCounts() })
+        let otherText = try ServeAndProvider.start(devices: 2, days: 2, digests: ("0a1b", "2c3d"))
+        defer { otherText.stop() }
+        service = try otherText.provider.finish(within: 20)
+        failure = try #require(service.failure)
+        #expect(failure == "serve runs another scenario (its digest 0a1b, this provider's 2c3d): give both the same scenario "
+                + "file and the same --set")
+        #expect(service.provider.now == 0)
     }
 
     @Test("serve killed and not started again: the provider gives up after --wait, naming serve's control API")

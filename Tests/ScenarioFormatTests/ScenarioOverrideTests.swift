@@ -77,6 +77,22 @@ struct ScenarioOverrideTests {
         #expect(plain.connectivity?.offline == .exponential(mean: 40 * 60_000_000))
     }
 
+    @Test("the digest serve and provider compare: the SHA-256 of the compact text with --set applied; white space does not change it, a --set or another value does")
+    func digest() throws {
+        let bytes = Array(Self.scenarioText.utf8)
+        let plain = ScenarioOverride.digest(bytes, overrides: [])
+        let compact = try #require(ScenarioOverride.text(bytes, overrides: []))
+        #expect(plain == SHA256.hex(Array(compact.utf8)) && plain.count == 64)
+        let spaced = Array(Self.scenarioText.replacingOccurrences(of: ": ", with: " :\n\t ").utf8)
+        #expect(spaced != bytes && ScenarioOverride.digest(spaced, overrides: []) == plain)
+        let devices25 = try ScenarioOverride("devices=25")
+        let set = ScenarioOverride.digest(bytes, overrides: [devices25])
+        let edited = Array(Self.scenarioText.replacingOccurrences(of: "\"devices\": 10", with: "\"devices\": 25").utf8)
+        #expect(set != plain && ScenarioOverride.digest(edited, overrides: []) == set)
+        let rate = Array(Self.scenarioText.replacingOccurrences(of: "\"perDay\": 12", with: "\"perDay\": 13").utf8)
+        #expect(ScenarioOverride.digest(rate, overrides: []) != plain)
+    }
+
     @Test("a value the decoder refuses is reported under its path and named by the --set argument, not the file")
     func decoderErrorsNameTheArgument() throws {
         let refused = try #require(error(["devices=-1"]))

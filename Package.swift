@@ -106,36 +106,40 @@ let package = Package(
         // The `.ownThread` trait: tests that block (child processes, sockets, minutes of CPU) run
         // off Swift concurrency's cooperative pool, a bounded number at once. Imports nothing of the package.
         .target(name: "TestThreads", path: "Tests/TestThreads"),
+        // Child processes for the tests (peers, tools, the built pushsim) by posix_spawn:
+        // Foundation's Process.run can crash the test process on Linux (its docs say why).
+        .target(name: "ChildProcesses", path: "Tests/ChildProcesses"),
         // Published test vectors more than one test target checks against, typed in once.
         .target(name: "TestVectors", path: "Tests/TestVectors"),
         .testTarget(name: "TestThreadsTests", dependencies: ["TestThreads"]),
+        .testTarget(name: "ChildProcessesTests", dependencies: ["ChildProcesses", "TestThreads"]),
         .testTarget(name: "BaseTests", dependencies: ["Base"]),
         .testTarget(name: "KernelTests", dependencies: ["Kernel", "Base"]),
         .testTarget(name: "FakeAPNsTests", dependencies: ["FakeAPNs", "Base"]),
         .testTarget(name: "ProviderTests", dependencies: ["Provider", "FakeAPNs", "Base"]),
         .testTarget(name: "DeviceTests", dependencies: ["Device", "FakeAPNs", "Base"]),
         .testTarget(name: "SendLogTests", dependencies: ["SendLog", "Base"]),
-        .testTarget(name: "ProviderAuthTests", dependencies: ["TestThreads", "ProviderAuth", "X509", "Base"]),
+        .testTarget(name: "ProviderAuthTests", dependencies: ["TestThreads", "ChildProcesses", "ProviderAuth", "X509", "Base"]),
         // Engine tests decode their fixtures from scenario text and compare report bytes.
-        .testTarget(name: "SimulatorTests", dependencies: ["TestThreads", "CLI", "TestSupport", "Simulator", "ScenarioFormat", "Reports", "Kernel",
+        .testTarget(name: "SimulatorTests", dependencies: ["TestThreads", "ChildProcesses", "CLI", "TestSupport", "Simulator", "ScenarioFormat", "Reports", "Kernel",
                                                            "Provider", "Device", "FakeAPNs", "Base"]),
-        .testTarget(name: "ScenarioFormatTests", dependencies: ["TestThreads", "CLI", "Reports", "TestSupport", "ScenarioFormat", "Simulator", "Provider",
+        .testTarget(name: "ScenarioFormatTests", dependencies: ["TestThreads", "ChildProcesses", "CLI", "Reports", "TestSupport", "ScenarioFormat", "Simulator", "Provider",
                                                                 "FakeAPNs", "Base"]),
         .testTarget(name: "ReportsTests", dependencies: ["TestThreads", "CLI", "TestSupport", "Reports", "ScenarioFormat", "Simulator", "FakeAPNs", "Base"]),
-        .testTarget(name: "StudiesTests", dependencies: ["TestThreads", "CLI", "TestSupport", "Studies", "Reports", "ScenarioFormat", "Simulator", "Base"]),
-        .testTarget(name: "HTTP2Tests", dependencies: ["TestThreads", "HTTP2"], swiftSettings: checked),
+        .testTarget(name: "StudiesTests", dependencies: ["TestThreads", "ChildProcesses", "CLI", "TestSupport", "Studies", "Reports", "ScenarioFormat", "Simulator", "Base"]),
+        .testTarget(name: "HTTP2Tests", dependencies: ["TestThreads", "ChildProcesses", "HTTP2"], swiftSettings: checked),
         .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1"]),
         // Published vectors byte for byte; Base's SHA-256 as a second opinion; Python's
         // cryptography package as a peer.
-        .testTarget(name: "TLSCryptoTests", dependencies: ["TestThreads", "TLSCrypto", "TestVectors", "Base"]),
+        .testTarget(name: "TLSCryptoTests", dependencies: ["TestThreads", "ChildProcesses", "TLSCrypto", "TestVectors", "Base"]),
         // openssl's certificates as fixtures, and openssl as a peer for the ones made here.
-        .testTarget(name: "X509Tests", dependencies: ["TestThreads", "X509", "TLSCrypto"]),
+        .testTarget(name: "X509Tests", dependencies: ["TestThreads", "ChildProcesses", "X509", "TLSCrypto"]),
         // RFC 8448's handshake byte for byte, a test per alert and limit; openssl and Python's ssl as peers.
-        .testTarget(name: "TLSTests", dependencies: ["TestThreads", "TLS", "TLSCrypto", "TestVectors", "ProviderAuth"]),
-        .testTarget(name: "TransportTests", dependencies: ["TestThreads", "Transport", "HTTP2", "TLS", "TLSCrypto", "ProviderAuth"]),
+        .testTarget(name: "TLSTests", dependencies: ["TestThreads", "ChildProcesses", "TLS", "TLSCrypto", "TestVectors", "ProviderAuth"]),
+        .testTarget(name: "TransportTests", dependencies: ["TestThreads", "ChildProcesses", "Transport", "HTTP2", "TLS", "TLSCrypto", "ProviderAuth"]),
         .testTarget(name: "LiveTests", dependencies: ["TestThreads", "TestSupport", "Live", "Transport", "TLS", "X509", "TLSCrypto", "Simulator", "ProviderAuth", "FakeAPNs", "Kernel",
                                                       "Base"]),
-        .testTarget(name: "CLITests", dependencies: ["TestThreads", "TestSupport", "CLI", "Live", "Studies", "Reports", "ScenarioFormat", "Simulator",
+        .testTarget(name: "CLITests", dependencies: ["TestThreads", "ChildProcesses", "TestSupport", "CLI", "Live", "Studies", "Reports", "ScenarioFormat", "Simulator",
                                                      "FakeAPNs", "Base"]),
     ]
 )

@@ -1,4 +1,5 @@
 @testable import CLI
+import ChildProcesses
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -20,7 +21,7 @@ struct ExampleProviderTests {
 
     /// examples/provider.py running, its output in `directory`/provider.log.
     struct RunningExample {
-        let process: Process
+        let process: ChildProcess
         /// The URL it printed.
         let url: String
         let log: String

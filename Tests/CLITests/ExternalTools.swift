@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 import Synchronization
 import Testing
@@ -48,7 +49,7 @@ struct ExternalTool: Sendable {
     /// Whether the probe exits 0 (run once, given at most 20 s).
     var present: Bool {
         if let known = Self.probed.withLock({ $0[name] }) { return known }
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = probe
         process.standardInput = FileHandle.nullDevice

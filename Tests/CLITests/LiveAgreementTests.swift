@@ -1,4 +1,5 @@
 @testable import CLI
+import ChildProcesses
 import Foundation
 import Live
 import TestSupport
@@ -146,7 +147,7 @@ struct LiveAgreementTests {
 
     /// Starts serve (controlled clock, phones calling `port`) and the provider on `port`.
     static func startPair(_ binary: String, scenario: String, strategy: String, sets: [String], port: Int,
-                          in scratch: CommandFixtures.ScratchDirectory) throws -> (serve: RunningServe, provider: Process) {
+                          in scratch: CommandFixtures.ScratchDirectory) throws -> (serve: RunningServe, provider: ChildProcess) {
         let serve = try RunningServe.start(binary, [scenario, "--clock", "controlled", "--strategy", strategy,
                                                     "--provider", "http://127.0.0.1:\(port)", "--out", scratch.file("serve")] + sets)
         let provider = try ServeClientTests.startBackground(

@@ -1,4 +1,5 @@
 @testable import CLI
+import ChildProcesses
 import Foundation
 import Testing
 import TestThreads
@@ -10,7 +11,7 @@ struct OutputLockProcessTests {
     typealias Scratch = ProcessSignalsTests.Scratch
 
     /// Waits for `process` at most `seconds`, then kills it (the test fails rather than hangs).
-    static func finish(_ process: Process, within seconds: Double) -> Bool {
+    static func finish(_ process: ChildProcess, within seconds: Double) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while process.isRunning && Date() < deadline { usleep(20_000) }
         guard process.isRunning else { return true }

@@ -1,4 +1,5 @@
 @testable import CLI
+import ChildProcesses
 import Foundation
 import Testing
 import TestThreads
@@ -37,8 +38,8 @@ struct ProcessSignalsTests {
     /// Runs `executable` with `arguments`; stdout goes to a pipe whose reading end is
     /// closed first when `closedStdout`. Returns the process (ended unless `wait` is false) and stderr.
     static func launch(_ executable: String, _ arguments: [String], closedStdout: Bool = false,
-                       environment: [String: String] = [:], wait: Bool = true) throws -> (process: Process, err: Pipe) {
-        let process = Process()
+                       environment: [String: String] = [:], wait: Bool = true) throws -> (process: ChildProcess, err: Pipe) {
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }

@@ -1,4 +1,5 @@
 @testable import CLI
+import ChildProcesses
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -62,7 +63,7 @@ struct ServeClientTests {
             try? FileManager.default.removeItem(atPath: base + ".out")
             try? FileManager.default.removeItem(atPath: base + ".err")
         }
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
@@ -84,7 +85,7 @@ struct ServeClientTests {
     /// Waits at most `seconds` for `process` to end; past that sends SIGTERM, then SIGKILL after 5 s.
     /// True when it ended by itself.
     @discardableResult
-    static func waitForExit(_ process: Process, seconds: Double) -> Bool {
+    static func waitForExit(_ process: ChildProcess, seconds: Double) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
         guard process.isRunning else { return true }
@@ -97,8 +98,8 @@ struct ServeClientTests {
     }
 
     /// A server process of the test (haproxy), its output in files of `directory`.
-    static func startBackground(_ arguments: [String], directory: String, name: String) throws -> Process {
-        let process = Process()
+    static func startBackground(_ arguments: [String], directory: String, name: String) throws -> ChildProcess {
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
@@ -305,7 +306,7 @@ struct ServeClientTests {
     }
 
     /// Starts haproxy with `configuration` in `directory` on `port`, waiting until it listens.
-    static func startHAProxy(_ configuration: String, port: Int, directory: String) throws -> Process {
+    static func startHAProxy(_ configuration: String, port: Int, directory: String) throws -> ChildProcess {
         let file = directory + "/apns.cfg"
         try Data(configuration.utf8).write(to: URL(fileURLWithPath: file))
         let checked = try run(["haproxy", "-c", "-q", "-f", file], seconds: 30, directory: directory)

@@ -1,4 +1,5 @@
 @testable import CLI
+import ChildProcesses
 import Foundation
 import TestSupport
 import Testing
@@ -6,7 +7,7 @@ import TestThreads
 
 /// A running `pushsim serve` (the built binary) and what it printed at start.
 struct RunningServe {
-    let process: Process
+    let process: ChildProcess
     let output: Pipe
     let errors: Pipe
     /// The ports it printed.
@@ -17,7 +18,7 @@ struct RunningServe {
 
     /// Starts `pushsim serve` on free ports and waits (at most 60 s) for its address lines.
     static func start(_ binary: String, _ arguments: [String]) throws -> RunningServe {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["serve"] + arguments + ["--listen", "127.0.0.1:0", "--control", "127.0.0.1:0"]
         let output = Pipe(), errors = Pipe()
@@ -59,7 +60,7 @@ struct RunningServe {
 
 /// Runs a tool and returns its standard output (nil when it cannot be run).
 func runTool(_ tool: String, _ arguments: [String]) -> (status: Int32, out: String)? {
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = [tool] + arguments
     let output = Pipe()

@@ -144,6 +144,21 @@ struct SourceRulesTests {
         #expect(offenders == [])
     }
 
+    @Test("no test starts a child with Foundation's Process, whose run() can crash the test process on Linux (ChildProcess instead)")
+    func noFoundationProcess() throws {
+        // Joined here, so that this file does not name it.
+        let pattern = try Regex("(^|[^A-Za-z_])" + "Process" + #"\(\)"#)
+        var offenders: [String] = []
+        var starts = 0
+        for (file, text) in try Self.testSources() {
+            starts += text.components(separatedBy: "ChildProcess()").count - 1
+            offenders += text.split(separator: "\n").filter { $0.contains(pattern) }.map { "\(file): \($0.trimmingCharacters(in: .whitespaces))" }
+        }
+        #expect(starts > 15, "the sources were read")
+        #expect(offenders == [])
+        #expect(("let p = " + "Process" + "()").contains(pattern) && !"let p = ChildProcess()".contains(pattern))
+    }
+
     @Test("the time-limit rule refuses a limit without .ownThread on the attribute or the file's suite, and nothing else")
     func timeLimitRuleMatches() {
         // Joined here, so that this file holds no attribute the rule reads.

@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 
 /// A Python script from Tests/Fixtures/http2 run beside a test, talking over its stdin and
@@ -5,7 +6,7 @@ import Foundation
 /// payload length, a kind octet, the payload. Bounded in time: the script's own alarm, and
 /// a watchdog here that ends it after 40 s.
 final class LockstepPython {
-    private let process = Process()
+    private let process = ChildProcess()
     private let input: FileHandle
     private let output: FileHandle
     private let watchdog: DispatchWorkItem
@@ -18,7 +19,7 @@ final class LockstepPython {
 
     /// Whether `python3 -c 'import h2, hpack, hyperframe'` works.
     static let h2Present: Bool = {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", "import h2, hpack, hyperframe"]
         process.standardOutput = FileHandle.nullDevice

@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 @testable import ProviderAuth
 import Testing
@@ -67,7 +68,7 @@ enum OpenSSL {
 
     /// Runs openssl with `arguments` in `directory`; its status, standard output and error.
     static func run(_ arguments: [String], in directory: URL? = nil) throws -> (status: Int32, out: [UInt8], err: String) {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["openssl"] + arguments
         if let directory { process.currentDirectoryURL = directory }
@@ -87,7 +88,7 @@ enum OpenSSL {
 
     /// Runs a shell pipeline (for `ecparam | pkcs8`) in `directory`; its status.
     static func shell(_ command: String, in directory: URL) throws -> Int32 {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", command]
         process.currentDirectoryURL = directory

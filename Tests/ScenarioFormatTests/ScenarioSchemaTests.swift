@@ -1,5 +1,6 @@
 @testable import Base
 @testable import CLI
+import ChildProcesses
 import Foundation
 @testable import ScenarioFormat
 @testable import Simulator
@@ -26,7 +27,7 @@ struct ScenarioSchemaTests {
 
     /// Runs python3 with `arguments`; its exit status and standard output.
     static func python(_ arguments: [String]) throws -> (status: Int32, out: String) {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3"] + arguments
         let pipe = Pipe()

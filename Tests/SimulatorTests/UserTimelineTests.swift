@@ -1,5 +1,6 @@
 @testable import Base
 @testable import Simulator
+import ChildProcesses
 import TestSupport
 import Testing
 

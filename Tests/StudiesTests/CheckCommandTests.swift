@@ -1,5 +1,6 @@
 @testable import Base
 @testable import CLI
+import ChildProcesses
 import Foundation
 @testable import Reports
 @testable import Simulator
@@ -48,7 +49,7 @@ struct CheckCommandTests {
     /// Whether `xmllint --version` runs. Without it the JUnit schema test is skipped, except
     /// with CI=true, where its absence fails the test (`.ci/run` installs libxml2-utils).
     static let xmllintPresent: Bool = {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["xmllint", "--version"]
         process.standardOutput = FileHandle.nullDevice
@@ -62,7 +63,7 @@ struct CheckCommandTests {
     /// Validates `file` against the Ant JUnit schema shipped in Tests/Fixtures with xmllint
     /// (a real consumer of the format). Returns xmllint's messages.
     private func validateJUnit(_ file: String) throws -> (valid: Bool, messages: String) {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["xmllint", "--noout", "--schema",
                              Self.repository.appendingPathComponent("Tests/Fixtures/junit.xsd").path, file]

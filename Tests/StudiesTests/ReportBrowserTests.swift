@@ -1,4 +1,5 @@
 @testable import CLI
+import ChildProcesses
 import Foundation
 @testable import Reports
 @testable import Simulator
@@ -27,7 +28,7 @@ enum HeadlessChromium {
     /// Runs Chromium headless on `arguments` then `url`; its standard output and error.
     /// A browser that hangs is stopped after two minutes (and the test fails on its output).
     static func run(_ executable: String, _ arguments: [String], url: String, scratch: String) throws -> (out: String, err: String) {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = ["--headless", "--disable-gpu", "--no-sandbox", "--no-first-run", "--disable-extensions",
                              "--user-data-dir=" + scratch + "/profile", "--enable-logging=stderr", "--v=0"] + arguments + [url]

@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 import TestThreads
 @testable import TLSCrypto
@@ -70,7 +71,7 @@ enum PythonCryptography {
 
     /// The script's answer lines to `lines`; throws when python3 or the package is missing.
     static func run(_ lines: [String]) throws -> [String] {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", script]
         let input = Pipe(), output = Pipe()

@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 import Glibc
 import ProviderAuth
@@ -25,7 +26,7 @@ enum PeerTool {
     /// returns for its index, kept open until the tool exits); killed after `timeout` seconds.
     static func run(_ tool: String, _ arguments: [String], input: [String] = [], gate: (Int) -> Void = { _ in },
                     timeout: TimeInterval = 30, directory: URL? = nil) throws -> Outcome {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [tool] + arguments
         if let directory { process.currentDirectoryURL = directory }

@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 
 /// Runs the command-line clients the tests drive (curl, nghttp, h2load, python3), bounded
@@ -26,7 +27,7 @@ enum ExternalTool {
 
     /// Runs `tool` with `arguments`; killed after `timeout` seconds.
     static func run(_ tool: String, _ arguments: [String], timeout: TimeInterval = 60, input: Data? = nil) throws -> Outcome {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [tool] + arguments
         let output = Pipe(), errors = Pipe()

@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 import Glibc
 import Testing
@@ -20,15 +21,14 @@ struct NghttpdTests {
         let content = String(repeating: "{\"position\":42}\n", count: 10_000) // 160 000 octets: beyond the first windows
         try Data(content.utf8).write(to: root.appendingPathComponent("positions.json"))
         let port = ScriptedPeer.closedPort()
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["nghttpd", "--no-tls", "-d", root.path, "--address=127.0.0.1", String(port)]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
         defer {
-            // SIGKILL: nghttpd inherits the test thread's blocked signals, SIGTERM among them.
-            kill(process.processIdentifier, SIGKILL)
+            process.terminate()
             process.waitUntilExit()
         }
         // Ready once it accepts: at most 10 s of tries.

@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 import Testing
 import X509
@@ -27,7 +28,7 @@ enum OpenSSLTool {
 
     /// Runs openssl with `arguments` in `directory`: its status and its output and error, joined.
     static func run(_ arguments: [String], in directory: URL? = nil) throws -> (status: Int32, output: String) {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["openssl"] + arguments
         if let directory { process.currentDirectoryURL = directory }

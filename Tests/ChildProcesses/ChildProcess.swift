@@ -36,7 +36,8 @@ public final class ChildProcess: @unchecked Sendable {
     /// Where it starts; nil: this process's current directory.
     public var currentDirectoryURL: URL?
     /// Each a `Pipe` (the child gets the end it needs, and this process closes that end once
-    /// the child has it, as `Process` does), a `FileHandle`, or nil for this process's own.
+    /// the child has it, as `Process` does), a `FileHandle` (`FileHandle.nullDevice`: /dev/null),
+    /// or nil for this process's own.
     public var standardInput: Any?
     public var standardOutput: Any?
     public var standardError: Any?
@@ -66,9 +67,13 @@ public final class ChildProcess: @unchecked Sendable {
         defer { posix_spawn_file_actions_destroy(&actions) }
         let streams: [(Any?, Int32)] = [(standardInput, 0), (standardOutput, 1), (standardError, 2)]
         for (stream, target) in streams {
-            if let source = Self.childDescriptor(of: stream, target: target) {
-                posix_spawn_file_actions_adddup2(&actions, source, target)
+            let failure: Int32
+            switch Self.childEnd(of: stream, target: target) {
+            case .inherited: continue
+            case .nullDevice: failure = posix_spawn_file_actions_addopen(&actions, target, "/dev/null", O_RDWR, 0)
+            case .descriptor(let source): failure = posix_spawn_file_actions_adddup2(&actions, source, target)
             }
+            guard failure == 0 else { throw LaunchError(description: "cannot give \(path) descriptor \(target): \(String(cString: strerror(failure)))") }
         }
         if let directory = currentDirectoryURL?.path {
             try Self.addChangeDirectory(&actions, directory)
@@ -109,12 +114,19 @@ public final class ChildProcess: @unchecked Sendable {
         if let pipe = standardError as? Pipe { try? pipe.fileHandleForWriting.close() }
     }
 
-    /// The descriptor the child gets as `target`, nil to keep this process's.
-    private static func childDescriptor(of stream: Any?, target: Int32) -> Int32? {
+    /// What the child gets as descriptor `target`.
+    private enum ChildEnd {
+        case inherited
+        /// `FileHandle.nullDevice`, which has no descriptor (-1): the child opens /dev/null.
+        case nullDevice
+        case descriptor(Int32)
+    }
+
+    private static func childEnd(of stream: Any?, target: Int32) -> ChildEnd {
         switch stream {
-        case let pipe as Pipe: target == 0 ? pipe.fileHandleForReading.fileDescriptor : pipe.fileHandleForWriting.fileDescriptor
-        case let handle as FileHandle: handle.fileDescriptor
-        default: nil
+        case let pipe as Pipe: .descriptor(target == 0 ? pipe.fileHandleForReading.fileDescriptor : pipe.fileHandleForWriting.fileDescriptor)
+        case let handle as FileHandle: handle === FileHandle.nullDevice || handle.fileDescriptor < 0 ? .nullDevice : .descriptor(handle.fileDescriptor)
+        default: .inherited
         }
     }
 

@@ -58,6 +58,24 @@ struct ChildProcessTests {
         inherited.waitUntilExit()
     }
 
+    @Test("FileHandle.nullDevice, which has no descriptor, is /dev/null in the child; a file's handle is that file")
+    func nullDeviceAndFiles() throws {
+        let (child, output) = try Self.shell("readlink /proc/self/fd/0 /proc/self/fd/2") {
+            $0.standardInput = FileHandle.nullDevice
+            $0.standardError = FileHandle.nullDevice
+        }
+        #expect(Self.text(output) == "/dev/null\n/dev/null\n")
+        child.waitUntilExit()
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pushsim-child-\(UUID().uuidString)").path
+        try #require(FileManager.default.createFile(atPath: path, contents: nil))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let file = try #require(FileHandle(forWritingAtPath: path))
+        let (writer, _) = try Self.shell("echo into the file") { $0.standardOutput = file }
+        writer.waitUntilExit()
+        try file.close()
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "into the file\n")
+    }
+
     @Test("the current directory given; standard input from a pipe")
     func directoryAndInput() throws {
         let input = Pipe()

@@ -1,6 +1,7 @@
 import ChildProcesses
 import Foundation
 import Glibc
+import Synchronization
 import Testing
 import TestThreads
 
@@ -139,12 +140,21 @@ struct ChildProcessTests {
     }
 
     @Test("two threads waiting and a third asking isRunning all see the one end")
-    func concurrentWaits() async throws {
+    func concurrentWaits() throws {
         let (child, _) = try Self.shell("sleep 0.3; exit 7")
-        async let first: Int32 = Task.detached { child.waitUntilExit(); return child.terminationStatus }.value
-        async let second: Int32 = Task.detached { child.waitUntilExit(); return child.terminationStatus }.value
-        while child.isRunning { try await Task.sleep(for: .milliseconds(5)) }
+        // Threads of their own: tasks would wait for the cooperative pool, which other tests may hold.
+        let statuses = Mutex([Int32]())
+        let done = DispatchSemaphore(value: 0)
+        for _ in 0..<2 {
+            Thread {
+                child.waitUntilExit()
+                statuses.withLock { $0.append(child.terminationStatus) }
+                done.signal()
+            }.start()
+        }
+        while child.isRunning { usleep(5_000) }
         #expect(child.terminationStatus == 7)
-        #expect(await [first, second] == [7, 7])
+        for _ in 0..<2 { #expect(done.wait(timeout: .now() + 20) == .success) }
+        #expect(statuses.withLock { $0 } == [7, 7])
     }
 }

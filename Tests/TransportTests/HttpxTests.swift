@@ -35,7 +35,15 @@ struct HttpxTests {
         #expect(seen.concurrent == Array(repeating: 200, count: 16), "\(outcome.errors)")
         let requests = running.service.snapshot.requests
         #expect(requests.count == 38)
-        #expect(Set(requests.map(\.connection)).count == 1, "httpx used \(Set(requests.map(\.connection)).count) connections")
+        // One connection as a rule. A loaded CI run once saw httpx open a second one with
+        // every request answered; what the server must not do is end the first: no
+        // connection it closed for an error, idleness or room, whatever httpx chose.
+        let connections = Set(requests.map(\.connection)).count
+        let statistics = running.stop()
+        #expect(connections <= 2, "httpx used \(connections) connections: \(outcome.errors)")
+        #expect(statistics.protocolErrors == 0 && statistics.connectionsClosedIdle == 0 && statistics.connectionsEvicted == 0
+                    && statistics.connectionsRefused == 0,
+                "the server ended a connection httpx used (\(connections) in all): \(statistics); httpx: \(outcome.errors)")
         #expect(requests.first?.value("apns-topic") == "com.example.mail")
     }
 

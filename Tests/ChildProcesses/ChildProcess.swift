@@ -9,7 +9,7 @@ import Synchronization
 /// `/proc/self/fd` and copies each entry's `d_name` as a 256-octet value whatever the entry's
 /// length (swiftlang/swift-corelibs-foundation#5472, fixed after 6.3). When the last entry
 /// lies near the end of a mapped page the copy reads past it and the whole test process gets
-/// SIGSEGV: one full `swift test`, which starts a few thousand processes, died so in CI.
+/// SIGSEGV: one full `swift test`, which starts hundreds of children, died so in CI.
 /// Here nothing is scanned: the child closes every descriptor above 2 itself
 /// (`posix_spawn_file_actions_addclosefrom_np`), which also keeps one test's pipes out of
 /// another test's child, so that each reader sees its end of file.
